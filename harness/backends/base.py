@@ -1,0 +1,138 @@
+"""The one small interface every backend implements, and the errors it raises.
+
+A backend lists its devices and opens a session on one. A session turns a
+kernel description, its source and its inputs into an `Execution` that can run
+one repetition, time repetitions with the device's own clock, and read arrays
+back. The runner drives only this interface, so it never knows which backend it
+talks to, and a backend never knows which kernel it runs.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from harness.spec import KernelSpec, ResolvedLaunch
+
+
+class BackendUnavailable(RuntimeError):
+    """The backend cannot run here; the message says what the user can do."""
+
+
+class CompileError(RuntimeError):
+    """A kernel source failed to compile; the message carries the compiler's log."""
+
+
+class DeviceOutOfMemory(RuntimeError):
+    """An allocation failed; the message names the bytes asked for and the limit."""
+
+
+class DeviceLimit(RuntimeError):
+    """The problem does not fit a documented device limit; the row is skipped."""
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    """What a user needs to know about one device, for listings and metadata."""
+
+    backend: str
+    index: int
+    name: str
+    vendor: str
+    kind: str
+    memory_bytes: int
+    compute_units: int
+    driver: str
+    api: str
+    features: frozenset[str]
+    limits: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        """The ``backend:index`` form that ``--device`` takes."""
+        return f"{self.backend}:{self.index}"
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready description for run metadata."""
+        return {
+            "id": self.id,
+            "backend": self.backend,
+            "name": self.name,
+            "vendor": self.vendor,
+            "kind": self.kind,
+            "memory_bytes": self.memory_bytes,
+            "compute_units": self.compute_units,
+            "driver": self.driver,
+            "api": self.api,
+            "features": sorted(self.features),
+            "limits": dict(self.limits),
+        }
+
+
+class Execution(ABC):
+    """One kernel's buffers and compiled entry points on one device."""
+
+    @abstractmethod
+    def run(self, launches: Sequence[ResolvedLaunch]) -> None:
+        """Perform one repetition and wait for it to finish."""
+
+    @abstractmethod
+    def time(self, launches: Sequence[ResolvedLaunch], reps: int) -> list[float]:
+        """Perform ``reps`` repetitions; return each one's duration in seconds."""
+
+    @abstractmethod
+    def read(self, name: str) -> np.ndarray:
+        """Copy one array back to the host."""
+
+    def close(self) -> None:  # noqa: B027 - most backends free by garbage collection
+        """Release device memory now rather than at garbage collection."""
+
+
+class Session(ABC):
+    """An open device: compiles sources and loads inputs for executions."""
+
+    info: DeviceInfo
+
+    @abstractmethod
+    def load(
+        self,
+        spec: KernelSpec,
+        precision: str,
+        source: Path | None,
+        inputs: Mapping[str, np.ndarray],
+    ) -> Execution:
+        """Compile (or reuse) the kernel and upload its arrays."""
+
+
+class Backend(ABC):
+    """A programming model: how to find its devices and open one."""
+
+    #: Name used on the command line.
+    name: str
+    #: Folder under kernels/ holding this backend's sources, and their suffix;
+    #: None for a backend that runs the description's numpy entry points.
+    language: str | None = None
+    extension: str = ""
+    #: Which clock times repetitions: "device" or "host".
+    timer: str = "device"
+
+    @abstractmethod
+    def unavailable_reason(self) -> str | None:
+        """None when usable; otherwise why not, in words a user can act on."""
+
+    @abstractmethod
+    def devices(self) -> list[DeviceInfo]:
+        """Every device this backend can use on this machine."""
+
+    def default_devices(self) -> list[DeviceInfo]:
+        """The devices a run uses when the user names none."""
+        return self.devices()
+
+    @abstractmethod
+    def open(self, index: int) -> Session:
+        """Open device ``index`` of `devices`."""

@@ -1,0 +1,262 @@
+"""OpenCL through pyopencl: every platform and device, timed by profiling events.
+
+Sources are kernels/opencl/<kernel>.cl. The run precision reaches them as the
+macro ``REAL``; a ``#line`` directive keeps compiler messages pointing at the
+file's own lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from harness.backends.base import (
+    Backend,
+    BackendUnavailable,
+    CompileError,
+    DeviceInfo,
+    DeviceLimit,
+    DeviceOutOfMemory,
+    Execution,
+    Session,
+)
+from harness.spec import KernelSpec, ResolvedLaunch
+
+INSTALL_HINT = "pip install 'harness[opencl]' (and 'harness[pocl]' for a CPU OpenCL device)"
+
+
+def _cl() -> Any:
+    try:
+        import pyopencl
+    except ImportError as exc:
+        raise BackendUnavailable(f"pyopencl is not installed: {INSTALL_HINT}") from exc
+    return pyopencl
+
+
+def _all_devices() -> list[Any]:
+    cl = _cl()
+    try:
+        platforms = cl.get_platforms()
+    except cl.Error as exc:
+        raise BackendUnavailable(
+            f"no OpenCL platform found ({exc}): install a driver, e.g. "
+            "pip install pocl-binary-distribution, or Debian's pocl-opencl-icd"
+        ) from exc
+    devices = []
+    for platform in platforms:
+        try:
+            devices.extend(platform.get_devices())
+        except cl.Error:
+            continue
+    if not devices:
+        raise BackendUnavailable("OpenCL platforms were found but they offer no device")
+    return devices
+
+
+def _features(device: Any) -> frozenset[str]:
+    ext = device.extensions.split()
+    features = {"atomics", "local_memory"}
+    if device.double_fp_config or "cl_khr_fp64" in ext:
+        features.add("f64")
+    if "cl_khr_int64_base_atomics" in ext:
+        features.add("atomics64")
+    return frozenset(features)
+
+
+def _kind(device: Any) -> str:
+    cl = _cl()
+    kinds = []
+    for flag, word in ((cl.device_type.GPU, "gpu"), (cl.device_type.CPU, "cpu")):
+        if device.type & flag:
+            kinds.append(word)
+    return "/".join(kinds) or "accelerator"
+
+
+def _info(index: int, device: Any) -> DeviceInfo:
+    return DeviceInfo(
+        backend="opencl",
+        index=index,
+        name=device.name.strip(),
+        vendor=device.vendor.strip(),
+        kind=_kind(device),
+        memory_bytes=int(device.global_mem_size),
+        compute_units=int(device.max_compute_units),
+        driver=device.driver_version.strip(),
+        api=f"{device.platform.name.strip()}; {device.version.strip()}",
+        features=_features(device),
+        limits={
+            "max_alloc_bytes": int(device.max_mem_alloc_size),
+            "max_work_group_size": int(device.max_work_group_size),
+            "local_mem_bytes": int(device.local_mem_size),
+        },
+    )
+
+
+_C_TYPES = {"f32": "float", "f64": "double"}
+
+
+def _header(precision: str, source: Path) -> str:
+    lines = []
+    if precision == "f64":
+        lines.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable")
+    lines.append(f"#define REAL {_C_TYPES[precision]}")
+    lines.append(f'#line 1 "{source.name}"')
+    return "\n".join(lines) + "\n"
+
+
+def _is_out_of_memory(exc: Exception) -> bool:
+    text = str(exc)
+    return (
+        "MEM_OBJECT_ALLOCATION_FAILURE" in text
+        or "OUT_OF_RESOURCES" in text
+        or ("OUT_OF_HOST_MEMORY" in text)
+    )
+
+
+class OpenCLExecution(Execution):
+    """Buffers on one device and the program's kernels."""
+
+    def __init__(self, session: OpenCLSession, program: Any, inputs: Mapping[str, np.ndarray]):
+        cl = _cl()
+        self._cl = cl
+        self._queue = session.queue
+        self._program = program
+        self._kernels: dict[str, Any] = {}
+        self._host = {name: np.ascontiguousarray(value) for name, value in inputs.items()}
+        limit = session.info.limits["max_alloc_bytes"]
+        for name, value in self._host.items():
+            if value.nbytes > limit:
+                raise DeviceLimit(
+                    f"array {name} needs {value.nbytes} bytes, over this device's "
+                    f"largest allocation of {limit} bytes"
+                )
+        self._buffers: dict[str, Any] = {}
+        flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
+        total = 0
+        try:
+            for name, value in self._host.items():
+                # OpenCL has no empty buffers; a zero-length array gets one element.
+                host = value if value.size else np.zeros(1, value.dtype)
+                total += host.nbytes
+                self._buffers[name] = cl.Buffer(session.context, flags, hostbuf=host)
+            self._queue.finish()
+        except cl.Error as exc:
+            if _is_out_of_memory(exc):
+                raise DeviceOutOfMemory(
+                    f"out of device memory allocating {total} bytes "
+                    f"(device memory {session.info.memory_bytes} bytes): {exc}"
+                ) from exc
+            raise
+
+    def _kernel(self, entry: str) -> Any:
+        if entry not in self._kernels:
+            try:
+                self._kernels[entry] = self._cl.Kernel(self._program, entry)
+            except self._cl.Error as exc:
+                raise CompileError(
+                    f"entry point {entry!r} not found in the program: {exc}"
+                ) from exc
+        return self._kernels[entry]
+
+    def _enqueue(self, launch: ResolvedLaunch) -> Any:
+        kernel = self._kernel(launch.entry)
+        kernel.set_args(*(self._buffers[n] for n in launch.arrays), *(v for _, v in launch.scalars))
+        return self._cl.enqueue_nd_range_kernel(
+            self._queue, kernel, (launch.groups * launch.group,), (launch.group,)
+        )
+
+    def run(self, launches: Sequence[ResolvedLaunch]) -> None:
+        for launch in launches:
+            self._enqueue(launch)
+        self._queue.finish()
+
+    def time(self, launches: Sequence[ResolvedLaunch], reps: int) -> list[float]:
+        spans = []
+        for _ in range(reps):
+            events = [self._enqueue(launch) for launch in launches]
+            spans.append((events[0], events[-1]))
+        self._queue.finish()
+        return [(last.profile.end - first.profile.start) * 1e-9 for first, last in spans]
+
+    def read(self, name: str) -> np.ndarray:
+        out = np.empty_like(self._host[name])
+        if out.size:
+            self._cl.enqueue_copy(self._queue, out, self._buffers[name])
+        return out
+
+    def close(self) -> None:
+        for buffer in self._buffers.values():
+            buffer.release()
+        self._buffers.clear()
+
+
+class OpenCLSession(Session):
+    """A context and a profiling queue on one device; compiled programs cached."""
+
+    def __init__(self, info: DeviceInfo, device: Any) -> None:
+        cl = _cl()
+        self.info = info
+        self.context = cl.Context([device])
+        self.queue = cl.CommandQueue(
+            self.context, properties=cl.command_queue_properties.PROFILING_ENABLE
+        )
+        self._programs: dict[tuple[Path, float, str], Any] = {}
+
+    def _program(self, source: Path, precision: str) -> Any:
+        cl = _cl()
+        key = (source, source.stat().st_mtime, precision)
+        if key not in self._programs:
+            text = _header(precision, source) + source.read_text(encoding="utf-8")
+            try:
+                self._programs[key] = cl.Program(self.context, text).build()
+            except cl.Error as exc:
+                raise CompileError(_build_log(exc, source)) from exc
+        return self._programs[key]
+
+    def load(
+        self,
+        spec: KernelSpec,
+        precision: str,
+        source: Path | None,
+        inputs: Mapping[str, np.ndarray],
+    ) -> Execution:
+        if source is None:
+            raise CompileError(f"no OpenCL source for {spec.name}")
+        return OpenCLExecution(self, self._program(source, precision), inputs)
+
+
+def _build_log(exc: Exception, source: Path) -> str:
+    """The compiler's own messages, without pyopencl's repeated banner."""
+    lines = [
+        line.strip()
+        for line in str(exc).splitlines()
+        if line.strip() and "clBuildProgram failed" not in line and not line.startswith("Build on")
+    ]
+    detail = " | ".join(lines)
+    return f"{source.name} failed to compile: {detail}"
+
+
+class OpenCLBackend(Backend):
+    """Every OpenCL platform's devices, numbered across platforms."""
+
+    name = "opencl"
+    language = "opencl"
+    extension = ".cl"
+    timer = "device"
+
+    def unavailable_reason(self) -> str | None:
+        try:
+            _all_devices()
+        except BackendUnavailable as exc:
+            return str(exc)
+        return None
+
+    def devices(self) -> list[DeviceInfo]:
+        return [_info(i, d) for i, d in enumerate(_all_devices())]
+
+    def open(self, index: int) -> Session:
+        device = _all_devices()[index]
+        return OpenCLSession(_info(index, device), device)

@@ -1,0 +1,382 @@
+"""The command line: ``harness devices | list | run | show``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from harness import __version__, metadata, results, suite, table
+from harness.backends import BACKENDS
+from harness.backends import get as get_backend
+from harness.backends.base import Backend, DeviceInfo
+from harness.errors import UsageError
+from harness.runner import RunOptions, plan, run_tasks
+from harness.spec import PRECISIONS
+
+DESCRIPTION = """\
+Benchmark GPU compute kernels on every backend this machine has (numpy on the
+CPU, OpenCL, ...), verify each result against a CPU reference, and record
+timings in a run folder (journal.jsonl, metadata.json, results.csv)."""
+
+RUN_EPILOG = """\
+examples:
+  harness run                                  every kernel, every available backend
+  harness run -k Stream Basic_DAXPY -b opencl  a group and a kernel on OpenCL only
+  harness run -k 'Stream_*' --device opencl:1  one device of a backend
+  harness run --check                          verification only, small sizes (for CI)
+
+Exit status: 0 when every row is ok or skipped, 1 when any failed or errored,
+2 for a usage error."""
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a positive whole number")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0 seconds")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser, with a sub-parser per command."""
+    parser = argparse.ArgumentParser(prog="harness", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"harness {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    devices = sub.add_parser(
+        "devices", help="list every backend, whether it is available (and why not), its devices"
+    )
+    devices.add_argument("--json", action="store_true", help="print JSON instead of text")
+    devices.set_defaults(handler=_cmd_devices)
+
+    listing = sub.add_parser("list", help="list kernels with their group and backends")
+    listing.add_argument("-k", "--kernels", nargs="+", metavar="SEL", help="kernels to list")
+    listing.set_defaults(handler=_cmd_list)
+
+    run = sub.add_parser(
+        "run",
+        help="run, verify and time kernels; write a run folder",
+        epilog=RUN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument(
+        "-k",
+        "--kernels",
+        nargs="+",
+        metavar="SEL",
+        help="kernel names, group names or globs ('Stream', 'Stream_*', '*DOT'); default: all",
+    )
+    run.add_argument(
+        "-b",
+        "--backends",
+        nargs="+",
+        metavar="BACKEND",
+        help=f"backends to use ({', '.join(BACKENDS)}); default: every available one",
+    )
+    run.add_argument(
+        "--device",
+        action="append",
+        default=[],
+        metavar="BACKEND:INDEX",
+        help="a device to use, as listed by 'harness devices' (repeatable); "
+        "default: each backend's default devices",
+    )
+    run.add_argument("--size", type=_positive_int, help="problem size; default: each kernel's")
+    run.add_argument(
+        "--reps",
+        type=_positive_int,
+        help="timed repetitions; default: the kernel's (RAJAPerf's) count, cut to fit --max-time",
+    )
+    run.add_argument(
+        "--warmup", type=_count, default=2, help="untimed repetitions before timing (default 2)"
+    )
+    run.add_argument(
+        "--max-time",
+        type=_seconds,
+        default=2.0,
+        metavar="SECONDS",
+        help="time budget for one row's timed repetitions when --reps is not given (default 2)",
+    )
+    run.add_argument(
+        "--precision",
+        choices=PRECISIONS,
+        default="f64",
+        help="type of 'real' arrays (default f64)",
+    )
+    run.add_argument("--seed", type=int, default=1, help="seed for random inputs (default 1)")
+    run.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results"),
+        metavar="DIR",
+        help="folder that gets the run folder (default ./results)",
+    )
+    run.add_argument(
+        "--check",
+        action="store_true",
+        help="verification only: one repetition per row, no timing, small sizes",
+    )
+    run.add_argument(
+        "--sources",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="extra kernel folder searched before the shipped one "
+        "(DIR/opencl/<kernel>.cl, ...); repeatable",
+    )
+
+    show = sub.add_parser("show", help="print a run folder's table (rebuilds results.csv)")
+    show.add_argument("run_dir", type=Path, metavar="RUN_DIR")
+    show.set_defaults(handler=_cmd_show)
+    run.set_defaults(handler=_cmd_run)
+    return parser
+
+
+def _backends(names: Sequence[str] | None) -> list[Backend]:
+    try:
+        return [get_backend(n) for n in dict.fromkeys(names or BACKENDS)]
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _parse_device(text: str) -> tuple[str, int]:
+    name, sep, index = text.partition(":")
+    if not sep or not index.isdigit():
+        raise UsageError(f"--device {text!r}: expected BACKEND:INDEX such as opencl:0")
+    if name not in BACKENDS:
+        raise UsageError(
+            f"--device {text!r}: unknown backend {name!r}; choose from {', '.join(BACKENDS)}"
+        )
+    return name, int(index)
+
+
+def choose_devices(
+    backend_names: Sequence[str] | None, device_texts: Sequence[str]
+) -> list[DeviceInfo]:
+    """The devices a run uses; a UsageError for anything asked for that is not here."""
+    wanted = [_parse_device(t) for t in device_texts]
+    explicit = list(dict.fromkeys([*(backend_names or []), *(n for n, _ in wanted)]))
+    chosen: list[DeviceInfo] = []
+    for backend in _backends(explicit or None):
+        reason = backend.unavailable_reason()
+        if reason is not None:
+            if explicit:
+                raise UsageError(f"backend {backend.name} is unavailable: {reason}")
+            print(f"note: skipping {backend.name}: {reason}", file=sys.stderr)
+            continue
+        devices = backend.devices()
+        indices = [i for n, i in wanted if n == backend.name]
+        if not indices:
+            chosen.extend(backend.default_devices())
+            continue
+        for index in dict.fromkeys(indices):
+            if index >= len(devices):
+                listed = ", ".join(d.id for d in devices)
+                raise UsageError(
+                    f"--device {backend.name}:{index}: no such device; {backend.name} has {listed}"
+                )
+            chosen.append(devices[index])
+    if not chosen:
+        raise UsageError("no backend is available; see 'harness devices'")
+    return chosen
+
+
+def _cmd_devices(args: argparse.Namespace) -> int:
+    report = []
+    for name in BACKENDS:
+        backend = get_backend(name)
+        reason = backend.unavailable_reason()
+        devices = [] if reason else backend.devices()
+        report.append(
+            {
+                "backend": name,
+                "available": reason is None,
+                "reason": reason,
+                "devices": [d.as_dict() for d in devices],
+            }
+        )
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    for entry in report:
+        if not entry["available"]:
+            print(f"{entry['backend']}: unavailable: {entry['reason']}")
+            continue
+        print(f"{entry['backend']}: available, {len(entry['devices'])} device(s)")
+        for d in entry["devices"]:
+            print(f"  {d['id']}  {d['name']}  [{d['kind']}]")
+            print(
+                f"      vendor {d['vendor']}; {d['memory_bytes'] / 2**30:.1f} GiB; "
+                f"{d['compute_units']} compute units"
+            )
+            print(f"      driver {d['driver']}; {d['api']}")
+            print(f"      features: {' '.join(d['features']) or '-'}")
+            if d["limits"]:
+                print("      limits: " + ", ".join(f"{k} {v}" for k, v in d["limits"].items()))
+    return 0
+
+
+def _implemented_backends(spec: Any) -> list[str]:
+    from harness import sources
+
+    names = []
+    for name in BACKENDS:
+        backend = get_backend(name)
+        if backend.language is None or sources.find(backend.language, backend.extension, spec.name):
+            names.append(name)
+    return names
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    kernels = suite.select(args.kernels)
+    header = ("kernel", "group", "backends", "summary")
+    rows = [(k.name, k.group, ",".join(_implemented_backends(k)), k.summary) for k in kernels]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(3)]
+    for r in [header, *rows]:
+        print("  ".join(cell.ljust(w) for cell, w in zip(r[:3], widths, strict=True)) + "  " + r[3])
+    print(f"\n{len(rows)} kernels")
+    return 0
+
+
+def _progress(total: int):
+    def on_row(i: int, row: dict[str, Any]) -> None:
+        line = (
+            f"[{i + 1}/{total}] {row['kernel']} on {row['device_id']} "
+            f"{row['precision']} n={row['size']}: {row['status']}"
+        )
+        if row.get("time_median_s"):
+            line += f", median {table._time(row['time_median_s'])}"
+            if row.get("gbytes_per_s"):
+                line += f", {row['gbytes_per_s']:.3g} GB/s"
+        if row["status"] != "ok" and row.get("reason"):
+            line += f" ({row['reason']})"
+        print(line, file=sys.stderr, flush=True)
+
+    return on_row
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    kernels = suite.select(args.kernels)
+    devices = choose_devices(args.backends, args.device)
+    for folder in args.sources:
+        if not folder.is_dir():
+            raise UsageError(f"--sources {str(folder)!r}: not a folder")
+    options = RunOptions(
+        precision=args.precision,
+        size=args.size,
+        reps=args.reps,
+        warmup=args.warmup,
+        seed=args.seed,
+        check=args.check,
+        max_time=args.max_time,
+        sources=tuple(args.sources),
+    )
+    try:
+        run_dir = results.create(args.out)
+    except OSError as exc:
+        raise UsageError(
+            f"--out {str(args.out)!r}: cannot make a run folder there ({exc.strerror})"
+        ) from None
+    tasks = plan(kernels, devices, options)
+    meta = {
+        "harness_version": __version__,
+        "git_commit": metadata.git_commit(),
+        "command": ["harness", *args.argv],
+        "start": metadata.now(),
+        "end": None,
+        "host": metadata.host(),
+        "libraries": metadata.library_versions(),
+        "devices": [d.as_dict() for d in devices],
+        "options": {
+            "kernels": [k.name for k in kernels],
+            "devices": [d.id for d in devices],
+            "precision": options.precision,
+            "size": options.size,
+            "reps": options.reps,
+            "warmup": options.warmup,
+            "seed": options.seed,
+            "check": options.check,
+            "max_time": options.max_time,
+            "sources": [str(s) for s in options.sources],
+        },
+    }
+    results.write_json(run_dir / results.METADATA, meta)
+    journal = results.Journal(run_dir)
+    print(f"run folder: {run_dir} ({len(tasks)} rows)", file=sys.stderr, flush=True)
+    on_row = _progress(len(tasks))
+
+    def record(i: int, row: dict[str, Any]) -> None:
+        journal.append(row)
+        on_row(i, row)
+
+    interrupted = False
+    try:
+        run_tasks(tasks, options, record)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        journal.close()
+        meta["end"] = metadata.now()
+        meta["interrupted"] = interrupted
+        results.write_json(run_dir / results.METADATA, meta)
+        rows = results.read_journal(run_dir)
+        summary = table.format_rows(rows)
+        results.finish(run_dir, summary)
+    print(summary)
+    print(f"\nrun folder: {run_dir}")
+    if interrupted:
+        print(f"interrupted: {len(rows)} of {len(tasks)} rows kept", file=sys.stderr)
+        return 130
+    return 1 if any(r["status"] in ("fail", "error") for r in rows) else 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    try:
+        rows = results.ensure_csv(args.run_dir)
+    except results.RunFolderError as exc:
+        raise UsageError(str(exc)) from None
+    if not rows:
+        raise UsageError(f"{args.run_dir}: the journal has no rows yet")
+    print(table.format_rows(rows))
+    print(f"\nresults: {args.run_dir / results.RESULTS}")
+    return 1 if any(r.get("status") in ("fail", "error") for r in rows) else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``harness`` command; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser().parse_args(argv)
+    args.argv = argv
+    try:
+        return args.handler(args)
+    except (UsageError, suite.SelectionError) as exc:
+        print(f"harness: error: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,250 @@
+"""The shared kernel description: what a kernel is, independent of any backend.
+
+A `KernelSpec` names its arrays and scalars, says how one repetition is launched
+(`plan`), how inputs are made (`init`), what the right answer is (`reference`),
+and carries a numpy version of each entry point so the CPU backend can execute
+the very same plan. Backends only ever see resolved launches and arrays.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+#: Element types a description may use. ``real`` is f64 or f32 by run option.
+DTYPES = ("real", "f32", "f64", "i32", "u32", "i64", "u64")
+PRECISIONS = ("f64", "f32")
+INTENTS = ("in", "out", "inout", "scratch")
+
+#: Device features a kernel may need; a backend device lists the ones it has.
+FEATURES = ("f64", "atomics", "atomics64", "local_memory")
+
+_NUMPY_NAMES = {
+    "f32": "float32",
+    "f64": "float64",
+    "i32": "int32",
+    "u32": "uint32",
+    "i64": "int64",
+    "u64": "uint64",
+}
+
+
+def numpy_dtype(dtype: str, precision: str) -> np.dtype:
+    """The numpy dtype of a description element type at a run precision."""
+    if dtype not in DTYPES:
+        raise ValueError(f"unknown element type {dtype!r}; expected one of {', '.join(DTYPES)}")
+    if dtype == "real":
+        dtype = precision
+    return np.dtype(_NUMPY_NAMES[dtype])
+
+
+@dataclass(frozen=True)
+class Array:
+    """A device buffer: its element type, its length for a problem size, its intent.
+
+    ``intent`` says how the kernel uses it: ``in`` is only read, ``out`` is
+    written and verified, ``inout`` is read and verified, ``scratch`` is
+    working memory whose contents after a repetition mean nothing.
+    """
+
+    name: str
+    dtype: str
+    length: Callable[[int], int]
+    intent: str = "in"
+
+    def __post_init__(self) -> None:
+        if self.intent not in INTENTS:
+            raise ValueError(f"array {self.name}: intent {self.intent!r} not in {INTENTS}")
+        numpy_dtype(self.dtype, "f64")
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """A by-value argument; its value comes from `init` or from a launch."""
+
+    name: str
+    dtype: str
+
+
+@dataclass(frozen=True)
+class Launch:
+    """One kernel launch of a repetition, as a description plans it.
+
+    ``items`` is the number of work-items the kernel needs; backends round it up
+    to a whole number of work-groups of ``group`` items, so kernels guard their
+    index. ``args`` are array names then scalar names, in the entry point's
+    parameter order. ``values`` gives launch-specific scalar values; other
+    scalars take the values `init` produced.
+    """
+
+    entry: str
+    items: int
+    group: int
+    args: tuple[str, ...]
+    values: Mapping[str, float | int] = field(default_factory=dict)
+
+    @property
+    def groups(self) -> int:
+        """Number of work-groups the launch covers."""
+        return max(1, math.ceil(self.items / self.group))
+
+
+@dataclass(frozen=True)
+class ResolvedLaunch:
+    """A launch with its arrays and typed scalar values, ready for a backend."""
+
+    entry: str
+    items: int
+    group: int
+    arrays: tuple[str, ...]
+    scalars: tuple[tuple[str, Any], ...]
+
+    @property
+    def groups(self) -> int:
+        """Number of work-groups the launch covers."""
+        return max(1, math.ceil(self.items / self.group))
+
+
+@dataclass(frozen=True)
+class Traffic:
+    """Bytes one repetition moves, split as RAJAPerf splits them."""
+
+    read: int = 0
+    write: int = 0
+    modify_write: int = 0
+    atomic_modify_write: int = 0
+
+    @property
+    def moved(self) -> int:
+        """RAJAPerf's BytesMoved: read-modify-write counts twice."""
+        return self.read + self.write + 2 * self.modify_write + 2 * self.atomic_modify_write
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """Largest accepted relative error per element, by run precision."""
+
+    f64: float
+    f32: float
+
+    def at(self, precision: str) -> float:
+        """The tolerance for one precision."""
+        return self.f64 if precision == "f64" else self.f32
+
+
+#: RAJAPerf's checksum tolerance classes, widened for single precision.
+EXACT = Tolerance(0.0, 0.0)
+TIGHT = Tolerance(1e-14, 1e-6)
+NORMAL = Tolerance(1e-10, 1e-4)
+LOOSE = Tolerance(5e-6, 1e-3)
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Launch geometry handed to the numpy entry points (for group-wise work)."""
+
+    items: int
+    group: int
+
+    @property
+    def groups(self) -> int:
+        """Number of work-groups."""
+        return max(1, math.ceil(self.items / self.group))
+
+
+Inputs = dict[str, Any]
+CpuEntry = Callable[..., None]
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """Everything the harness knows about one kernel, for every backend.
+
+    ``init(size, rng_seed, precision)`` returns array contents and scalar values
+    by name; ``reference(inputs)`` returns the expected contents of the
+    verified arrays; ``cpu`` maps each entry point to a numpy function taking
+    ``(grid, *arrays, *scalars)`` in the launch's argument order.
+    """
+
+    name: str
+    group: str
+    summary: str
+    arrays: tuple[Array, ...]
+    scalars: tuple[Scalar, ...]
+    plan: Callable[[int], Sequence[Launch]]
+    init: Callable[[int, int, str], Inputs]
+    reference: Callable[[Inputs], dict[str, np.ndarray]]
+    cpu: Mapping[str, CpuEntry]
+    traffic: Callable[[int, int], Traffic]
+    flops: Callable[[int], int]
+    default_size: int = 1_000_000
+    default_reps: int = 100
+    check_size: int = 10_007
+    tolerance: Tolerance = TIGHT
+    features: frozenset[str] = frozenset()
+    rajaperf_features: tuple[str, ...] = ("Forall",)
+    complexity: str = "N"
+    checksum: Callable[[dict[str, np.ndarray]], float] | None = None
+
+    def __post_init__(self) -> None:
+        names = [a.name for a in self.arrays] + [s.name for s in self.scalars]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{self.name}: argument names repeat: {names}")
+        unknown = self.features - set(FEATURES)
+        if unknown:
+            raise ValueError(f"{self.name}: unknown features {sorted(unknown)}")
+
+    @property
+    def outputs(self) -> tuple[Array, ...]:
+        """The arrays that are verified after a repetition."""
+        return tuple(a for a in self.arrays if a.intent in ("out", "inout"))
+
+    def array(self, name: str) -> Array:
+        """The array of that name."""
+        for a in self.arrays:
+            if a.name == name:
+                return a
+        raise KeyError(f"{self.name} has no array {name!r}")
+
+    def uses_real(self) -> bool:
+        """Whether any array or scalar has the run-precision type."""
+        return any(x.dtype == "real" for x in (*self.arrays, *self.scalars))
+
+    def required_features(self, precision: str) -> frozenset[str]:
+        """Device features this kernel needs at a precision."""
+        needs_f64 = any(x.dtype == "f64" for x in (*self.arrays, *self.scalars))
+        if precision == "f64" and self.uses_real():
+            needs_f64 = True
+        return self.features | ({"f64"} if needs_f64 else set())
+
+    def resolve(self, size: int, inputs: Inputs, precision: str) -> list[ResolvedLaunch]:
+        """The plan of one repetition with every scalar typed and valued."""
+        arrays = {a.name for a in self.arrays}
+        types = {s.name: numpy_dtype(s.dtype, precision) for s in self.scalars}
+        launches = []
+        for launch in self.plan(size):
+            bound = [n for n in launch.args if n in arrays]
+            scalars = []
+            for n in launch.args:
+                if n in arrays:
+                    continue
+                if n not in types:
+                    raise ValueError(f"{self.name}: launch {launch.entry} names unknown {n!r}")
+                value = launch.values[n] if n in launch.values else inputs[n]
+                scalars.append((n, types[n].type(value)))
+            if launch.args[: len(bound)] != tuple(bound):
+                raise ValueError(f"{self.name}: launch {launch.entry} must list arrays first")
+            launches.append(
+                ResolvedLaunch(
+                    launch.entry, launch.items, launch.group, tuple(bound), tuple(scalars)
+                )
+            )
+        return launches
+
+    def lengths(self, size: int) -> dict[str, int]:
+        """Element count of every array at a problem size."""
+        return {a.name: int(a.length(size)) for a in self.arrays}

@@ -1,0 +1,45 @@
+"""The kernel suite: every description, and selection by name, group or glob."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable
+
+from harness.spec import KernelSpec
+from harness.suite import basic, demo, stream
+
+ALL: tuple[KernelSpec, ...] = (*stream.KERNELS, *basic.KERNELS, *demo.KERNELS)
+BY_NAME: dict[str, KernelSpec] = {k.name: k for k in ALL}
+GROUPS: tuple[str, ...] = tuple(dict.fromkeys(k.group for k in ALL))
+
+
+class SelectionError(ValueError):
+    """A selector that matches no kernel."""
+
+
+def select(selectors: Iterable[str] | None = None) -> list[KernelSpec]:
+    """Kernels matching any selector, in suite order; all kernels for none.
+
+    A selector is a kernel name (``Stream_TRIAD``), its name without the group
+    (``TRIAD``, as RAJAPerf accepts), a group (``Stream``), or a shell-style
+    glob over names (``Stream_*``, ``*DOT``); matching ignores case.
+    """
+    selectors = list(selectors or [])
+    if not selectors:
+        return list(ALL)
+    chosen: set[str] = set()
+    for sel in selectors:
+        low = sel.lower()
+        hits = {
+            k.name
+            for k in ALL
+            if low in (k.name.lower(), k.group.lower(), k.name.split("_", 1)[-1].lower())
+            or fnmatch.fnmatchcase(k.name.lower(), low)
+        }
+        if not hits:
+            raise SelectionError(
+                f"no kernel matches {sel!r}; give a kernel name, a group "
+                f"({', '.join(GROUPS)}) or a glob such as 'Stream_*' (see 'harness list')"
+            )
+        chosen |= hits
+    return [k for k in ALL if k.name in chosen]

@@ -1,0 +1,201 @@
+"""RAJAPerf's Stream group: COPY, MUL, ADD, TRIAD and DOT.
+
+Math, default sizes and reps, init order and bytes/FLOPs follow RAJAPerf's
+src/stream/*.cpp; the init order matters because it fixes each array's factor.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from harness.rajaperf import DataInit
+from harness.spec import EXACT, NORMAL, Array, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.suite.forall import GROUP, one_launch
+
+GROUP_NAME = "Stream"
+N = Scalar("n", "u32")
+
+
+def _n(size: int) -> int:
+    return size
+
+
+def _f64(x: np.ndarray) -> np.ndarray:
+    return np.asarray(x, dtype=np.float64)
+
+
+def _copy_init(size: int, seed: int, precision: str) -> dict:
+    d = DataInit()
+    return {"a": d.data(size), "c": d.const(size, 0.0)}
+
+
+def _copy_cpu(grid: Grid, a: np.ndarray, c: np.ndarray, n: int) -> None:
+    np.copyto(c[:n], a[:n])
+
+
+def _mul_init(size: int, seed: int, precision: str) -> dict:
+    d = DataInit()
+    return {"b": d.const(size, 0.0), "c": d.data(size), "alpha": d.scalar()}
+
+
+def _mul_cpu(grid: Grid, b: np.ndarray, c: np.ndarray, alpha, n: int) -> None:
+    np.multiply(c[:n], alpha, out=b[:n])
+
+
+def _add_init(size: int, seed: int, precision: str) -> dict:
+    d = DataInit()
+    return {"a": d.data(size), "b": d.data(size), "c": d.const(size, 0.0)}
+
+
+def _add_cpu(grid: Grid, a: np.ndarray, b: np.ndarray, c: np.ndarray, n: int) -> None:
+    np.add(a[:n], b[:n], out=c[:n])
+
+
+def _triad_init(size: int, seed: int, precision: str) -> dict:
+    d = DataInit()
+    return {"a": d.const(size, 0.0), "b": d.data(size), "c": d.data(size), "alpha": d.scalar()}
+
+
+def _triad_cpu(grid: Grid, a: np.ndarray, b: np.ndarray, c: np.ndarray, alpha, n: int) -> None:
+    np.multiply(c[:n], alpha, out=a[:n])
+    np.add(a[:n], b[:n], out=a[:n])
+
+
+#: Work-groups of the first DOT pass: enough to fill a large GPU, and each
+#: group sums one contiguous chunk so every device streams its memory.
+DOT_GROUPS = 1024
+
+
+def _dot_groups(size: int) -> int:
+    return max(1, min(DOT_GROUPS, math.ceil(size / GROUP)))
+
+
+def _dot_plan(size: int) -> list[Launch]:
+    groups = _dot_groups(size)
+    chunk = math.ceil(size / groups)
+    return [
+        Launch(
+            "dot_partial",
+            groups * GROUP,
+            GROUP,
+            ("a", "b", "partial", "n", "chunk"),
+            {"n": size, "chunk": chunk},
+        ),
+        Launch("dot_final", GROUP, GROUP, ("partial", "dot", "count"), {"count": groups}),
+    ]
+
+
+def _dot_init(size: int, seed: int, precision: str) -> dict:
+    d = DataInit()
+    return {
+        "a": d.data(size),
+        "b": d.data(size),
+        "partial": np.zeros(_dot_groups(size)),
+        "dot": np.zeros(1),
+    }
+
+
+def _dot_partial_cpu(grid: Grid, a, b, partial, n: int, chunk: int) -> None:
+    partial[:] = 0
+    if n:
+        sums = np.add.reduceat(a[:n] * b[:n], np.arange(0, n, chunk))
+        partial[: sums.size] = sums
+
+
+def _dot_final_cpu(grid: Grid, partial, dot, count: int) -> None:
+    dot[0] += partial[:count].sum()
+
+
+def _real_traffic(read: int, write: int = 0, modify: int = 0):
+    def traffic(size: int, real_bytes: int) -> Traffic:
+        return Traffic(
+            read * size * real_bytes, write * size * real_bytes, modify * size * real_bytes
+        )
+
+    return traffic
+
+
+KERNELS = (
+    KernelSpec(
+        name="Stream_COPY",
+        group=GROUP_NAME,
+        summary="c[i] = a[i]",
+        arrays=(Array("a", "real", _n), Array("c", "real", _n, "out")),
+        scalars=(N,),
+        plan=one_launch("copy", ("a", "c")),
+        init=_copy_init,
+        reference=lambda x: {"c": _f64(x["a"])},
+        cpu={"copy": _copy_cpu},
+        traffic=_real_traffic(1, 1),
+        flops=lambda n: 0,
+        default_reps=1800,
+        tolerance=EXACT,
+    ),
+    KernelSpec(
+        name="Stream_MUL",
+        group=GROUP_NAME,
+        summary="b[i] = alpha * c[i]",
+        arrays=(Array("b", "real", _n, "out"), Array("c", "real", _n)),
+        scalars=(Scalar("alpha", "real"), N),
+        plan=one_launch("mul", ("b", "c", "alpha")),
+        init=_mul_init,
+        reference=lambda x: {"b": float(x["alpha"]) * _f64(x["c"])},
+        cpu={"mul": _mul_cpu},
+        traffic=_real_traffic(1, 1),
+        flops=lambda n: n,
+        default_reps=1800,
+    ),
+    KernelSpec(
+        name="Stream_ADD",
+        group=GROUP_NAME,
+        summary="c[i] = a[i] + b[i]",
+        arrays=(Array("a", "real", _n), Array("b", "real", _n), Array("c", "real", _n, "out")),
+        scalars=(N,),
+        plan=one_launch("add", ("a", "b", "c")),
+        init=_add_init,
+        reference=lambda x: {"c": _f64(x["a"]) + _f64(x["b"])},
+        cpu={"add": _add_cpu},
+        traffic=_real_traffic(2, 1),
+        flops=lambda n: n,
+        default_reps=1000,
+    ),
+    KernelSpec(
+        name="Stream_TRIAD",
+        group=GROUP_NAME,
+        summary="a[i] = b[i] + alpha * c[i]",
+        arrays=(Array("a", "real", _n, "out"), Array("b", "real", _n), Array("c", "real", _n)),
+        scalars=(Scalar("alpha", "real"), N),
+        plan=one_launch("triad", ("a", "b", "c", "alpha")),
+        init=_triad_init,
+        reference=lambda x: {"a": _f64(x["b"]) + float(x["alpha"]) * _f64(x["c"])},
+        cpu={"triad": _triad_cpu},
+        traffic=_real_traffic(2, 1),
+        flops=lambda n: 2 * n,
+        default_reps=1000,
+    ),
+    KernelSpec(
+        name="Stream_DOT",
+        group=GROUP_NAME,
+        summary="dot += sum(a[i] * b[i]), a two-pass reduction",
+        arrays=(
+            Array("a", "real", _n),
+            Array("b", "real", _n),
+            Array("partial", "real", _dot_groups, "scratch"),
+            Array("dot", "real", lambda n: 1, "inout"),
+        ),
+        scalars=(N, Scalar("chunk", "u32"), Scalar("count", "u32")),
+        plan=_dot_plan,
+        init=_dot_init,
+        reference=lambda x: {"dot": _f64(x["dot"]) + np.dot(_f64(x["a"]), _f64(x["b"]))},
+        cpu={"dot_partial": _dot_partial_cpu, "dot_final": _dot_final_cpu},
+        traffic=_real_traffic(2),
+        flops=lambda n: 2 * n,
+        default_reps=2000,
+        tolerance=NORMAL,
+        features=frozenset({"local_memory"}),
+        rajaperf_features=("Forall", "Reduction"),
+        checksum=lambda out: abs(float(out["dot"][0])),
+    ),
+)

@@ -1,0 +1,56 @@
+"""Plain-text tables of result rows, for the terminal and summary.txt."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+
+def _time(seconds: Any) -> str:
+    if seconds in (None, ""):
+        return "-"
+    s = float(seconds)
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
+        if s >= scale:
+            return f"{s / scale:.3g} {unit}"
+    return f"{s / 1e-9:.3g} ns"
+
+
+def _num(value: Any, fmt: str) -> str:
+    return "-" if value in (None, "") else format(float(value), fmt)
+
+
+def format_rows(rows: Sequence[dict[str, Any]]) -> str:
+    """An aligned table: one line per row, reasons for anything not ok below it."""
+    header = ("kernel", "device", "prec", "size", "status", "median", "GB/s", "GFLOP/s", "max err")
+    lines = [header]
+    notes = []
+    for row in rows:
+        lines.append(
+            (
+                str(row.get("kernel")),
+                str(row.get("device_id")),
+                str(row.get("precision")),
+                str(row.get("size")),
+                str(row.get("status")),
+                _time(row.get("time_median_s")),
+                _num(row.get("gbytes_per_s"), ".3g"),
+                _num(row.get("gflops_per_s"), ".3g"),
+                _num(row.get("max_rel_error"), ".2g"),
+            )
+        )
+        if row.get("status") != "ok" and row.get("reason"):
+            notes.append(f"  {row.get('kernel')} on {row.get('device_id')}: {row.get('reason')}")
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    text = [
+        "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
+        for line in lines
+    ]
+    counts = Counter(str(row.get("status")) for row in rows)
+    text.append("")
+    text.append(", ".join(f"{counts[s]} {s}" for s in ("ok", "fail", "error", "skipped")))
+    if notes:
+        text.append("")
+        text.extend(notes)
+    return "\n".join(text)

@@ -1,0 +1,62 @@
+"""Comparing a backend's outputs with the description's reference."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The worst relative error over all verified arrays, and what went wrong."""
+
+    max_rel_error: float
+    problem: str | None
+
+    @property
+    def ok(self) -> bool:
+        """True when every element is within tolerance."""
+        return self.problem is None
+
+
+def relative_errors(got: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """Per-element |got - expected| / |expected| (absolute where expected is 0).
+
+    Matching NaNs and matching infinities count as exact; a NaN or infinity
+    where a finite value was expected is an infinite error.
+    """
+    g = np.asarray(got, dtype=np.float64).ravel()
+    e = np.asarray(expected, dtype=np.float64).ravel()
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        diff = np.abs(g - e)
+        scale = np.abs(e)
+        err = np.where(scale > 0, diff / np.where(scale > 0, scale, 1.0), diff)
+    same = (g == e) | (np.isnan(g) & np.isnan(e))
+    err = np.where(same, 0.0, err)
+    return np.where(np.isnan(err), np.inf, err)
+
+
+def compare(
+    outputs: dict[str, np.ndarray], reference: dict[str, np.ndarray], tol: float
+) -> Verdict:
+    """Check every referenced array; report the first one out of tolerance."""
+    worst = 0.0
+    problem = None
+    for name, expected in reference.items():
+        got = outputs[name]
+        if got.size != np.asarray(expected).size:
+            return Verdict(float("inf"), f"{name}: {got.size} elements, expected {expected.size}")
+        if got.size == 0:
+            continue
+        err = relative_errors(got, expected)
+        at = int(np.argmax(err))
+        worst = max(worst, float(err[at]))
+        if err[at] > tol and problem is None:
+            bad = int(np.count_nonzero(err > tol))
+            problem = (
+                f"{name}: {bad} of {err.size} elements off; worst at index {at}: "
+                f"got {got.ravel()[at]!r}, expected {np.asarray(expected).ravel()[at]!r} "
+                f"(relative error {err[at]:.3g} > tolerance {tol:.3g})"
+            )
+    return Verdict(worst, problem)

@@ -1,0 +1,1 @@
+"""Kernel sources shipped with the harness: opencl/, wgsl/ and cuda/ (package data)."""

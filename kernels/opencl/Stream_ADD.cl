@@ -1,0 +1,8 @@
+// Stream_ADD: c[i] = a[i] + b[i]
+__kernel void add(__global const REAL* a, __global const REAL* b, __global REAL* c, const uint n)
+{
+    const size_t i = get_global_id(0);
+    if (i < n) {
+        c[i] = a[i] + b[i];
+    }
+}

@@ -1,0 +1,9 @@
+// Stream_TRIAD: a[i] = b[i] + alpha * c[i]
+__kernel void triad(__global REAL* a, __global const REAL* b, __global const REAL* c,
+                    const REAL alpha, const uint n)
+{
+    const size_t i = get_global_id(0);
+    if (i < n) {
+        a[i] = b[i] + alpha * c[i];
+    }
+}
