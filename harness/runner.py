@@ -174,11 +174,12 @@ class Runner:
             "reason": None,
             "bytes_per_rep": spec.traffic(task.size, real_bytes).moved,
             "flops_per_rep": spec.flops(task.size),
-            "timer": backend.timer,
+            "timer": None,
         }
         try:
             session = self._session(backend, task.device)
             row["device"] = session.info.name
+            row["timer"] = session.timer
             missing = spec.required_features(task.precision) - session.info.features
             if missing:
                 return _skip(row, f"needs {', '.join(sorted(missing))}, which this device lacks")

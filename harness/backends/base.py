@@ -97,6 +97,8 @@ class Session(ABC):
     """An open device: compiles sources and loads inputs for executions."""
 
     info: DeviceInfo
+    #: Which clock times repetitions on this device: "device" or "host".
+    timer: str = "device"
 
     @abstractmethod
     def load(
@@ -118,8 +120,6 @@ class Backend(ABC):
     #: None for a backend that runs the description's numpy entry points.
     language: str | None = None
     extension: str = ""
-    #: Which clock times repetitions: "device" or "host".
-    timer: str = "device"
 
     @abstractmethod
     def unavailable_reason(self) -> str | None:

@@ -72,6 +72,8 @@ class CpuExecution(Execution):
 class CpuSession(Session):
     """The host as a device."""
 
+    timer = "host"
+
     def __init__(self, info: DeviceInfo) -> None:
         self.info = info
 
@@ -89,7 +91,6 @@ class CpuBackend(Backend):
     """numpy on the host."""
 
     name = "cpu"
-    timer = "host"
 
     def unavailable_reason(self) -> str | None:
         return None

@@ -245,7 +245,6 @@ class OpenCLBackend(Backend):
     name = "opencl"
     language = "opencl"
     extension = ".cl"
-    timer = "device"
 
     def unavailable_reason(self) -> str | None:
         try:
