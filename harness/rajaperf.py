@@ -7,8 +7,13 @@ therefore depend on the order of its setUp calls, which `DataInit` replays.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
+#: RAJAPerf seeds the C library's generator with this before every random init.
+SEED = 4793
+RAND_MAX = 2147483647
 _PI_INV = 0.3183098861837906715377675267450287240689
 
 
@@ -37,6 +42,48 @@ class DataInit:
     def scalar(self) -> float:
         """initData for a scalar: factor*1.1/1.12345."""
         return self._factor() * 1.1 / 1.12345
+
+    def rand_sign(self, length: int) -> np.ndarray:
+        """initDataRandSign: initData's values with a random sign."""
+        sign = np.where(glibc_rand(length) / RAND_MAX < 0.5, -1.0, 1.0)
+        return sign * self.data(length)
+
+    def rand_value(self, length: int) -> np.ndarray:
+        """initDataRandValue: rand()/RAND_MAX after srand(4793)."""
+        self.count += 1
+        return glibc_rand(length) / RAND_MAX
+
+    def int_data(self, length: int) -> np.ndarray:
+        """initData(Int_ptr): random -1/+1, then one -58 and one 19 at random places."""
+        self.count += 1
+        draws = glibc_rand(length + 2) / RAND_MAX
+        values = np.where(draws[:length] < 0.5, -1, 1).astype(np.int32)
+        values[int(length * draws[length])] = -58
+        values[int(length * draws[length + 1])] = 19
+        return values
+
+
+@lru_cache(maxsize=4)
+def _glibc_stream(count: int) -> np.ndarray:
+    state = [SEED]
+    for i in range(1, 31):
+        state.append((16807 * state[i - 1]) % 2147483647)
+    state.extend(state[i - 31] for i in range(31, 34))
+    for i in range(34, 344 + count):
+        state.append((state[i - 31] + state[i - 3]) & 0xFFFFFFFF)
+    out = np.array(state[344:], dtype=np.uint64) >> 1
+    out.flags.writeable = False
+    return out
+
+
+def glibc_rand(count: int) -> np.ndarray:
+    """The first ``count`` values of glibc's rand() after srand(4793), as float64.
+
+    RAJAPerf's random inputs come from the C library; this is glibc's additive
+    feedback generator (TYPE_3: r[i] = r[i-31] + r[i-3], first 344 discarded)
+    so inputs match a Linux build of RAJAPerf exactly, on any platform.
+    """
+    return _glibc_stream(count).astype(np.float64)
 
 
 def checksum(values: np.ndarray) -> float:

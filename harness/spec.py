@@ -186,6 +186,9 @@ class KernelSpec:
     check_size: int = 10_007
     tolerance: Tolerance = TIGHT
     features: frozenset[str] = frozenset()
+    #: Extra features needed at one precision only, e.g. {"f64": {"atomics64"}}
+    #: for a kernel that adds doubles atomically.
+    precision_features: Mapping[str, frozenset[str]] = field(default_factory=dict)
     rajaperf_features: tuple[str, ...] = ("Forall",)
     complexity: str = "N"
     checksum: Callable[[dict[str, np.ndarray]], float] | None = None
@@ -219,7 +222,8 @@ class KernelSpec:
         needs_f64 = any(x.dtype == "f64" for x in (*self.arrays, *self.scalars))
         if precision == "f64" and self.uses_real():
             needs_f64 = True
-        return self.features | ({"f64"} if needs_f64 else set())
+        extra = self.precision_features.get(precision, frozenset())
+        return self.features | extra | ({"f64"} if needs_f64 else set())
 
     def resolve(self, size: int, inputs: Inputs, precision: str) -> list[ResolvedLaunch]:
         """The plan of one repetition with every scalar typed and valued."""

@@ -6,9 +6,17 @@ import fnmatch
 from collections.abc import Iterable
 
 from harness.spec import KernelSpec
-from harness.suite import basic, demo, stream
+from harness.suite import algorithm, apps, basic, demo, lcals, polybench, stream
 
-ALL: tuple[KernelSpec, ...] = (*stream.KERNELS, *basic.KERNELS, *demo.KERNELS)
+ALL: tuple[KernelSpec, ...] = (
+    *stream.KERNELS,
+    *basic.KERNELS,
+    *lcals.KERNELS,
+    *polybench.KERNELS,
+    *apps.KERNELS,
+    *algorithm.KERNELS,
+    *demo.KERNELS,
+)
 BY_NAME: dict[str, KernelSpec] = {k.name: k for k in ALL}
 GROUPS: tuple[str, ...] = tuple(dict.fromkeys(k.group for k in ALL))
 
