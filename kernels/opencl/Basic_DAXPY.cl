@@ -1,8 +1,7 @@
 // Basic_DAXPY: y[i] += a * x[i]
 __kernel void daxpy(__global const REAL* x, __global REAL* y, const REAL a, const uint n)
 {
-    const size_t i = get_global_id(0);
-    if (i < n) {
+    for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) {
         y[i] += a * x[i];
     }
 }

@@ -1,22 +1,16 @@
 // Stream_DOT: dot += sum(a[i] * b[i]) in two launches.
-// dot_partial: work-group g sums the contiguous chunk [g*chunk, (g+1)*chunk),
-// each work-item striding by the group size, then a tree in local memory.
-// dot_final: one work-group adds the partial sums into dot[0].
+// dot_partial: work-group g sums the contiguous chunk [g*chunk, (g+1)*chunk)
+// into partial[g]; dot_final: one work-group adds the partial sums to dot[0].
+// On GPUs neighbouring work-items read neighbouring elements (coalesced); on
+// CPU devices each work-item sums its own contiguous slice with four
+// accumulators, which a CPU streams and a strided walk would not.
 #define GROUP 256
 
-__kernel void dot_partial(__global const REAL* a, __global const REAL* b, __global REAL* partial,
-                          const uint n, const uint chunk)
+// Tree sum of one value per work-item; the result is valid in work-item 0.
+REAL group_sum(__local REAL* sums, REAL value)
 {
-    __local REAL sums[GROUP];
     const uint lid = get_local_id(0);
-    const uint g = get_group_id(0);
-    const ulong begin = (ulong)g * chunk;
-    const ulong end = min(begin + chunk, (ulong)n);
-    REAL sum = 0;
-    for (ulong i = begin + lid; i < end; i += GROUP) {
-        sum += a[i] * b[i];
-    }
-    sums[lid] = sum;
+    sums[lid] = value;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = GROUP / 2; s > 0; s >>= 1) {
         if (lid < s) {
@@ -24,8 +18,41 @@ __kernel void dot_partial(__global const REAL* a, __global const REAL* b, __glob
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    return sums[0];
+}
+
+__kernel void dot_partial(__global const REAL* a, __global const REAL* b, __global REAL* partial,
+                          const uint n, const uint chunk)
+{
+    __local REAL sums[GROUP];
+    const uint lid = get_local_id(0);
+    const ulong first = (ulong)get_group_id(0) * chunk;
+    const ulong last = min(first + chunk, (ulong)n);
+#ifdef HARNESS_CPU_DEVICE
+    const ulong per = (chunk + GROUP - 1) / GROUP;
+    const ulong begin = min(first + lid * per, last);
+    const ulong end = min(begin + per, last);
+    REAL s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    ulong i = begin;
+    for (; i + 4 <= end; i += 4) {
+        s0 += a[i] * b[i];
+        s1 += a[i + 1] * b[i + 1];
+        s2 += a[i + 2] * b[i + 2];
+        s3 += a[i + 3] * b[i + 3];
+    }
+    for (; i < end; i++) {
+        s0 += a[i] * b[i];
+    }
+    const REAL sum = (s0 + s1) + (s2 + s3);
+#else
+    REAL sum = 0;
+    for (ulong i = first + lid; i < last; i += GROUP) {
+        sum += a[i] * b[i];
+    }
+#endif
+    const REAL total = group_sum(sums, sum);
     if (lid == 0) {
-        partial[g] = sums[0];
+        partial[get_group_id(0)] = total;
     }
 }
 
@@ -37,15 +64,8 @@ __kernel void dot_final(__global const REAL* partial, __global REAL* dot, const 
     for (uint i = lid; i < count; i += GROUP) {
         sum += partial[i];
     }
-    sums[lid] = sum;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = GROUP / 2; s > 0; s >>= 1) {
-        if (lid < s) {
-            sums[lid] += sums[lid + s];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    const REAL total = group_sum(sums, sum);
     if (lid == 0) {
-        dot[0] += sums[0];
+        dot[0] += total;
     }
 }

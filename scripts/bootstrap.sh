@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Sets up everything the harness needs, then runs it:
+#   bash scripts/bootstrap.sh bench [harness run options]   the default benchmark suite
+#   bash scripts/bootstrap.sh test  [pytest options]        the test suite
+# Safe to run again: it installs only what is missing. As root on Debian it also
+# installs the system packages (lavapipe for wgpu, Chromium for the HTML test).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-}
+case "$mode" in
+  bench | test) shift ;;
+  *)
+    echo "usage: bash scripts/bootstrap.sh bench|test [options]" >&2
+    exit 2
+    ;;
+esac
+
+venv=${HARNESS_VENV:-.venv}
+
+packages=(mesa-vulkan-drivers)
+[ "$mode" = test ] && packages+=(chromium)
+python3 -c "import ensurepip" 2>/dev/null || packages+=(python3-venv)
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  missing=()
+  for p in "${packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing system packages: ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+else
+  echo "note: not root, so not installing system packages (${packages[*]})" >&2
+fi
+
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+extras=pocl,wgpu,report
+[ "$mode" = test ] && extras+=,dev,cuda-compile
+"$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".[$extras]"
+
+if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
+  XDG_RUNTIME_DIR=$(mktemp -d)
+  export XDG_RUNTIME_DIR
+fi
+
+if [ "$mode" = bench ]; then
+  exec "$venv/bin/harness" run "$@"
+fi
+
+# The test suite fails, rather than skips, when a backend this set-up provides is missing.
+required=cpu,opencl
+dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 && required+=,wgpu
+command -v chromium >/dev/null && required+=,chromium
+required+=,cuda-compile
+export HARNESS_REQUIRE_BACKENDS=${HARNESS_REQUIRE_BACKENDS:-$required}
+exec "$venv/bin/python" -m pytest "$@"

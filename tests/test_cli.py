@@ -1,0 +1,154 @@
+"""The command line as a user meets it: listings, runs, exit codes, bad input."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, harness, need_backend, run_folder
+
+from harness import results
+
+
+def test_devices_lists_every_backend_with_reason_or_devices() -> None:
+    proc = harness("devices", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = {entry["backend"]: entry for entry in json.loads(proc.stdout)}
+    assert report["cpu"]["available"] and report["cpu"]["devices"][0]["id"] == "cpu:0"
+    for entry in report.values():
+        assert entry["available"] or entry["reason"]
+
+
+def test_list_selects_by_group_glob_and_name() -> None:
+    proc = harness("list", "-k", "Stream", "*DAXPY", "Demo_VADD")
+    assert proc.returncode == 0, proc.stderr
+    names = [line.split()[0] for line in proc.stdout.splitlines()[1:] if line.strip()][:-1]
+    assert names == [
+        "Stream_COPY",
+        "Stream_MUL",
+        "Stream_ADD",
+        "Stream_TRIAD",
+        "Stream_DOT",
+        "Basic_DAXPY",
+        "Demo_VADD",
+    ]
+
+
+def test_run_writes_a_complete_run_folder(tmp_path: Path) -> None:
+    need_backend("opencl")
+    proc = harness(
+        "run",
+        "-k",
+        "Stream_TRIAD",
+        "Stream_DOT",
+        "-b",
+        "cpu",
+        "opencl",
+        "--size",
+        "20000",
+        "--reps",
+        "3",
+        "--out",
+        str(tmp_path),
+    )
+    assert proc.returncode == 0, proc.stderr
+    folder = run_folder(tmp_path)
+    assert str(folder) in proc.stdout
+    with (folder / results.RESULTS).open() as f:
+        rows = list(csv.DictReader(f))
+    assert [(r["kernel"], r["backend"]) for r in rows] == [
+        ("Stream_TRIAD", "cpu"),
+        ("Stream_TRIAD", "opencl"),
+        ("Stream_DOT", "cpu"),
+        ("Stream_DOT", "opencl"),
+    ]
+    assert all(r["status"] == "ok" and float(r["gbytes_per_s"]) > 0 for r in rows)
+    assert list(rows[0])[: len(results.COLUMNS)] == list(results.COLUMNS)
+    meta = json.loads((folder / results.METADATA).read_text())
+    assert meta["end"] and meta["command"][:2] == ["harness", "run"]
+    assert {d["id"] for d in meta["devices"]} == {"cpu:0", "opencl:0"}
+    assert "numpy" in meta["libraries"] and meta["host"]["python"]
+    assert (folder / results.SUMMARY).read_text().count("ok") >= 4
+
+
+def test_a_wrong_kernel_fails_its_row_and_the_run(tmp_path: Path) -> None:
+    need_backend("opencl")
+    proc = harness(
+        "run",
+        "-k",
+        "Stream_TRIAD",
+        "Stream_ADD",
+        "-b",
+        "opencl",
+        "--check",
+        "--sources",
+        str(FIXTURES / "wrong_triad"),
+        "--out",
+        str(tmp_path),
+    )
+    assert proc.returncode == 1, proc.stderr
+    rows = {r["kernel"]: r for r in results.read_journal(run_folder(tmp_path))}
+    assert rows["Stream_TRIAD"]["status"] == "fail"
+    assert "relative error" in rows["Stream_TRIAD"]["reason"]
+    assert rows["Stream_ADD"]["status"] == "ok"
+
+
+def test_a_compile_error_is_an_error_row_naming_file_and_line(tmp_path: Path) -> None:
+    need_backend("opencl")
+    proc = harness(
+        "run",
+        "-k",
+        "Stream_TRIAD",
+        "-b",
+        "opencl",
+        "--check",
+        "--sources",
+        str(FIXTURES / "bad_syntax"),
+        "--out",
+        str(tmp_path),
+    )
+    assert proc.returncode == 1
+    (row,) = results.read_journal(run_folder(tmp_path))
+    assert row["status"] == "error"
+    assert "Stream_TRIAD.cl:7" in row["reason"] and "beta" in row["reason"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-k", "Nope"], "no kernel matches 'Nope'"),
+        (["-b", "metal"], "unknown backend 'metal'; choose from cpu"),
+        (["--device", "opencl:99"], "--device opencl:99: no such device"),
+        (["--device", "gpu0"], "expected BACKEND:INDEX"),
+        (["--device", "vulkan:0"], "unknown backend 'vulkan'"),
+        (["--size", "0"], "'0' must be a positive whole number"),
+        (["--size", "-3"], "'-3' must be a positive whole number"),
+        (["--size", "big"], "'big' is not a whole number"),
+        (["--reps", "0"], "'0' must be a positive whole number"),
+        (["--precision", "f16"], "invalid choice: 'f16'"),
+    ],
+)
+def test_bad_input_gets_one_clear_line(args: list[str], message: str, tmp_path: Path) -> None:
+    need_backend("opencl")
+    proc = harness("run", *args, "--out", str(tmp_path))
+    assert proc.returncode == 2
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not any(tmp_path.iterdir())
+
+
+def test_an_out_folder_that_cannot_be_written_is_named(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    proc = harness("run", "-k", "Stream_COPY", "-b", "cpu", "--out", str(blocker / "runs"))
+    assert proc.returncode == 2
+    assert f"--out '{blocker / 'runs'}': cannot make a run folder there" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_show_names_a_folder_that_is_not_a_run(tmp_path: Path) -> None:
+    proc = harness("show", str(tmp_path))
+    assert proc.returncode == 2
+    assert f"{tmp_path}: not a run folder (no journal.jsonl in it)" in proc.stderr

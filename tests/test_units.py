@@ -1,0 +1,100 @@
+"""The pieces under the runner: init formulas, checksum, selection, comparison."""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import math
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import ROOT
+
+from harness import suite
+from harness.rajaperf import DataInit, checksum, glibc_rand
+from harness.verify import compare, relative_errors
+
+
+def test_data_init_replays_rajaperf_factors() -> None:
+    # RAJAPerf's DAXPY setUp: y = const 0 (count 0 -> 1), x = initData with
+    # factor 0.1 (count 1), a = initData scalar with factor 0.2 (count 2).
+    d = DataInit()
+    y = d.const(3, 0.0)
+    x = d.data(3)
+    a = d.scalar()
+    assert y.tolist() == [0.0, 0.0, 0.0]
+    assert x.tolist() == [0.1 * (i + 1.1) / (i + 1.12345) for i in range(3)]
+    assert a == 0.2 * 1.1 / 1.12345
+
+
+@pytest.mark.skipif(ctypes.util.find_library("c") is None, reason="no C library to compare with")
+def test_glibc_rand_stream_matches_the_c_library() -> None:
+    libc = ctypes.CDLL(ctypes.util.find_library("c"))
+    libc.srand(4793)
+    expected = [libc.rand() for _ in range(5000)]
+    if sys.platform != "linux":
+        pytest.skip("the C library is not glibc")
+    assert glibc_rand(5000).tolist() == expected
+
+
+def test_checksum_is_rajaperfs_formula() -> None:
+    values = np.array([0.5, -2.0, 3.25, 0.0, -1e-3])
+    expected = 0.0
+    for j, v in enumerate(values):
+        val = (j + (1.0 if v >= 0 else 0.5)) / math.pi
+        expected += (val - math.floor(val) + 0.5) * abs(v)
+    assert checksum(values) == pytest.approx(expected, rel=1e-15)
+
+
+def test_selection_by_name_bare_name_group_and_glob() -> None:
+    names = lambda sel: [k.name for k in suite.select(sel)]  # noqa: E731
+    assert names(["stream_triad"]) == ["Stream_TRIAD"]
+    assert names(["TRIAD"]) == ["Stream_TRIAD"]
+    assert names(["*DOT"]) == ["Stream_DOT"]
+    assert names(["Demo"]) == ["Demo_VADD"]
+    assert names(None) == [k.name for k in suite.ALL]
+    with pytest.raises(suite.SelectionError, match="no kernel matches 'Stram'"):
+        suite.select(["Stram"])
+
+
+def test_relative_errors_treat_nan_and_inf_honestly() -> None:
+    got = np.array([1.0, np.nan, np.inf, 2.0, np.nan, 0.0])
+    exp = np.array([1.0, np.nan, np.inf, 1.0, 1.0, 1e-3])
+    assert relative_errors(got, exp).tolist() == [0.0, 0.0, 0.0, 1.0, math.inf, 1.0]
+
+
+def test_compare_names_the_worst_element() -> None:
+    verdict = compare({"c": np.array([1.0, 2.5])}, {"c": np.array([1.0, 2.0])}, 1e-12)
+    assert not verdict.ok
+    assert "c: 1 of 2 elements off; worst at index 1" in verdict.problem
+    assert verdict.max_rel_error == pytest.approx(0.25)
+
+
+def test_the_wheel_ships_the_kernel_sources(tmp_path: Path) -> None:
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("harness-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    shipped = {
+        f"harness/kernels/{p.relative_to(ROOT / 'kernels').as_posix()}"
+        for p in (ROOT / "kernels").rglob("*")
+        if p.suffix in (".cl", ".wgsl", ".cu")
+    }
+    assert shipped and shipped <= names
