@@ -53,6 +53,38 @@ def _count(text: str) -> int:
     return value
 
 
+def _power_or_int(text: str) -> int:
+    base, caret, exponent = text.partition("^")
+    if caret:
+        if base != "2" or not exponent.isdigit():
+            raise ValueError
+        return 2 ** int(exponent)
+    return int(text)
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    sizes: list[int] = []
+    for part in text.split(","):
+        low, dots, high = part.strip().partition("..")
+        try:
+            first = _power_or_int(low)
+            last = _power_or_int(high) if dots else first
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{part.strip()!r} is not a size, 2^K, or a range 2^A..2^B"
+            ) from None
+        if first <= 0 or last < first:
+            raise argparse.ArgumentTypeError(f"{part.strip()!r}: sizes must be positive and rising")
+        if dots and (first & (first - 1) or last & (last - 1)):
+            raise argparse.ArgumentTypeError(
+                f"{part.strip()!r}: a range runs between powers of two"
+            )
+        while first <= last:
+            sizes.append(first)
+            first = first * 2 if dots else last + 1
+    return tuple(dict.fromkeys(sizes))
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -108,7 +140,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="a device to use, as listed by 'harness devices' (repeatable); "
         "default: each backend's default devices",
     )
-    run.add_argument("--size", type=_positive_int, help="problem size; default: each kernel's")
+    sizes = run.add_mutually_exclusive_group()
+    sizes.add_argument("--size", type=_positive_int, help="problem size; default: each kernel's")
+    sizes.add_argument(
+        "--sizes",
+        type=_sizes,
+        metavar="LIST",
+        help="a size sweep, one row per size: comma-separated sizes and power-of-two "
+        "ranges, e.g. 1024,4096 or 2^10..2^24",
+    )
     run.add_argument(
         "--reps",
         type=_positive_int,
@@ -131,6 +171,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="type of 'real' arrays (default f64)",
     )
     run.add_argument("--seed", type=int, default=1, help="seed for random inputs (default 1)")
+    for param in suite.PARAMS.values():
+        run.add_argument(
+            f"--{param.name}",
+            nargs="+",
+            choices=param.choices,
+            metavar=param.name.upper(),
+            help=f"{param.help}; choices: {', '.join(param.choices)} (kernels that take it: "
+            f"{', '.join(suite.takers(param.name))})",
+        )
     run.add_argument(
         "--out",
         type=Path,
@@ -269,7 +318,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 def _progress(total: int):
     def on_row(i: int, row: dict[str, Any]) -> None:
         line = (
-            f"[{i + 1}/{total}] {row['kernel']} on {row['device_id']} "
+            f"[{i + 1}/{total}] {table.label(row)} on {row['device_id']} "
             f"{row['precision']} n={row['size']}: {row['status']}"
         )
         if row.get("time_median_s"):
@@ -281,6 +330,20 @@ def _progress(total: int):
         print(line, file=sys.stderr, flush=True)
 
     return on_row
+
+
+def _chosen_params(
+    args: argparse.Namespace, kernels: Sequence[Any]
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    chosen = []
+    for name in suite.PARAMS:
+        values = getattr(args, name)
+        if not values:
+            continue
+        if not any(name in (p.name for p in k.params) for k in kernels):
+            print(f"note: no selected kernel takes --{name}; it is ignored", file=sys.stderr)
+        chosen.append((name, tuple(dict.fromkeys(values))))
+    return tuple(chosen)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -298,6 +361,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         check=args.check,
         max_time=args.max_time,
         sources=tuple(args.sources),
+        sizes=args.sizes or (),
+        params=_chosen_params(args, kernels),
     )
     try:
         run_dir = results.create(args.out)
@@ -325,6 +390,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
             "seed": options.seed,
             "check": options.check,
             "max_time": options.max_time,
+            "sizes": list(options.sizes),
+            "params": {name: list(values) for name, values in options.params},
             "sources": [str(s) for s in options.sources],
         },
     }

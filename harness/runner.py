@@ -9,11 +9,12 @@ row with a status and a reason; the run goes on.
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 import time
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,8 @@ class RunOptions:
     check: bool = False
     max_time: float = 2.0
     sources: tuple[Path, ...] = ()
+    sizes: tuple[int, ...] = ()
+    params: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -54,13 +57,27 @@ class Task:
     device: int
     size: int
     precision: str
+    params: tuple[tuple[str, str], ...] = ()
 
 
 def task_size(spec: KernelSpec, options: RunOptions) -> int:
-    """The problem size a kernel runs at under these options."""
+    """The problem size a kernel runs at under these options (without --sizes)."""
     if options.size is not None:
         return options.size
     return spec.check_size if options.check else spec.default_size
+
+
+def task_sizes(spec: KernelSpec, options: RunOptions) -> tuple[int, ...]:
+    """Every problem size a kernel runs at: the sweep, or the one size."""
+    return options.sizes or (task_size(spec, options),)
+
+
+def param_choices(
+    spec: KernelSpec, chosen: Mapping[str, Sequence[str]]
+) -> list[tuple[tuple[str, str], ...]]:
+    """Every combination of the kernel's run options: the user's, else the defaults."""
+    axes = [[(p.name, v) for v in chosen.get(p.name, p.default)] for p in spec.params]
+    return [tuple(combo) for combo in itertools.product(*axes)]
 
 
 def plan(
@@ -69,9 +86,12 @@ def plan(
     options: RunOptions,
 ) -> list[Task]:
     """Every task, kernel-major so inputs and references are made once per kernel."""
+    chosen = dict(options.params)
     return [
-        Task(spec.name, dev.backend, dev.index, task_size(spec, options), options.precision)
+        Task(spec.name, dev.backend, dev.index, size, options.precision, params)
         for spec in kernels
+        for params in param_choices(spec, chosen)
+        for size in task_sizes(spec, options)
         for dev in devices
     ]
 
@@ -119,7 +139,7 @@ class Runner:
         self.options = options
         self._sessions: dict[tuple[str, int], base.Session | Exception] = {}
         self._backends: dict[str, base.Backend] = {}
-        self._data_key: tuple[str, int, str] | None = None
+        self._data_key: tuple | None = None
         self._data: tuple[dict[str, Any], dict[str, np.ndarray]] | None = None
 
     def run(self, tasks: Sequence[Task]) -> Iterator[dict[str, Any]]:
@@ -145,7 +165,7 @@ class Runner:
         return session
 
     def _inputs(self, spec: KernelSpec, task: Task) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-        key = (spec.name, task.size, task.precision)
+        key = (spec.name, task.size, task.precision, task.params)
         if self._data_key != key:
             self._data = None
             inputs = make_inputs(spec, task.size, self.options.seed, task.precision)
@@ -156,7 +176,7 @@ class Runner:
 
     def execute(self, task: Task) -> dict[str, Any]:
         """One row: never raises for a kernel's or a device's failure."""
-        spec = suite.BY_NAME[task.kernel]
+        spec = suite.BY_NAME[task.kernel].with_params(dict(task.params))
         backend = self._backend(task.backend)
         real_bytes = numpy_dtype("real", task.precision).itemsize
         row: dict[str, Any] = {
@@ -175,6 +195,7 @@ class Runner:
             "bytes_per_rep": spec.traffic(task.size, real_bytes).moved,
             "flops_per_rep": spec.flops(task.size),
             "timer": None,
+            **dict(task.params),
         }
         try:
             session = self._session(backend, task.device)
@@ -186,12 +207,11 @@ class Runner:
             source = None
             if backend.language is not None:
                 source = sources.find(
-                    backend.language, backend.extension, spec.name, self.options.sources
+                    backend.language, backend.extension, spec.source_name, self.options.sources
                 )
                 if source is None:
-                    return _skip(
-                        row, f"no source kernels/{backend.language}/{spec.name}{backend.extension}"
-                    )
+                    where = f"kernels/{backend.language}/{spec.source_name}{backend.extension}"
+                    return _skip(row, f"no source {where}")
             self._measure(spec, task, session, source, row)
         except base.DeviceLimit as exc:
             return _skip(row, str(exc))
@@ -224,13 +244,19 @@ class Runner:
             execution.run(launches)
             estimate = time.perf_counter() - start
             outputs = {name: execution.read(name) for name in reference}
-            verdict = compare(outputs, reference, spec.tolerance.at(task.precision))
+            if spec.verify is not None:
+                verdict = spec.verify(inputs, outputs, reference)
+            else:
+                verdict = compare(outputs, reference, spec.tolerance.at(task.precision))
             row["max_rel_error"] = verdict.max_rel_error
             row["checksum"] = kernel_checksum(spec, outputs)
             if not verdict.ok:
                 row.update(status="fail", reason=verdict.problem)
                 return
             if self.options.check:
+                return
+            if not launches:
+                row["reason"] = "nothing to launch at this size, so nothing to time"
                 return
             for _ in range(self.options.warmup):
                 start = time.perf_counter()
@@ -247,6 +273,8 @@ class Runner:
         if median > 0:
             row["gbytes_per_s"] = row["bytes_per_rep"] / median / 1e9
             row["gflops_per_s"] = row["flops_per_rep"] / median / 1e9
+            if spec.items:
+                row[f"{spec.items}_per_s"] = task.size / median
 
 
 def _budget_reps(default: int, estimate: float, max_time: float) -> int:

@@ -7,7 +7,9 @@ kernel without touching the installation.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -24,3 +26,59 @@ def find(language: str, extension: str, kernel: str, extra: Sequence[Path] = ())
         if path.is_file():
             return path
     return None
+
+
+_INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$')
+
+
+@dataclass(frozen=True)
+class Expanded:
+    """A source with its ``#include "file"`` lines replaced by the files' text.
+
+    ``origin[k]`` is the (file name, line number) that output line k+1 came
+    from, so a backend can point compiler messages at the file a user edits.
+    """
+
+    text: str
+    origin: tuple[tuple[str, int], ...]
+
+    def where(self, line: int) -> str:
+        """``file:line`` for a 1-based line of the expanded text."""
+        if 1 <= line <= len(self.origin):
+            name, number = self.origin[line - 1]
+            return f"{name}:{number}"
+        return f"line {line}"
+
+    def with_line_directives(self) -> str:
+        """The text with C ``#line`` directives, so C compilers name the real file."""
+        out = []
+        previous: tuple[str, int] | None = None
+        for line, (name, number) in zip(self.text.splitlines(), self.origin, strict=True):
+            if previous is None or previous[0] != name or previous[1] + 1 != number:
+                out.append(f'#line {number} "{name}"')
+            out.append(line)
+            previous = (name, number)
+        return "\n".join(out) + "\n"
+
+
+def expand(path: Path, _seen: tuple[Path, ...] = ()) -> Expanded:
+    """The source at ``path`` with includes (relative to its folder) expanded.
+
+    Kernels that share most of their code (the sorts of several key types)
+    keep it in one included file; every backend compiles the expanded text, so
+    this works the same for OpenCL C, CUDA C and WGSL.
+    """
+    if path in _seen:
+        raise ValueError(f"{path.name} includes itself")
+    lines: list[str] = []
+    origin: list[tuple[str, int]] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        match = _INCLUDE.match(line)
+        if match:
+            inner = expand(path.parent / match.group(1), (*_seen, path))
+            lines.extend(inner.text.splitlines())
+            origin.extend(inner.origin)
+        else:
+            lines.append(line)
+            origin.append((path.name, number))
+    return Expanded("\n".join(lines) + "\n", tuple(origin))

@@ -15,13 +15,15 @@ from typing import Any
 
 import numpy as np
 
+from harness.verify import Verdict
+
 #: Element types a description may use. ``real`` is f64 or f32 by run option.
 DTYPES = ("real", "f32", "f64", "i32", "u32", "i64", "u64")
 PRECISIONS = ("f64", "f32")
 INTENTS = ("in", "out", "inout", "scratch")
 
 #: Device features a kernel may need; a backend device lists the ones it has.
-FEATURES = ("f64", "atomics", "atomics64", "local_memory")
+FEATURES = ("f64", "int64", "atomics", "atomics64", "local_memory")
 
 _NUMPY_NAMES = {
     "f32": "float32",
@@ -156,8 +158,23 @@ class Grid:
         return max(1, math.ceil(self.items / self.group))
 
 
+@dataclass(frozen=True)
+class Param:
+    """A run option a kernel takes, such as a sort's strategy or input order.
+
+    ``default`` lists the choices run when the user picks none (a sort runs
+    both strategies by default, as two rows).
+    """
+
+    name: str
+    choices: tuple[str, ...]
+    default: tuple[str, ...]
+    help: str
+
+
 Inputs = dict[str, Any]
 CpuEntry = Callable[..., None]
+Verify = Callable[[Inputs, dict[str, np.ndarray], dict[str, np.ndarray]], Verdict]
 
 
 @dataclass(frozen=True)
@@ -192,6 +209,22 @@ class KernelSpec:
     rajaperf_features: tuple[str, ...] = ("Forall",)
     complexity: str = "N"
     checksum: Callable[[dict[str, np.ndarray]], float] | None = None
+    #: Stem of the source file under kernels/<language>/ (default: the name), so
+    #: kernels that differ only in compile-time constants share one source.
+    source: str | None = None
+    #: Compile-time integer constants and type aliases (to DTYPES names) every
+    #: backend passes to the source, the way it passes ``REAL``.
+    constants: Mapping[str, int] = field(default_factory=dict)
+    type_aliases: Mapping[str, str] = field(default_factory=dict)
+    #: Run options the kernel takes, the function that makes the kernel for one
+    #: choice of them, and (on a kernel so made) the choice.
+    params: tuple[Param, ...] = ()
+    bind: Callable[[Mapping[str, str]], KernelSpec] | None = None
+    param_values: Mapping[str, str] = field(default_factory=dict)
+    #: Verification replacing the per-element relative error (e.g. bit-exact).
+    verify: Verify | None = None
+    #: What the size counts (e.g. "keys"): rows then get a ``<items>_per_s`` rate.
+    items: str | None = None
 
     def __post_init__(self) -> None:
         names = [a.name for a in self.arrays] + [s.name for s in self.scalars]
@@ -248,6 +281,18 @@ class KernelSpec:
                 )
             )
         return launches
+
+    @property
+    def source_name(self) -> str:
+        """The stem of this kernel's source files."""
+        return self.source or self.name
+
+    def with_params(self, values: Mapping[str, str]) -> KernelSpec:
+        """The kernel for one choice of its run options (itself when it takes none)."""
+        if not self.params:
+            return self
+        assert self.bind is not None, f"{self.name} declares params but no bind"
+        return self.bind(values)
 
     def lengths(self, size: int) -> dict[str, int]:
         """Element count of every array at a problem size."""

@@ -6,6 +6,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from harness.suite import PARAMS
+
 
 def _time(seconds: Any) -> str:
     if seconds in (None, ""):
@@ -21,6 +23,12 @@ def _num(value: Any, fmt: str) -> str:
     return "-" if value in (None, "") else format(float(value), fmt)
 
 
+def label(row: dict[str, Any]) -> str:
+    """The kernel's name, with its run options (a sort's strategy...) when it has any."""
+    options = [str(row[name]) for name in PARAMS if row.get(name) not in (None, "")]
+    return f"{row.get('kernel')}[{','.join(options)}]" if options else str(row.get("kernel"))
+
+
 def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     """An aligned table: one line per row, reasons for anything not ok below it."""
     header = ("kernel", "device", "prec", "size", "status", "median", "GB/s", "GFLOP/s", "max err")
@@ -29,7 +37,7 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     for row in rows:
         lines.append(
             (
-                str(row.get("kernel")),
+                label(row),
                 str(row.get("device_id")),
                 str(row.get("precision")),
                 str(row.get("size")),
@@ -41,7 +49,7 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
             )
         )
         if row.get("status") != "ok" and row.get("reason"):
-            notes.append(f"  {row.get('kernel')} on {row.get('device_id')}: {row.get('reason')}")
+            notes.append(f"  {label(row)} on {row.get('device_id')}: {row.get('reason')}")
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     text = [
         "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()

@@ -1,9 +1,11 @@
 """OpenCL through pyopencl: every platform and device, timed by profiling events.
 
 Sources are kernels/opencl/<kernel>.cl. The run precision reaches them as the
-macro ``REAL``; ``HARNESS_CPU_DEVICE`` is defined on CPU devices, so a source can
-pick a CPU-friendly memory walk; a ``#line`` directive keeps compiler messages
-pointing at the file's own lines. Elementwise kernels are written as
+macro ``REAL``, a description's constants and type aliases as macros too;
+``#include "file"`` lines are expanded from the source's folder;
+``HARNESS_CPU_DEVICE`` is defined on CPU devices, so a source can
+pick a CPU-friendly memory walk; ``#line`` directives keep compiler messages
+pointing at the files' own lines. Elementwise kernels are written as
 grid-stride loops rather than ``if (i < n)``: PoCL vectorises the loop across
 work-items but not the guarded form (about 37 against 26 GB/s for Stream_TRIAD).
 """
@@ -16,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from harness import sources
 from harness.backends.base import (
     Backend,
     BackendUnavailable,
@@ -61,7 +64,7 @@ def _all_devices() -> list[Any]:
 
 def _features(device: Any) -> frozenset[str]:
     ext = device.extensions.split()
-    features = {"atomics", "local_memory"}
+    features = {"int64", "atomics", "local_memory"}
     if device.double_fp_config or "cl_khr_fp64" in ext:
         features.add("f64")
     if "cl_khr_int64_base_atomics" in ext:
@@ -98,17 +101,27 @@ def _info(index: int, device: Any) -> DeviceInfo:
     )
 
 
-_C_TYPES = {"f32": "float", "f64": "double"}
+_C_TYPES = {
+    "f32": "float",
+    "f64": "double",
+    "i32": "int",
+    "u32": "uint",
+    "i64": "long",
+    "u64": "ulong",
+}
 
 
-def _header(precision: str, source: Path, cpu: bool) -> str:
+def _header(spec: KernelSpec, precision: str, cpu: bool) -> str:
     lines = []
     if precision == "f64":
         lines.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable")
     lines.append(f"#define REAL {_C_TYPES[precision]}")
+    for name, dtype in spec.type_aliases.items():
+        lines.append(f"#define {name} {_C_TYPES[precision if dtype == 'real' else dtype]}")
+    for name, value in spec.constants.items():
+        lines.append(f"#define {name} {int(value)}")
     if cpu:
         lines.append("#define HARNESS_CPU_DEVICE 1")
-    lines.append(f'#line 1 "{source.name}"')
     return "\n".join(lines) + "\n"
 
 
@@ -208,14 +221,20 @@ class OpenCLSession(Session):
         self.queue = cl.CommandQueue(
             self.context, properties=cl.command_queue_properties.PROFILING_ENABLE
         )
-        self._programs: dict[tuple[Path, float, str], Any] = {}
+        self._programs: dict[tuple, Any] = {}
 
-    def _program(self, source: Path, precision: str) -> Any:
+    def _program(self, spec: KernelSpec, source: Path, precision: str) -> Any:
         cl = _cl()
-        key = (source, source.stat().st_mtime, precision)
+        key = (
+            source,
+            source.stat().st_mtime,
+            precision,
+            tuple(spec.constants.items()),
+            tuple(spec.type_aliases.items()),
+        )
         if key not in self._programs:
             cpu = "cpu" in self.info.kind.split("/")
-            text = _header(precision, source, cpu) + source.read_text(encoding="utf-8")
+            text = _header(spec, precision, cpu) + sources.expand(source).with_line_directives()
             try:
                 self._programs[key] = cl.Program(self.context, text).build()
             except cl.Error as exc:
@@ -231,7 +250,7 @@ class OpenCLSession(Session):
     ) -> Execution:
         if source is None:
             raise CompileError(f"no OpenCL source for {spec.name}")
-        return OpenCLExecution(self, self._program(source, precision), inputs)
+        return OpenCLExecution(self, self._program(spec, source, precision), inputs)
 
 
 def _build_log(exc: Exception, source: Path) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Iterable
 
-from harness.spec import KernelSpec
-from harness.suite import algorithm, apps, basic, demo, lcals, polybench, stream
+from harness.spec import KernelSpec, Param
+from harness.suite import algorithm, apps, basic, demo, lcals, polybench, sort, stream
 
 ALL: tuple[KernelSpec, ...] = (
     *stream.KERNELS,
@@ -15,10 +15,19 @@ ALL: tuple[KernelSpec, ...] = (
     *polybench.KERNELS,
     *apps.KERNELS,
     *algorithm.KERNELS,
+    *sort.RAJAPERF_KERNELS,
+    *sort.KERNELS,
     *demo.KERNELS,
 )
 BY_NAME: dict[str, KernelSpec] = {k.name: k for k in ALL}
 GROUPS: tuple[str, ...] = tuple(dict.fromkeys(k.group for k in ALL))
+#: Every run option some kernel takes, by name (the command line offers each).
+PARAMS: dict[str, Param] = {p.name: p for k in ALL for p in k.params}
+
+
+def takers(param: str) -> list[str]:
+    """Names of the kernels that take a run option."""
+    return [k.name for k in ALL if any(p.name == param for p in k.params)]
 
 
 class SelectionError(ValueError):
@@ -28,9 +37,10 @@ class SelectionError(ValueError):
 def select(selectors: Iterable[str] | None = None) -> list[KernelSpec]:
     """Kernels matching any selector, in suite order; all kernels for none.
 
-    A selector is a kernel name (``Stream_TRIAD``), its name without the group
-    (``TRIAD``, as RAJAPerf accepts), a group (``Stream``), or a shell-style
-    glob over names (``Stream_*``, ``*DOT``); matching ignores case.
+    A selector is a kernel name (``Stream_TRIAD``), either half of it
+    (``TRIAD`` as RAJAPerf accepts, ``Bitonic`` for every bitonic sort), a group
+    (``Stream``), or a shell-style glob over names (``Stream_*``, ``*DOT``);
+    matching ignores case.
     """
     selectors = list(selectors or [])
     if not selectors:
@@ -41,7 +51,7 @@ def select(selectors: Iterable[str] | None = None) -> list[KernelSpec]:
         hits = {
             k.name
             for k in ALL
-            if low in (k.name.lower(), k.group.lower(), k.name.split("_", 1)[-1].lower())
+            if low in (k.name.lower(), k.group.lower(), *k.name.lower().split("_", 1))
             or fnmatch.fnmatchcase(k.name.lower(), low)
         }
         if not hits:

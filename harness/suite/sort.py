@@ -1,0 +1,394 @@
+"""Sorting kernels: bitonic sorts of any length, and RAJAPerf's SORT and SORTPAIRS.
+
+One bitonic network serves every sort; only the key type, the order, and
+whether values travel with the keys change. The host orchestration -- the list
+of compare-exchange launches -- is written once, here, and every backend runs
+that list.
+
+Any length n, without padding: the network is that of the next power of two
+P, with the positions n..P-1 taken as +infinity and never stored. Every
+compare-exchange puts the smaller key at the lower index (a stage's first step
+compares mirror positions instead of sorting blocks in alternating
+directions), so a pair whose upper index is n or more is a no-op and is
+skipped, and a step launches only the pairs whose lower index is below n. For
+n = 2^k + 1 a step launches at most n/2 + d work-items over n keys, instead
+of sorting a 2^(k+1) array.
+
+Order: keys are compared as unsigned words after a monotone map (the sign bit
+flipped for signed integers; for floats, negative values complemented,
+others given the sign bit, NaNs above +inf), complemented again for
+descending. That is np.sort's order, NaNs last (first when descending), with
+-0 before +0.
+
+Strategies: ``global`` is one launch per compare-exchange step; ``local``
+sorts tiles of TILE keys in work-group memory, then for each later stage runs
+global launches for the distances of a tile or more and one local launch for
+the rest: 1 + m(m+3)/2 launches for n = 2^k and TILE = 2^t, m = k - t.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+
+from harness.rajaperf import DataInit
+from harness.spec import (
+    EXACT,
+    Array,
+    Grid,
+    KernelSpec,
+    Launch,
+    Param,
+    Scalar,
+    Traffic,
+    numpy_dtype,
+)
+from harness.suite.forall import GROUP
+from harness.verify import Verdict
+
+#: Work-group memory one tile of keys (and values) may use: every backend has 8 KiB.
+TILE_BYTES = 8192
+#: How the kernels read a key word: the KEY_KIND constant of the sources.
+UNSIGNED, SIGNED, FLOAT = 0, 1, 2
+_KINDS = {"u32": UNSIGNED, "i32": SIGNED, "f32": FLOAT, "f64": FLOAT}
+_WORDS = {4: "u32", 8: "u64"}
+
+STRATEGY = Param(
+    "strategy",
+    ("global", "local"),
+    ("global", "local"),
+    "global: one launch per compare-exchange step; local: tiles sorted and merged "
+    "in work-group memory (default: both, as two rows)",
+)
+ORDER = Param("order", ("asc", "desc"), ("asc",), "sort order (default asc)")
+DIST = Param(
+    "dist",
+    ("uniform", "sorted", "reversed", "equal", "few", "special"),
+    ("uniform",),
+    "input keys: uniform random (default), already sorted, reversed, all equal, few "
+    "distinct values, or special values (NaN, +-inf, +-0, subnormals; integer extremes)",
+)
+
+
+def order_words(keys: np.ndarray, kind: int, descending: bool) -> np.ndarray:
+    """The unsigned words whose ascending order is the keys' sort order."""
+    bits = keys.dtype.itemsize * 8
+    word = np.dtype(f"u{bits // 8}")
+    words = keys.view(word)
+    sign = word.type(1 << (bits - 1))
+    if kind == UNSIGNED:
+        out = words.copy()
+    elif kind == SIGNED:
+        out = words ^ sign
+    else:
+        out = np.where(words & sign, ~words, words | sign)
+        exponent = word.type((1 << (bits - 1)) - (1 << (np.finfo(keys.dtype).nmant)))
+        nan = (words & ~sign) > exponent
+        out[nan] = words[nan] | sign
+    return ~out if descending else out
+
+
+def _tile(element_bytes: int) -> int:
+    return TILE_BYTES // element_bytes
+
+
+def bitonic_plan(
+    n: int, strategy: str, tile: int, arrays: tuple[str, ...], descending: bool
+) -> list[Launch]:
+    """The compare-exchange launches that sort ``n`` keys (none for n < 2)."""
+    if n < 2:
+        return []
+    stages = (n - 1).bit_length()
+    common = {"n": n, "descending": int(descending)}
+    launches: list[Launch] = []
+
+    def step(d: int, flip: bool) -> None:
+        items = (n // (2 * d)) * d + min(n % (2 * d), d)
+        args = (*arrays, "n", "d", "flip", "descending")
+        launches.append(
+            Launch("bitonic_step", items, GROUP, args, {**common, "d": d, "flip": int(flip)})
+        )
+
+    def local(entry: str) -> None:
+        groups = math.ceil(n / tile)
+        launches.append(Launch(entry, groups * GROUP, GROUP, (*arrays, "n", "descending"), common))
+
+    first = 1
+    if strategy == "local":
+        local("bitonic_local_sort")
+        first = tile.bit_length()
+    for stage in range(first, stages + 1):
+        step(1 << (stage - 1), True)
+        d = 1 << (stage - 2) if stage > 1 else 0
+        while d >= (tile if strategy == "local" else 1):
+            step(d, False)
+            d >>= 1
+        if strategy == "local":
+            local("bitonic_local_merge")
+    return launches
+
+
+def _exchange(arrays: list[np.ndarray], lower: np.ndarray, upper: np.ndarray) -> None:
+    for a in arrays:
+        low = a[lower].copy()
+        a[lower] = a[upper]
+        a[upper] = low
+
+
+def _cpu_step(kind: int):
+    def bitonic_step(grid: Grid, keys, *rest) -> None:
+        *values, n, d, flip, descending = rest
+        n, d = int(n), int(d)
+        t = np.arange(grid.items, dtype=np.int64)
+        base = (t // d) * 2 * d
+        lower = base + t % d
+        upper = base + 2 * d - 1 - t % d if flip else lower + d
+        live = upper < n
+        lower, upper = lower[live], upper[live]
+        words = order_words(keys, kind, bool(descending))
+        swap = words[lower] > words[upper]
+        _exchange([keys, *values], lower[swap], upper[swap])
+
+    return bitonic_step
+
+
+def _cpu_tiles(kind: int, tile: int):
+    def sort_tiles(grid: Grid, keys, *rest) -> None:
+        *values, n, descending = rest
+        n = int(n)
+        words = order_words(keys[:n], kind, bool(descending))
+        for start in range(0, n, tile * 256):
+            stop = min(n, start + tile * 256)
+            full = start + (stop - start) // tile * tile
+            for lo, hi, shape in ((start, full, (-1, tile)), (full, stop, (1, -1))):
+                if hi <= lo:
+                    continue
+                idx = np.argsort(words[lo:hi].reshape(shape), axis=1, kind="stable")
+                for a in (keys, *values):
+                    block = a[lo:hi].reshape(shape)
+                    a[lo:hi] = np.take_along_axis(block, idx, axis=1).ravel()
+
+    return sort_tiles
+
+
+def _reference(kind: int, descending: bool, pairs: bool):
+    def reference(inputs: dict) -> dict[str, np.ndarray]:
+        keys = inputs["keys"]
+        order = np.argsort(order_words(keys, kind, descending), kind="stable")
+        expected = {"keys": keys[order]}
+        if pairs:
+            expected["values"] = inputs["values"][order]
+        return expected
+
+    return reference
+
+
+def _pair_order(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
+    kw = keys.view(f"u{keys.dtype.itemsize}")
+    vw = values.view(f"u{values.dtype.itemsize}")
+    order = np.lexsort((vw, kw))
+    return np.stack([kw[order].astype(np.uint64), vw[order].astype(np.uint64)])
+
+
+def _verify(pairs: bool):
+    def verify(inputs: dict, outputs: dict, reference: dict) -> Verdict:
+        got, want = outputs["keys"], reference["keys"]
+        word = f"u{want.dtype.itemsize}"
+        differ = np.flatnonzero(got.view(word) != want.view(word))
+        if differ.size:
+            at = int(differ[0])
+            return Verdict(
+                float("inf"),
+                f"keys: {differ.size} of {want.size} differ from the sorted input; first at "
+                f"index {at}: got {got[at]!r}, expected {want[at]!r}",
+            )
+        if pairs:
+            have = _pair_order(outputs["keys"], outputs["values"])
+            given = _pair_order(inputs["keys"], inputs["values"])
+            if not np.array_equal(have, given):
+                return Verdict(
+                    float("inf"), "values: the (key, value) pairs are not those of the input"
+                )
+        return Verdict(0.0, None)
+
+    return verify
+
+
+def _special(dtype: np.dtype) -> np.ndarray:
+    if dtype.kind == "f":
+        info = np.finfo(dtype)
+        tiny = info.smallest_subnormal
+        values = [np.nan, np.inf, -np.inf, 0.0, -0.0, tiny, -tiny, info.tiny - tiny]
+        values += [info.max, -info.max, 1.0, -1.0]
+        return np.array(values, dtype=dtype)
+    info = np.iinfo(dtype)
+    values = [info.min, info.max, 0, 1, info.min + 1, info.max - 1]
+    if info.min < 0:
+        values.append(-1)
+    return np.array(values, dtype=dtype)
+
+
+def bitonic_keys(dist: str, n: int, dtype: np.dtype, seed: int) -> np.ndarray:
+    """Keys for one input distribution; the same seed gives the same keys anywhere."""
+    rng = np.random.default_rng(seed)
+    if dtype.kind == "f":
+        uniform = rng.uniform(-1000.0, 1000.0, n).astype(dtype)
+    else:
+        info = np.iinfo(dtype)
+        uniform = rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+    if dist == "uniform":
+        return uniform
+    if dist in ("sorted", "reversed"):
+        ordered = np.sort(uniform)
+        return ordered if dist == "sorted" else ordered[::-1].copy()
+    if dist == "equal":
+        return np.full(n, uniform[0] if n else 0, dtype=dtype)
+    if dist == "few":
+        return rng.choice(uniform[:8], n) if n else uniform
+    special = _special(dtype)
+    where = rng.random(n) < 0.25
+    uniform[where] = rng.choice(special, int(where.sum()))
+    return uniform
+
+
+def _bitonic(
+    name: str, key: str, value: str | None, values: Mapping[str, str], summary: str
+) -> KernelSpec:
+    key_type = np.dtype(
+        {"u32": np.uint32, "i32": np.int32, "f32": np.float32, "f64": np.float64}[key]
+    )
+    kind = _KINDS[key]
+    element = key_type.itemsize + (numpy_dtype(value, "f64").itemsize if value else 0)
+    tile = _tile(element)
+    strategy, order, dist = values["strategy"], values["order"], values["dist"]
+    descending = order == "desc"
+    names = ("keys", "values") if value else ("keys",)
+    value_array = (Array("values", value, lambda n: n, "inout"),) if value else ()
+
+    def init(size: int, seed: int, precision: str) -> dict:
+        data = {"keys": bitonic_keys(dist, size, key_type, seed)}
+        if value:
+            data["values"] = np.arange(size, dtype=numpy_dtype(value, "f64"))
+        return data
+
+    def traffic(size: int, real_bytes: int) -> Traffic:
+        moved = len(bitonic_plan(size, strategy, tile, names, descending)) * size * element
+        return Traffic(read=moved, write=moved)
+
+    return KernelSpec(
+        name=name,
+        group="Sort",
+        summary=summary,
+        arrays=(Array("keys", key, lambda n: n, "inout"), *value_array),
+        scalars=_SCALARS,
+        plan=lambda n: bitonic_plan(n, strategy, tile, names, descending),
+        init=init,
+        reference=_reference(kind, descending, bool(value)),
+        cpu={
+            "bitonic_step": _cpu_step(kind),
+            "bitonic_local_sort": _cpu_tiles(kind, tile),
+            "bitonic_local_merge": _cpu_tiles(kind, tile),
+        },
+        traffic=traffic,
+        flops=lambda n: 0,
+        default_size=1 << 20,
+        default_reps=20,
+        check_size=3001,
+        tolerance=EXACT,
+        features=_features(strategy, key_type.itemsize),
+        rajaperf_features=("Sort",),
+        complexity="N_logN^2",
+        source="BitonicPairs" if value else "Bitonic",
+        constants={"KEY_KIND": kind, "TILE": tile, "WORD_BITS": key_type.itemsize * 8},
+        type_aliases={"WORD": _WORDS[key_type.itemsize], **({"VALUE": value} if value else {})},
+        params=(STRATEGY, ORDER, DIST),
+        bind=lambda chosen: _bitonic(name, key, value, {**values, **chosen}, summary),
+        param_values=dict(values),
+        verify=_verify(bool(value)),
+        items="keys",
+    )
+
+
+_SCALARS = (
+    Scalar("n", "u32"),
+    Scalar("d", "u32"),
+    Scalar("flip", "u32"),
+    Scalar("descending", "u32"),
+)
+_DEFAULTS = {"strategy": "global", "order": "asc", "dist": "uniform"}
+
+
+def _features(strategy: str, word_bytes: int) -> frozenset[str]:
+    features = {"local_memory"} if strategy == "local" else set()
+    if word_bytes == 8:
+        features.add("int64")
+    return frozenset(features)
+
+
+def _rajaperf_sort(name: str, pairs: bool, strategy: str) -> KernelSpec:
+    """RAJAPerf's SORT / SORTPAIRS: doubles from RandValue, ascending.
+
+    RAJAPerf sorts a fresh chunk of N keys each repetition (N x reps keys in
+    all); here every repetition sorts the same N keys again, which costs the
+    same because a bitonic network does the same work whatever the data.
+    """
+    names = ("keys", "values") if pairs else ("keys",)
+    tile = _tile(16 if pairs else 8)
+
+    def init(size: int, seed: int, precision: str) -> dict:
+        d = DataInit()
+        data = {"keys": d.rand_value(size)}
+        if pairs:
+            data["values"] = d.rand_value(size)
+        return data
+
+    return KernelSpec(
+        name=name,
+        group="Algorithm",
+        summary="sort (key, value) pairs of doubles by key" if pairs else "sort doubles",
+        arrays=(
+            Array("keys", "f64", lambda n: n, "inout"),
+            *((Array("values", "f64", lambda n: n, "inout"),) if pairs else ()),
+        ),
+        scalars=_SCALARS,
+        plan=lambda n: bitonic_plan(n, strategy, tile, names, False),
+        init=init,
+        reference=_reference(FLOAT, False, pairs),
+        cpu={
+            "bitonic_step": _cpu_step(FLOAT),
+            "bitonic_local_sort": _cpu_tiles(FLOAT, tile),
+            "bitonic_local_merge": _cpu_tiles(FLOAT, tile),
+        },
+        traffic=lambda n, b: Traffic(modify_write=(2 if pairs else 1) * 8 * n),
+        flops=lambda n: 0,
+        default_reps=20,
+        check_size=3001,
+        tolerance=EXACT,
+        features=_features(strategy, 8),
+        rajaperf_features=("Sort",),
+        complexity="N_logN",
+        source="BitonicPairs" if pairs else "Bitonic",
+        constants={"KEY_KIND": FLOAT, "TILE": tile, "WORD_BITS": 64},
+        type_aliases={"WORD": "u64", **({"VALUE": "f64"} if pairs else {})},
+        params=(Param("strategy", STRATEGY.choices, ("local",), STRATEGY.help),),
+        bind=lambda chosen: _rajaperf_sort(name, pairs, chosen.get("strategy", strategy)),
+        param_values={"strategy": strategy},
+        verify=_verify(pairs),
+        items="keys",
+    )
+
+
+KERNELS = (
+    _bitonic("Bitonic_U32", "u32", None, _DEFAULTS, "bitonic sort of u32 keys, any length"),
+    _bitonic("Bitonic_I32", "i32", None, _DEFAULTS, "bitonic sort of i32 keys, any length"),
+    _bitonic("Bitonic_F32", "f32", None, _DEFAULTS, "bitonic sort of f32 keys (NaNs last)"),
+    _bitonic("Bitonic_F64", "f64", None, _DEFAULTS, "bitonic sort of f64 keys (NaNs last)"),
+    _bitonic("Bitonic_PAIRS", "u32", "u32", _DEFAULTS, "bitonic sort of u32 keys with u32 values"),
+)
+
+RAJAPERF_KERNELS = (
+    _rajaperf_sort("Algorithm_SORT", False, "local"),
+    _rajaperf_sort("Algorithm_SORTPAIRS", True, "local"),
+)
