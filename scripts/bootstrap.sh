@@ -37,7 +37,7 @@ fi
 
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 extras=pocl,wgpu,report
-[ "$mode" = test ] && extras+=,dev,cuda-compile
+[ "$mode" = test ] && extras+=,dev,cuda
 "$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".[$extras]"
 
 if [ -z "${XDG_RUNTIME_DIR:-}" ]; then

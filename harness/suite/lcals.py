@@ -2,8 +2,176 @@
 
 from __future__ import annotations
 
-from harness.spec import KernelSpec
+import math
+
+import numpy as np
+
+from harness.rajaperf import DataInit
+from harness.spec import EXACT, NORMAL, Array, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.suite.forall import GROUP, one_launch
 
 GROUP_NAME = "Lcals"
 
-KERNELS: tuple[KernelSpec, ...] = ()
+
+def _n(size: int) -> int:
+    return size
+
+
+def _f64(x: np.ndarray) -> np.ndarray:
+    return np.asarray(x, dtype=np.float64)
+
+
+# --- HYDRO_1D -----------------------------------------------------------------
+
+
+def _hydro_1d_init(size: int, seed: int, precision: str) -> dict:
+    d = DataInit()
+    return {
+        "x": d.const(size, 0.0),
+        "y": d.data(size),
+        "z": d.data(size + 1),
+        "q": d.scalar(),
+        "r": d.scalar(),
+        "t": d.scalar(),
+    }
+
+
+def _hydro_1d_cpu(grid: Grid, x, y, z, q, r, t, n: int) -> None:
+    # RAJAPerf reads z[i+10] and z[i+11] through a pointer shifted by -10:
+    # elements i and i+1 of the stored array of n+1.
+    x[:n] = q + y[:n] * (r * z[:n] + t * z[1 : n + 1])
+
+
+def _hydro_1d_reference(x: dict) -> dict:
+    z = _f64(x["z"])
+    q, r, t = float(x["q"]), float(x["r"]), float(x["t"])
+    return {"x": q + _f64(x["y"]) * (r * z[:-1] + t * z[1:])}
+
+
+# --- FIRST_MIN ----------------------------------------------------------------
+
+#: Work-groups of the first FIRST_MIN pass; each scans one contiguous chunk.
+MINLOC_GROUPS = 1024
+
+
+def _minloc_groups(size: int) -> int:
+    return max(1, min(MINLOC_GROUPS, math.ceil(size / GROUP)))
+
+
+def _first_min_plan(size: int) -> list[Launch]:
+    groups = _minloc_groups(size)
+    chunk = math.ceil(size / groups)
+    return [
+        Launch(
+            "first_min_partial",
+            groups * GROUP,
+            GROUP,
+            ("x", "block_val", "block_loc", "xmin_init", "initloc", "n", "chunk"),
+            {"n": size, "chunk": chunk},
+        ),
+        Launch(
+            "first_min_final",
+            GROUP,
+            GROUP,
+            ("block_val", "block_loc", "minloc", "xmin_init", "initloc", "count"),
+            {"count": groups},
+        ),
+    ]
+
+
+def _first_min_init(size: int, seed: int, precision: str) -> dict:
+    d = DataInit()
+    x = d.const(size, 0.0)
+    x[size // 2] = -1.0e10
+    groups = _minloc_groups(size)
+    return {
+        "x": x,
+        "block_val": np.zeros(groups),
+        "block_loc": np.zeros(groups, dtype=np.int32),
+        "minloc": np.full(1, -1, dtype=np.int32),
+        "xmin_init": x[0],
+        "initloc": 0,
+    }
+
+
+def _better(val, loc, than_val, than_loc):
+    """Whether (val, loc) wins a minloc: smaller value, or equal value and earlier."""
+    return (val < than_val) | ((val == than_val) & (loc < than_loc))
+
+
+def _first_min_partial_cpu(grid: Grid, x, block_val, block_loc, xmin_init, initloc, n, chunk):
+    groups = block_val.size
+    padded = np.full(groups * chunk, np.inf, dtype=x.dtype)
+    padded[:n] = x[:n]
+    rows = padded.reshape(groups, chunk)
+    first = np.argmin(rows, axis=1)
+    vals = rows[np.arange(groups), first]
+    locs = first + chunk * np.arange(groups)
+    keep = _better(vals, locs, xmin_init, initloc)
+    block_val[:] = np.where(keep, vals, xmin_init)
+    block_loc[:] = np.where(keep, locs, initloc)
+
+
+def _first_min_final_cpu(grid: Grid, block_val, block_loc, minloc, xmin_init, initloc, count):
+    vals, locs = block_val[:count], block_loc[:count]
+    best = np.lexsort((locs, vals))[0]
+    minloc[0] = locs[best] if _better(vals[best], locs[best], xmin_init, initloc) else initloc
+
+
+def _first_min_reference(x: dict) -> dict:
+    values = _f64(x["x"])
+    first = int(np.argmin(values))
+    loc = first if values[first] < float(x["xmin_init"]) else int(x["initloc"])
+    return {"minloc": np.array([loc], dtype=np.int32)}
+
+
+KERNELS = (
+    KernelSpec(
+        name="Lcals_HYDRO_1D",
+        group=GROUP_NAME,
+        summary="x[i] = q + y[i] * (r * z[i+10] + t * z[i+11]), z shifted by -10",
+        arrays=(
+            Array("x", "real", _n, "out"),
+            Array("y", "real", _n),
+            Array("z", "real", lambda n: n + 1),
+        ),
+        scalars=(Scalar("q", "real"), Scalar("r", "real"), Scalar("t", "real"), Scalar("n", "u32")),
+        plan=one_launch("hydro_1d", ("x", "y", "z", "q", "r", "t")),
+        init=_hydro_1d_init,
+        reference=_hydro_1d_reference,
+        cpu={"hydro_1d": _hydro_1d_cpu},
+        traffic=lambda n, b: Traffic(read=(2 * n + 1) * b, write=n * b),
+        flops=lambda n: 5 * n,
+        default_reps=1000,
+        tolerance=NORMAL,
+    ),
+    KernelSpec(
+        name="Lcals_FIRST_MIN",
+        group=GROUP_NAME,
+        summary="minloc of x (first index of the minimum), a two-pass reduction",
+        arrays=(
+            Array("x", "real", _n),
+            Array("block_val", "real", _minloc_groups, "scratch"),
+            Array("block_loc", "i32", _minloc_groups, "scratch"),
+            Array("minloc", "i32", lambda n: 1, "out"),
+        ),
+        scalars=(
+            Scalar("xmin_init", "real"),
+            Scalar("initloc", "i32"),
+            Scalar("n", "u32"),
+            Scalar("chunk", "u32"),
+            Scalar("count", "u32"),
+        ),
+        plan=_first_min_plan,
+        init=_first_min_init,
+        reference=_first_min_reference,
+        cpu={"first_min_partial": _first_min_partial_cpu, "first_min_final": _first_min_final_cpu},
+        traffic=lambda n, b: Traffic(read=n * b),
+        flops=lambda n: 0,
+        default_reps=100,
+        tolerance=EXACT,
+        features=frozenset({"local_memory"}),
+        rajaperf_features=("Forall", "Reduction"),
+        checksum=lambda out: abs(float(out["minloc"][0])),
+    ),
+)

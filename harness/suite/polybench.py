@@ -1,9 +1,250 @@
-"""RAJAPerf's Polybench group (src/polybench/*.cpp)."""
+"""RAJAPerf's Polybench group (src/polybench/*.cpp).
+
+Matrices are row-major, ``A[i][j] = A[j + i*ncols]``. Each kernel's edge
+lengths come from the problem size exactly as RAJAPerf's ``setSize`` computes
+them (floating-point expression, then truncation to an integer). Multi-D
+iteration spaces are launched 1-D over the flattened space; the kernels
+recover the indices, the interior of a stencil starting at 1.
+"""
 
 from __future__ import annotations
 
-from harness.spec import KernelSpec
+import math
+
+import numpy as np
+
+from harness.rajaperf import DataInit
+from harness.spec import NORMAL, Array, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.suite.forall import GROUP
 
 GROUP_NAME = "Polybench"
+EDGE = Scalar("n", "u32")
 
-KERNELS: tuple[KernelSpec, ...] = ()
+
+def _f64(x: np.ndarray) -> np.ndarray:
+    return np.asarray(x, dtype=np.float64)
+
+
+def _ping_pong(entry: str, items: int, n: int) -> list[Launch]:
+    """One time step of a two-array stencil: B from A, then A from B."""
+    return [
+        Launch(entry, items, GROUP, ("A", "B", "n"), {"n": n}),
+        Launch(entry, items, GROUP, ("B", "A", "n"), {"n": n}),
+    ]
+
+
+# --- JACOBI_2D ----------------------------------------------------------------
+
+
+def jacobi_2d_edge(size: int) -> int:
+    """RAJAPerf's N for a target size: interior (N-2)^2 is about ``size``."""
+    return int(math.sqrt(size) + 2 + math.sqrt(2) - 1)
+
+
+def _jacobi_2d_sweep(a: np.ndarray) -> np.ndarray:
+    """The 5-point average of a 2-D array's interior, summed in RAJAPerf's order."""
+    return 0.2 * (a[1:-1, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:] + a[2:, 1:-1] + a[:-2, 1:-1])
+
+
+def _jacobi_2d_cpu(grid: Grid, src: np.ndarray, dst: np.ndarray, n: int) -> None:
+    dst.reshape(n, n)[1:-1, 1:-1] = _jacobi_2d_sweep(src.reshape(n, n))
+
+
+def _jacobi_2d_init(size: int, seed: int, precision: str) -> dict:
+    n = jacobi_2d_edge(size)
+    d = DataInit()
+    return {"A": d.data(n * n), "B": d.data(n * n)}
+
+
+def _jacobi_2d_reference(x: dict) -> dict:
+    n = math.isqrt(x["A"].size)
+    a = _f64(x["A"]).reshape(n, n).copy()
+    b = _f64(x["B"]).reshape(n, n).copy()
+    b[1:-1, 1:-1] = _jacobi_2d_sweep(a)
+    a[1:-1, 1:-1] = _jacobi_2d_sweep(b)
+    return {"A": a.ravel(), "B": b.ravel()}
+
+
+def _jacobi_2d_traffic(size: int, real_bytes: int) -> Traffic:
+    n = jacobi_2d_edge(size)
+    return Traffic(read=2 * (n * n - 4) * real_bytes, write=2 * (n - 2) ** 2 * real_bytes)
+
+
+# --- HEAT_3D ------------------------------------------------------------------
+
+
+def heat_3d_edge(size: int) -> int:
+    """RAJAPerf's N for a target size: interior (N-2)^3 is about ``size``."""
+    return int(float(np.cbrt(size)) + 2 + float(np.cbrt(3)) - 1)
+
+
+def _heat_3d_sweep(a: np.ndarray) -> np.ndarray:
+    """The 7-point heat update of a 3-D array's interior, in RAJAPerf's order."""
+    c = a[1:-1, 1:-1, 1:-1]
+    return (
+        0.125 * (a[2:, 1:-1, 1:-1] - 2.0 * c + a[:-2, 1:-1, 1:-1])
+        + 0.125 * (a[1:-1, 2:, 1:-1] - 2.0 * c + a[1:-1, :-2, 1:-1])
+        + 0.125 * (a[1:-1, 1:-1, 2:] - 2.0 * c + a[1:-1, 1:-1, :-2])
+        + c
+    )
+
+
+def _heat_3d_cpu(grid: Grid, src: np.ndarray, dst: np.ndarray, n: int) -> None:
+    dst.reshape(n, n, n)[1:-1, 1:-1, 1:-1] = _heat_3d_sweep(src.reshape(n, n, n))
+
+
+def _heat_3d_init(size: int, seed: int, precision: str) -> dict:
+    n = heat_3d_edge(size)
+    d = DataInit()
+    return {"A": d.data(n**3), "B": d.data(n**3)}
+
+
+def _heat_3d_reference(x: dict) -> dict:
+    n = round(float(np.cbrt(x["A"].size)))
+    a = _f64(x["A"]).reshape(n, n, n).copy()
+    b = _f64(x["B"]).reshape(n, n, n).copy()
+    b[1:-1, 1:-1, 1:-1] = _heat_3d_sweep(a)
+    a[1:-1, 1:-1, 1:-1] = _heat_3d_sweep(b)
+    return {"A": a.ravel(), "B": b.ravel()}
+
+
+def _heat_3d_traffic(size: int, real_bytes: int) -> Traffic:
+    n = heat_3d_edge(size)
+    stencil_reads = n**3 - 12 * (n - 2) - 8
+    return Traffic(read=2 * stencil_reads * real_bytes, write=2 * (n - 2) ** 3 * real_bytes)
+
+
+# --- GEMM ---------------------------------------------------------------------
+
+#: Edge of the square tiles the GEMM kernels stage in local memory.
+GEMM_TILE = 16
+GEMM_ALPHA = 0.62
+GEMM_BETA = 1.002
+
+
+def gemm_dims(size: int) -> tuple[int, int, int]:
+    """RAJAPerf's (ni, nj, nk): ni = nj about sqrt(size), nk = 1200/1000 * ni."""
+    ni = int(math.sqrt(size) + math.sqrt(2) - 1)
+    return ni, ni, int(1200 / 1000 * ni)
+
+
+def _gemm_plan(size: int) -> list[Launch]:
+    ni, nj, nk = gemm_dims(size)
+    tiles = math.ceil(ni / GEMM_TILE) * math.ceil(nj / GEMM_TILE)
+    return [
+        Launch(
+            "gemm",
+            tiles * GEMM_TILE * GEMM_TILE,
+            GEMM_TILE * GEMM_TILE,
+            ("C", "A", "B", "alpha", "beta", "ni", "nj", "nk"),
+            {"ni": ni, "nj": nj, "nk": nk},
+        )
+    ]
+
+
+def _gemm_init(size: int, seed: int, precision: str) -> dict:
+    ni, nj, nk = gemm_dims(size)
+    d = DataInit()
+    return {
+        "A": d.data(ni * nk),
+        "B": d.data(nk * nj),
+        "C": d.const(ni * nj, 0.0),
+        "alpha": GEMM_ALPHA,
+        "beta": GEMM_BETA,
+    }
+
+
+def _gemm_cpu(grid: Grid, C, A, B, alpha, beta, ni: int, nj: int, nk: int) -> None:
+    # RAJAPerf scales C by beta, then overwrites it with the dot product.
+    C *= beta
+    C[:] = ((alpha * A.reshape(ni, nk)) @ B.reshape(nk, nj)).ravel()
+
+
+def _gemm_reference(x: dict) -> dict:
+    ni = nj = math.isqrt(x["C"].size)
+    nk = x["A"].size // ni
+    a = _f64(x["A"]).reshape(ni, nk)
+    return {"C": (float(x["alpha"]) * a @ _f64(x["B"]).reshape(nk, nj)).ravel()}
+
+
+def _gemm_traffic(size: int, real_bytes: int) -> Traffic:
+    ni, nj, nk = gemm_dims(size)
+    return Traffic(read=(ni * nk + nj * nk) * real_bytes, write=ni * nj * real_bytes)
+
+
+def _gemm_flops(size: int) -> int:
+    ni, nj, nk = gemm_dims(size)
+    return (1 + 3 * nk) * ni * nj
+
+
+KERNELS = (
+    KernelSpec(
+        name="Polybench_JACOBI_2D",
+        group=GROUP_NAME,
+        summary="one Jacobi step: B = 5-point average of A, then A of B (interior)",
+        arrays=(
+            Array("A", "real", lambda s: jacobi_2d_edge(s) ** 2, "inout"),
+            Array("B", "real", lambda s: jacobi_2d_edge(s) ** 2, "inout"),
+        ),
+        scalars=(EDGE,),
+        plan=lambda s: _ping_pong("jacobi_2d", (jacobi_2d_edge(s) - 2) ** 2, jacobi_2d_edge(s)),
+        init=_jacobi_2d_init,
+        reference=_jacobi_2d_reference,
+        cpu={"jacobi_2d": _jacobi_2d_cpu},
+        traffic=_jacobi_2d_traffic,
+        flops=lambda s: 10 * (jacobi_2d_edge(s) - 2) ** 2,
+        default_reps=2000,
+        check_size=5000,
+        tolerance=NORMAL,
+        rajaperf_features=("Kernel",),
+    ),
+    KernelSpec(
+        name="Polybench_HEAT_3D",
+        group=GROUP_NAME,
+        summary="one heat step: B = 7-point update of A, then A of B (interior)",
+        arrays=(
+            Array("A", "real", lambda s: heat_3d_edge(s) ** 3, "inout"),
+            Array("B", "real", lambda s: heat_3d_edge(s) ** 3, "inout"),
+        ),
+        scalars=(EDGE,),
+        plan=lambda s: _ping_pong("heat_3d", (heat_3d_edge(s) - 2) ** 3, heat_3d_edge(s)),
+        init=_heat_3d_init,
+        reference=_heat_3d_reference,
+        cpu={"heat_3d": _heat_3d_cpu},
+        traffic=_heat_3d_traffic,
+        flops=lambda s: 30 * (heat_3d_edge(s) - 2) ** 3,
+        default_reps=400,
+        check_size=6000,
+        tolerance=NORMAL,
+        rajaperf_features=("Kernel",),
+    ),
+    KernelSpec(
+        name="Polybench_GEMM",
+        group=GROUP_NAME,
+        summary="C = alpha * A.B (C *= beta first, then overwritten, as RAJAPerf does)",
+        arrays=(
+            Array("C", "real", lambda s: gemm_dims(s)[0] * gemm_dims(s)[1], "out"),
+            Array("A", "real", lambda s: gemm_dims(s)[0] * gemm_dims(s)[2]),
+            Array("B", "real", lambda s: gemm_dims(s)[2] * gemm_dims(s)[1]),
+        ),
+        scalars=(
+            Scalar("alpha", "real"),
+            Scalar("beta", "real"),
+            Scalar("ni", "u32"),
+            Scalar("nj", "u32"),
+            Scalar("nk", "u32"),
+        ),
+        plan=_gemm_plan,
+        init=_gemm_init,
+        reference=_gemm_reference,
+        cpu={"gemm": _gemm_cpu},
+        traffic=_gemm_traffic,
+        flops=_gemm_flops,
+        default_reps=4,
+        check_size=5000,
+        tolerance=NORMAL,
+        features=frozenset({"local_memory"}),
+        rajaperf_features=("Kernel",),
+        complexity="N^(3/2)",
+    ),
+)
