@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,8 +15,9 @@ from harness.backends import BACKENDS
 from harness.backends import get as get_backend
 from harness.backends.base import Backend, DeviceInfo
 from harness.errors import UsageError
-from harness.runner import RunOptions, plan, run_tasks
+from harness.runner import RunOptions, Task, plan
 from harness.spec import PRECISIONS
+from harness.workers import InProcess, Workers
 
 DESCRIPTION = """\
 Benchmark GPU compute kernels on every backend this machine has (numpy on the
@@ -193,6 +195,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="verification only: one repetition per row, no timing, small sizes",
     )
     run.add_argument(
+        "--timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help="per row: a kernel still running after this long is killed with its worker "
+        "and recorded as an error (default: 120 s plus 1 s per 100000 elements)",
+    )
+    run.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run every kernel in this process instead of one worker process per device "
+        "(for debugging: a driver crash then ends the run, and --timeout cannot act)",
+    )
+    run.add_argument(
+        "--resume",
+        type=Path,
+        metavar="RUN_DIR",
+        help="continue an interrupted run with its own selection and options (the others "
+        "given here are ignored), skipping the rows its journal already has",
+    )
+    run.add_argument(
         "--sources",
         type=Path,
         action="append",
@@ -346,7 +368,43 @@ def _chosen_params(
     return tuple(chosen)
 
 
-def _cmd_run(args: argparse.Namespace) -> int:
+def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence[DeviceInfo]):
+    return {
+        "kernels": [k.name for k in kernels],
+        "devices": [d.id for d in devices],
+        "precision": options.precision,
+        "size": options.size,
+        "sizes": list(options.sizes),
+        "reps": options.reps,
+        "warmup": options.warmup,
+        "seed": options.seed,
+        "check": options.check,
+        "max_time": options.max_time,
+        "params": {name: list(values) for name, values in options.params},
+        "sources": [str(s) for s in options.sources],
+        "timeout": options.timeout,
+        "in_process": options.in_process,
+    }
+
+
+def _options_from_meta(saved: dict[str, Any]) -> RunOptions:
+    return RunOptions(
+        precision=saved["precision"],
+        size=saved["size"],
+        sizes=tuple(saved["sizes"]),
+        reps=saved["reps"],
+        warmup=saved["warmup"],
+        seed=saved["seed"],
+        check=saved["check"],
+        max_time=saved["max_time"],
+        params=tuple((name, tuple(values)) for name, values in saved["params"].items()),
+        sources=tuple(Path(s) for s in saved["sources"]),
+        timeout=saved["timeout"],
+        in_process=saved["in_process"],
+    )
+
+
+def _new_run(args: argparse.Namespace) -> tuple[Path, dict[str, Any], list[Task]]:
     kernels = suite.select(args.kernels)
     devices = choose_devices(args.backends, args.device)
     for folder in args.sources:
@@ -363,6 +421,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         sources=tuple(args.sources),
         sizes=args.sizes or (),
         params=_chosen_params(args, kernels),
+        timeout=args.timeout,
+        in_process=args.in_process,
     )
     try:
         run_dir = results.create(args.out)
@@ -370,7 +430,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(
             f"--out {str(args.out)!r}: cannot make a run folder there ({exc.strerror})"
         ) from None
-    tasks = plan(kernels, devices, options)
     meta = {
         "harness_version": __version__,
         "git_commit": metadata.git_commit(),
@@ -380,37 +439,80 @@ def _cmd_run(args: argparse.Namespace) -> int:
         "host": metadata.host(),
         "libraries": metadata.library_versions(),
         "devices": [d.as_dict() for d in devices],
-        "options": {
-            "kernels": [k.name for k in kernels],
-            "devices": [d.id for d in devices],
-            "precision": options.precision,
-            "size": options.size,
-            "reps": options.reps,
-            "warmup": options.warmup,
-            "seed": options.seed,
-            "check": options.check,
-            "max_time": options.max_time,
-            "sizes": list(options.sizes),
-            "params": {name: list(values) for name, values in options.params},
-            "sources": [str(s) for s in options.sources],
-        },
+        "options": _options_meta(options, kernels, devices),
     }
+    return run_dir, meta, plan(kernels, devices, options)
+
+
+def _task_key(task: Task) -> tuple:
+    return (task.kernel, f"{task.backend}:{task.device}", task.size, task.precision, task.params)
+
+
+def _row_key(row: dict[str, Any]) -> tuple:
+    spec = suite.BY_NAME.get(row.get("kernel", ""))
+    params = tuple((p.name, row.get(p.name)) for p in spec.params) if spec else ()
+    return (row.get("kernel"), row.get("device_id"), row.get("size"), row.get("precision"), params)
+
+
+def _resumed_run(args: argparse.Namespace) -> tuple[Path, dict[str, Any], list[Task]]:
+    run_dir = args.resume
+    try:
+        done = {_row_key(r) for r in results.read_journal(run_dir)}
+    except results.RunFolderError as exc:
+        raise UsageError(f"--resume: {exc}") from None
+    meta = results.read_metadata(run_dir)
+    if "options" not in meta:
+        raise UsageError(f"--resume {str(run_dir)!r}: its metadata.json is missing or unreadable")
+    saved = meta["options"]
+    try:
+        kernels = suite.select(saved["kernels"])
+    except suite.SelectionError as exc:
+        raise UsageError(f"--resume: the run's kernels are not all known here: {exc}") from None
+    devices = choose_devices(None, saved["devices"])
+    tasks = plan(kernels, devices, _options_from_meta(saved))
+    meta.setdefault("resumed", []).append(metadata.now())
+    print(f"resuming {run_dir}: {len(done)} rows done", file=sys.stderr)
+    return run_dir, meta, [t for t in tasks if _task_key(t) not in done]
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    run_dir, meta, tasks = _resumed_run(args) if args.resume else _new_run(args)
+    options = _options_from_meta(meta["options"])
+    names = {d["id"]: d["name"] for d in meta["devices"]}
     results.write_json(run_dir / results.METADATA, meta)
     journal = results.Journal(run_dir)
-    print(f"run folder: {run_dir} ({len(tasks)} rows)", file=sys.stderr, flush=True)
+    print(f"run folder: {run_dir} ({len(tasks)} rows to run)", file=sys.stderr, flush=True)
     on_row = _progress(len(tasks))
+    executor = InProcess(options) if options.in_process else Workers(options, names)
+    stop = {"asked": False}
 
-    def record(i: int, row: dict[str, Any]) -> None:
-        journal.append(row)
-        on_row(i, row)
+    def on_interrupt(signum: int, frame: Any) -> None:
+        if stop["asked"]:
+            raise KeyboardInterrupt
+        stop["asked"] = True
+        print(
+            "\ninterrupt: stopping after the current row (interrupt again to stop now)",
+            file=sys.stderr,
+            flush=True,
+        )
 
-    interrupted = False
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    finished = 0
     try:
-        run_tasks(tasks, options, record)
+        for task in tasks:
+            if stop["asked"]:
+                break
+            row = executor.execute(task)
+            journal.append(row)
+            on_row(finished, row)
+            finished += 1
     except KeyboardInterrupt:
-        interrupted = True
+        stop["asked"] = True
     finally:
+        signal.signal(signal.SIGINT, previous)
+        executor.close()
         journal.close()
+        interrupted = finished < len(tasks)
         meta["end"] = metadata.now()
         meta["interrupted"] = interrupted
         results.write_json(run_dir / results.METADATA, meta)
@@ -420,7 +522,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
     print(summary)
     print(f"\nrun folder: {run_dir}")
     if interrupted:
-        print(f"interrupted: {len(rows)} of {len(tasks)} rows kept", file=sys.stderr)
+        print(
+            f"interrupted: {finished} of {len(tasks)} rows run; "
+            f"continue with: harness run --resume {run_dir}",
+            file=sys.stderr,
+        )
         return 130
     return 1 if any(r["status"] in ("fail", "error") for r in rows) else 0
 

@@ -40,7 +40,9 @@ COLUMNS = (
     "time_min_s",
     "time_median_s",
     "time_mean_s",
+    "time_max_s",
     "time_std_s",
+    "unstable",
     "gbytes_per_s",
     "gflops_per_s",
     "bytes_per_rep",
@@ -81,6 +83,7 @@ class Journal:
 
     def __init__(self, run_dir: Path) -> None:
         self.path = run_dir / JOURNAL
+        _drop_torn_tail(self.path)
         self._file = self.path.open("a", encoding="utf-8")
 
     def append(self, row: dict[str, Any]) -> None:
@@ -92,6 +95,16 @@ class Journal:
     def close(self) -> None:
         """Close the file."""
         self._file.close()
+
+
+def _drop_torn_tail(path: Path) -> None:
+    """Cut a last line that a crash left half-written, so appends start clean."""
+    if not path.exists():
+        return
+    with path.open("rb+") as f:
+        data = f.read()
+        if data and not data.endswith(b"\n"):
+            f.truncate(data.rfind(b"\n") + 1)
 
 
 def _plain(value: Any) -> Any:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import statistics
 import time
 import traceback
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,8 @@ class RunOptions:
     sources: tuple[Path, ...] = ()
     sizes: tuple[int, ...] = ()
     params: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    timeout: float | None = None
+    in_process: bool = False
 
 
 @dataclass(frozen=True)
@@ -122,14 +125,93 @@ def kernel_checksum(spec: KernelSpec, outputs: dict[str, np.ndarray]) -> float:
     return sum(array_checksum(outputs[a.name]) for a in spec.outputs)
 
 
-def stats(times: Sequence[float]) -> dict[str, float | None]:
-    """Min, median, mean and sample standard deviation of per-rep times."""
+#: A row is flagged unstable when its repetitions spread more than this
+#: (coefficient of variation), or when the slowest takes twice the fastest.
+UNSTABLE_CV = 0.10
+UNSTABLE_RATIO = 2.0
+
+
+def stats(times: Sequence[float]) -> dict[str, Any]:
+    """Min, median, mean, max and sample standard deviation of per-rep times,
+    and whether they spread too widely to trust (pyperf's warning)."""
+    mean = statistics.fmean(times)
+    std = statistics.stdev(times) if len(times) > 1 else None
+    low, high = min(times), max(times)
+    unstable = bool(
+        (std is not None and mean > 0 and std / mean > UNSTABLE_CV)
+        or (low > 0 and high / low > UNSTABLE_RATIO)
+    )
     return {
-        "time_min_s": min(times),
+        "time_min_s": low,
         "time_median_s": statistics.median(times),
-        "time_mean_s": statistics.fmean(times),
-        "time_std_s": statistics.stdev(times) if len(times) > 1 else None,
+        "time_mean_s": mean,
+        "time_max_s": high,
+        "time_std_s": std,
+        "unstable": unstable,
     }
+
+
+def base_row(task: Task, device: str | None = None) -> dict[str, Any]:
+    """A task's row before it runs: what it is, and what one repetition moves."""
+    spec = suite.BY_NAME[task.kernel].with_params(dict(task.params))
+    real_bytes = numpy_dtype("real", task.precision).itemsize
+    return {
+        "kernel": spec.name,
+        "group": spec.group,
+        "backend": task.backend,
+        "device_id": f"{task.backend}:{task.device}",
+        "device": device,
+        "precision": task.precision,
+        "size": task.size,
+        "reps": 0,
+        "warmup": 0,
+        "launches": len(spec.plan(task.size)),
+        "status": "ok",
+        "reason": None,
+        "bytes_per_rep": spec.traffic(task.size, real_bytes).moved,
+        "flops_per_rep": spec.flops(task.size),
+        "timer": None,
+        **dict(task.params),
+    }
+
+
+def array_bytes(spec: KernelSpec, size: int, precision: str) -> int:
+    """Bytes of all of a kernel's arrays at a size."""
+    lengths = spec.lengths(size)
+    return sum(lengths[a.name] * numpy_dtype(a.dtype, precision).itemsize for a in spec.arrays)
+
+
+def check_memory(spec: KernelSpec, task: Task, device: base.DeviceInfo) -> None:
+    """DeviceOutOfMemory, before anything is allocated, for a size that cannot fit.
+
+    The host holds the inputs and the reference, about twice the arrays; the
+    device holds the arrays once.
+    """
+    need = array_bytes(spec, task.size, task.precision)
+    if device.memory_bytes and need > device.memory_bytes:
+        raise base.DeviceOutOfMemory(
+            f"{spec.name} at size {task.size} needs {need} bytes of arrays; "
+            f"{device.id} ({device.name}) has {device.memory_bytes} bytes"
+        )
+    host = host_available_bytes()
+    if host and 2 * need > host:
+        raise base.DeviceOutOfMemory(
+            f"{spec.name} at size {task.size} needs about {2 * need} bytes of host memory "
+            f"for its inputs and reference; {host} bytes are available"
+        )
+
+
+def host_available_bytes() -> int:
+    """Host memory available now (0 where the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 0
+
+
+def default_timeout(task: Task) -> float:
+    """Seconds a row may take before its worker is killed: 2 minutes, plus 1 per 10^5 elements."""
+    return 120.0 + task.size / 1e5
 
 
 class Runner:
@@ -178,29 +260,12 @@ class Runner:
         """One row: never raises for a kernel's or a device's failure."""
         spec = suite.BY_NAME[task.kernel].with_params(dict(task.params))
         backend = self._backend(task.backend)
-        real_bytes = numpy_dtype("real", task.precision).itemsize
-        row: dict[str, Any] = {
-            "kernel": spec.name,
-            "group": spec.group,
-            "backend": backend.name,
-            "device_id": f"{backend.name}:{task.device}",
-            "device": None,
-            "precision": task.precision,
-            "size": task.size,
-            "reps": 0,
-            "warmup": 0,
-            "launches": len(spec.plan(task.size)),
-            "status": "ok",
-            "reason": None,
-            "bytes_per_rep": spec.traffic(task.size, real_bytes).moved,
-            "flops_per_rep": spec.flops(task.size),
-            "timer": None,
-            **dict(task.params),
-        }
+        row = base_row(task)
         try:
             session = self._session(backend, task.device)
             row["device"] = session.info.name
             row["timer"] = session.timer
+            check_memory(spec, task, session.info)
             missing = spec.required_features(task.precision) - session.info.features
             if missing:
                 return _skip(row, f"needs {', '.join(sorted(missing))}, which this device lacks")
@@ -287,16 +352,3 @@ def _budget_reps(default: int, estimate: float, max_time: float) -> int:
 def _skip(row: dict[str, Any], reason: str) -> dict[str, Any]:
     row.update(status="skipped", reason=reason)
     return row
-
-
-def run_tasks(
-    tasks: Sequence[Task],
-    options: RunOptions,
-    on_row: Callable[[int, dict[str, Any]], None],
-) -> list[dict[str, Any]]:
-    """Execute tasks in order, handing each row to ``on_row`` as it finishes."""
-    rows = []
-    for i, row in enumerate(Runner(options).run(tasks)):
-        rows.append(row)
-        on_row(i, row)
-    return rows

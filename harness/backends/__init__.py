@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from harness.backends.base import Backend
 from harness.backends.cpu import CpuBackend
+from harness.backends.cuda import CudaBackend
 from harness.backends.opencl import OpenCLBackend
 
 BACKENDS: dict[str, type[Backend]] = {
     "cpu": CpuBackend,
     "opencl": OpenCLBackend,
+    "cuda": CudaBackend,
 }
 
 

@@ -1,0 +1,720 @@
+"""CUDA through NVIDIA's cuda-python or through pycuda: every NVIDIA GPU, timed by CUDA events.
+
+Source convention: kernels/cuda/<KernelName>.cu, compiled with ``-DREAL=double``
+or ``-DREAL=float`` for the run's precision, for the device's own architecture
+(``sm_<major><minor>``), by NVRTC or nvcc (see `harness.backends.cuda_compile`,
+imported where used so that ``python -m harness.backends.cuda_compile`` runs it).
+Entry points are ``extern "C" __global__`` functions named like the OpenCL entry
+points. Their parameters are the launch's arrays as pointers, in launch order,
+then its scalars by value, in order: u32 -> ``unsigned int``, i32 -> ``int``,
+u64 -> ``unsigned long long``, i64 -> ``long long``, f32 -> ``float``,
+f64 -> ``double``, real -> ``REAL``. A launch is one-dimensional: ``groups``
+blocks of ``group`` threads, so kernels guard their index. A description's
+constants and type aliases arrive as ``#define`` lines, ``#include "file"``
+lines are expanded from the source's folder, and ``#line`` directives keep the
+compiler's messages on the .cu files' own line numbers.
+
+Bindings: cuda-python (``cuda.bindings``; NVRTC comes from PyPI, no toolkit
+needed) or pycuda, whichever is installed, cuda-python first when both are.
+Set ``HARNESS_CUDA_BINDING=cuda-python`` or ``pycuda`` (or pass ``binding`` to
+`CudaBackend`) to choose. Each binding has a small adapter behind one internal
+interface (`_Driver`, `_Context`); both load the same compiled code.
+
+A repetition's launches are queued on one stream without host synchronisation,
+between two CUDA events whose elapsed time is the repetition's time.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import sys
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from harness.backends.base import (
+    Backend,
+    BackendUnavailable,
+    CompileError,
+    DeviceInfo,
+    DeviceLimit,
+    DeviceOutOfMemory,
+    Execution,
+    Session,
+)
+from harness.spec import FEATURES, KernelSpec, ResolvedLaunch
+
+if TYPE_CHECKING:
+    from harness.backends.cuda_compile import Binary
+
+BINDINGS = ("cuda-python", "pycuda")
+BINDING_ENV = "HARNESS_CUDA_BINDING"
+INSTALL_HINT = "pip install 'harness[cuda]'"
+_EXTRAS = {"cuda-python": "cuda", "pycuda": "pycuda"}
+_MODULES = {"cuda-python": "cuda.bindings", "pycuda": "pycuda"}
+_DRIVER_LIBRARY = "nvcuda.dll" if sys.platform == "win32" else "libcuda.so.1"
+NO_DRIVER = (
+    f"no NVIDIA driver found ({_DRIVER_LIBRARY} could not be loaded): "
+    f"install the NVIDIA driver; bindings: {INSTALL_HINT}"
+)
+NO_BINDING = f"neither cuda-python nor pycuda is installed: {INSTALL_HINT}"
+
+
+class CudaError(RuntimeError):
+    """A driver call failed; ``code`` is the CUresult name when the binding gives one."""
+
+    def __init__(self, message: str, code: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _cuda_version(number: int) -> str:
+    """CUDA's integer version (12040) as text (12.4)."""
+    return f"{number // 1000}.{number % 1000 // 10}"
+
+
+@dataclass(frozen=True)
+class _Props:
+    """What the backend asks of a device."""
+
+    name: str
+    capability: tuple[int, int]
+    memory_bytes: int
+    sm_count: int
+    max_threads_per_block: int
+    shared_mem_per_block: int
+    max_grid_x: int
+
+
+class _Context(ABC):
+    """A device's primary context with one stream: memory, modules, launches, events."""
+
+    def __init__(self) -> None:
+        self._events: list[Any] = []
+
+    @abstractmethod
+    def activate(self) -> Any:
+        """A context manager making this context current for the calls inside it."""
+
+    @abstractmethod
+    def alloc(self, nbytes: int) -> Any:
+        """Device memory; DeviceOutOfMemory when the device has too little."""
+
+    @abstractmethod
+    def free(self, pointer: Any) -> None:
+        """Release device memory."""
+
+    @abstractmethod
+    def upload(self, pointer: Any, host: np.ndarray) -> None:
+        """Copy a host array to the device, waiting for the copy."""
+
+    @abstractmethod
+    def download(self, host: np.ndarray, pointer: Any) -> None:
+        """Wait for the stream, then copy device memory into a host array."""
+
+    @abstractmethod
+    def load(self, image: bytes) -> Any:
+        """A module from a cubin or NUL-terminated PTX."""
+
+    @abstractmethod
+    def function(self, module: Any, name: str) -> Any:
+        """An entry point of a module."""
+
+    @abstractmethod
+    def prepare(self, function: Any, pointers: Sequence[Any], scalars: Sequence[Any]) -> Any:
+        """Arguments packed once, so a timed loop only launches."""
+
+    @abstractmethod
+    def launch(self, prepared: Any, blocks: int, threads: int) -> None:
+        """Queue a prepared launch on the stream."""
+
+    @abstractmethod
+    def _new_event(self) -> Any:
+        """A new event that can time."""
+
+    @abstractmethod
+    def record(self, event: Any) -> None:
+        """Queue an event on the stream."""
+
+    @abstractmethod
+    def elapsed(self, start: Any, end: Any) -> float:
+        """Seconds between two completed events."""
+
+    @abstractmethod
+    def synchronize(self) -> None:
+        """Wait until the stream's work is done."""
+
+    def events(self, count: int) -> list[Any]:
+        """``count`` timing events, reused between calls."""
+        while len(self._events) < count:
+            self._events.append(self._new_event())
+        return self._events[:count]
+
+
+class _Driver(ABC):
+    """A binding's view of the driver: its devices and how to open one."""
+
+    #: The binding and its CUDA version, for device listings.
+    binding: str
+
+    @abstractmethod
+    def cuda_version(self) -> int:
+        """The newest CUDA version the installed driver supports, e.g. 12040."""
+
+    @abstractmethod
+    def count(self) -> int:
+        """Number of CUDA devices."""
+
+    @abstractmethod
+    def props(self, index: int) -> _Props:
+        """Name, architecture and limits of one device."""
+
+    @abstractmethod
+    def open(self, index: int) -> _Context:
+        """Make device ``index``'s primary context and a stream."""
+
+
+# ---------------------------------------------------------------- cuda-python
+
+
+class _CudaPython(_Driver):
+    """NVIDIA's cuda-python, through its low-level ``cuda.bindings.driver``."""
+
+    def __init__(self) -> None:
+        try:
+            import cuda.bindings
+            from cuda.bindings import driver
+        except ImportError as exc:
+            raise BackendUnavailable(
+                f"cuda-python is installed but does not import ({exc}): {INSTALL_HINT}"
+            ) from exc
+        self.api = driver
+        try:
+            (err,) = driver.cuInit(0)
+        except Exception as exc:  # the binding raises when it cannot load the driver library
+            raise BackendUnavailable(NO_DRIVER) from exc
+        if err != driver.CUresult.CUDA_SUCCESS:
+            raise BackendUnavailable(_init_failure(err.name, self._describe(err)))
+        self.binding = f"cuda-python {cuda.bindings.__version__}"
+        try:
+            from cuda.bindings import runtime
+
+            _, number = runtime.cudaRuntimeGetVersion()
+            self.binding += f" (CUDA runtime {_cuda_version(number)})"
+        except Exception:  # the runtime version is informative only
+            pass
+
+    def _describe(self, err: Any) -> str:
+        _, text = self.api.cuGetErrorString(err)
+        return text.decode() if text else err.name
+
+    def call(self, function: Any, *args: Any) -> Any:
+        """Call a driver function; its one result, a tuple of several, or CudaError."""
+        err, *results = function(*args)
+        if err != self.api.CUresult.CUDA_SUCCESS:
+            raise CudaError(
+                f"{function.__name__} failed: {err.name} ({self._describe(err)})", err.name
+            )
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def cuda_version(self) -> int:
+        return int(self.call(self.api.cuDriverGetVersion))
+
+    def count(self) -> int:
+        return int(self.call(self.api.cuDeviceGetCount))
+
+    def props(self, index: int) -> _Props:
+        d = self.api
+        device = self.call(d.cuDeviceGet, index)
+        attr = d.CUdevice_attribute
+
+        def get(name: str) -> int:
+            return int(self.call(d.cuDeviceGetAttribute, getattr(attr, name), device))
+
+        return _Props(
+            name=self.call(d.cuDeviceGetName, 256, device).split(b"\0")[0].decode(),
+            capability=(
+                get("CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR"),
+                get("CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR"),
+            ),
+            memory_bytes=int(self.call(d.cuDeviceTotalMem, device)),
+            sm_count=get("CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT"),
+            max_threads_per_block=get("CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK"),
+            shared_mem_per_block=get("CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK"),
+            max_grid_x=get("CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X"),
+        )
+
+    def open(self, index: int) -> _Context:
+        return _CudaPythonContext(self, index)
+
+
+class _CudaPythonContext(_Context):
+    def __init__(self, driver: _CudaPython, index: int) -> None:
+        super().__init__()
+        self._d = driver.api
+        self._call = driver.call
+        device = self._call(self._d.cuDeviceGet, index)
+        self._context = self._call(self._d.cuDevicePrimaryCtxRetain, device)
+        self._call(self._d.cuCtxSetCurrent, self._context)
+        self._stream = self._call(self._d.cuStreamCreate, 0)
+
+    @contextmanager
+    def activate(self) -> Iterator[None]:
+        self._call(self._d.cuCtxSetCurrent, self._context)
+        yield
+
+    def alloc(self, nbytes: int) -> Any:
+        try:
+            return self._call(self._d.cuMemAlloc, nbytes)
+        except CudaError as exc:
+            if exc.code == "CUDA_ERROR_OUT_OF_MEMORY":
+                raise DeviceOutOfMemory(str(exc)) from exc
+            raise
+
+    def free(self, pointer: Any) -> None:
+        self._call(self._d.cuMemFree, pointer)
+
+    def upload(self, pointer: Any, host: np.ndarray) -> None:
+        self._call(self._d.cuMemcpyHtoD, pointer, host.ctypes.data, host.nbytes)
+
+    def download(self, host: np.ndarray, pointer: Any) -> None:
+        self.synchronize()
+        self._call(self._d.cuMemcpyDtoH, host.ctypes.data, pointer, host.nbytes)
+
+    def load(self, image: bytes) -> Any:
+        buffer = np.frombuffer(image, dtype=np.uint8)
+        return self._call(self._d.cuModuleLoadData, buffer.ctypes.data)
+
+    def function(self, module: Any, name: str) -> Any:
+        return self._call(self._d.cuModuleGetFunction, module, name.encode())
+
+    def prepare(self, function: Any, pointers: Sequence[Any], scalars: Sequence[Any]) -> Any:
+        # cuLaunchKernel takes an array of addresses, one per parameter's value.
+        values = [np.array([int(p)], dtype=np.uint64) for p in pointers]
+        values += [np.array([s]) for s in scalars]
+        addresses = np.array([v.ctypes.data for v in values], dtype=np.uint64)
+        return function, addresses.ctypes.data, (values, addresses)
+
+    def launch(self, prepared: Any, blocks: int, threads: int) -> None:
+        f, params, _ = prepared
+        d = self._d
+        self._call(d.cuLaunchKernel, f, blocks, 1, 1, threads, 1, 1, 0, self._stream, params, 0)
+
+    def _new_event(self) -> Any:
+        return self._call(self._d.cuEventCreate, 0)
+
+    def record(self, event: Any) -> None:
+        self._call(self._d.cuEventRecord, event, self._stream)
+
+    def elapsed(self, start: Any, end: Any) -> float:
+        return float(self._call(self._d.cuEventElapsedTime, start, end)) * 1e-3
+
+    def synchronize(self) -> None:
+        self._call(self._d.cuStreamSynchronize, self._stream)
+
+
+# --------------------------------------------------------------------- pycuda
+
+
+class _PyCuda(_Driver):
+    """pycuda's ``pycuda.driver``; its compiler is not used, so it loads the same code."""
+
+    def __init__(self) -> None:
+        try:
+            import pycuda
+            import pycuda.driver as drv
+        except ImportError as exc:  # pycuda's extension links the driver library
+            if "libcuda" in str(exc) or "nvcuda" in str(exc):
+                raise BackendUnavailable(NO_DRIVER) from exc
+            raise BackendUnavailable(
+                f"pycuda is installed but does not import ({exc}): reinstall it for "
+                "this machine's CUDA, or use cuda-python: " + INSTALL_HINT
+            ) from exc
+        self.drv = drv
+        try:
+            drv.init()
+        except drv.Error as exc:
+            raise BackendUnavailable(_init_failure("", str(exc))) from exc
+        built = ".".join(str(v) for v in drv.get_version()[:2])
+        self.binding = f"pycuda {pycuda.VERSION_TEXT} (CUDA runtime {built})"
+
+    def cuda_version(self) -> int:
+        return int(self.drv.get_driver_version())
+
+    def count(self) -> int:
+        return int(self.drv.Device.count())
+
+    def props(self, index: int) -> _Props:
+        device = self.drv.Device(index)
+        attr = self.drv.device_attribute
+        major, minor = device.compute_capability()
+        return _Props(
+            name=device.name(),
+            capability=(int(major), int(minor)),
+            memory_bytes=int(device.total_memory()),
+            sm_count=int(device.get_attribute(attr.MULTIPROCESSOR_COUNT)),
+            max_threads_per_block=int(device.get_attribute(attr.MAX_THREADS_PER_BLOCK)),
+            shared_mem_per_block=int(device.get_attribute(attr.MAX_SHARED_MEMORY_PER_BLOCK)),
+            max_grid_x=int(device.get_attribute(attr.MAX_GRID_DIM_X)),
+        )
+
+    def open(self, index: int) -> _Context:
+        return _PyCudaContext(self.drv, self.drv.Device(index))
+
+
+class _PyCudaContext(_Context):
+    def __init__(self, drv: Any, device: Any) -> None:
+        super().__init__()
+        self._drv = drv
+        self._context = device.retain_primary_context()
+        with self.activate():
+            self._stream = drv.Stream()
+
+    @contextmanager
+    def activate(self) -> Iterator[None]:
+        self._context.push()
+        try:
+            yield
+        finally:
+            self._context.pop()
+
+    def _checked(self, what: str, function: Any, *args: Any) -> Any:
+        try:
+            return function(*args)
+        except self._drv.Error as exc:
+            raise CudaError(f"{what} failed: {exc}") from exc
+
+    def alloc(self, nbytes: int) -> Any:
+        try:
+            return self._drv.mem_alloc(nbytes)
+        except self._drv.MemoryError as exc:
+            raise DeviceOutOfMemory(str(exc)) from exc
+
+    def free(self, pointer: Any) -> None:
+        pointer.free()
+
+    def upload(self, pointer: Any, host: np.ndarray) -> None:
+        self._checked("memcpy_htod", self._drv.memcpy_htod, pointer, host)
+
+    def download(self, host: np.ndarray, pointer: Any) -> None:
+        self.synchronize()
+        self._checked("memcpy_dtoh", self._drv.memcpy_dtoh, host, pointer)
+
+    def load(self, image: bytes) -> Any:
+        return self._checked("module_from_buffer", self._drv.module_from_buffer, image)
+
+    def function(self, module: Any, name: str) -> Any:
+        return self._checked("get_function", module.get_function, name)
+
+    def prepare(self, function: Any, pointers: Sequence[Any], scalars: Sequence[Any]) -> Any:
+        function.prepare("P" * len(pointers) + "".join(s.dtype.char for s in scalars))
+        return function, (*(int(p) for p in pointers), *scalars)
+
+    def launch(self, prepared: Any, blocks: int, threads: int) -> None:
+        function, args = prepared
+        self._checked(
+            "launch",
+            function.prepared_async_call,
+            (blocks, 1),
+            (threads, 1, 1),
+            self._stream,
+            *args,
+        )
+
+    def _new_event(self) -> Any:
+        return self._drv.Event()
+
+    def record(self, event: Any) -> None:
+        event.record(self._stream)
+
+    def elapsed(self, start: Any, end: Any) -> float:
+        return float(end.time_since(start)) * 1e-3
+
+    def synchronize(self) -> None:
+        self._checked("stream synchronize", self._stream.synchronize)
+
+
+# ------------------------------------------------------------ binding choice
+
+
+def _init_failure(code: str, text: str) -> str:
+    """A failed cuInit in words a user can act on."""
+    if code == "CUDA_ERROR_NO_DEVICE" or "no CUDA-capable device" in text:
+        return f"the NVIDIA driver found no CUDA device ({text})"
+    if code == "CUDA_ERROR_INSUFFICIENT_DRIVER" or "insufficient for CUDA runtime" in text:
+        return (
+            f"the NVIDIA driver is older than these bindings need ({text}): update the "
+            "driver, or install bindings for its CUDA version"
+        )
+    return f"the CUDA driver did not start: {code + ': ' if code else ''}{text}"
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+@cache
+def _load_driver(choice: str | None) -> _Driver:
+    """The driver through the chosen binding (or the first installed); cached once started."""
+    if choice is None:
+        for binding in BINDINGS:
+            if _installed(_MODULES[binding]):
+                return _load_driver(binding)
+        raise BackendUnavailable(NO_BINDING)
+    if choice not in BINDINGS:
+        raise BackendUnavailable(
+            f"unknown CUDA binding {choice!r} (from {BINDING_ENV}): choose {' or '.join(BINDINGS)}"
+        )
+    if not _installed(_MODULES[choice]):
+        raise BackendUnavailable(
+            f"{choice} is asked for but not installed: pip install 'harness[{_EXTRAS[choice]}]'"
+        )
+    return _CudaPython() if choice == "cuda-python" else _PyCuda()
+
+
+def _kernel_module_version() -> str | None:
+    """The NVIDIA kernel driver's version (e.g. 550.54.15), where the system shows it."""
+    try:
+        text = Path("/proc/driver/nvidia/version").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    found = re.search(r"Kernel Module.*?\s(\d+\.\d+(?:\.\d+)?)\s", text)
+    return found.group(1) if found else None
+
+
+def _info(driver: _Driver, index: int, props: _Props) -> DeviceInfo:
+    from harness.backends import cuda_compile
+
+    cuda = f"CUDA {_cuda_version(driver.cuda_version())}"
+    module = _kernel_module_version()
+    compilers = cuda_compile.available()
+    compiler = cuda_compile.version(compilers[0]) if compilers else "no compiler"
+    major, minor = props.capability
+    return DeviceInfo(
+        backend="cuda",
+        index=index,
+        name=props.name,
+        vendor="NVIDIA",
+        kind="gpu",
+        memory_bytes=props.memory_bytes,
+        compute_units=props.sm_count,
+        driver=f"{module} ({cuda})" if module else cuda,
+        api=f"{driver.binding}; {compiler}",
+        features=frozenset(FEATURES),
+        limits={
+            "compute_capability": f"{major}.{minor}",
+            "max_threads_per_block": props.max_threads_per_block,
+            "shared_mem_per_block": props.shared_mem_per_block,
+            "max_grid_dim_x": props.max_grid_x,
+        },
+    )
+
+
+def load_failure(source: Path, binary: Binary, exc: Exception, cuda: int) -> str:
+    """Why a driver supporting CUDA ``cuda`` refused a compiled module, with the usual
+    cause (a compiler newer than the driver) when it applies."""
+    driver = _cuda_version(cuda)
+    text = (
+        f"{source.name}: the driver (CUDA {driver}) could not load the {binary.kind} "
+        f"for {binary.target} made by {binary.compiler}: {exc}"
+    )
+    made_by = re.search(r"(\d+)\.(\d+)", binary.compiler)
+    if made_by and tuple(map(int, made_by.groups())) > (cuda // 1000, cuda % 1000 // 10):
+        text += (
+            "; the compiler is newer than the driver: update the driver, or install an "
+            f"NVRTC for CUDA {cuda // 1000} (for CUDA 12: pip install 'cuda-python<13' "
+            "nvidia-cuda-nvrtc-cu12)"
+        )
+    return text
+
+
+# ------------------------------------------------------------------- backend
+
+
+class CudaExecution(Execution):
+    """Device arrays and a module's entry points on one context."""
+
+    def __init__(
+        self, session: CudaSession, module: Any, source: Path, inputs: Mapping[str, np.ndarray]
+    ) -> None:
+        self._context = session.context
+        self._props = session.props
+        self._module = module
+        self._source = source
+        self._functions: dict[str, Any] = {}
+        self._host = {name: np.ascontiguousarray(value) for name, value in inputs.items()}
+        self._buffers: dict[str, Any] = {}
+        need = sum(max(v.nbytes, 1) for v in self._host.values())
+        if need > self._props.memory_bytes:
+            raise DeviceLimit(
+                f"the arrays need {need} bytes, over this device's memory of "
+                f"{self._props.memory_bytes} bytes"
+            )
+        with self._context.activate():
+            try:
+                for name, value in self._host.items():
+                    # cuMemAlloc refuses zero bytes; an empty array gets one byte.
+                    self._buffers[name] = self._context.alloc(max(value.nbytes, 1))
+                    if value.nbytes:
+                        self._context.upload(self._buffers[name], value)
+            except Exception as exc:
+                self.close()
+                if isinstance(exc, DeviceOutOfMemory):
+                    raise DeviceOutOfMemory(
+                        f"out of device memory allocating {need} bytes "
+                        f"(device memory {self._props.memory_bytes} bytes): {exc}"
+                    ) from exc
+                raise
+
+    def _function(self, entry: str) -> Any:
+        if entry not in self._functions:
+            try:
+                self._functions[entry] = self._context.function(self._module, entry)
+            except CudaError as exc:
+                raise CompileError(
+                    f"entry point {entry!r} not found in {self._source.name}: {exc}"
+                ) from exc
+        return self._functions[entry]
+
+    def _prepare(self, launches: Sequence[ResolvedLaunch]) -> list[tuple[Any, int, int]]:
+        prepared = []
+        for launch in launches:
+            if launch.group > self._props.max_threads_per_block:
+                raise DeviceLimit(
+                    f"{launch.entry} needs blocks of {launch.group} threads, over this "
+                    f"device's {self._props.max_threads_per_block}"
+                )
+            if launch.groups > self._props.max_grid_x:
+                raise DeviceLimit(
+                    f"{launch.entry} needs {launch.groups} blocks, over this device's "
+                    f"{self._props.max_grid_x}"
+                )
+            args = self._context.prepare(
+                self._function(launch.entry),
+                [self._buffers[n] for n in launch.arrays],
+                [v for _, v in launch.scalars],
+            )
+            prepared.append((args, launch.groups, launch.group))
+        return prepared
+
+    def run(self, launches: Sequence[ResolvedLaunch]) -> None:
+        with self._context.activate():
+            for args, blocks, threads in self._prepare(launches):
+                self._context.launch(args, blocks, threads)
+            self._context.synchronize()
+
+    def time(self, launches: Sequence[ResolvedLaunch], reps: int) -> list[float]:
+        ctx = self._context
+        with ctx.activate():
+            prepared = self._prepare(launches)
+            events = ctx.events(2 * reps)
+            for rep in range(reps):
+                ctx.record(events[2 * rep])
+                for args, blocks, threads in prepared:
+                    ctx.launch(args, blocks, threads)
+                ctx.record(events[2 * rep + 1])
+            ctx.synchronize()
+            return [ctx.elapsed(events[2 * r], events[2 * r + 1]) for r in range(reps)]
+
+    def read(self, name: str) -> np.ndarray:
+        out = np.empty_like(self._host[name])
+        if out.size:
+            with self._context.activate():
+                self._context.download(out, self._buffers[name])
+        return out
+
+    def close(self) -> None:
+        with self._context.activate():
+            for pointer in self._buffers.values():
+                self._context.free(pointer)
+        self._buffers.clear()
+
+
+class CudaSession(Session):
+    """One device's primary context and stream; compiled modules cached."""
+
+    def __init__(self, info: DeviceInfo, props: _Props, driver: _Driver, index: int) -> None:
+        self.info = info
+        self.props = props
+        self._cuda = driver.cuda_version()
+        self.context = driver.open(index)
+        self._modules: dict[tuple, Any] = {}
+
+    def _module(self, spec: KernelSpec, source: Path, precision: str) -> Any:
+        key = (
+            source,
+            source.stat().st_mtime,
+            precision,
+            tuple(spec.constants.items()),
+            tuple(spec.type_aliases.items()),
+        )
+        if key not in self._modules:
+            from harness.backends import cuda_compile
+
+            major, minor = self.props.capability
+            binary = cuda_compile.compile_source(spec, source, precision, major * 10 + minor)
+            with self.context.activate():
+                try:
+                    self._modules[key] = self.context.load(binary.image)
+                except CudaError as exc:
+                    raise CompileError(load_failure(source, binary, exc, self._cuda)) from exc
+        return self._modules[key]
+
+    def load(
+        self,
+        spec: KernelSpec,
+        precision: str,
+        source: Path | None,
+        inputs: Mapping[str, np.ndarray],
+    ) -> Execution:
+        if source is None:
+            raise CompileError(f"no CUDA source for {spec.name}")
+        return CudaExecution(self, self._module(spec, source, precision), source, inputs)
+
+
+class CudaBackend(Backend):
+    """Every CUDA device of the NVIDIA driver, through cuda-python or pycuda."""
+
+    name = "cuda"
+    language = "cuda"
+    extension = ".cu"
+
+    def __init__(self, binding: str | None = None) -> None:
+        self.binding = binding or os.environ.get(BINDING_ENV) or None
+
+    def _driver(self) -> _Driver:
+        return _load_driver(self.binding)
+
+    def unavailable_reason(self) -> str | None:
+        try:
+            driver = self._driver()
+            count = driver.count()
+        except (BackendUnavailable, CudaError) as exc:
+            return str(exc)
+        if count == 0:
+            return "the NVIDIA driver reports no CUDA device"
+        from harness.backends import cuda_compile
+
+        if not cuda_compile.available():
+            return cuda_compile.no_compiler_reason()
+        return None
+
+    def devices(self) -> list[DeviceInfo]:
+        driver = self._driver()
+        return [_info(driver, i, driver.props(i)) for i in range(driver.count())]
+
+    def open(self, index: int) -> Session:
+        driver = self._driver()
+        props = driver.props(index)
+        return CudaSession(_info(driver, index, props), props, driver, index)

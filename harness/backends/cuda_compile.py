@@ -1,0 +1,311 @@
+"""Compiling kernels/cuda sources to device code, with or without a GPU.
+
+Two compilers are supported: NVRTC through cuda-python (``cuda.bindings.nvrtc``
+with the NVRTC library from PyPI, no CUDA toolkit needed) and ``nvcc`` on PATH.
+NVRTC is used when it loads, else nvcc. Neither needs a driver, so CI can check
+every source for several architectures on a machine without a GPU::
+
+    python -m harness.backends.cuda_compile --arch 80 90
+
+A source is compiled for one kernel description: ``REAL`` and the
+description's constants and type aliases become ``#define`` lines in front,
+``#include "file"`` lines are expanded from the source's folder, and ``#line``
+directives keep compiler messages on the files' own lines
+(``Stream_TRIAD.cu(7): error: ...``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from harness import sources, suite
+from harness.backends.base import CompileError
+from harness.spec import PRECISIONS, KernelSpec
+
+COMPILERS = ("nvrtc", "nvcc")
+INSTALL_HINT = "pip install 'harness[cuda]' for NVRTC, or put the CUDA toolkit's nvcc on PATH"
+#: Architectures the CI check compiles for: Ampere (A100) and Hopper (H100).
+CHECK_ARCHES = (80, 90)
+
+_C_TYPES = {
+    "f32": "float",
+    "f64": "double",
+    "i32": "int",
+    "u32": "unsigned int",
+    "i64": "long long",
+    "u64": "unsigned long long",
+}
+_MESSAGE = re.compile(r"error|warning", re.IGNORECASE)
+_SUMMARY = re.compile(r"^\d+ errors? detected")
+
+
+@dataclass(frozen=True)
+class Binary:
+    """Device code for one source: a cubin for an exact architecture, or PTX."""
+
+    image: bytes
+    kind: str
+    target: str
+    compiler: str
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One compile of the check: which source, for what, and its error if any."""
+
+    source: Path
+    arch: int
+    precision: str
+    error: str | None
+
+
+@cache
+def _nvrtc() -> Any:
+    """The cuda-python NVRTC module once its library has loaded, else None."""
+    try:
+        from cuda.bindings import nvrtc
+
+        err, _, _ = nvrtc.nvrtcVersion()
+    except Exception:  # not installed, or the binding cannot find libnvrtc
+        return None
+    return nvrtc if err == nvrtc.nvrtcResult.NVRTC_SUCCESS else None
+
+
+def available() -> list[str]:
+    """The compilers usable here, best first (a subset of `COMPILERS`)."""
+    found = []
+    if _nvrtc() is not None:
+        found.append("nvrtc")
+    if shutil.which("nvcc"):
+        found.append("nvcc")
+    return found
+
+
+def no_compiler_reason() -> str:
+    """Why nothing can be compiled here, with what to install."""
+    return f"no CUDA compiler found (neither NVRTC nor nvcc): {INSTALL_HINT}"
+
+
+def _pick(compiler: str | None) -> str:
+    found = available()
+    if compiler is None:
+        if not found:
+            raise CompileError(no_compiler_reason())
+        return found[0]
+    if compiler not in COMPILERS:
+        raise ValueError(f"unknown CUDA compiler {compiler!r}; choose from {', '.join(COMPILERS)}")
+    if compiler not in found:
+        raise CompileError(f"{compiler} is not available here: {INSTALL_HINT}")
+    return compiler
+
+
+@cache
+def version(compiler: str) -> str:
+    """The compiler and its version, e.g. ``NVRTC 13.0`` or ``nvcc 12.4``."""
+    if compiler == "nvrtc":
+        _, major, minor = _nvrtc().nvrtcVersion()
+        return f"NVRTC {major}.{minor}"
+    out = subprocess.run(["nvcc", "--version"], capture_output=True, text=True).stdout
+    found = re.search(r"release (\d+\.\d+)", out)
+    return f"nvcc {found.group(1)}" if found else "nvcc"
+
+
+@cache
+def supported_arches(compiler: str) -> tuple[int, ...]:
+    """The ``sm_XY`` architectures a compiler can build cubins for (empty if unknown)."""
+    if compiler == "nvrtc":
+        nvrtc = _nvrtc()
+        err, arches = nvrtc.nvrtcGetSupportedArchs()
+        return tuple(sorted(arches)) if err == nvrtc.nvrtcResult.NVRTC_SUCCESS else ()
+    out = subprocess.run(["nvcc", "--list-gpu-code"], capture_output=True, text=True).stdout
+    return tuple(sorted(int(a) for a in re.findall(r"^sm_(\d+)$", out, re.MULTILINE)))
+
+
+def _target(compiler: str, arch: int) -> tuple[str, int]:
+    """A cubin for the device's own architecture, or PTX the driver compiles.
+
+    PTX for the newest older architecture serves a device newer than the
+    compiler; a device older than anything it supports cannot be served.
+    """
+    arches = supported_arches(compiler)
+    if not arches or arch in arches:
+        return "cubin", arch
+    older = [a for a in arches if a < arch]
+    if not older:
+        raise CompileError(
+            f"{version(compiler)} cannot compile for sm_{arch} (it supports sm_{arches[0]} to "
+            f"sm_{arches[-1]}): install an older CUDA compiler for this device"
+        )
+    return "ptx", older[-1]
+
+
+def _condense(log: str) -> str:
+    """The compiler's error and warning lines, joined to fit in one row."""
+    lines = [line.strip() for line in log.splitlines() if line.strip()]
+    kept = [line for line in lines if _MESSAGE.search(line) and not _SUMMARY.match(line)]
+    return " | ".join(kept or lines)
+
+
+def _nvrtc_compile(text: bytes, name: str, options: list[str], kind: str) -> bytes:
+    nvrtc = _nvrtc()
+    ok = nvrtc.nvrtcResult.NVRTC_SUCCESS
+    err, program = nvrtc.nvrtcCreateProgram(text, name.encode(), 0, [], [])
+    if err != ok:
+        raise CompileError(f"{name}: nvrtcCreateProgram failed: {err.name}")
+    try:
+        encoded = [o.encode() for o in options]
+        (err,) = nvrtc.nvrtcCompileProgram(program, len(encoded), encoded)
+        if err != ok:
+            _, size = nvrtc.nvrtcGetProgramLogSize(program)
+            log = b" " * size
+            nvrtc.nvrtcGetProgramLog(program, log)
+            raise CompileError(_condense(log.rstrip(b"\0").decode(errors="replace")) or err.name)
+        size_of, get = (
+            (nvrtc.nvrtcGetCUBINSize, nvrtc.nvrtcGetCUBIN)
+            if kind == "cubin"
+            else (nvrtc.nvrtcGetPTXSize, nvrtc.nvrtcGetPTX)
+        )
+        _, size = size_of(program)
+        image = b" " * size
+        get(program, image)
+        return image
+    finally:
+        nvrtc.nvrtcDestroyProgram(program)
+
+
+def _nvcc_compile(text: bytes, name: str, options: list[str], kind: str) -> bytes:
+    with tempfile.TemporaryDirectory(prefix="harness-nvcc-") as tmp:
+        (Path(tmp) / name).write_bytes(text)
+        out = Path(tmp) / f"{Path(name).stem}.{kind}"
+        command = ["nvcc", f"-{kind}", *options, "-o", str(out), name]
+        done = subprocess.run(command, cwd=tmp, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise CompileError(_condense(done.stderr + done.stdout) or f"exit {done.returncode}")
+        image = out.read_bytes()
+    # The driver takes PTX as a NUL-terminated string; NVRTC's already is.
+    return image + b"\0" if kind == "ptx" else image
+
+
+def source_text(spec: KernelSpec, source: Path, precision: str) -> bytes:
+    """What the compiler sees: the description's defines, then the expanded source."""
+    lines = [f"#define REAL {_C_TYPES[precision]}"]
+    for name, dtype in spec.type_aliases.items():
+        lines.append(f"#define {name} {_C_TYPES[precision if dtype == 'real' else dtype]}")
+    lines.extend(f"#define {name} {int(value)}" for name, value in spec.constants.items())
+    header = "\n".join(lines) + "\n"
+    return (header + sources.expand(source).with_line_directives()).encode()
+
+
+def compile_source(
+    spec: KernelSpec, source: Path, precision: str, arch: int, compiler: str | None = None
+) -> Binary:
+    """Compile a kernel's .cu for ``sm_<arch>`` at a precision; CompileError with the log.
+
+    ``compiler`` is ``nvrtc`` or ``nvcc``; None takes the first `available`.
+    """
+    compiler = _pick(compiler)
+    kind, target = _target(compiler, arch)
+    gpu = f"sm_{target}" if kind == "cubin" else f"compute_{target}"
+    options = [f"-arch={gpu}"]
+    text = source_text(spec, source, precision)
+    try:
+        if compiler == "nvrtc":
+            image = _nvrtc_compile(text, source.name, options, kind)
+        else:
+            image = _nvcc_compile(text, source.name, options, kind)
+    except CompileError as exc:
+        raise CompileError(
+            f"{source.name} failed to compile for {gpu} ({precision}) with "
+            f"{version(compiler)}: {exc}"
+        ) from None
+    return Binary(image, kind, gpu, version(compiler))
+
+
+def compile_all(
+    arches: Sequence[int] = CHECK_ARCHES,
+    precisions: Sequence[str] = PRECISIONS,
+    folder: Path | None = None,
+    compiler: str | None = None,
+) -> list[CheckResult]:
+    """Compile every kernel's .cu in a folder (default: the shipped kernels/cuda)
+    for each architecture and precision, once per distinct set of constants;
+    one result per compile, errors included.
+
+    CompileError when no compiler is available. Compiles run in parallel since
+    nvcc takes about a second each.
+    """
+    compiler = _pick(compiler)
+    folder = folder or sources.shipped_root() / "cuda"
+    variants: dict[tuple, tuple[KernelSpec, Path]] = {}
+    for spec in suite.ALL:
+        path = folder / f"{spec.source_name}.cu"
+        key = (path, tuple(spec.constants.items()), tuple(spec.type_aliases.items()))
+        if path.is_file():
+            variants.setdefault(key, (spec, path))
+    jobs = [
+        (spec, path, arch, precision)
+        for spec, path in variants.values()
+        for arch in arches
+        for precision in precisions
+    ]
+
+    def check(job: tuple[KernelSpec, Path, int, str]) -> CheckResult:
+        spec, path, arch, precision = job
+        try:
+            compile_source(spec, path, precision, arch, compiler)
+        except CompileError as exc:
+            return CheckResult(path, arch, precision, str(exc))
+        return CheckResult(path, arch, precision, None)
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        return list(pool.map(check, jobs))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Compile-check CUDA sources; exit 0 when all compile, 1 on any error, 2 without
+    a compiler."""
+    parser = argparse.ArgumentParser(
+        prog="python -m harness.backends.cuda_compile",
+        description="Compile every CUDA kernel source for some GPU architectures "
+        "(no GPU or driver needed).",
+    )
+    parser.add_argument(
+        "--arch",
+        type=int,
+        nargs="+",
+        default=list(CHECK_ARCHES),
+        help="compute capabilities as numbers, e.g. 80 90 (default: %(default)s)",
+    )
+    parser.add_argument("--precision", choices=PRECISIONS, nargs="+", default=list(PRECISIONS))
+    parser.add_argument("--compiler", choices=COMPILERS, help="default: NVRTC if it loads")
+    parser.add_argument(
+        "--folder", type=Path, help="folder of .cu files (default: the shipped kernels/cuda)"
+    )
+    args = parser.parse_args(argv)
+    try:
+        results = compile_all(args.arch, args.precision, args.folder, args.compiler)
+    except CompileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for r in results:
+        status = "ok" if r.error is None else f"error: {r.error}"
+        print(f"{r.source.name} sm_{r.arch} {r.precision}: {status}")
+    failed = sum(r.error is not None for r in results)
+    print(f"{len(results) - failed} of {len(results)} compiled", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,165 @@
+"""Fault injection with real faults: crashes, hangs, memory, kills and interrupts."""
+
+from __future__ import annotations
+
+import csv
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from conftest import FIXTURES, harness, need_backend, run_folder
+
+from harness import results
+from harness.runner import stats
+
+STREAM = ["-k", "Stream", "-b", "cpu", "opencl"]
+
+
+def rows_of(folder: Path) -> list[dict]:
+    with (folder / results.RESULTS).open() as f:
+        return list(csv.DictReader(f))
+
+
+def test_a_crashing_kernel_is_an_error_row_and_the_run_goes_on(tmp_path: Path) -> None:
+    need_backend("opencl")
+    proc = harness(
+        "run",
+        "-k",
+        "Stream_COPY",
+        "Stream_TRIAD",
+        "Stream_ADD",
+        "-b",
+        "opencl",
+        "--check",
+        "--sources",
+        str(FIXTURES / "crash"),
+        "--out",
+        str(tmp_path),
+    )
+    assert proc.returncode == 1, proc.stderr
+    rows = {r["kernel"]: r for r in rows_of(run_folder(tmp_path))}
+    assert rows["Stream_TRIAD"]["status"] == "error"
+    assert rows["Stream_TRIAD"]["reason"] == (
+        "worker crashed: signal 11 (SIGSEGV) during Stream_TRIAD on opencl:0"
+    )
+    assert rows["Stream_COPY"]["status"] == rows["Stream_ADD"]["status"] == "ok"
+
+
+def test_a_hanging_kernel_times_out_and_the_run_goes_on(tmp_path: Path) -> None:
+    need_backend("opencl")
+    start = time.monotonic()
+    proc = harness(
+        "run",
+        "-k",
+        "Stream_COPY",
+        "Stream_TRIAD",
+        "Stream_ADD",
+        "-b",
+        "opencl",
+        "--check",
+        "--timeout",
+        "4",
+        "--sources",
+        str(FIXTURES / "hang"),
+        "--out",
+        str(tmp_path),
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert time.monotonic() - start < 60
+    rows = {r["kernel"]: r for r in rows_of(run_folder(tmp_path))}
+    assert rows["Stream_TRIAD"]["reason"] == "timed out after 4 s during Stream_TRIAD on opencl:0"
+    assert rows["Stream_COPY"]["status"] == rows["Stream_ADD"]["status"] == "ok"
+
+
+def test_more_memory_than_the_device_has_is_an_error_row(tmp_path: Path) -> None:
+    need_backend("opencl")
+    proc = harness(
+        "run",
+        "-k",
+        "Stream_TRIAD",
+        "-b",
+        "cpu",
+        "opencl",
+        "--check",
+        "--size",
+        "2000000000",
+        "--out",
+        str(tmp_path),
+    )
+    assert proc.returncode == 1, proc.stderr
+    for row in rows_of(run_folder(tmp_path)):
+        assert row["status"] == "error"
+        assert "out of memory: Stream_TRIAD at size 2000000000 needs" in row["reason"]
+        assert "48000000000 bytes" in row["reason"]
+
+
+def _start(args: list[str], out: Path) -> subprocess.Popen:
+    env = dict(os.environ)
+    env.setdefault("XDG_RUNTIME_DIR", "/tmp")
+    return subprocess.Popen(
+        [sys.executable, "-m", "harness", "run", *args, "--out", str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
+def _wait_rows(out: Path, count: int) -> Path:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        folders = [p for p in out.iterdir() if p.is_dir()] if out.exists() else []
+        journal = folders[0] / results.JOURNAL if folders else None
+        if journal and journal.exists() and len(journal.read_text().splitlines()) >= count:
+            return folders[0]
+        time.sleep(0.02)
+    raise AssertionError(f"no {count} rows within two minutes")
+
+
+def _identity(rows: list[dict]) -> list[tuple]:
+    return [(r["kernel"], r["device_id"], r["size"], r["status"], r["reps"]) for r in rows]
+
+
+def test_sigkill_then_resume_gives_the_rows_of_an_uninterrupted_run(tmp_path: Path) -> None:
+    need_backend("opencl")
+    args = [*STREAM, "--size", "200000", "--reps", "300"]
+    whole = harness("run", *args, "--out", str(tmp_path / "whole"))
+    assert whole.returncode == 0, whole.stderr
+
+    proc = _start(args, tmp_path / "cut")
+    folder = _wait_rows(tmp_path / "cut", 2)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert 2 <= len(results.read_journal(folder)) < 10
+    with (folder / results.JOURNAL).open("a") as f:
+        f.write('{"kernel": "Stream_A')
+
+    resumed = harness("run", "--resume", str(folder))
+    assert resumed.returncode == 0, resumed.stderr
+    assert "skipped a torn or corrupt line" in resumed.stderr
+    assert "skipped" not in harness("show", str(folder)).stderr
+    assert _identity(rows_of(folder)) == _identity(rows_of(run_folder(tmp_path / "whole")))
+    assert results.read_metadata(folder)["interrupted"] is False
+
+
+def test_one_interrupt_finishes_the_row_and_keeps_everything(tmp_path: Path) -> None:
+    need_backend("opencl")
+    proc = _start([*STREAM, "--size", "200000", "--reps", "300"], tmp_path)
+    folder = _wait_rows(tmp_path, 1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "stopping after the current row" in err
+    assert f"continue with: harness run --resume {folder}" in err
+    kept = rows_of(folder)
+    assert 1 <= len(kept) < 10 and all(r["status"] == "ok" for r in kept)
+    assert results.read_metadata(folder)["interrupted"] is True
+
+
+def test_spread_repetitions_are_flagged_unstable() -> None:
+    assert not stats([1.0, 1.02, 0.99, 1.01])["unstable"]
+    assert stats([1.0, 1.0, 1.0, 2.5])["unstable"]
+    assert stats([1.0, 1.3, 0.7, 1.2, 0.8])["unstable"]
