@@ -1,9 +1,183 @@
-"""RAJAPerf's Algorithm group (src/algorithm/*.cpp)."""
+"""RAJAPerf's Algorithm group (src/algorithm/*.cpp): REDUCE_SUM, SCAN and HISTOGRAM.
+
+Math, default sizes and reps, init order and bytes/FLOPs follow RAJAPerf;
+the multi-launch reduction and scan plans come from `harness.suite.scan`.
+"""
 
 from __future__ import annotations
 
-from harness.spec import KernelSpec
+import numpy as np
+
+from harness.rajaperf import DataInit
+from harness.spec import EXACT, NORMAL, Array, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.suite.forall import GROUP
+from harness.suite.scan import (
+    CHUNK,
+    COUNT,
+    chunk_sums,
+    chunked_launch,
+    exclusive_sums,
+    fold_launch,
+    partial_groups,
+    scan_chunks,
+    scan_plan,
+)
 
 GROUP_NAME = "Algorithm"
+N = Scalar("n", "u32")
 
-KERNELS: tuple[KernelSpec, ...] = ()
+#: RAJAPerf's default --multi_reduce_num_bins; kernels hold at most GROUP bins.
+NUM_BINS = 10
+#: Bytes of one histogram bin index and one count. RAJAPerf uses Index_type
+#: (64-bit) bins and unsigned long long counts; core WGSL has no 64-bit integers
+#: or atomics, so every backend uses 32-bit ones. Counts cannot overflow: n is a u32.
+BIN_BYTES = 4
+COUNT_BYTES = 4
+
+
+def _n(size: int) -> int:
+    return size
+
+
+def _f64(x: np.ndarray) -> np.ndarray:
+    return np.asarray(x, dtype=np.float64)
+
+
+def _reduce_sum_plan(size: int) -> list[Launch]:
+    return [
+        chunked_launch("reduce_sum_partial", size, ("x", "partial")),
+        fold_launch("reduce_sum_final", size, ("partial", "sum")),
+    ]
+
+
+def _reduce_sum_init(size: int, seed: int, precision: str) -> dict:
+    d = DataInit()
+    return {"x": d.data(size), "partial": np.zeros(partial_groups(size)), "sum": np.zeros(1)}
+
+
+def _reduce_sum_final_cpu(grid: Grid, partial: np.ndarray, total: np.ndarray, count: int) -> None:
+    total[0] = partial[:count].sum()
+
+
+def _scan_plan(size: int) -> list[Launch]:
+    return scan_plan(size, ("x",), "sums", ("x", "y"))
+
+
+def _scan_init(size: int, seed: int, precision: str) -> dict:
+    d = DataInit()
+    return {
+        "x": d.rand_value(size),
+        "y": d.const(size, 0.0),
+        "sums": np.zeros(partial_groups(size)),
+    }
+
+
+def _scan_reference(x: dict) -> dict:
+    y = np.zeros(x["x"].size)
+    y[1:] = np.cumsum(_f64(x["x"]))[:-1]
+    return {"y": y}
+
+
+def _histogram_plan(size: int) -> list[Launch]:
+    return [
+        Launch("histogram_clear", NUM_BINS, GROUP, ("counts", "num_bins")),
+        chunked_launch("histogram", size, ("bins", "counts"), ("num_bins",)),
+    ]
+
+
+def _histogram_bins(size: int, num_bins: int = NUM_BINS) -> np.ndarray:
+    """RAJAPerf's RunsRandomSizes bin assignment: contiguous runs of random lengths.
+
+    Sorted rand() draws are the run ends as fractions of ``size``; index i goes
+    to the first bin whose end exceeds i/size (the last bin takes the rest).
+    """
+    ends = np.sort(DataInit().rand_value(num_bins))
+    pos = np.arange(size, dtype=np.float64) / max(size, 1)
+    return np.searchsorted(ends[: num_bins - 1], pos, side="right")
+
+
+def _histogram_init(size: int, seed: int, precision: str) -> dict:
+    return {
+        "bins": _histogram_bins(size),
+        "counts": np.zeros(NUM_BINS),
+        "num_bins": NUM_BINS,
+    }
+
+
+def _histogram_clear_cpu(grid: Grid, counts: np.ndarray, num_bins: int) -> None:
+    counts[:num_bins] = 0
+
+
+def _histogram_cpu(
+    grid: Grid, bins: np.ndarray, counts: np.ndarray, n: int, chunk: int, num_bins: int
+) -> None:
+    counts[:num_bins] += np.bincount(bins[:n], minlength=num_bins)[:num_bins].astype(counts.dtype)
+
+
+KERNELS = (
+    KernelSpec(
+        name="Algorithm_REDUCE_SUM",
+        group=GROUP_NAME,
+        summary="sum = sum(x[i]), group partials then one group folding them",
+        arrays=(
+            Array("x", "real", _n),
+            Array("partial", "real", partial_groups, "scratch"),
+            Array("sum", "real", lambda n: 1, "out"),
+        ),
+        scalars=(N, CHUNK, COUNT),
+        plan=_reduce_sum_plan,
+        init=_reduce_sum_init,
+        reference=lambda x: {"sum": np.array([_f64(x["x"]).sum()])},
+        cpu={"reduce_sum_partial": chunk_sums, "reduce_sum_final": _reduce_sum_final_cpu},
+        traffic=lambda n, b: Traffic(read=n * b),
+        flops=lambda n: n,
+        default_reps=50,
+        tolerance=NORMAL,
+        features=frozenset({"local_memory"}),
+        rajaperf_features=("Forall", "Reduction"),
+        checksum=lambda out: abs(float(out["sum"][0])),
+    ),
+    KernelSpec(
+        name="Algorithm_SCAN",
+        group=GROUP_NAME,
+        summary="y[i] = x[0] + ... + x[i-1], an exclusive scan in three launches",
+        arrays=(
+            Array("x", "real", _n),
+            Array("y", "real", _n, "out"),
+            Array("sums", "real", partial_groups, "scratch"),
+        ),
+        scalars=(N, CHUNK, COUNT),
+        plan=_scan_plan,
+        init=_scan_init,
+        reference=_scan_reference,
+        cpu={"scan_reduce": chunk_sums, "scan_sums": exclusive_sums, "scan_apply": scan_chunks},
+        traffic=lambda n, b: Traffic(read=n * b, write=n * b),
+        flops=lambda n: n,
+        default_reps=100,
+        tolerance=NORMAL,
+        features=frozenset({"local_memory"}),
+        rajaperf_features=("Scan",),
+    ),
+    KernelSpec(
+        name="Algorithm_HISTOGRAM",
+        group=GROUP_NAME,
+        summary="counts[bins[i]] += 1 over 10 bins: group-local atomics, then global atomics",
+        arrays=(
+            Array("bins", "i32", _n),
+            Array("counts", "u32", lambda n: NUM_BINS, "out"),
+        ),
+        scalars=(N, CHUNK, Scalar("num_bins", "u32")),
+        plan=_histogram_plan,
+        init=_histogram_init,
+        reference=lambda x: {"counts": np.bincount(x["bins"], minlength=NUM_BINS)},
+        cpu={"histogram_clear": _histogram_clear_cpu, "histogram": _histogram_cpu},
+        traffic=lambda n, b: Traffic(
+            read=n * BIN_BYTES, atomic_modify_write=NUM_BINS * COUNT_BYTES
+        ),
+        flops=lambda n: 0,
+        default_reps=50,
+        tolerance=EXACT,
+        features=frozenset({"atomics", "local_memory"}),
+        rajaperf_features=("Forall", "Atomic"),
+    ),
+)
