@@ -17,7 +17,7 @@ from harness.backends.base import Backend, DeviceInfo
 from harness.errors import UsageError
 from harness.runner import RunOptions, Task, plan
 from harness.spec import PRECISIONS
-from harness.workers import InProcess, Workers
+from harness.workers import InProcess, Workers, start_server
 
 DESCRIPTION = """\
 Benchmark GPU compute kernels on every backend this machine has (numpy on the
@@ -321,18 +321,31 @@ def _implemented_backends(spec: Any) -> list[str]:
     names = []
     for name in BACKENDS:
         backend = get_backend(name)
-        if backend.language is None or sources.find(backend.language, backend.extension, spec.name):
+        if backend.language is None or sources.find(
+            backend.language, backend.extension, spec.source_name
+        ):
             names.append(name)
     return names
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
     kernels = suite.select(args.kernels)
-    header = ("kernel", "group", "backends", "summary")
-    rows = [(k.name, k.group, ",".join(_implemented_backends(k)), k.summary) for k in kernels]
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(3)]
+    header = ("kernel", "group", "backends", "features", "complexity", "summary")
+    rows = [
+        (
+            k.name,
+            k.group,
+            ",".join(_implemented_backends(k)),
+            ",".join(k.rajaperf_features),
+            k.complexity,
+            k.summary,
+        )
+        for k in kernels
+    ]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
     for r in [header, *rows]:
-        print("  ".join(cell.ljust(w) for cell, w in zip(r[:3], widths, strict=True)) + "  " + r[3])
+        cells = zip(r[:-1], widths, strict=True)
+        print("  ".join(cell.ljust(w) for cell, w in cells) + "  " + r[-1])
     print(f"\n{len(rows)} kernels")
     return 0
 
@@ -476,6 +489,8 @@ def _resumed_run(args: argparse.Namespace) -> tuple[Path, dict[str, Any], list[T
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    if not args.in_process:
+        start_server()
     run_dir, meta, tasks = _resumed_run(args) if args.resume else _new_run(args)
     options = _options_from_meta(meta["options"])
     names = {d["id"]: d["name"] for d in meta["devices"]}
@@ -484,6 +499,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     print(f"run folder: {run_dir} ({len(tasks)} rows to run)", file=sys.stderr, flush=True)
     on_row = _progress(len(tasks))
     executor = InProcess(options) if options.in_process else Workers(options, names)
+    executor.start(tasks)
     stop = {"asked": False}
 
     def on_interrupt(signum: int, frame: Any) -> None:

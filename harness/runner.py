@@ -234,6 +234,13 @@ class Runner:
             self._backends[name] = get_backend(name)
         return self._backends[name]
 
+    def open(self, backend: str, index: int) -> None:
+        """Open a device ahead of its first task (a failure is reported by that task)."""
+        try:
+            self._session(self._backend(backend), index)
+        except Exception:
+            return
+
     def _session(self, backend: base.Backend, index: int) -> base.Session:
         key = (backend.name, index)
         if key not in self._sessions:
@@ -312,7 +319,8 @@ class Runner:
             if spec.verify is not None:
                 verdict = spec.verify(inputs, outputs, reference)
             else:
-                verdict = compare(outputs, reference, spec.tolerance.at(task.precision))
+                tolerance = spec.tolerance
+                verdict = compare(outputs, reference, tolerance.at(task.precision), tolerance.floor)
             row["max_rel_error"] = verdict.max_rel_error
             row["checksum"] = kernel_checksum(spec, outputs)
             if not verdict.ok:

@@ -128,10 +128,16 @@ class Traffic:
 
 @dataclass(frozen=True)
 class Tolerance:
-    """Largest accepted relative error per element, by run precision."""
+    """Largest accepted relative error per element, by run precision.
+
+    ``floor`` is for outputs that cancel to near zero: an element's error is
+    taken relative to at least ``floor`` times the array's largest magnitude,
+    so rounding in a sum that cancels is not mistaken for a wrong answer.
+    """
 
     f64: float
     f32: float
+    floor: float = 0.0
 
     def at(self, precision: str) -> float:
         """The tolerance for one precision."""

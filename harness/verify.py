@@ -20,17 +20,21 @@ class Verdict:
         return self.problem is None
 
 
-def relative_errors(got: np.ndarray, expected: np.ndarray) -> np.ndarray:
+def relative_errors(got: np.ndarray, expected: np.ndarray, floor: float = 0.0) -> np.ndarray:
     """Per-element |got - expected| / |expected| (absolute where expected is 0).
 
-    Matching NaNs and matching infinities count as exact; a NaN or infinity
-    where a finite value was expected is an infinite error.
+    With a ``floor``, the denominator is at least floor times the largest
+    finite |expected|. Matching NaNs and matching infinities count as exact; a
+    NaN or infinity where a finite value was expected is an infinite error.
     """
     g = np.asarray(got, dtype=np.float64).ravel()
     e = np.asarray(expected, dtype=np.float64).ravel()
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         diff = np.abs(g - e)
         scale = np.abs(e)
+        if floor and scale.size:
+            finite = scale[np.isfinite(scale)]
+            scale = np.maximum(scale, floor * (finite.max() if finite.size else 0.0))
         err = np.where(scale > 0, diff / np.where(scale > 0, scale, 1.0), diff)
     same = (g == e) | (np.isnan(g) & np.isnan(e))
     err = np.where(same, 0.0, err)
@@ -38,7 +42,10 @@ def relative_errors(got: np.ndarray, expected: np.ndarray) -> np.ndarray:
 
 
 def compare(
-    outputs: dict[str, np.ndarray], reference: dict[str, np.ndarray], tol: float
+    outputs: dict[str, np.ndarray],
+    reference: dict[str, np.ndarray],
+    tol: float,
+    floor: float = 0.0,
 ) -> Verdict:
     """Check every referenced array; report the first one out of tolerance."""
     worst = 0.0
@@ -49,7 +56,7 @@ def compare(
             return Verdict(float("inf"), f"{name}: {got.size} elements, expected {expected.size}")
         if got.size == 0:
             continue
-        err = relative_errors(got, expected)
+        err = relative_errors(got, expected, floor)
         at = int(np.argmax(err))
         worst = max(worst, float(err[at]))
         if err[at] > tol and problem is None:

@@ -17,13 +17,25 @@ from typing import Any
 from harness.runner import Runner, RunOptions, Task, base_row, default_timeout
 
 _CONTEXT = multiprocessing.get_context("forkserver")
-_CONTEXT.set_forkserver_preload(["harness.runner"])
+#: Imported once by the fork server, so that each worker starts without
+#: importing them again (pyopencl is skipped where it is not installed). No
+#: driver is initialised there: CUDA, for one, does not survive a fork.
+_CONTEXT.set_forkserver_preload(["harness.cli", "pyopencl"])
 
 
-def _serve(conn: Connection, options: RunOptions) -> None:
-    """A worker's loop: execute each task received, send back its row."""
+def start_server() -> None:
+    """Start the process workers are forked from, so it loads while we do other work."""
+    from multiprocessing import forkserver
+
+    forkserver.ensure_running()
+
+
+def _serve(conn: Connection, options: RunOptions, backend: str, device: int) -> None:
+    """A worker's loop: open its device at once (while others start), then execute
+    each task received and send back its row."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     runner = Runner(options)
+    runner.open(backend, device)
     while True:
         try:
             task = conn.recv()
@@ -33,9 +45,11 @@ def _serve(conn: Connection, options: RunOptions) -> None:
 
 
 class _Worker:
-    def __init__(self, options: RunOptions) -> None:
+    def __init__(self, options: RunOptions, backend: str, device: int) -> None:
         self.conn, child = _CONTEXT.Pipe()
-        self.process = _CONTEXT.Process(target=_serve, args=(child, options), daemon=True)
+        self.process = _CONTEXT.Process(
+            target=_serve, args=(child, options, backend, device), daemon=True
+        )
         self.process.start()
         child.close()
 
@@ -66,12 +80,19 @@ class Workers:
         self.device_names = device_names
         self._workers: dict[tuple[str, int], _Worker] = {}
 
+    def start(self, tasks: list[Task]) -> None:
+        """Start the workers these tasks need, all at once, so they load in parallel."""
+        for task in tasks:
+            key = (task.backend, task.device)
+            if key not in self._workers:
+                self._workers[key] = _Worker(self.options, *key)
+
     def execute(self, task: Task) -> dict[str, Any]:
         """The task's row, or an error row when its worker crashed or timed out."""
         key = (task.backend, task.device)
         worker = self._workers.get(key)
         if worker is None or not worker.process.is_alive():
-            worker = self._workers[key] = _Worker(self.options)
+            worker = self._workers[key] = _Worker(self.options, *key)
         timeout = self.options.timeout or default_timeout(task)
         try:
             worker.conn.send(task)
@@ -102,6 +123,9 @@ class InProcess:
 
     def __init__(self, options: RunOptions) -> None:
         self._runner = Runner(options)
+
+    def start(self, tasks: list[Task]) -> None:
+        """Nothing to start."""
 
     def execute(self, task: Task) -> dict[str, Any]:
         """The task's row."""

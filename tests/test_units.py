@@ -98,3 +98,10 @@ def test_the_wheel_ships_the_kernel_sources(tmp_path: Path) -> None:
         if p.suffix in (".cl", ".wgsl", ".cu")
     }
     assert shipped and shipped <= names
+
+
+def test_a_floor_measures_cancelling_outputs_against_the_array() -> None:
+    expected = np.array([1.0, 1e-9, -2.0])
+    got = np.array([1.0, 2e-9, -2.0])
+    assert relative_errors(got, expected)[1] == pytest.approx(1.0)
+    assert relative_errors(got, expected, floor=1e-2)[1] == pytest.approx(1e-9 / 2e-2)

@@ -1,0 +1,104 @@
+"""Stream kernels on an OpenCL device: this harness beside BabelStream's OpenCL build.
+
+BabelStream is not part of this project: build its OpenCL model yourself and
+pass the command that runs it (a binary, or a script that sets the OpenCL
+loader's environment). The two tools run alternately, several process
+launches each, since memory bandwidth on shared machines changes between
+launches; the table gives, per kernel, the median and best over launches of
+
+- the harness: GB/s from each row's median and from its fastest repetition;
+- BabelStream: GB/s from its average time and from its fastest iteration.
+
+    python benchmarks/stream_vs_babelstream.py --babelstream ./ocl-stream --launches 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import statistics
+import subprocess
+
+from common import harness_rows
+
+KERNELS = {
+    "Copy": "Stream_COPY",
+    "Mul": "Stream_MUL",
+    "Add": "Stream_ADD",
+    "Triad": "Stream_TRIAD",
+    "Dot": "Stream_DOT",
+}
+ARRAYS = {"Copy": 2, "Mul": 2, "Add": 3, "Triad": 3, "Dot": 2}
+
+
+def babelstream(command: str, size: int, reps: int) -> dict[str, tuple[float, float]]:
+    """BabelStream's (average-time GB/s, best GB/s) per kernel, in doubles."""
+    out = subprocess.run(
+        [*shlex.split(command), "--arraysize", str(size), "--numtimes", str(reps)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    figures = {}
+    for line in out.splitlines():
+        cells = line.split()
+        if cells and cells[0] in KERNELS and len(cells) == 5:
+            moved = ARRAYS[cells[0]] * 8 * size
+            figures[cells[0]] = (moved / float(cells[4]) / 1e9, moved / float(cells[2]) / 1e9)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--babelstream", required=True, help="command that runs BabelStream's ocl-stream"
+    )
+    parser.add_argument(
+        "--device", default="opencl:0", help="the harness device (default opencl:0)"
+    )
+    parser.add_argument("--size", type=int, default=2**25, help="doubles per array (default 2^25)")
+    parser.add_argument(
+        "--reps", type=int, default=20, help="timed repetitions per tool and launch"
+    )
+    parser.add_argument("--launches", type=int, default=5, help="process launches per tool")
+    args = parser.parse_args()
+    ours: dict[str, list[tuple[float, float]]] = {k: [] for k in KERNELS}
+    theirs: dict[str, list[tuple[float, float]]] = {k: [] for k in KERNELS}
+    for launch in range(args.launches):
+        rows, _ = harness_rows(
+            "-k",
+            "Stream",
+            "--device",
+            args.device,
+            "--size",
+            str(args.size),
+            "--reps",
+            str(args.reps),
+        )
+        by_kernel = {r["kernel"]: r for r in rows}
+        for short, name in KERNELS.items():
+            r = by_kernel[name]
+            best = float(r["bytes_per_rep"]) / float(r["time_min_s"]) / 1e9
+            ours[short].append((float(r["gbytes_per_s"]), best))
+        for short, figures in babelstream(args.babelstream, args.size, args.reps).items():
+            theirs[short].append(figures)
+        print(f"launch {launch + 1} of {args.launches} done", flush=True)
+    print("\nGB/s, median over launches of each launch's figure; best over all launches")
+    print(
+        f"{'kernel':7}{'harness median':>16}{'harness best':>14}"
+        f"{'Babel average':>15}{'Babel best':>12}{'ratio':>8}"
+    )
+    for short in KERNELS:
+        ours_median = statistics.median(m for m, _ in ours[short])
+        theirs_average = statistics.median(a for a, _ in theirs[short])
+        print(
+            f"{short:7}{ours_median:16.2f}{max(b for _, b in ours[short]):14.2f}"
+            f"{theirs_average:15.2f}{max(b for _, b in theirs[short]):12.2f}"
+            f"{ours_median / theirs_average:8.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
