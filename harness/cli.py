@@ -304,10 +304,11 @@ def _cmd_devices(args: argparse.Namespace) -> int:
         print(f"{entry['backend']}: available, {len(entry['devices'])} device(s)")
         for d in entry["devices"]:
             print(f"  {d['id']}  {d['name']}  [{d['kind']}]")
-            print(
-                f"      vendor {d['vendor']}; {d['memory_bytes'] / 2**30:.1f} GiB; "
-                f"{d['compute_units']} compute units"
+            memory = (
+                f"{d['memory_bytes'] / 2**30:.1f} GiB" if d["memory_bytes"] else "memory unknown"
             )
+            units = d["compute_units"] or "unknown"
+            print(f"      vendor {d['vendor']}; {memory}; {units} compute units")
             print(f"      driver {d['driver']}; {d['api']}")
             print(f"      features: {' '.join(d['features']) or '-'}")
             if d["limits"]:

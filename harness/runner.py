@@ -201,6 +201,52 @@ def check_memory(spec: KernelSpec, task: Task, device: base.DeviceInfo) -> None:
         )
 
 
+#: Upper end of the search for the largest size that fits a limit.
+_SIZE_CEILING = 1 << 48
+
+
+def largest_size(spec: KernelSpec, precision: str, limit: int) -> int | None:
+    """The largest problem size whose every array fits in ``limit`` bytes; None if none does.
+
+    Array lengths are assumed to grow with the size, as every description's do.
+    """
+    items = {a.name: numpy_dtype(a.dtype, precision).itemsize for a in spec.arrays}
+
+    def fits(size: int) -> bool:
+        return all(n * items[name] <= limit for name, n in spec.lengths(size).items())
+
+    if not fits(0):
+        return None
+    low, high = 0, 1
+    while fits(high):
+        if high >= _SIZE_CEILING:
+            return high
+        low, high = high, 2 * high
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if fits(mid) else (low, mid)
+    return low
+
+
+def check_array_limit(spec: KernelSpec, task: Task, session: base.Session) -> None:
+    """DeviceLimit, before anything is made, for an array over the device's limit."""
+    limit = session.array_limit()
+    if limit is None:
+        return
+    name, most = limit
+    for array in spec.arrays:
+        need = (
+            spec.lengths(task.size)[array.name] * numpy_dtype(array.dtype, task.precision).itemsize
+        )
+        if need > most:
+            fits = largest_size(spec, task.precision, most)
+            advice = "no size fits" if fits is None else f"the largest size that fits is {fits}"
+            raise base.DeviceLimit(
+                f"array {array.name} needs {need} bytes, over this device's {name} of "
+                f"{most} bytes ({most / 2**20:g} MiB); {advice}"
+            )
+
+
 def host_available_bytes() -> int:
     """Host memory available now (0 where the system does not say)."""
     try:
@@ -273,6 +319,7 @@ class Runner:
             row["device"] = session.info.name
             row["timer"] = session.timer
             check_memory(spec, task, session.info)
+            check_array_limit(spec, task, session)
             missing = spec.required_features(task.precision) - session.info.features
             if missing:
                 return _skip(row, f"needs {', '.join(sorted(missing))}, which this device lacks")

@@ -46,15 +46,6 @@ def test_apps_kernel_matches_reference(
     spec = SPECS[kernel]
     size = task_size(spec, runner.options)
     row = _row(runner, kernel, backend, precision, size)
-    if (
-        row["status"] == "error"
-        and backend == "wgpu"
-        and "atomics64" in spec.precision_features.get(precision, ())
-    ):
-        pytest.xfail(
-            "this adapter lists atomics64, but a WGSL source cannot switch its CAS word "
-            "between u32 and u64 with REAL alone: f64 atomic adds are not written for wgpu"
-        )
     assert row["status"] == "ok", row["reason"]
     assert row["max_rel_error"] <= spec.tolerance.at(precision)
 

@@ -20,7 +20,8 @@ def test_kernel_matches_reference(kernel: str, backend: str, precision: str) -> 
     options = RunOptions(precision=precision, check=True)
     row = Runner(options).execute(Task(kernel, backend, 0, task_size(spec, options), precision))
     assert row["status"] == "ok", row["reason"]
-    assert row["max_rel_error"] <= spec.tolerance.at(precision)
+    if spec.verify is None:
+        assert row["max_rel_error"] <= spec.tolerance.at(precision)
     assert row["checksum"] is not None
 
 

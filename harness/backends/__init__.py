@@ -6,10 +6,12 @@ from harness.backends.base import Backend
 from harness.backends.cpu import CpuBackend
 from harness.backends.cuda import CudaBackend
 from harness.backends.opencl import OpenCLBackend
+from harness.backends.wgpu import WgpuBackend
 
 BACKENDS: dict[str, type[Backend]] = {
     "cpu": CpuBackend,
     "opencl": OpenCLBackend,
+    "wgpu": WgpuBackend,
     "cuda": CudaBackend,
 }
 

@@ -100,6 +100,10 @@ class Session(ABC):
     #: Which clock times repetitions on this device: "device" or "host".
     timer: str = "device"
 
+    def array_limit(self) -> tuple[str, int] | None:
+        """The device's limit on one array, as (limit name, bytes); None if none."""
+        return None
+
     @abstractmethod
     def load(
         self,

@@ -24,7 +24,6 @@ from harness.backends.base import (
     BackendUnavailable,
     CompileError,
     DeviceInfo,
-    DeviceLimit,
     DeviceOutOfMemory,
     Execution,
     Session,
@@ -144,13 +143,6 @@ class OpenCLExecution(Execution):
         self._program = program
         self._kernels: dict[str, Any] = {}
         self._host = {name: np.ascontiguousarray(value) for name, value in inputs.items()}
-        limit = session.info.limits["max_alloc_bytes"]
-        for name, value in self._host.items():
-            if value.nbytes > limit:
-                raise DeviceLimit(
-                    f"array {name} needs {value.nbytes} bytes, over this device's "
-                    f"largest allocation of {limit} bytes"
-                )
         self._buffers: dict[str, Any] = {}
         flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
         total = 0
@@ -222,6 +214,9 @@ class OpenCLSession(Session):
             self.context, properties=cl.command_queue_properties.PROFILING_ENABLE
         )
         self._programs: dict[tuple, Any] = {}
+
+    def array_limit(self) -> tuple[str, int] | None:
+        return "max_alloc_bytes", self.info.limits["max_alloc_bytes"]
 
     def _program(self, spec: KernelSpec, source: Path, precision: str) -> Any:
         cl = _cl()

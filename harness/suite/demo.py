@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from harness.spec import TIGHT, Array, Grid, KernelSpec, Scalar, Traffic
-from harness.suite.forall import one_launch
+from harness.spec import EXACT, TIGHT, Array, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.suite.forall import GROUP, one_launch
+from harness.verify import Verdict
 
 GROUP_NAME = "Demo"
 
@@ -19,24 +22,135 @@ def _vadd_cpu(grid: Grid, a: np.ndarray, b: np.ndarray, c: np.ndarray, n: int) -
     np.add(a[:n], b[:n], out=c[:n])
 
 
-KERNELS = (
-    KernelSpec(
-        name="Demo_VADD",
-        group=GROUP_NAME,
-        summary="c[i] = a[i] + b[i] on random inputs (the hello-world of GPU kernels)",
-        arrays=(
-            Array("a", "real", lambda n: n),
-            Array("b", "real", lambda n: n),
-            Array("c", "real", lambda n: n, "out"),
-        ),
-        scalars=(Scalar("n", "u32"),),
-        plan=one_launch("vadd", ("a", "b", "c")),
-        init=_vadd_init,
-        reference=lambda x: {"c": np.asarray(x["a"], np.float64) + np.asarray(x["b"], np.float64)},
-        cpu={"vadd": _vadd_cpu},
-        traffic=lambda n, b: Traffic(read=2 * n * b, write=n * b),
-        flops=lambda n: n,
-        default_reps=200,
-        tolerance=TIGHT,
+VADD = KernelSpec(
+    name="Demo_VADD",
+    group=GROUP_NAME,
+    summary="c[i] = a[i] + b[i] on random inputs (the hello-world of GPU kernels)",
+    arrays=(
+        Array("a", "real", lambda n: n),
+        Array("b", "real", lambda n: n),
+        Array("c", "real", lambda n: n, "out"),
     ),
+    scalars=(Scalar("n", "u32"),),
+    plan=one_launch("vadd", ("a", "b", "c")),
+    init=_vadd_init,
+    reference=lambda x: {"c": np.asarray(x["a"], np.float64) + np.asarray(x["b"], np.float64)},
+    cpu={"vadd": _vadd_cpu},
+    traffic=lambda n, b: Traffic(read=2 * n * b, write=n * b),
+    flops=lambda n: n,
+    default_reps=200,
+    tolerance=TIGHT,
 )
+
+
+#: Escape-time iterations per pixel, and the rectangle of the complex plane drawn.
+MANDELBROT_ITERATIONS = 256
+MANDELBROT_VIEW = (-2.0, -1.5, 3.0)
+
+
+def _side(size: int) -> int:
+    return max(1, math.isqrt(size))
+
+
+def _mandelbrot_plan(size: int) -> list[Launch]:
+    side = _side(size)
+    return [
+        Launch(
+            "mandelbrot",
+            side * side,
+            GROUP,
+            ("iterations", "side", "limit", "x0", "y0", "step"),
+            {
+                "side": side,
+                "limit": MANDELBROT_ITERATIONS,
+                "x0": MANDELBROT_VIEW[0],
+                "y0": MANDELBROT_VIEW[1],
+                "step": MANDELBROT_VIEW[2] / side,
+            },
+        )
+    ]
+
+
+def _mandelbrot_counts(side: int, limit: int, x0, y0, step, dtype) -> np.ndarray:
+    """Escape iterations of every pixel, iterating all pixels at once in ``dtype``."""
+    index = np.arange(side * side)
+    cx = (dtype.type(x0) + dtype.type(step) * (index % side).astype(dtype)).astype(dtype)
+    cy = (dtype.type(y0) + dtype.type(step) * (index // side).astype(dtype)).astype(dtype)
+    x = np.zeros_like(cx)
+    y = np.zeros_like(cy)
+    counts = np.zeros(side * side, dtype=np.uint32)
+    live = np.ones(side * side, dtype=bool)
+    for _ in range(limit):
+        xx, yy = x * x, y * y
+        live &= xx + yy <= 4
+        counts += live
+        y = np.where(live, 2 * x * y + cy, y)
+        x = np.where(live, xx - yy + cx, x)
+    return counts
+
+
+def _mandelbrot_cpu(grid: Grid, iterations: np.ndarray, side, limit, x0, y0, step) -> None:
+    iterations[:] = _mandelbrot_counts(int(side), int(limit), x0, y0, step, np.asarray(x0).dtype)
+
+
+def _mandelbrot_init(size: int, seed: int, precision: str) -> dict:
+    return {"iterations": np.zeros(_side(size) ** 2, dtype=np.uint32)}
+
+
+def _mandelbrot_reference(inputs: dict) -> dict[str, np.ndarray]:
+    side = _side(inputs["iterations"].size)
+    view = MANDELBROT_VIEW
+    dtype = np.dtype(np.float64)
+    counts = _mandelbrot_counts(
+        side, MANDELBROT_ITERATIONS, view[0], view[1], view[2] / side, dtype
+    )
+    return {"iterations": counts}
+
+
+#: Pixels on the set's boundary are chaotic: one rounding difference (a fused
+#: multiply-add, f32 against f64) changes their count. Up to this fraction of
+#: pixels may differ; a wrong kernel changes far more.
+MANDELBROT_DIFFERING = 0.01
+
+
+def _mandelbrot_verify(inputs: dict, outputs: dict, reference: dict) -> Verdict:
+    got, want = outputs["iterations"], reference["iterations"]
+    differ = int(np.count_nonzero(got != want))
+    fraction = differ / max(1, want.size)
+    if fraction > MANDELBROT_DIFFERING:
+        at = int(np.flatnonzero(got != want)[0])
+        return Verdict(
+            fraction,
+            f"iterations: {differ} of {want.size} pixels differ (more than "
+            f"{MANDELBROT_DIFFERING:.0%}); first at {at}: got {got[at]}, expected {want[at]}",
+        )
+    return Verdict(fraction, None)
+
+
+MANDELBROT = KernelSpec(
+    name="Demo_MANDELBROT",
+    group=GROUP_NAME,
+    summary="escape iterations of a square image of the Mandelbrot set (up to 256)",
+    arrays=(Array("iterations", "u32", lambda n: _side(n) ** 2, "out"),),
+    scalars=(
+        Scalar("side", "u32"),
+        Scalar("limit", "u32"),
+        Scalar("x0", "real"),
+        Scalar("y0", "real"),
+        Scalar("step", "real"),
+    ),
+    plan=_mandelbrot_plan,
+    init=_mandelbrot_init,
+    reference=_mandelbrot_reference,
+    cpu={"mandelbrot": _mandelbrot_cpu},
+    traffic=lambda n, b: Traffic(write=4 * _side(n) ** 2),
+    flops=lambda n: 0,
+    default_size=1 << 20,
+    default_reps=20,
+    check_size=40_000,
+    tolerance=EXACT,
+    verify=_mandelbrot_verify,
+    items="pixels",
+)
+
+KERNELS = (VADD, MANDELBROT)

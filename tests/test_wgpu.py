@@ -1,0 +1,167 @@
+"""The wgpu backend on a real adapter (lavapipe in CI): kernels, limits, errors, timing."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from conftest import FIXTURES, harness, need_backend, required, run_folder
+
+from harness import results, sources, suite
+from harness.backends import get as get_backend
+from harness.backends.base import Backend, DeviceInfo
+from harness.backends.wgpu import pack_uniform
+from harness.runner import Runner, RunOptions, Task, largest_size, make_inputs
+
+#: Work-groups one dispatch dimension takes at most (WebGPU's and lavapipe's limit).
+MAX_GROUPS = 65535
+
+
+@pytest.fixture(scope="module")
+def backend() -> Backend:
+    """The wgpu backend; skips (or fails where required) without a usable adapter."""
+    need_backend("wgpu")
+    return get_backend("wgpu")
+
+
+@pytest.fixture(scope="module")
+def device(backend: Backend) -> DeviceInfo:
+    """The default adapter, which must have shader-f64 (lavapipe does)."""
+    info = backend.default_devices()[0]
+    if "f64" not in info.features:
+        message = f"default wgpu adapter {info.name} lacks shader-f64; install lavapipe"
+        if required("wgpu"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return info
+
+
+def _rows(out) -> list[dict]:
+    return results.read_journal(run_folder(out))
+
+
+def test_uniform_follows_wgsl_layout() -> None:
+    f64_then_u32 = pack_uniform([np.float64(1.5), np.uint32(7)])
+    assert len(f64_then_u32) == 16
+    assert np.frombuffer(f64_then_u32[:8], "<f8")[0] == 1.5
+    assert np.frombuffer(f64_then_u32[8:12], "<u4")[0] == 7
+    u32_then_f64 = pack_uniform([np.uint32(3), np.float64(2.0)])
+    assert np.frombuffer(u32_then_f64[8:16], "<f8")[0] == 2.0
+    assert len(pack_uniform([np.float32(1), np.int32(-2), np.uint32(3)])) == 16
+    assert len(pack_uniform([np.float64(1)] * 3 + [np.uint32(1)])) == 32
+
+
+def test_largest_size_fits_the_binding_limit() -> None:
+    triad = suite.BY_NAME["Stream_TRIAD"]
+    assert largest_size(triad, "f64", 128 * 2**20) == 2**24
+    assert largest_size(triad, "f32", 128 * 2**20) == 2**25
+
+
+def test_devices_list_adapters_with_their_limits(backend: Backend) -> None:
+    devices = backend.devices()
+    for info in devices:
+        assert info.limits["max_storage_buffer_binding_size"] > 0
+        assert info.limits["max_compute_invocations_per_workgroup"] > 0
+    native = [d for d in devices if not d.api.startswith("OpenGL")]
+    assert backend.default_devices() == (native or devices)[:1]
+    listing = harness("devices")
+    assert listing.returncode == 0, listing.stderr
+    assert "wgpu: available" in listing.stdout
+    assert "max_storage_buffer_binding_size" in listing.stdout
+
+
+@pytest.mark.parametrize("precision", ["f64", "f32"])
+def test_every_kernel_verifies(device: DeviceInfo, precision: str, tmp_path) -> None:
+    proc = harness("run", "-b", "wgpu", "--check", "--precision", precision, "--out", str(tmp_path))
+    rows = _rows(tmp_path)
+    assert {r["kernel"] for r in rows} == {k.name for k in suite.ALL}
+    bad = {r["kernel"]: f"{r['status']}: {r['reason']}" for r in rows if r["status"] != "ok"}
+    assert not bad, bad
+    assert proc.returncode == 0, proc.stderr
+    assert all(r["device_id"] == device.id for r in rows)
+
+
+def test_timestamps_time_each_repetition(device: DeviceInfo) -> None:
+    spec = suite.BY_NAME["Stream_TRIAD"]
+    size = 1 << 16
+    inputs = make_inputs(spec, size, 1, "f32")
+    session = get_backend("wgpu").open(device.index)
+    assert session.timer == "device"
+    source = sources.find("wgsl", ".wgsl", spec.name)
+    execution = session.load(spec, "f32", source, {a.name: inputs[a.name] for a in spec.arrays})
+    launches = spec.resolve(size, inputs, "f32")
+    execution.run(launches)
+    start = time.perf_counter()
+    times = execution.time(launches, 20)
+    wall = time.perf_counter() - start
+    execution.close()
+    assert len(times) == 20
+    assert all(t > 0 for t in times)
+    assert sum(times) <= wall
+
+    row = Runner(RunOptions(reps=5, warmup=1)).execute(
+        Task(spec.name, "wgpu", device.index, 50_000, "f64")
+    )
+    assert row["status"] == "ok", row["reason"]
+    assert row["timer"] == "device"
+    assert 0 < row["time_min_s"] <= row["time_median_s"]
+
+
+def test_grids_over_the_dimension_limit_are_folded(device: DeviceInfo) -> None:
+    size = MAX_GROUPS * 256 + 1
+    row = Runner(RunOptions(check=True)).execute(
+        Task("Stream_COPY", "wgpu", device.index, size, "f32")
+    )
+    assert row["status"] == "ok", row["reason"]
+
+
+def test_arrays_over_the_binding_limit_are_skipped(device: DeviceInfo) -> None:
+    limit = device.limits["max_storage_buffer_binding_size"]
+    if limit > 256 * 2**20:
+        pytest.skip(f"binding limit {limit} bytes is too large to exceed cheaply")
+    fits = limit // 8
+    row = Runner(RunOptions(check=True)).execute(
+        Task("Stream_COPY", "wgpu", device.index, fits + 1, "f64")
+    )
+    assert row["status"] == "skipped"
+    assert "max_storage_buffer_binding_size" in row["reason"]
+    assert f"the largest size that fits is {fits}" in row["reason"]
+
+
+def test_wgsl_syntax_error_is_an_error_row_naming_file_and_line(
+    device: DeviceInfo, tmp_path
+) -> None:
+    proc = harness(
+        "run",
+        "-b",
+        "wgpu",
+        "-k",
+        "Stream_TRIAD",
+        "--check",
+        "--sources",
+        str(FIXTURES / "wgsl_bad_syntax"),
+        "--out",
+        str(tmp_path),
+    )
+    assert proc.returncode == 1
+    (row,) = _rows(tmp_path)
+    assert row["status"] == "error"
+    assert "Stream_TRIAD.wgsl:19:" in row["reason"]
+
+
+def test_f64_without_shader_f64_is_skipped_and_f32_runs(backend: Backend, tmp_path) -> None:
+    lacking = [d for d in backend.devices() if "f64" not in d.features]
+    if not lacking:
+        pytest.skip("every wgpu adapter here has shader-f64")
+    device = lacking[0].id
+    for precision, status in (("f64", "skipped"), ("f32", "ok")):
+        out = tmp_path / precision
+        harness(
+            "run", "--device", device, "-k", "Stream_TRIAD", "--check",
+            "--precision", precision, "--out", str(out),
+        )  # fmt: skip
+        (row,) = _rows(out)
+        assert row["status"] == status, row["reason"]
+        if status == "skipped":
+            assert "f64" in row["reason"]
