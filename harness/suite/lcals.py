@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from harness.rajaperf import DataInit
 from harness.spec import EXACT, NORMAL, Array, Grid, KernelSpec, Launch, Scalar, Traffic
 from harness.suite.forall import GROUP, one_launch
+from harness.suite.scan import chunking, partial_groups
 
 GROUP_NAME = "Lcals"
 
@@ -50,17 +49,9 @@ def _hydro_1d_reference(x: dict) -> dict:
 
 # --- FIRST_MIN ----------------------------------------------------------------
 
-#: Work-groups of the first FIRST_MIN pass; each scans one contiguous chunk.
-MINLOC_GROUPS = 1024
-
-
-def _minloc_groups(size: int) -> int:
-    return max(1, min(MINLOC_GROUPS, math.ceil(size / GROUP)))
-
 
 def _first_min_plan(size: int) -> list[Launch]:
-    groups = _minloc_groups(size)
-    chunk = math.ceil(size / groups)
+    groups, chunk = chunking(size)
     return [
         Launch(
             "first_min_partial",
@@ -83,7 +74,7 @@ def _first_min_init(size: int, seed: int, precision: str) -> dict:
     d = DataInit()
     x = d.const(size, 0.0)
     x[size // 2] = -1.0e10
-    groups = _minloc_groups(size)
+    groups = partial_groups(size)
     return {
         "x": x,
         "block_val": np.zeros(groups),
@@ -151,8 +142,8 @@ KERNELS = (
         summary="minloc of x (first index of the minimum), a two-pass reduction",
         arrays=(
             Array("x", "real", _n),
-            Array("block_val", "real", _minloc_groups, "scratch"),
-            Array("block_loc", "i32", _minloc_groups, "scratch"),
+            Array("block_val", "real", partial_groups, "scratch"),
+            Array("block_loc", "i32", partial_groups, "scratch"),
             Array("minloc", "i32", lambda n: 1, "out"),
         ),
         scalars=(

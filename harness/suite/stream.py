@@ -6,13 +6,12 @@ src/stream/*.cpp; the init order matters because it fixes each array's factor.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from harness.rajaperf import DataInit
 from harness.spec import EXACT, NORMAL, Array, Grid, KernelSpec, Launch, Scalar, Traffic
-from harness.suite.forall import GROUP, one_launch
+from harness.suite.forall import one_launch
+from harness.suite.scan import CHUNK, COUNT, chunked_launch, fold_launch, partial_groups
 
 GROUP_NAME = "Stream"
 N = Scalar("n", "u32")
@@ -63,27 +62,10 @@ def _triad_cpu(grid: Grid, a: np.ndarray, b: np.ndarray, c: np.ndarray, alpha, n
     np.add(a[:n], b[:n], out=a[:n])
 
 
-#: Work-groups of the first DOT pass: enough to fill a large GPU, and each
-#: group sums one contiguous chunk so every device streams its memory.
-DOT_GROUPS = 1024
-
-
-def _dot_groups(size: int) -> int:
-    return max(1, min(DOT_GROUPS, math.ceil(size / GROUP)))
-
-
 def _dot_plan(size: int) -> list[Launch]:
-    groups = _dot_groups(size)
-    chunk = math.ceil(size / groups)
     return [
-        Launch(
-            "dot_partial",
-            groups * GROUP,
-            GROUP,
-            ("a", "b", "partial", "n", "chunk"),
-            {"n": size, "chunk": chunk},
-        ),
-        Launch("dot_final", GROUP, GROUP, ("partial", "dot", "count"), {"count": groups}),
+        chunked_launch("dot_partial", size, ("a", "b", "partial")),
+        fold_launch("dot_final", size, ("partial", "dot")),
     ]
 
 
@@ -92,7 +74,7 @@ def _dot_init(size: int, seed: int, precision: str) -> dict:
     return {
         "a": d.data(size),
         "b": d.data(size),
-        "partial": np.zeros(_dot_groups(size)),
+        "partial": np.zeros(partial_groups(size)),
         "dot": np.zeros(1),
     }
 
@@ -182,10 +164,10 @@ KERNELS = (
         arrays=(
             Array("a", "real", _n),
             Array("b", "real", _n),
-            Array("partial", "real", _dot_groups, "scratch"),
+            Array("partial", "real", partial_groups, "scratch"),
             Array("dot", "real", lambda n: 1, "inout"),
         ),
-        scalars=(N, Scalar("chunk", "u32"), Scalar("count", "u32")),
+        scalars=(N, CHUNK, COUNT),
         plan=_dot_plan,
         init=_dot_init,
         reference=lambda x: {"dot": _f64(x["dot"]) + np.dot(_f64(x["a"]), _f64(x["b"]))},
