@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from harness import __version__, metadata, results, suite, table
+from harness import __version__, metadata, reporting_cli, results, suite, table
 from harness.backends import BACKENDS
 from harness.backends import get as get_backend
 from harness.backends.base import Backend, DeviceInfo
@@ -228,6 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("run_dir", type=Path, metavar="RUN_DIR")
     show.set_defaults(handler=_cmd_show)
     run.set_defaults(handler=_cmd_run)
+    reporting_cli.register(sub)
     return parser
 
 

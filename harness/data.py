@@ -1,0 +1,182 @@
+"""Run folders as pandas DataFrames, for reports, plots, comparisons and notebooks.
+
+One row per journal row (an interrupted run's rows included), every column of
+`harness.results.COLUMNS` present, numbers as numbers, plus where each row came
+from: ``run`` (the run folder's name), ``run_dir`` and ``host``. Several run
+folders load into one frame; ``series`` then names each device so that the
+same device in two runs (a size sweep) stays one line on a plot, while two
+machines' devices stand side by side.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from harness import results
+from harness.errors import UsageError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: Columns that hold numbers; anything unreadable in them becomes NaN.
+NUMERIC = (
+    "size",
+    "reps",
+    "warmup",
+    "launches",
+    "max_rel_error",
+    "checksum",
+    "time_min_s",
+    "time_median_s",
+    "time_mean_s",
+    "time_std_s",
+    "gbytes_per_s",
+    "gflops_per_s",
+    "bytes_per_rep",
+    "flops_per_rep",
+    "keys_per_s",
+)
+
+#: Optional columns that tell input variants of one kernel apart (sort kernels).
+CASE_EXTRAS = ("order", "dist")
+#: Optional columns that tell implementations on one device apart.
+VARIANT_EXTRAS = ("strategy",)
+
+INSTALL_HINT = "pip install 'harness[report]'"
+
+
+def require() -> None:
+    """Raise a UsageError naming the extra to install when pandas or matplotlib is missing."""
+    missing = [m for m in ("pandas", "matplotlib") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise UsageError(
+            f"reports need {' and '.join(missing)}, which {'is' if len(missing) == 1 else 'are'}"
+            f" not installed: {INSTALL_HINT}"
+        )
+
+
+def _check_folder(run_dir: Path) -> None:
+    if not run_dir.exists():
+        raise results.RunFolderError(f"{run_dir}: no such run folder")
+    if not run_dir.is_dir():
+        raise results.RunFolderError(f"{run_dir}: is a file, not a run folder")
+    if not (run_dir / results.JOURNAL).exists():
+        runs = sorted(p.parent for p in run_dir.glob(f"*/{results.JOURNAL}"))
+        if runs:
+            raise results.RunFolderError(
+                f"{run_dir}: a folder of {len(runs)} run(s), not a run folder; "
+                f"give one of them, e.g. {runs[-1]}"
+            )
+        raise results.RunFolderError(f"{run_dir}: not a run folder (no {results.JOURNAL} in it)")
+
+
+def load(run_dir: str | Path) -> pd.DataFrame:
+    """The rows of one run folder; raises RunFolderError if it is missing, empty or corrupt."""
+    import pandas as pd
+
+    run_dir = Path(run_dir)
+    _check_folder(run_dir)
+    try:
+        rows = results.read_journal(run_dir)
+    except OSError as exc:
+        raise results.RunFolderError(f"{run_dir}: cannot read the journal ({exc})") from None
+    if not rows:
+        raise results.RunFolderError(
+            f"{run_dir}: the journal has no readable rows (empty, or every line corrupt)"
+        )
+    meta = results.read_metadata(run_dir)
+    frame = pd.DataFrame(rows)
+    extras = [c for c in frame.columns if c not in results.COLUMNS]
+    frame = frame.reindex(columns=[*results.COLUMNS, *extras])
+    for column in NUMERIC:
+        if column in frame:
+            frame[column] = pd.to_numeric(frame[column], errors="coerce")
+    frame["run"] = run_dir.resolve().name
+    frame["run_dir"] = str(run_dir)
+    frame["host"] = (meta.get("host") or {}).get("hostname") or ""
+    frame.attrs["metadata"] = meta
+    return frame
+
+
+def load_runs(run_dirs: Sequence[str | Path]) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
+    """Rows of several run folders in one frame with a ``series`` label, and each run's metadata.
+
+    Run names are made unique (two folders named alike get their parent's
+    name too), so ``run`` always tells the source apart.
+    """
+    import pandas as pd
+
+    if not run_dirs:
+        raise UsageError("give at least one run folder")
+    frames = [load(d) for d in run_dirs]
+    names = [f["run"].iat[0] for f in frames]
+    for i, frame in enumerate(frames):
+        if names.count(names[i]) > 1:
+            path = Path(run_dirs[i]).resolve()
+            frame["run"] = f"{path.parent.name}/{path.name}"
+    metas = [
+        dict(f.attrs["metadata"], run=f["run"].iat[0], run_dir=str(d))
+        for f, d in zip(frames, run_dirs, strict=True)
+    ]
+    for frame in frames:
+        frame.attrs = {}
+    return prepare(pd.concat(frames, ignore_index=True)), metas
+
+
+def prepare(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rows from `load` (one run or several concatenated) made ready for reports and plots.
+
+    Adds ``series`` (a device, named for legends), ``variant`` and ``case`` labels.
+
+    A device is its host, id and name; it gains its run's name only where one
+    device measured the same case twice (two runs of one machine side by side).
+    ``variant`` is the series plus any sort strategy; ``case`` is the kernel
+    plus any input order or distribution.
+    """
+    frame = frame.copy()
+    for column in (*CASE_EXTRAS, *VARIANT_EXTRAS):
+        if column in frame:
+            frame[column] = frame[column].fillna("").astype(str)
+    hosts = frame["host"].fillna("").astype(str)
+    # A row whose device failed to open has no name; its device's other rows have.
+    device = frame.groupby(["run", "device_id"])["device"].transform("first").fillna("")
+    device = device.astype(str)
+    key = hosts + "|" + frame["device_id"].astype(str) + "|" + device
+    same = ["kernel", "precision", "size"]
+    same += [c for c in (*CASE_EXTRAS, *VARIANT_EXTRAS) if c in frame]
+    cases = frame[same].astype(str).assign(_key=key, _run=frame["run"])
+    by_run = bool((cases.groupby([*same, "_key"])["_run"].nunique() > 1).any())
+    if by_run:
+        key = key + "|" + frame["run"].astype(str)
+    label = frame["device_id"].astype(str) + device.map(lambda d: f" ({_short(d)})" if d else "")
+    if hosts.nunique() > 1:
+        label = hosts.map(lambda h: f"{h}: " if h else "") + label
+    if by_run:
+        label = label + " [" + frame["run"].astype(str) + "]"
+    frame["series_key"] = key
+    frame["series"] = label
+    frame["variant"] = label
+    for column in VARIANT_EXTRAS:
+        if column in frame:
+            frame["variant"] = frame["variant"] + frame[column].map(
+                lambda s: f" · {s}" if s else ""
+            )
+    inputs = [frame[c].astype(str) for c in CASE_EXTRAS if c in frame]
+    details = [", ".join(v for v in values if v) for values in zip(*inputs, strict=True)]
+    frame["case"] = [
+        f"{kernel} ({detail})" if detail else str(kernel)
+        for kernel, detail in zip(frame["kernel"], details or [""] * len(frame), strict=True)
+    ]
+    return frame
+
+
+def _short(name: str, limit: int = 28) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def timed(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows that carry a usable median time (ok rows of a timing run)."""
+    return frame[(frame["status"] == "ok") & (frame["time_median_s"] > 0)]

@@ -1,0 +1,719 @@
+"""Comparison plots of run folders, as matplotlib Figures (so they also work in notebooks).
+
+Each ``plot_*`` function takes rows loaded by `harness.load` or
+`harness.data.load_runs` and returns a Figure, or raises `NothingToPlot`
+saying why these rows make no such plot. `write_plots` saves every plot that
+applies as PNG and SVG. Figures are made without pyplot, so nothing needs a
+display and nothing global is kept.
+
+Colours are fixed per backend (`BACKEND_COLOURS`) in every plot; a second
+device of one backend gets a darker shade and another marker, a second sort
+strategy another hatch or line style.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import matplotlib as mpl
+import numpy as np
+from matplotlib.colors import TwoSlopeNorm, to_rgb
+from matplotlib.figure import Figure
+from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
+
+from harness.data import VARIANT_EXTRAS, prepare, timed
+from harness.report import TIMES, find_baseline, fmt_time, speedups
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: One colour per backend, the same in every plot (Okabe-Ito, safe for colour blindness).
+BACKEND_COLOURS = {
+    "cpu": "#E69F00",
+    "opencl": "#0072B2",
+    "wgpu": "#009E73",
+    "cuda": "#D55E00",
+}
+#: Colours for backends not listed above, in order of appearance.
+OTHER_COLOURS = ("#CC79A7", "#56B4E9", "#8C6D31", "#444444")
+HATCHES = ("", "//", "..", "xx", "\\\\", "++")
+LINESTYLES = ("-", "--", ":", "-.")
+MARKERS = ("o", "s", "^", "D", "v", "P")
+
+TIME_TITLE = "Time per repetition by kernel and device"
+TIME_YLABEL = "Median time per repetition (log scale)"
+SPEEDUP_TITLE = "Speedup over {baseline}"
+SPEEDUP_XLABEL = "Device"
+SPEEDUP_YLABEL = "Kernel"
+SPEEDUP_CBAR = "Speedup, log scale (blue: faster)"
+BANDWIDTH_TITLE = "Achieved memory bandwidth per kernel"
+BANDWIDTH_XLABEL = "Achieved bandwidth (GB/s)"
+BANDWIDTH_NOTE = "bar labels: % of the device's peak line"
+SWEEP_TITLE = "{kernel}: time and throughput vs problem size"
+SWEEP_XLABEL = "Problem size n (elements)"
+SWEEP_TIME_YLABEL = "Median time per repetition (log scale)"
+SORT_TITLE = "Sort throughput vs number of keys"
+SORT_XLABEL = "Number of keys n"
+SORT_BARS_TITLE = "Sort throughput by kernel and device"
+SORT_YLABEL = "Throughput ({unit}keys/s)"
+
+STYLE = {
+    "font.size": 11,
+    "axes.titlesize": 13,
+    "axes.titleweight": "bold",
+    "axes.labelsize": 11,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "axes.axisbelow": True,
+    "grid.alpha": 0.35,
+    "grid.linewidth": 0.6,
+    "legend.frameon": False,
+    "legend.fontsize": 10,
+    "figure.titlesize": 15,
+    "figure.titleweight": "bold",
+    "svg.fonttype": "none",
+}
+DPI = 150
+#: Most kernels in one row of bars; more wrap onto further rows.
+ROW_CASES = 12
+#: Small grey note at the right of a plot's title line.
+NOTE_STYLE = {"loc": "right", "fontsize": 9, "color": "#555555", "fontweight": "normal"}
+
+
+class NothingToPlot(ValueError):
+    """These rows make no such plot; the message says why."""
+
+
+@dataclass(frozen=True)
+class Style:
+    """How one variant (device, plus strategy) is drawn."""
+
+    colour: tuple[float, float, float]
+    hatch: str
+    linestyle: str
+    marker: str
+
+
+def _shade(colour: str, k: int) -> tuple[float, float, float]:
+    """The k-th shade of a colour: itself, then darker and lighter in turn."""
+    r, g, b = to_rgb(colour)
+    if k == 0:
+        return (r, g, b)
+    step = 0.3 * ((k + 1) // 2)
+    if k % 2:
+        return (r * (1 - step), g * (1 - step), b * (1 - step))
+    return (r + (1 - r) * step, g + (1 - g) * step, b + (1 - b) * step)
+
+
+def styles(frame: pd.DataFrame) -> dict[str, Style]:
+    """The drawing style of each variant in the rows, backends in `BACKEND_COLOURS` order.
+
+    Colour: the backend's, in a further shade for each further device of it.
+    Hatch and line style: one per sort strategy. Marker: per strategy where
+    rows have one, else per device.
+    """
+    order = {b: i for i, b in enumerate(BACKEND_COLOURS)}
+    seen = frame.drop_duplicates("variant")
+    seen = seen.sort_values(
+        "backend", key=lambda b: b.map(lambda x: order.get(x, len(order))), kind="stable"
+    )
+    others = [b for b in dict.fromkeys(seen["backend"]) if b not in BACKEND_COLOURS]
+    strategies = _strategies(frame)
+    devices: dict[str, list[str]] = {}
+    result = {}
+    for _, row in seen.iterrows():
+        backend = str(row["backend"])
+        base = (
+            BACKEND_COLOURS.get(backend)
+            or OTHER_COLOURS[others.index(backend) % len(OTHER_COLOURS)]
+        )
+        mine = devices.setdefault(backend, [])
+        if row["series"] not in mine:
+            mine.append(row["series"])
+        k = mine.index(row["series"])
+        s = strategies.index(_strategy(row)) if strategies else 0
+        result[str(row["variant"])] = Style(
+            _shade(base, k),
+            HATCHES[s % len(HATCHES)],
+            LINESTYLES[s % len(LINESTYLES)],
+            MARKERS[(s if strategies else k) % len(MARKERS)],
+        )
+    return result
+
+
+def _strategy(row: Any) -> str:
+    return "".join(str(row[c]) for c in VARIANT_EXTRAS if c in row)
+
+
+def _strategies(frame: pd.DataFrame) -> list[str]:
+    """No strategy first (plain bars), then the strategies by name, so styles stay put."""
+    columns = [c for c in VARIANT_EXTRAS if c in frame]
+    if not columns:
+        return []
+    names = set(frame[columns].fillna("").astype(str).agg("".join, axis=1))
+    return ["", *sorted(names - {""})]
+
+
+def _styled(function: Callable[..., Figure]) -> Callable[..., Figure]:
+    """Build the figure under the shared style, without touching global settings.
+
+    The rows may come straight from ``harness.load``; they are prepared here.
+    """
+
+    @functools.wraps(function)
+    def wrapper(frame: pd.DataFrame, *args: Any, **kwargs: Any) -> Figure:
+        if "variant" not in frame:
+            frame = prepare(frame)
+        with mpl.rc_context(STYLE):
+            return function(frame, *args, **kwargs)
+
+    return wrapper
+
+
+def _si(n: float) -> str:
+    """1000000 -> '1M', 131072 -> '131k'."""
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.3g}{unit}"
+    return f"{n:.3g}"
+
+
+def _number(value: float) -> str:
+    """Three significant digits without exponents: 0.0123, 45.6, 1,650."""
+    return f"{value:,.0f}" if value >= 1000 else f"{value:.3g}"
+
+
+def _speedup_text(value: float) -> str:
+    """0.097x, 0.56x, 2.35x, 73.4x: two or three digits that matter."""
+    if value < 0.1:
+        return f"{value:.2g}{TIMES}"
+    return f"{value:.2f}{TIMES}" if value < 10 else f"{value:.3g}{TIMES}"
+
+
+def _wrap(label: str) -> str:
+    """A device label over lines: id, then (name), then strategy."""
+    return label.replace(" (", "\n(").replace(" · ", "\n")
+
+
+def _binary(n: float) -> str:
+    """1048576 -> '1Mi', 65536 -> '64Ki' (sort sizes are powers of two)."""
+    for unit, scale in (("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10)):
+        if n >= scale:
+            return f"{n / scale:.3g}{unit}"
+    return f"{n:.3g}"
+
+
+def _rate_unit(rates: Any) -> tuple[float, str]:
+    """A scale and SI prefix that puts the largest rate below 1000."""
+    largest = float(np.nanmax(np.asarray(rates, dtype=float)))
+    for prefix, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if largest >= scale:
+            return scale, prefix
+    return 1.0, ""
+
+
+def _log_ticks(axis: Any, values: Any, text: Callable[[float], str] = "{:g}".format) -> None:
+    """Label a log axis 10, 20, 50 (or only 1, 10, 100 over many decades), not 10^k."""
+    values = np.asarray(values, dtype=float)
+    values = values[np.isfinite(values) & (values > 0)]
+    decades = math.log10(values.max() / values.min()) if values.size else 0.0
+    subs = (1.0, 2.0, 5.0) if decades < 3.2 else (1.0,)
+    axis.set_major_locator(LogLocator(base=10, subs=subs))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: text(v)))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def _largest(frame: pd.DataFrame) -> pd.DataFrame:
+    """Each case's rows at its largest size (bar charts show one size per kernel)."""
+    biggest = frame.groupby(["case", "precision"])["size"].transform("max")
+    return frame[frame["size"] == biggest]
+
+
+def _needs_timings(frame: pd.DataFrame) -> pd.DataFrame:
+    done = timed(frame)
+    if done.empty:
+        raise NothingToPlot("no timed rows (a check-only run, or nothing ran ok)")
+    return done
+
+
+def _legend_below(fig: Figure, handles: list[Any], labels: list[str]) -> None:
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 3))
+
+
+def _row_label(case: str, size: float) -> str:
+    """A kernel's tick label: its name over at most two lines, then its size."""
+    if len(case) > 15 and " (" in case:
+        case = case.replace(" (", "\n(", 1)
+    elif len(case) > 15 and "_" in case:
+        case = case.replace("_", "_\n", 1)
+    return f"{case}\nn={_si(size)}"
+
+
+def _rows_of_cases(frame: pd.DataFrame) -> list[list[str]]:
+    """Cases in order, ROW_CASES at most to a row of bars, breaking between groups if possible."""
+    groups: dict[str, list[str]] = {}
+    for case, group in dict.fromkeys(zip(frame["case"], frame["group"].astype(str), strict=True)):
+        groups.setdefault(group, []).append(case)
+    rows: list[list[str]] = [[]]
+    for cases in groups.values():
+        if rows[-1] and len(rows[-1]) + len(cases) > ROW_CASES:
+            rows.append([])
+        for case in cases:
+            if len(rows[-1]) == ROW_CASES:
+                rows.append([])
+            rows[-1].append(case)
+    return rows
+
+
+def _items(frame: pd.DataFrame) -> pd.Series:
+    """Case plus strategy: one row of a heat map or bandwidth panel."""
+    items = frame["case"].astype(str)
+    for column in VARIANT_EXTRAS:
+        if column in frame:
+            items = items + frame[column].map(lambda s: f" · {s}" if s else "")
+    return items
+
+
+def _bars(
+    ax: Any,
+    rows: pd.DataFrame,
+    cases: list[str],
+    style: Mapping[str, Style],
+    per_case: int,
+    handles: dict[str, Any],
+    text: Callable[[float], str],
+) -> None:
+    """Grouped bars of ``_value`` (whiskers ``_error``): a group per case, a bar per variant.
+
+    Each group holds only the variants that ran that case, side by side.
+    """
+    rank = {v: i for i, v in enumerate(style)}
+    bar = 0.8 / per_case
+    labelled = len(rows) <= 30
+    for j, case in enumerate(cases):
+        mine = rows[rows["case"] == case].drop_duplicates("variant", keep="last")
+        mine = mine.sort_values("variant", key=lambda v: v.map(rank))
+        for i, (_, row) in enumerate(mine.iterrows()):
+            y = row["_value"]
+            error = row["_error"] if row["_error"] > 0 else None
+            s = style[row["variant"]]
+            bars = ax.bar(
+                [j + (i - (len(mine) - 1) / 2) * bar],
+                [y],
+                bar * 0.92,
+                color=s.colour,
+                hatch=s.hatch,
+                edgecolor="white" if not s.hatch else "black",
+                linewidth=0.5,
+                label=row["variant"],
+                yerr=None if error is None else [[min(error, y * 0.5)], [error]],
+                error_kw={"elinewidth": 0.8, "capsize": 2, "ecolor": "#333333"},
+            )
+            handles.setdefault(row["variant"], bars)
+            if labelled:
+                ax.bar_label(bars, [text(y)], padding=2, fontsize=8)
+    ax.set_xticks(range(len(cases)))
+    sizes = rows.groupby("case")["size"].max()
+    ax.set_xticklabels([_row_label(c, sizes[c]) for c in cases], fontsize=9)
+    ax.grid(axis="x", visible=False)
+
+
+def _legend_by_rank(fig: Figure, style: Mapping[str, Style], handles: dict[str, Any]) -> None:
+    ordered = [v for v in style if v in handles]
+    _legend_below(fig, [handles[v] for v in ordered], ordered)
+
+
+@_styled
+def plot_times(frame: pd.DataFrame) -> Figure:
+    """(a) Median time per kernel, grouped bars per device on a log axis (one size per kernel).
+
+    Many kernels wrap onto several rows of bars, broken between kernel groups.
+    """
+    done = _largest(_needs_timings(frame))
+    style = styles(frame)
+    precisions = list(dict.fromkeys(done["precision"]))
+    chunks = _rows_of_cases(done)
+    panels = [(p, chunk) for p in precisions for chunk in chunks]
+    per_case = int(done.groupby(["precision", "case"])["variant"].nunique().max())
+    span = max(len(chunk) for chunk in chunks)
+    width = min(20.0, max(8.0, 1.6 + span * (0.3 * per_case + 0.8)))
+    fig = Figure(figsize=(width, 1.0 + 3.9 * len(panels)), layout="constrained")
+    axes = fig.subplots(len(panels), 1, squeeze=False, sharey=True)[:, 0]
+    low = float(done["time_median_s"].min())
+    high = float((done["time_median_s"] + done["time_std_s"].fillna(0)).max())
+    handles: dict[str, Any] = {}
+    for ax, (precision, chunk) in zip(axes, panels, strict=True):
+        rows = done[(done["precision"] == precision) & done["case"].isin(chunk)]
+        rows = rows.assign(_value=rows["time_median_s"], _error=rows["time_std_s"])
+        _bars(ax, rows, chunk, style, per_case, handles, fmt_time)
+        ax.set_yscale("log")
+        ax.set_ylim(low / 2.5, high * 2.5)
+        _log_ticks(ax.yaxis, [low / 2.5, high * 2.5], fmt_time)
+        ax.set_ylabel(TIME_YLABEL)
+        ax.set_xlim(-0.6, span - 0.4)
+        groups = ", ".join(dict.fromkeys(rows["group"].astype(str)))
+        ax.set_title(
+            groups + (f" ({precision})" if len(precisions) > 1 else ""), loc="left", fontsize=11
+        )
+    axes[0].set_title("lower is better · whiskers: ±1 std. dev.", **NOTE_STYLE)
+    fig.suptitle(TIME_TITLE, x=0.01, ha="left")
+    _legend_by_rank(fig, style, handles)
+    return fig
+
+
+@_styled
+def plot_speedup(frame: pd.DataFrame, baseline: str | None = None) -> Figure:
+    """(b) Speedup over the baseline device as a heat map, kernels x devices, log colours."""
+    _needs_timings(frame)
+    key, label, missing = find_baseline(frame, baseline)
+    if key is None:
+        raise NothingToPlot(missing)
+    data = frame.assign(speedup=speedups(frame, key))
+    data = _largest(data[data["series_key"] != key])
+    data = data[data["status"] == "ok"]
+    if data.empty:
+        raise NothingToPlot("only the baseline device has timed rows; nothing to compare")
+    columns = list(dict.fromkeys(data["series"]))
+    several = data["precision"].nunique() > 1
+    data = data.assign(row=_items(data) + (" (" + data["precision"] + ")" if several else ""))
+    rows = list(dict.fromkeys(data["row"]))
+    grid = np.full((len(rows), len(columns)), np.nan)
+    for _, r in data.iterrows():
+        grid[rows.index(r["row"]), columns.index(r["series"])] = r["speedup"]
+    logs = np.log2(grid)
+    reach = max(1.0, float(np.nanmax(np.abs(logs))) if np.isfinite(logs).any() else 1.0)
+    norm = TwoSlopeNorm(vcenter=0.0, vmin=-reach, vmax=reach)
+    names = max(len(r) for r in rows)
+    fig = Figure(
+        figsize=(3.2 + 0.075 * names + 1.7 * len(columns), max(3.2, 1.9 + 0.4 * len(rows))),
+        layout="constrained",
+    )
+    ax = fig.subplots()
+    cmap = mpl.colormaps["RdBu"].with_extremes(bad="#dddddd")
+    image = ax.imshow(np.ma.masked_invalid(logs), cmap=cmap, norm=norm, aspect="auto")
+    for (i, j), value in np.ndenumerate(grid):
+        if math.isnan(value):
+            ax.text(j, i, "n/a", ha="center", va="center", fontsize=9, color="#666666")
+            continue
+        dark = abs(norm(logs[i, j]) - 0.5) > 0.3
+        ax.text(
+            j,
+            i,
+            _speedup_text(value),
+            ha="center",
+            va="center",
+            fontsize=10,
+            color="white" if dark else "black",
+        )
+    ax.set_xticks(range(len(columns)))
+    ax.set_xticklabels([_wrap(c) for c in columns], fontsize=10)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels(rows)
+    ax.grid(visible=False)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    ax.set_xlabel(SPEEDUP_XLABEL)
+    ax.set_ylabel(SPEEDUP_YLABEL)
+    ax.set_title(SPEEDUP_TITLE.format(baseline=label), loc="left")
+    height = fig.get_figheight()
+    bar = fig.colorbar(image, ax=ax, fraction=0.05, pad=0.03, aspect=max(20.0, 5 * height))
+    step = max(1, math.ceil(reach / 4))
+    ticks = [t for t in range(-math.ceil(reach), math.ceil(reach) + 1, 1) if t % step == 0]
+    bar.ax.yaxis.set_major_locator(FixedLocator([t for t in ticks if abs(t) <= reach]))
+    bar.ax.yaxis.set_major_formatter(
+        FuncFormatter(lambda v, _: f"{2.0**v:g}{TIMES}" if v >= 0 else f"1/{2.0**-v:g}{TIMES}")
+    )
+    bar.ax.yaxis.set_minor_formatter(NullFormatter())
+    bar.set_label(SPEEDUP_CBAR)
+    return fig
+
+
+def measured_peaks(frame: pd.DataFrame) -> dict[str, float]:
+    """Each device's best Stream_COPY bandwidth in the rows, by series."""
+    copies = timed(frame)
+    copies = copies[(copies["kernel"] == "Stream_COPY") & (copies["gbytes_per_s"] > 0)]
+    return copies.groupby("series")["gbytes_per_s"].max().to_dict()
+
+
+def _peak_for(
+    row: Any, given: Mapping[str, float], measured: Mapping[str, float]
+) -> tuple[float | None, str]:
+    for key in (str(row["device_id"]), str(row["backend"]), "*"):
+        if key in given:
+            return given[key], "given peak"
+    if row["series"] in measured:
+        return measured[row["series"]], "best Stream_COPY"
+    return None, ""
+
+
+@_styled
+def plot_bandwidth(frame: pd.DataFrame, peaks: Mapping[str, float] | None = None) -> Figure:
+    """(c) Achieved GB/s per kernel, one panel per device, against its peak line.
+
+    The peak is ``peaks[device_id]`` (or ``peaks[backend]``, ``peaks["*"]``)
+    where given, else the device's best Stream_COPY bandwidth in the rows.
+    """
+    done = _largest(_needs_timings(frame))
+    done = done[done["gbytes_per_s"] > 0]
+    if done.empty:
+        raise NothingToPlot("no row moves memory (no GB/s to show)")
+    given = dict(peaks or {})
+    measured = measured_peaks(frame)
+    style = styles(frame.assign(variant=frame["series"]))
+    style = {k: v for k, v in style.items() if k in set(done["series"])}
+    panels = list(style)
+    several = done["precision"].nunique() > 1
+    precision = " " + done["precision"] if several else ""
+    done = done.assign(row=_items(done) + precision + done["size"].map(lambda n: f"  n={_si(n)}"))
+    rows = list(dict.fromkeys(done["row"]))
+    fig = Figure(
+        figsize=(min(24.0, 2.0 + 4.6 * len(panels)), max(3.4, 1.8 + 0.32 * len(rows))),
+        layout="constrained",
+    )
+    axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
+    top = float(done["gbytes_per_s"].max())
+    for ax, series in zip(axes, panels, strict=True):
+        mine = done[done["series"] == series].drop_duplicates("row", keep="last")
+        at = [rows.index(r) for r in mine["row"]]
+        values = mine["gbytes_per_s"].to_numpy()
+        ax.barh(at, values, 0.7, color=style[series].colour, edgecolor="white", linewidth=0.5)
+        peak, source = _peak_for(mine.iloc[0], given, measured)
+        if peak:
+            top = max(top, peak)
+            ax.axvline(
+                peak,
+                color="#222222",
+                linestyle="--",
+                linewidth=1.2,
+                label=f"{source}: {peak:.3g} GB/s",
+            )
+            ax.legend(loc="best", fontsize=9, framealpha=0.9, frameon=True, edgecolor="none")
+            notes = [f"{100 * v / peak:.0f}%" for v in values]
+        else:
+            ax.set_title("no peak: run Stream_COPY or pass --peak-gbs", **NOTE_STYLE)
+            notes = [f"{v:.3g}" for v in values]
+        for y, v, note in zip(at, values, notes, strict=True):
+            ax.text(v, y, f" {note}", va="center", fontsize=9)
+        ax.set_title(series, loc="left", fontsize=11)
+        ax.set_xlabel(BANDWIDTH_XLABEL)
+        ax.grid(axis="y", visible=False)
+    for ax in axes:
+        ax.set_xlim(0, top * 1.22)
+    axes[0].set_yticks(range(len(rows)))
+    axes[0].set_yticklabels(rows)
+    axes[0].set_ylim(len(rows) - 0.5, -0.5)
+    fig.text(0.995, 0.995, BANDWIDTH_NOTE, ha="right", va="top", fontsize=9, color="#555555")
+    fig.suptitle(BANDWIDTH_TITLE, x=0.01, ha="left")
+    return fig
+
+
+def _throughput(rows: pd.DataFrame) -> tuple[np.ndarray, str]:
+    """GB/s where the kernel moves memory, else GFLOP/s, else elements per second."""
+    t = rows["time_median_s"].to_numpy()
+    if (rows["bytes_per_rep"] > 0).all():
+        return rows["bytes_per_rep"].to_numpy() / t / 1e9, "Throughput (GB/s)"
+    if (rows["flops_per_rep"] > 0).all():
+        return rows["flops_per_rep"].to_numpy() / t / 1e9, "Throughput (GFLOP/s)"
+    return rows["size"].to_numpy() / t / 1e9, "Throughput (G elements/s)"
+
+
+def swept_kernels(frame: pd.DataFrame) -> list[str]:
+    """Kernels timed at more than one size in the rows."""
+    done = timed(frame)
+    counts = done.groupby("kernel")["size"].nunique()
+    return [k for k in dict.fromkeys(done["kernel"]) if counts.get(k, 0) > 1]
+
+
+@_styled
+def plot_sweep(frame: pd.DataFrame, kernel: str) -> Figure:
+    """(d) One kernel's time and throughput vs problem size, a line per device, log-log."""
+    done = _needs_timings(frame)
+    done = done[done["kernel"] == kernel]
+    if done["size"].nunique() < 2:
+        raise NothingToPlot(f"{kernel} was timed at fewer than two sizes")
+    style = styles(frame)
+    fig = Figure(figsize=(13, 5.2), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    groups = done.groupby(["variant", "precision", "case"], sort=False)
+    several = done["precision"].nunique() > 1 or done["case"].nunique() > 1
+    ylabel = ""
+    rates = []
+    for (variant, precision, case), rows in groups:
+        rows = rows.sort_values("size")
+        s = style[variant]
+        label = variant + (f", {case}, {precision}" if several else "")
+        kw = {
+            "color": s.colour,
+            "marker": s.marker,
+            "linestyle": s.linestyle,
+            "label": label,
+            "linewidth": 2,
+            "markersize": 6,
+        }
+        left.plot(rows["size"], rows["time_median_s"], **kw)
+        rate, ylabel = _throughput(rows)
+        rates.append(rate)
+        right.plot(rows["size"], rate, **kw)
+    for ax in (left, right):
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(SWEEP_XLABEL)
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _si(v)))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+    _log_ticks(left.yaxis, done["time_median_s"], fmt_time)
+    _log_ticks(right.yaxis, np.concatenate(rates))
+    left.set_ylabel(SWEEP_TIME_YLABEL)
+    left.set_title("Time (lower is better)", loc="left", fontsize=12)
+    right.set_ylabel(ylabel)
+    right.set_title("Throughput (higher is better)", loc="left", fontsize=12)
+    fig.suptitle(SWEEP_TITLE.format(kernel=kernel), x=0.01, ha="left")
+    _legend_below(fig, *left.get_legend_handles_labels())
+    return fig
+
+
+def sort_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """Timed rows of sort kernels (group Sort, or Bitonic_*), with ``keys_per_s`` filled in."""
+    done = timed(frame)
+    sorts = done[(done["group"] == "Sort") | done["kernel"].astype(str).str.startswith("Bitonic")]
+    keys = sorts["size"] / sorts["time_median_s"]
+    if "keys_per_s" in sorts:
+        keys = sorts["keys_per_s"].where(sorts["keys_per_s"] > 0, keys)
+    return sorts.assign(keys_per_s=keys)
+
+
+@_styled
+def plot_sort(frame: pd.DataFrame) -> Figure:
+    """(e) Sort throughput (keys/s) vs n, a line per device and strategy, a panel per input.
+
+    Where every sort ran at one size only, bars of keys/s per kernel instead.
+    """
+    rows = sort_rows(frame)
+    if rows.empty:
+        raise NothingToPlot("no timed sort rows (group Sort or Bitonic_* kernels)")
+    style = styles(frame)
+    cases = list(dict.fromkeys(rows["case"]))
+    scale, prefix = _rate_unit(rows["keys_per_s"])
+    if rows.groupby("case")["size"].nunique().max() < 2:
+        return _sort_bars(rows, cases, style, scale, prefix)
+    cols = min(3, len(cases))
+    lines = math.ceil(len(cases) / cols)
+    fig = Figure(figsize=(1.5 + 5.2 * cols, 1.6 + 4.2 * lines), layout="constrained")
+    axes = fig.subplots(lines, cols, squeeze=False, sharey=True).ravel()
+    several = rows["precision"].nunique() > 1
+    labelled: dict[str, Any] = {}
+    for ax, case in zip(axes, cases, strict=False):
+        mine = rows[rows["case"] == case]
+        for (variant, precision), line in mine.groupby(["variant", "precision"], sort=False):
+            line = line.sort_values("size")
+            s = style[variant]
+            label = variant + (f", {precision}" if several else "")
+            (handle,) = ax.plot(
+                line["size"],
+                line["keys_per_s"] / scale,
+                color=s.colour,
+                marker=s.marker,
+                linestyle=s.linestyle,
+                linewidth=2,
+                label=label,
+            )
+            labelled.setdefault(label, handle)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _binary(v)))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        _log_ticks(ax.yaxis, rows["keys_per_s"] / scale)
+        ax.set_title(case, loc="left", fontsize=12)
+        ax.set_xlabel(SORT_XLABEL)
+    for ax in axes[len(cases) :]:
+        ax.set_visible(False)
+    for ax in axes[::cols]:
+        ax.set_ylabel(SORT_YLABEL.format(unit=prefix))
+    fig.suptitle(SORT_TITLE, x=0.01, ha="left")
+    _legend_below(fig, list(labelled.values()), list(labelled))
+    return fig
+
+
+def _sort_bars(
+    rows: pd.DataFrame, cases: list[str], style: Mapping[str, Style], scale: float, prefix: str
+) -> Figure:
+    """Sort throughput at one size per kernel: grouped bars of keys/s."""
+    per_case = int(rows.groupby("case")["variant"].nunique().max())
+    width = min(20.0, max(8.0, 1.6 + len(cases) * (0.3 * per_case + 0.8)))
+    fig = Figure(figsize=(width, 5.4), layout="constrained")
+    ax = fig.subplots()
+    handles: dict[str, Any] = {}
+    rows = rows.assign(_value=rows["keys_per_s"] / scale, _error=math.nan)
+    _bars(ax, rows, cases, style, per_case, handles, _number)
+    ax.set_ylabel(SORT_YLABEL.format(unit=prefix))
+    ax.set_title("higher is better", **NOTE_STYLE)
+    ax.set_xlim(-0.6, len(cases) - 0.4)
+    fig.suptitle(SORT_BARS_TITLE, x=0.01, ha="left")
+    _legend_by_rank(fig, style, handles)
+    return fig
+
+
+def figures(
+    frame: pd.DataFrame,
+    baseline: str | None = None,
+    peaks: Mapping[str, float] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> Iterator[tuple[str, Figure | None, str]]:
+    """Every plot for these rows as (file stem, Figure, ""), or (stem, None, why it was skipped).
+
+    ``progress(i, total, stem)`` is called as each plot starts (sweeps make many).
+    """
+    jobs: list[tuple[str, Callable[[], Figure]]] = [
+        ("time_by_kernel", lambda: plot_times(frame)),
+        ("speedup_heatmap", lambda: plot_speedup(frame, baseline)),
+        ("bandwidth", lambda: plot_bandwidth(frame, peaks)),
+    ]
+    sweeps = swept_kernels(frame)
+    jobs += [(f"sweep_{k}", lambda k=k: plot_sweep(frame, k)) for k in sweeps]
+    jobs.append(("sort_throughput", lambda: plot_sort(frame)))
+    for i, (stem, make) in enumerate(jobs, 1):
+        if progress is not None:
+            progress(i, len(jobs), stem)
+        try:
+            yield stem, make(), ""
+        except NothingToPlot as exc:
+            yield stem, None, str(exc)
+    if not sweeps:
+        yield "sweep", None, "no kernel was timed at several sizes (no size sweep)"
+
+
+def print_progress(i: int, total: int, stem: str) -> None:
+    """One line per plot on stderr: ``[3/9] sweep_Stream_TRIAD``."""
+    print(f"[{i}/{total}] {stem}", file=sys.stderr, flush=True)
+
+
+def save(fig: Figure, stem: Path) -> list[Path]:
+    """Write a figure as PNG and SVG next to each other."""
+    paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
+    for path in paths:
+        fig.savefig(path, dpi=DPI, facecolor="white", bbox_inches="tight")
+    return paths
+
+
+def write_plots(
+    frame: pd.DataFrame,
+    out: Path,
+    baseline: str | None = None,
+    peaks: Mapping[str, float] | None = None,
+) -> tuple[list[Path], list[str]]:
+    """Save every plot that applies under ``out``; return the files and the skip notes."""
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    notes: list[str] = []
+    for stem, fig, why in figures(frame, baseline, peaks, print_progress):
+        if fig is None:
+            notes.append(f"skipped {stem}: {why}")
+            continue
+        written += save(fig, out / stem)
+    return written, notes

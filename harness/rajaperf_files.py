@@ -1,0 +1,399 @@
+"""RAJAPerf's output files, written from our rows so RAJAPerf users' scripts read our runs.
+
+The layouts follow RAJAPerf's Executor (``src/common/Executor.cpp``): fields
+separated by ``" , "`` and padded with spaces, the same title and header lines,
+"Not run" where a variant has no timing. How our rows map onto RAJAPerf's
+names:
+
+- Kernel: our kernel name (RAJAPerf's spelling), plus the input order and
+  distribution of sort kernels when a run has them (``Bitonic_SORT_asc_random``).
+- Variant: the device, as ``harness run --device`` spells it (``cpu:0``,
+  ``opencl:1``); prefixed with the host, or suffixed with ``@run``, where
+  several runs would otherwise give two devices one name.
+- Tuning: the row's ``strategy`` where it has one, else ``default``.
+- One RAJAPerf run has one precision and one problem size per kernel. A run of
+  several precisions gets a folder per precision, and a size sweep a folder
+  per size named like RAJAPerf's ``scripts/sweep_size.sh`` (``SIZE_000100000``).
+- Reps (kernel details) is the most repetitions any device ran; the timing
+  file holds mean time per rep x Reps, so time per rep = timing / Reps as in
+  RAJAPerf. Speedup is T_ref/T_var against the baseline device, same tuning
+  where it has one, else its first.
+- Checksum result is our own verification (every element against the CPU
+  reference), so PASSED/FAILED is the row's status; the relative difference is
+  against the first variant listed, as in RAJAPerf.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from harness import suite
+from harness.data import CASE_EXTRAS
+from harness.spec import numpy_dtype
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+PREFIX = "RAJAPerf"
+SEP = " , "
+NOT_RUN = "Not run"
+MPI_LINE = "Kernels run without MPI"
+
+FILES = (
+    "kernel-details.csv",
+    "kernel-run-data.csv",
+    "checksum.txt",
+    "timing-Average.csv",
+    "speedup-Average.csv",
+)
+
+
+def write_all(frame: pd.DataFrame, out: Path, baseline_key: str | None) -> list[Path]:
+    """Write RAJAPerf's files for these rows into ``out`` (folders per precision/size as needed)."""
+    frame = _prepare(frame)
+    written = []
+    sets = _file_sets(frame)
+    for folder, rows in sets:
+        target = out / folder
+        target.mkdir(parents=True, exist_ok=True)
+        written += _write_set(rows, target, baseline_key)
+    return written
+
+
+def _prepare(frame: pd.DataFrame) -> pd.DataFrame:
+    frame = frame.copy()
+    frame["rp_kernel"] = frame["kernel"].astype(str)
+    for column in CASE_EXTRAS:
+        if column in frame:
+            frame["rp_kernel"] += frame[column].map(lambda v: f"_{v}" if v else "")
+    frame["rp_kernel"] = frame["rp_kernel"].map(_token)
+    frame["rp_tuning"] = "default"
+    if "strategy" in frame:
+        frame["rp_tuning"] = frame["strategy"].map(lambda s: _token(s) if s else "default")
+    frame["rp_variant"] = frame["series_key"].map(_variant_names(frame))
+    return frame
+
+
+def _token(text: str) -> str:
+    """A name RAJAPerf's files can hold: no separators or spaces."""
+    return re.sub(r"[\s,]+", "_", str(text)) or "-"
+
+
+def _variant_names(frame: pd.DataFrame) -> dict[str, str]:
+    first = frame.drop_duplicates("series_key")
+    names = dict(zip(first["series_key"], first["device_id"].astype(str), strict=True))
+    if len(set(names.values())) < len(names):
+        names = {
+            k: f"{h}/{d}" if h else d
+            for k, h, d in zip(first["series_key"], first["host"], first["device_id"], strict=True)
+        }
+    if len(set(names.values())) < len(names):
+        names = {
+            k: f"{names[k]}@{r}" for k, r in zip(first["series_key"], first["run"], strict=True)
+        }
+    return {k: _token(v) for k, v in names.items()}
+
+
+def _file_sets(frame: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
+    precisions = list(dict.fromkeys(frame["precision"].astype(str)))
+    sets = []
+    for precision in precisions:
+        rows = frame[frame["precision"].astype(str) == precision]
+        base = precision if len(precisions) > 1 else ""
+        sweep = rows.groupby("rp_kernel")["size"].nunique().max() > 1
+        if not sweep:
+            sets.append((base, rows))
+            continue
+        for size in sorted(rows["size"].dropna().unique()):
+            sets.append((str(Path(base) / f"SIZE_{int(size):09d}"), rows[rows["size"] == size]))
+    return sets
+
+
+def _write_set(rows: pd.DataFrame, out: Path, baseline_key: str | None) -> list[Path]:
+    rows = rows.drop_duplicates(["rp_kernel", "rp_variant", "rp_tuning"], keep="last")
+    kernels = list(dict.fromkeys(rows["rp_kernel"]))
+    pairs = list(dict.fromkeys(zip(rows["rp_variant"], rows["rp_tuning"], strict=True)))
+    variants = list(dict.fromkeys(v for v, _ in pairs))
+    columns = sorted(pairs, key=lambda p: variants.index(p[0]))  # a variant's tunings together
+    # RAJAPerf's order: kernel, then variant, then tuning.
+    rows = rows.assign(
+        _order=[
+            (kernels.index(k), columns.index((v, t)))
+            for k, v, t in zip(
+                rows["rp_kernel"], rows["rp_variant"], rows["rp_tuning"], strict=True
+            )
+        ]
+    ).sort_values("_order", kind="stable")
+    reps = {k: int(rows.loc[rows["rp_kernel"] == k, "reps"].fillna(0).max()) for k in kernels}
+    by_cell = {(r["rp_kernel"], r["rp_variant"], r["rp_tuning"]): r for _, r in rows.iterrows()}
+    paths = []
+
+    def emit(name: str, text: str) -> None:
+        path = out / f"{PREFIX}-{name}"
+        path.write_text(text, encoding="utf-8")
+        paths.append(path)
+
+    emit("kernel-details.csv", _details(rows, kernels, reps))
+    emit("kernel-run-data.csv", _run_data(rows))
+    emit("checksum.txt", _checksums(rows, kernels))
+
+    def per_rep(kernel: str, variant: str, tuning: str) -> float | None:
+        row = by_cell.get((kernel, variant, tuning))
+        if row is None or row["status"] != "ok" or not _number(row["time_mean_s"]):
+            return None
+        return float(row["time_mean_s"])
+
+    def timing(kernel: str, variant: str, tuning: str) -> str:
+        t = per_rep(kernel, variant, tuning)
+        return NOT_RUN if t is None else f"{t * reps[kernel]:.6f}"
+
+    emit(
+        "timing-Average.csv",
+        _matrix("Mean Runtime Report (sec.) ", kernels, columns, timing, 6),
+    )
+    ref_variant = _reference_variant(rows, baseline_key)
+    if ref_variant is not None:
+
+        def speedup(kernel: str, variant: str, tuning: str) -> str:
+            tunings = [t for v, t in columns if v == ref_variant]
+            ref_tuning = tuning if tuning in tunings else tunings[0]
+            ref = per_rep(kernel, ref_variant, ref_tuning)
+            here = per_rep(kernel, variant, tuning)
+            return NOT_RUN if ref is None or here is None else f"{ref / here:.3f}"
+
+        title = f"Mean Speedup Report (T_ref/T_var): ref var = {ref_variant} "
+        emit("speedup-Average.csv", _matrix(title, kernels, columns, speedup, 3))
+    return paths
+
+
+def _reference_variant(rows: pd.DataFrame, baseline_key: str | None) -> str | None:
+    if baseline_key is None:
+        return None
+    match = rows.loc[rows["series_key"] == baseline_key, "rp_variant"]
+    return None if match.empty else str(match.iat[0])
+
+
+def _number(value: Any) -> bool:
+    return value is not None and not (isinstance(value, float) and math.isnan(value))
+
+
+def _line(cells: Sequence[tuple[str, int, str]]) -> str:
+    """Fields padded to width, left ('<') or right ('>'), joined by RAJAPerf's separator."""
+    return SEP.join(f"{text:{align}{width}}" for text, width, align in cells) + "\n"
+
+
+def _width(head: str, values: Sequence[str], pad: int) -> int:
+    return max([len(head), *(len(v) for v in values)]) + pad
+
+
+def _kernel_facts(row: pd.Series) -> dict[str, str]:
+    """What the kernel description says per rep, for this row's size, precision and options.
+
+    Empty where the description is gone or no longer fits the row (a run made
+    by another version of the harness); the columns then read "Unknown".
+    """
+    spec = suite.BY_NAME.get(str(row["kernel"]))
+    if spec is None:
+        return {}
+    size, precision = int(row["size"]), str(row["precision"])
+    try:
+        spec = spec.with_params({p.name: str(row[p.name]) for p in spec.params})
+        real = numpy_dtype("real", precision).itemsize
+        traffic = spec.traffic(size, real)
+        lengths = spec.lengths(size)
+        allocated = sum(
+            lengths[a.name] * numpy_dtype(a.dtype, precision).itemsize for a in spec.arrays
+        )
+        iterations = sum(launch.items for launch in spec.plan(size))
+    except (KeyError, TypeError, ValueError):
+        return {}
+    return {
+        "Iterations/rep": str(iterations),
+        "BytesTouched/rep": str(
+            traffic.read + traffic.write + traffic.modify_write + traffic.atomic_modify_write
+        ),
+        "BytesRead/rep": str(traffic.read + traffic.modify_write),
+        "BytesWritten/rep": str(traffic.write + traffic.modify_write),
+        "BytesModifyWritten/rep": str(traffic.modify_write),
+        "BytesAtomicModifyWritten/rep": str(traffic.atomic_modify_write),
+        "BytesAllocated/rep": str(allocated),
+        "OperationalComplexity": f"O({spec.complexity})",
+    }
+
+
+_DETAIL_COLUMNS = (
+    ("Problem size", ">", 3),
+    ("Reps", ">", 3),
+    ("Iterations/rep", ">", 3),
+    ("Kernels/rep", ">", 3),
+    ("BytesMoved/rep", ">", 3),
+    ("FLOPS/rep", ">", 3),
+    ("BytesTouched/rep", ">", 3),
+    ("BytesRead/rep", ">", 3),
+    ("BytesWritten/rep", ">", 3),
+    ("BytesModifyWritten/rep", ">", 3),
+    ("BytesAtomicModifyWritten/rep", ">", 3),
+    ("BytesAllocated/rep", ">", 3),
+    ("ChecksumConsistency", "<", 2),
+    ("OperationalComplexity", "<", 2),
+    ("MaxPerfectLoopDimensions", ">", 3),
+    ("ProblemDimensionality", ">", 3),
+)
+
+
+def _details(rows: pd.DataFrame, kernels: list[str], reps: dict[str, int]) -> str:
+    table = []
+    for kernel in kernels:
+        first = rows[rows["rp_kernel"] == kernel].iloc[0]
+        size = int(first["size"])
+        facts = _kernel_facts(first)
+        values = {
+            "Problem size": str(size),
+            "Reps": str(reps[kernel]),
+            "Iterations/rep": str(size),
+            "Kernels/rep": _int_text(first["launches"]),
+            "BytesMoved/rep": _int_text(first["bytes_per_rep"]),
+            "FLOPS/rep": _int_text(first["flops_per_rep"]),
+            "ChecksumConsistency": "Unknown ChecksumConsistency",
+            "OperationalComplexity": "O(Unknown Complexity)",
+            **facts,
+        }
+        table.append([kernel] + [values.get(h, "Unknown") for h, _, _ in _DETAIL_COLUMNS])
+    heads = ["Kernel"] + [h for h, _, _ in _DETAIL_COLUMNS]
+    aligns = ["<"] + [a for _, a, _ in _DETAIL_COLUMNS]
+    pads = [2] + [p for _, _, p in _DETAIL_COLUMNS]
+    widths = [
+        _width(h, [r[i] for r in table], p)
+        for i, (h, p) in enumerate(zip(heads, pads, strict=True))
+    ]
+    head_aligns = ["<", *(">" if a == ">" else "<" for a in aligns[1:])]
+    # RAJAPerf left-aligns the last two headers although their values are numbers.
+    head_aligns[-2:] = ["<", "<"]
+    text = MPI_LINE + "\n"
+    text += _line(list(zip(heads, widths, head_aligns, strict=True)))
+    for r in table:
+        text += _line(list(zip(r, widths, aligns, strict=True)))
+    return text
+
+
+def _int_text(value: Any) -> str:
+    return str(int(value)) if _number(value) else "Unknown"
+
+
+def _run_data(rows: pd.DataFrame) -> str:
+    heads = (
+        ("Kernel", "<", 2),
+        ("Variant", "<", 2),
+        ("Tuning", "<", 2),
+        ("Problem size", ">", 3),
+        ("Checksum", "<", 2),
+        ("Mean time per rep (sec.)", ">", 3),
+        ("Mean Bandwidth (GiB per sec.)", ">", 3),
+        ("Mean flops (gigaFLOP per sec.)", ">", 3),
+    )
+    table = []
+    for _, row in rows.iterrows():
+        result = {"ok": "PASSED", "fail": "FAILED"}.get(str(row["status"]), NOT_RUN)
+        t = row["time_mean_s"]
+        if row["status"] == "ok" and _number(t) and t > 0:
+            numbers = [
+                f"{t:#.6g}",
+                f"{_num(row['bytes_per_rep']) / t / 2**30:#.6g}",
+                f"{_num(row['flops_per_rep']) / t / 1e9:#.6g}",
+            ]
+        else:
+            numbers = [NOT_RUN] * 3
+        names = [row["rp_kernel"], row["rp_variant"], row["rp_tuning"]]
+        table.append([*names, str(int(row["size"])), result, *numbers])
+    widths = [_width(h, [r[i] for r in table], p) for i, (h, _, p) in enumerate(heads)]
+    aligns = [a for _, a, _ in heads]
+    text = MPI_LINE + "\n"
+    text += _line([(h, w, a) for (h, a, _), w in zip(heads, widths, strict=True)])
+    for r in table:
+        text += _line(list(zip(r, widths, aligns, strict=True)))
+    return text
+
+
+def _num(value: Any) -> float:
+    return float(value) if _number(value) else 0.0
+
+
+def _matrix(
+    title: str,
+    kernels: list[str],
+    columns: list[tuple[str, str]],
+    cell: Callable[[str, str, str], str],
+    prec: int,
+) -> str:
+    """A timing or speedup table: a title, a Variant and a Tuning header line, a row per kernel."""
+    first = max([len("Variant  "), len("Tuning  "), *(len(k) for k in kernels)]) + 1
+    widths = [max(prec + 2, len(v), len(t)) for v, t in columns]
+    lines = [title + SEP * len(columns)]
+    lines.append(
+        f"{'Variant  ':<{first}}"
+        + "".join(f"{SEP}{v:<{w}}" for (v, _), w in zip(columns, widths, strict=True))
+    )
+    lines.append(
+        f"{'Tuning  ':<{first}}"
+        + "".join(f"{SEP}{t:<{w}}" for (_, t), w in zip(columns, widths, strict=True))
+    )
+    for kernel in kernels:
+        cells = (
+            f"{SEP}{cell(kernel, v, t):>{w}}" for (v, t), w in zip(columns, widths, strict=True)
+        )
+        lines.append(f"{kernel:<{first}}" + "".join(cells))
+    return "\n".join(lines) + "\n"
+
+
+def _checksums(rows: pd.DataFrame, kernels: list[str]) -> str:
+    equal = "=" * 99
+    dash = "-" * 88
+    dash_short = "-" * 55
+    dots = "." * 56
+    names = rows["rp_variant"] + "-" + rows["rp_tuning"]
+    name_w = max([len(k) for k in kernels] + [len(n) for n in names]) + 1
+    result_w = 8
+    value_w = 28
+    out = [equal, "Checksum Report ", equal, f"{'Kernel  ':<{name_w}}", dots]
+    out.append(
+        f"{'Variants  ':<{name_w}}{'Result  ':<{result_w}}{'Tolerance  ':<{value_w}}"
+        f"{'Checksum  ':<{value_w}}{'Checksum Rel Diff  ':<{value_w}}"
+    )
+    out.append(
+        f"{'  ':<{name_w}}{'  ':<{result_w}}{'  ':<{value_w}}{'  ':<{value_w}}"
+        f"{'(vs. first variant listed)  ':<{value_w}}"
+    )
+    out.append(dash)
+    for kernel in kernels:
+        out += [f"{kernel:<{name_w}}", dots]
+        mine = rows[rows["rp_kernel"] == kernel]
+        ref = None
+        for _, row in mine.iterrows():
+            name = f"{row['rp_variant']}-{row['rp_tuning']}"
+            checksum = row["checksum"]
+            if row["status"] not in ("ok", "fail") or not _number(checksum):
+                out.append(
+                    f"{name:<{name_w}}{'Not Run':<{result_w}}{'Not Run':<{value_w}}"
+                    f"{'Not Run':<{value_w}}{'Not Run':<{value_w}}"
+                )
+                continue
+            ref = float(checksum) if ref is None else ref
+            diff = abs(ref - checksum) / abs(ref) if ref else abs(ref - checksum)
+            result = "PASSED" if row["status"] == "ok" else "FAILED"
+            out.append(
+                f"{name:<{name_w}}{result:<{result_w}}{_tolerance(row):<{value_w}}"
+                f"{float(checksum):<#{value_w}.20g}{diff:<#{value_w}.20g}"
+            )
+        out += ["", dash_short]
+    return "\n".join(out) + "\n"
+
+
+def _tolerance(row: pd.Series) -> str:
+    spec = suite.BY_NAME.get(str(row["kernel"]))
+    if spec is None:
+        return "Unknown"
+    return f"{spec.tolerance.at(str(row['precision'])):#.20g}"

@@ -1,0 +1,225 @@
+"""The ``report``, ``plot`` and ``compare`` commands (they need ``harness[report]``).
+
+Heavy imports (pandas, matplotlib) happen inside the handlers, so the rest of
+the command line starts fast and works without them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from harness.errors import UsageError
+
+REPORT_EPILOG = """\
+Writes into --out (default RUN_DIR/report/, for the first RUN_DIR):
+  report.md                       status, median time, GB/s, GFLOP/s and speedup per
+                                  kernel x device; runs, devices and library versions
+  report.html                     with --html: the same and every plot, in one file
+                                  that needs nothing else to open
+  RAJAPerf-kernel-details.csv     RAJAPerf's own output files, same layouts; Variant is
+  RAJAPerf-kernel-run-data.csv    the device (cpu:0, opencl:1), Tuning the sort strategy
+  RAJAPerf-checksum.txt           or 'default'; runs with several precisions or sizes get
+  RAJAPerf-timing-Average.csv     a folder per precision and per size (SIZE_000100000,
+  RAJAPerf-speedup-Average.csv    as RAJAPerf's sweep script names them)
+
+Several run folders make one report with their devices side by side.
+Speedup = the baseline device's median time / the row's, same kernel, precision, size."""
+
+PLOT_EPILOG = """\
+Writes PNG and SVG into --out (default RUN_DIR/plots/, for the first RUN_DIR):
+  time_by_kernel     median time per kernel, a bar per device, log axis
+  speedup_heatmap    speedup over the baseline device, kernels x devices
+  bandwidth          achieved GB/s per kernel and device against a peak line:
+                     the device's best Stream_COPY, or --peak-gbs
+  sweep_<KERNEL>     time and throughput vs size, log-log (kernels run at several
+                     sizes across the run folders given)
+  sort_throughput    keys/s vs n per device and strategy (Sort and Bitonic_* kernels)
+A plot that does not apply is skipped with a note. Several run folders put their
+devices side by side; one device in several runs (a size sweep) stays one line."""
+
+COMPARE_EPILOG = """\
+Rows match on kernel, backend, device id, precision and size (and strategy, order,
+dist where present). ratio = new median / base median. A row is
+  regression   ratio > 1 + PCT/100 and |new - base| > spread(base) + spread(new)
+  improvement  ratio < 1 - PCT/100 and |new - base| > spread(base) + spread(new)
+  noise        otherwise
+where spread = max(standard deviation, median - minimum) of the row's repetitions.
+'broken' (ok in base, fail or error in new) counts as a regression; 'fixed',
+'not timed', 'only in base' and 'only in new' are listed and do not.
+
+Exit status: 1 when anything regressed or broke, 0 otherwise, 2 for a usage error."""
+
+
+def _peak(text: str) -> tuple[str, float]:
+    key, sep, value = text.rpartition("=")
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected GB/s such as 900, or DEVICE=GBS such as opencl:0=900"
+        ) from None
+    if not number > 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: the peak must be more than 0 GB/s")
+    return (key if sep else "*"), number
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a percentage") from None
+    if not 0 < value < 100:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a percentage between 0 and 100")
+    return value
+
+
+def _common(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR", help="run folders")
+    parser.add_argument(
+        "--baseline",
+        metavar="BACKEND|DEVICE",
+        help="speedups are over this backend's first device, or this device "
+        "(such as opencl:0); default: cpu",
+    )
+    parser.add_argument(
+        "--peak-gbs",
+        type=_peak,
+        action="append",
+        default=[],
+        metavar="[DEVICE=]GBS",
+        help="peak bandwidth line of the bandwidth plot, for every device or one device "
+        "or backend (repeatable); default: the device's best Stream_COPY GB/s",
+    )
+    parser.add_argument(
+        "--out", type=Path, metavar="DIR", help=f"folder for the {what} (default: see below)"
+    )
+
+
+def register(subparsers: Any) -> None:
+    """Add the report, plot and compare sub-commands."""
+    report = subparsers.add_parser(
+        "report",
+        help="write a Markdown (or --html) report and RAJAPerf-format files of run folders",
+        epilog=REPORT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _common(report, "report files")
+    report.add_argument(
+        "--html", action="store_true", help="also write report.html with the plots embedded"
+    )
+    report.set_defaults(handler=_cmd_report)
+
+    plot = subparsers.add_parser(
+        "plot",
+        help="write comparison plots (PNG and SVG) of run folders",
+        epilog=PLOT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _common(plot, "plots")
+    plot.set_defaults(handler=_cmd_plot)
+
+    compare = subparsers.add_parser(
+        "compare",
+        help="compare two runs row by row; exit 1 when anything regressed",
+        epilog=COMPARE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    compare.add_argument("base", type=Path, metavar="BASE_RUN", help="the reference run folder")
+    compare.add_argument("new", type=Path, metavar="NEW_RUN", help="the run folder to judge")
+    compare.add_argument(
+        "--threshold",
+        type=_percent,
+        default=5.0,
+        metavar="PCT",
+        help="smallest change in median time that counts, in percent (default 5)",
+    )
+    compare.add_argument("--csv", type=Path, metavar="FILE", help="also write the table as CSV")
+    compare.set_defaults(handler=_cmd_compare)
+
+
+def _load(paths: list[Path]) -> Any:
+    from harness import data, results
+
+    data.require()
+    try:
+        return data.load_runs(paths)
+    except results.RunFolderError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _out_dir(args: argparse.Namespace, default: str) -> Path:
+    out = args.out or args.run_dirs[0] / default
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--out {str(out)!r}: cannot make that folder ({exc.strerror})") from None
+    return out
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    frame, metas = _load(args.run_dirs)
+    from harness import rajaperf_files, report
+
+    out = _out_dir(args, "report")
+    baseline_key, _, _ = report.find_baseline(frame, args.baseline)
+    built = report.build(frame, metas, args.baseline)
+    written = rajaperf_files.write_all(frame, out, baseline_key)
+    paths = [out / "report.md", *([out / "report.html"] if args.html else [])]
+    built.files = [p.name for p in paths] + [str(p.relative_to(out)) for p in written]
+    if args.html:
+        from harness import html, plot
+
+        images, skipped = [], []
+        peaks = dict(args.peak_gbs)
+        for stem, fig, why in plot.figures(frame, args.baseline, peaks, plot.print_progress):
+            if fig is None:
+                skipped.append(f"skipped {stem}: {why}")
+                continue
+            caption = fig.get_suptitle() or fig.axes[0].get_title(loc="left")
+            images.append((caption, html.figure_png(fig)))
+        paths[1].write_text(html.to_html(built, images, skipped), encoding="utf-8")
+    paths[0].write_text(report.to_markdown(built), encoding="utf-8")
+    for note in built.notes:
+        print(f"note: {note}", file=sys.stderr)
+    for path in [*paths, *written]:
+        print(path)
+    return 0
+
+
+def _cmd_plot(args: argparse.Namespace) -> int:
+    frame, _ = _load(args.run_dirs)
+    from harness import plot
+    from harness.report import find_baseline, has_timings
+
+    find_baseline(frame, args.baseline)
+    if not has_timings(frame):
+        raise UsageError(
+            f"{', '.join(map(str, args.run_dirs))}: nothing to plot: "
+            "no timed rows (a check-only run, or nothing ran ok)"
+        )
+    out = _out_dir(args, "plots")
+    written, notes = plot.write_plots(frame, out, args.baseline, dict(args.peak_gbs))
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    for path in written:
+        print(path)
+    return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    (base, _), (new, _) = _load([args.base]), _load([args.new])
+    from harness import compare
+
+    result = compare.compare(base, new, args.threshold)
+    print(compare.format_table(result, str(args.base), str(args.new)))
+    if (result["verdict"] == compare.NOT_TIMED).all():
+        print("note: no row has timings in both runs (check-only runs?)", file=sys.stderr)
+    if args.csv:
+        try:
+            result.to_csv(args.csv, index=False)
+        except OSError as exc:
+            raise UsageError(f"--csv {str(args.csv)!r}: cannot write it ({exc.strerror})") from None
+    return 1 if result["verdict"].isin(compare.FAILING).any() else 0

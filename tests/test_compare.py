@@ -1,0 +1,150 @@
+"""Comparing real runs: same run is noise, a slowed kernel is a regression, a broken one fails."""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, harness, need_backend, run_folder
+
+pytest.importorskip("pandas")
+
+from harness import compare
+
+#: Stream_TRIAD with the same result but a few hundred dependent FMAs per element first.
+SLOW_TRIAD = """
+__kernel void triad(__global REAL* a, __global const REAL* b, __global const REAL* c,
+                    const REAL alpha, const uint n)
+{
+    for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) {
+        REAL acc = c[i];
+        for (uint k = 0; k < 400 + n % 7; ++k) {
+            acc = fma(acc, alpha, c[i]);
+        }
+        a[i] = b[i] + alpha * c[i] + (REAL)0 * acc;
+    }
+}
+"""
+
+
+def _run(out: Path, *args: str) -> Path:
+    proc = harness(
+        "run", "-b", "cpu", "opencl", "--size", "20000", "--reps", "7", "--out", str(out), *args
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    return run_folder(out)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A base run, the same kernels with a slowed OpenCL TRIAD, and with a wrong one."""
+    need_backend("opencl")
+    base = tmp_path_factory.mktemp("compare")
+    slow = base / "slow-sources" / "opencl"
+    slow.mkdir(parents=True)
+    (slow / "Stream_TRIAD.cl").write_text(SLOW_TRIAD)
+    return {
+        "base": _run(base / "base", "-k", "Stream_COPY", "Stream_TRIAD"),
+        "slow": _run(
+            base / "slow", "-k", "Stream_TRIAD", "Basic_DAXPY", "--sources", str(slow.parent)
+        ),
+        "wrong": _run(
+            base / "wrong", "-k", "Stream_TRIAD", "--sources", str(FIXTURES / "wrong_triad")
+        ),
+        "check": _run(base / "check", "-k", "Stream_TRIAD", "--check"),
+    }
+
+
+def _table(stdout: str) -> dict[tuple[str, str], list[str]]:
+    """Rows of the printed table by (kernel, device)."""
+    rows = {}
+    for line in stdout.splitlines()[1:]:
+        if not line.strip():
+            break
+        cells = line.split()
+        rows[(cells[0], cells[1])] = cells
+    return rows
+
+
+def test_a_run_against_itself_is_all_noise(runs: dict[str, Path]) -> None:
+    proc = harness("compare", str(runs["base"]), str(runs["base"]))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = _table(proc.stdout)
+    assert set(rows) == {
+        (k, d) for k in ("Stream_COPY", "Stream_TRIAD") for d in ("cpu:0", "opencl:0")
+    }
+    for cells in rows.values():
+        assert cells[-2:] == ["1.000", "noise"]
+    assert proc.stdout.rstrip().endswith("4 noise")
+
+
+def test_a_planted_slowdown_is_a_regression_and_fails_the_gate(
+    runs: dict[str, Path], tmp_path: Path
+) -> None:
+    out = tmp_path / "compare.csv"
+    proc = harness(
+        "compare", str(runs["base"]), str(runs["slow"]), "--threshold", "10", "--csv", str(out)
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    rows = _table(proc.stdout)
+    triad = rows[("Stream_TRIAD", "opencl:0")]
+    assert triad[-1] == "regression" and float(triad[-2]) > 3
+    for device in ("cpu:0", "opencl:0"):
+        assert " ".join(rows[("Stream_COPY", device)][-4:]) == "- only in base"
+        assert " ".join(rows[("Basic_DAXPY", device)][-4:]) == "- only in new"
+    with out.open() as f:
+        table = {(r["kernel"], r["device_id"]): r for r in csv.DictReader(f)}
+    assert len(table) == 6
+    assert table[("Stream_TRIAD", "opencl:0")]["verdict"] == compare.REGRESSION
+    assert table[("Basic_DAXPY", "cpu:0")]["verdict"] == compare.ONLY_NEW
+    assert math.isnan(float(table[("Basic_DAXPY", "cpu:0")]["ratio"] or "nan"))
+
+    back = harness("compare", str(runs["slow"]), str(runs["base"]), "--threshold", "10")
+    assert _table(back.stdout)[("Stream_TRIAD", "opencl:0")][-1] == "improvement"
+
+
+def test_a_kernel_that_now_fails_verification_is_broken(runs: dict[str, Path]) -> None:
+    proc = harness("compare", str(runs["base"]), str(runs["wrong"]))
+    assert proc.returncode == 1
+    rows = _table(proc.stdout)
+    assert rows[("Stream_TRIAD", "opencl:0")][-3:] == ["fail", "-", "broken"]
+    back = harness("compare", str(runs["wrong"]), str(runs["base"]))
+    assert _table(back.stdout)[("Stream_TRIAD", "opencl:0")][-1] == "fixed"
+
+
+def test_check_only_runs_compare_as_not_timed(runs: dict[str, Path]) -> None:
+    proc = harness("compare", str(runs["check"]), str(runs["check"]))
+    assert proc.returncode == 0
+    assert {tuple(c[-2:]) for c in _table(proc.stdout).values()} == {("not", "timed")}
+    assert "no row has timings in both runs" in proc.stderr
+
+
+def _row(median: float, minimum: float, std: float, status: str = "ok") -> dict:
+    return {"status": status, "time_median_s": median, "time_min_s": minimum, "time_std_s": std}
+
+
+@pytest.mark.parametrize(
+    ("base", "new", "verdict"),
+    [
+        (_row(1.0, 0.99, 0.01), _row(1.2, 1.19, 0.01), compare.REGRESSION),
+        (_row(1.0, 0.99, 0.01), _row(0.8, 0.79, 0.01), compare.IMPROVEMENT),
+        (_row(1.0, 0.99, 0.01), _row(1.04, 1.03, 0.01), compare.NOISE),  # within threshold
+        (_row(1.0, 0.80, 0.15), _row(1.2, 1.0, 0.15), compare.NOISE),  # within the spread
+        (_row(1.0, 0.99, math.nan), _row(1.3, 1.0, math.nan), compare.NOISE),  # median - min
+        (_row(1.0, 1.0, 0.0), _row(math.nan, math.nan, math.nan, "skipped"), compare.NOT_TIMED),
+        (_row(1.0, 1.0, 0.0), _row(math.nan, math.nan, math.nan, "error"), compare.BROKEN),
+    ],
+)
+def test_the_noise_rule(base: dict, new: dict, verdict: str) -> None:
+    assert compare.judge(base, new, 0.05)[0] == verdict
+
+
+def test_threshold_must_be_a_percentage(runs: dict[str, Path]) -> None:
+    for bad in ("0", "100", "five"):
+        proc = harness("compare", str(runs["base"]), str(runs["base"]), "--threshold", bad)
+        assert proc.returncode == 2 and "--threshold" in proc.stderr
+    assert (
+        "spread = max(standard deviation, median - minimum)" in harness("compare", "--help").stdout
+    )
