@@ -1,0 +1,81 @@
+"""Where a repetition's time goes: each launch of a kernel's plan timed on its own.
+
+Times every launch of one repetition separately with the device's clock and
+sums them per entry point, for each strategy (or other run option) given.
+Useful to see why one plan beats another on a device.
+
+    python benchmarks/launch_breakdown.py -k Bitonic_U32 -b opencl --size 4194304 \\
+        --param strategy=global --param strategy=local
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import statistics
+
+from harness import sources, suite
+from harness.backends import get
+from harness.runner import make_inputs
+
+
+def breakdown(kernel: str, backend: str, size: int, params: dict[str, str], reps: int) -> None:
+    """Print per-entry-point device time of one repetition of the kernel's plan."""
+    spec = suite.BY_NAME[kernel].with_params(params)
+    impl = get(backend)
+    session = impl.open(0)
+    source = None
+    if impl.language:
+        source = sources.find(impl.language, impl.extension, spec.source_name)
+    inputs = make_inputs(spec, size, 1, "f64")
+    launches = spec.resolve(size, inputs, "f64")
+    execution = session.load(spec, "f64", source, {a.name: inputs[a.name] for a in spec.arrays})
+    execution.run(launches)
+    per_entry: dict[str, float] = collections.defaultdict(float)
+    count: dict[str, int] = collections.Counter()
+    for launch in launches:
+        per_entry[launch.entry] += statistics.median(execution.time([launch], reps))
+        count[launch.entry] += 1
+    whole = statistics.median(execution.time(launches, reps))
+    label = ",".join(f"{k}={v}" for k, v in params.items()) or "-"
+    print(
+        f"{kernel} [{label}] on {backend}: {len(launches)} launches, "
+        f"{whole * 1e3:.1f} ms per repetition"
+    )
+    for entry, seconds in per_entry.items():
+        print(
+            f"  {entry:24} {count[entry]:4} launches {seconds * 1e3:9.1f} ms "
+            f"({seconds / count[entry] * 1e3:.2f} ms each)"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("-k", "--kernel", required=True)
+    parser.add_argument("-b", "--backend", default="opencl")
+    parser.add_argument("--size", type=int, required=True)
+    parser.add_argument("--reps", type=int, default=3, help="repetitions per launch (median)")
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a run option; give one name several times to compare values",
+    )
+    args = parser.parse_args()
+    choices: dict[str, list[str]] = collections.defaultdict(list)
+    for item in args.param:
+        name, _, value = item.partition("=")
+        choices[name].append(value)
+    spec = suite.BY_NAME[args.kernel]
+    defaults = {p.name: p.default[0] for p in spec.params}
+    varied = [(n, v) for n, values in choices.items() for v in values] or [(None, None)]
+    for name, value in varied:
+        params = {**defaults, **({name: value} if name else {})}
+        breakdown(args.kernel, args.backend, args.size, params, args.reps)
+
+
+if __name__ == "__main__":
+    main()
