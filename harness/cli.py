@@ -10,14 +10,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from harness import __version__, metadata, reporting_cli, results, suite, table
+from harness import __version__, forkserver, metadata, reporting_cli, results, suite, table
 from harness.backends import BACKENDS
 from harness.backends import get as get_backend
 from harness.backends.base import Backend, DeviceInfo
 from harness.errors import UsageError
 from harness.runner import RunOptions, Task, plan
 from harness.spec import PRECISIONS
-from harness.workers import InProcess, Workers, start_server
+from harness.workers import InProcess, Workers
 
 DESCRIPTION = """\
 Benchmark GPU compute kernels on every backend this machine has (numpy on the
@@ -492,7 +492,7 @@ def _resumed_run(args: argparse.Namespace) -> tuple[Path, dict[str, Any], list[T
 
 def _cmd_run(args: argparse.Namespace) -> int:
     if not args.in_process:
-        start_server()
+        forkserver.start()
     run_dir, meta, tasks = _resumed_run(args) if args.resume else _new_run(args)
     options = _options_from_meta(meta["options"])
     names = {d["id"]: d["name"] for d in meta["devices"]}

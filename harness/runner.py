@@ -118,6 +118,21 @@ def make_inputs(spec: KernelSpec, size: int, seed: int, precision: str) -> dict[
     return inputs
 
 
+#: A task's inputs (arrays and scalar values by name) and expected outputs.
+Data = tuple[dict[str, Any], dict[str, np.ndarray]]
+
+
+def data_key(task: Task) -> tuple:
+    """Tasks with the same key share inputs and reference (they differ by device only)."""
+    return (task.kernel, task.size, task.precision, task.params)
+
+
+def make_data(spec: KernelSpec, task: Task, seed: int) -> Data:
+    """A task's inputs and the reference outputs computed from them."""
+    inputs = make_inputs(spec, task.size, seed, task.precision)
+    return inputs, spec.reference(inputs)
+
+
 def kernel_checksum(spec: KernelSpec, outputs: dict[str, np.ndarray]) -> float:
     """RAJAPerf's checksum of the verified arrays (or the description's own)."""
     if spec.checksum is not None:
@@ -268,7 +283,7 @@ class Runner:
         self._sessions: dict[tuple[str, int], base.Session | Exception] = {}
         self._backends: dict[str, base.Backend] = {}
         self._data_key: tuple | None = None
-        self._data: tuple[dict[str, Any], dict[str, np.ndarray]] | None = None
+        self._data: Data | None = None
 
     def run(self, tasks: Sequence[Task]) -> Iterator[dict[str, Any]]:
         """Yield each task's row as soon as it is known."""
@@ -299,15 +314,18 @@ class Runner:
             raise RuntimeError(f"could not open {backend.name}:{index}: {session}") from session
         return session
 
-    def _inputs(self, spec: KernelSpec, task: Task) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-        key = (spec.name, task.size, task.precision, task.params)
+    def _inputs(self, spec: KernelSpec, task: Task) -> Data:
+        key = data_key(task)
         if self._data_key != key:
             self._data = None
-            inputs = make_inputs(spec, task.size, self.options.seed, task.precision)
-            self._data = (inputs, spec.reference(inputs))
+            self._data = make_data(spec, task, self.options.seed)
             self._data_key = key
         assert self._data is not None
         return self._data
+
+    def provide(self, task: Task, data: Data) -> None:
+        """Use inputs and reference made elsewhere (by a parent process) for this task."""
+        self._data_key, self._data = data_key(task), data
 
     def execute(self, task: Task) -> dict[str, Any]:
         """One row: never raises for a kernel's or a device's failure."""

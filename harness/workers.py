@@ -5,29 +5,36 @@ worker process, reused across kernels; a worker that dies (a segfault in a
 driver, an abort) or outlives a row's timeout becomes an ``error`` row naming
 what happened, is replaced, and the run goes on. Workers ignore Ctrl-C so that
 the first one lets the current row finish.
+
+A kernel's inputs and reference are made once, here, and handed to every
+device's worker as memory-mapped files, as an in-process run shares them.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import shutil
 import signal
+import tempfile
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
-from harness.runner import Runner, RunOptions, Task, base_row, default_timeout
+import numpy as np
 
-_CONTEXT = multiprocessing.get_context("forkserver")
-#: Imported once by the fork server, so that each worker starts without
-#: importing them again (pyopencl is skipped where it is not installed). No
-#: driver is initialised there: CUDA, for one, does not survive a fork.
-_CONTEXT.set_forkserver_preload(["harness.cli", "pyopencl"])
-
-
-def start_server() -> None:
-    """Start the process workers are forked from, so it loads while we do other work."""
-    from multiprocessing import forkserver
-
-    forkserver.ensure_running()
+from harness import suite
+from harness.forkserver import CONTEXT
+from harness.runner import (
+    Data,
+    Runner,
+    RunOptions,
+    Task,
+    array_bytes,
+    base_row,
+    data_key,
+    default_timeout,
+    host_available_bytes,
+    make_data,
+)
 
 
 def _serve(conn: Connection, options: RunOptions, backend: str, device: int) -> None:
@@ -38,16 +45,46 @@ def _serve(conn: Connection, options: RunOptions, backend: str, device: int) -> 
     runner.open(backend, device)
     while True:
         try:
-            task = conn.recv()
+            task, shared = conn.recv()
         except EOFError:
             return
+        if shared is not None:
+            runner.provide(task, _load(shared))
         conn.send(runner.execute(task))
+
+
+def _share(data: Data, folder: Path) -> dict[str, Any]:
+    """Write a task's arrays into ``folder``; what a worker needs to map them."""
+    inputs, reference = data
+    arrays = {}
+    for kind, values in (("in", inputs), ("ref", reference)):
+        for name, value in values.items():
+            if isinstance(value, np.ndarray):
+                path = folder / f"{kind}-{name}.npy"
+                np.save(path, value)
+                arrays[(kind, name)] = str(path)
+    scalars = {n: v for n, v in inputs.items() if not isinstance(v, np.ndarray)}
+    return {"arrays": arrays, "scalars": scalars}
+
+
+def _load(shared: dict[str, Any]) -> Data:
+    """The arrays a parent shared, mapped read-only rather than copied."""
+    inputs: dict[str, Any] = dict(shared["scalars"])
+    reference: dict[str, np.ndarray] = {}
+    for (kind, name), path in shared["arrays"].items():
+        (inputs if kind == "in" else reference)[name] = np.load(path, mmap_mode="r")
+    return inputs, reference
+
+
+def _scratch_folder() -> Path:
+    shm = Path("/dev/shm")
+    return Path(tempfile.mkdtemp(prefix="harness-", dir=shm if shm.is_dir() else None))
 
 
 class _Worker:
     def __init__(self, options: RunOptions, backend: str, device: int) -> None:
-        self.conn, child = _CONTEXT.Pipe()
-        self.process = _CONTEXT.Process(
+        self.conn, child = CONTEXT.Pipe()
+        self.process = CONTEXT.Process(
             target=_serve, args=(child, options, backend, device), daemon=True
         )
         self.process.start()
@@ -79,6 +116,31 @@ class Workers:
         self.options = options
         self.device_names = device_names
         self._workers: dict[tuple[str, int], _Worker] = {}
+        self._folder = _scratch_folder()
+        self._shared_key: tuple | None = None
+        self._shared: dict[str, Any] | None = None
+
+    def _data_for(self, task: Task) -> dict[str, Any] | None:
+        """The task's shared inputs and reference, made when its kernel changes.
+
+        None (the worker then makes its own, and reports any failure as the
+        row's) when making them here fails or would not fit in host memory.
+        """
+        key = data_key(task)
+        if key == self._shared_key:
+            return self._shared
+        shutil.rmtree(self._folder, ignore_errors=True)
+        self._folder.mkdir()
+        self._shared_key, self._shared = key, None
+        spec = suite.BY_NAME[task.kernel].with_params(dict(task.params))
+        host = host_available_bytes()
+        if host and 3 * array_bytes(spec, task.size, task.precision) > host:
+            return None
+        try:
+            self._shared = _share(make_data(spec, task, self.options.seed), self._folder)
+        except Exception:
+            self._shared = None
+        return self._shared
 
     def start(self, tasks: list[Task]) -> None:
         """Start the workers these tasks need, all at once, so they load in parallel."""
@@ -94,8 +156,9 @@ class Workers:
         if worker is None or not worker.process.is_alive():
             worker = self._workers[key] = _Worker(self.options, *key)
         timeout = self.options.timeout or default_timeout(task)
+        shared = self._data_for(task)
         try:
-            worker.conn.send(task)
+            worker.conn.send((task, shared))
             if worker.conn.poll(timeout):
                 return worker.conn.recv()
             problem = f"timed out after {timeout:g} s"
@@ -112,10 +175,11 @@ class Workers:
         return row
 
     def close(self) -> None:
-        """Stop every worker."""
+        """Stop every worker and remove the shared inputs."""
         for worker in self._workers.values():
             worker.stop()
         self._workers.clear()
+        shutil.rmtree(self._folder, ignore_errors=True)
 
 
 class InProcess:

@@ -1,0 +1,20 @@
+"""The process that worker processes are forked from.
+
+It imports the harness (and pyopencl, where installed) once, so each worker
+starts without importing them again; no driver is initialised there, since
+CUDA, for one, does not survive a fork. It is started before the command
+loads the rest of the harness, so that both load at the same time.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from multiprocessing import forkserver
+
+CONTEXT = multiprocessing.get_context("forkserver")
+CONTEXT.set_forkserver_preload(["harness.cli", "pyopencl"])
+
+
+def start() -> None:
+    """Start the server now (it keeps loading in the background)."""
+    forkserver.ensure_running()
