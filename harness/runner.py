@@ -30,7 +30,7 @@ from harness.spec import KernelSpec, numpy_dtype
 from harness.verify import compare
 
 #: Fewest timed repetitions when the time budget cuts the default count.
-MIN_REPS = 5
+MIN_REPS = 3
 
 
 @dataclass(frozen=True)

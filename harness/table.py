@@ -58,7 +58,20 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     counts = Counter(str(row.get("status")) for row in rows)
     text.append("")
     text.append(", ".join(f"{counts[s]} {s}" for s in ("ok", "fail", "error", "skipped")))
+    unstable = [f"{label(r)} on {r.get('device_id')}" for r in rows if _true(r.get("unstable"))]
+    if unstable:
+        text.append(
+            f"warning: {len(unstable)} row(s) unstable, their repetitions spread more than "
+            f"10% (or 2x between fastest and slowest); rerun before trusting them: "
+            + ", ".join(unstable[:8])
+            + (f" and {len(unstable) - 8} more" if len(unstable) > 8 else "")
+        )
     if notes:
         text.append("")
         text.extend(notes)
     return "\n".join(text)
+
+
+def _true(value: Any) -> bool:
+    """A flag from a journal (bool) or a CSV file (text)."""
+    return value is True or str(value).lower() == "true"

@@ -163,3 +163,15 @@ def test_spread_repetitions_are_flagged_unstable() -> None:
     assert not stats([1.0, 1.02, 0.99, 1.01])["unstable"]
     assert stats([1.0, 1.0, 1.0, 2.5])["unstable"]
     assert stats([1.0, 1.3, 0.7, 1.2, 0.8])["unstable"]
+
+
+def test_the_summary_warns_about_unstable_rows() -> None:
+    from harness.table import format_rows
+
+    rows = [
+        {"kernel": "Stream_COPY", "device_id": "cpu:0", "status": "ok", "unstable": True},
+        {"kernel": "Stream_ADD", "device_id": "cpu:0", "status": "ok", "unstable": "False"},
+    ]
+    text = format_rows(rows)
+    assert "warning: 1 row(s) unstable" in text and "Stream_COPY on cpu:0" in text
+    assert "Stream_ADD on cpu:0" not in text.split("warning:")[1]

@@ -1,0 +1,136 @@
+"""RAJAPerf kernels: this harness on one device beside raja-perf.exe's own variants.
+
+raja-perf.exe is not part of this project: build RAJAPerf yourself (with
+OpenMP) and pass its path. For each process launch the harness runs the
+kernels at their default sizes, then raja-perf.exe runs its Base_Seq and
+Base_OpenMP variants of the same kernels; launches alternate because memory
+bandwidth on shared machines changes between launches. The table gives the
+median over launches of the time per repetition, and our time over
+Base_OpenMP's. ``--checksums`` also compares our checksums after one
+repetition with raja-perf.exe's ``--checkrun 1`` Base_Seq checksums.
+
+    OMP_NUM_THREADS=2 python benchmarks/rajaperf_compare.py --rajaperf ./raja-perf.exe \\
+        --device opencl:0 --launches 3 --checksums
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import statistics
+import subprocess
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+from common import harness_rows
+
+from harness import suite
+
+GROUPS = ("Stream", "Basic", "Lcals", "Polybench", "Apps", "Algorithm")
+VARIANTS = ("Base_Seq", "Base_OpenMP")
+
+
+def rajaperf(exe: str, kernels: list[str], *extra: str) -> Path:
+    """Run raja-perf.exe; the folder holding its output files."""
+    out = Path(tempfile.mkdtemp(prefix="rajaperf-"))
+    subprocess.run(
+        [exe, "--kernels", *kernels, "--outdir", str(out), *extra],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    return out
+
+
+def run_data(folder: Path) -> dict[tuple[str, str], float]:
+    """Mean time per repetition by (kernel, variant) from RAJAPerf-kernel-run-data.csv."""
+    times = {}
+    with (folder / "RAJAPerf-kernel-run-data.csv").open() as f:
+        lines = [line for line in f if "," in line]
+    rows = list(csv.reader(lines))
+    header = [h.strip() for h in rows[0]]
+    kernel, variant = header.index("Kernel"), header.index("Variant")
+    column = next(i for i, h in enumerate(header) if h.startswith("Mean time per rep"))
+    for row in rows[1:]:
+        cells = [c.strip() for c in row]
+        try:
+            times[(cells[kernel], cells[variant])] = float(cells[column])
+        except (ValueError, IndexError):
+            continue
+    return times
+
+
+def checksums(folder: Path) -> dict[str, float]:
+    """Base_Seq checksums by kernel from RAJAPerf-checksum.txt."""
+    found, kernel = {}, None
+    for line in (folder / "RAJAPerf-checksum.txt").read_text().splitlines():
+        if line.startswith("Kernel") and ":" in line:
+            kernel = line.split(":", 1)[1].strip()
+        cells = line.split()
+        if kernel and cells and cells[0].startswith("Base_Seq"):
+            numbers = [c for c in cells[1:] if c.lstrip("-")[:1].isdigit()]
+            found[kernel] = float(numbers[0])
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--rajaperf", required=True, help="path of raja-perf.exe")
+    parser.add_argument(
+        "--device", default="opencl:0", help="the harness device (default opencl:0)"
+    )
+    parser.add_argument("--launches", type=int, default=3, help="launches of each tool (default 3)")
+    parser.add_argument("--checksums", action="store_true", help="also compare checksums")
+    parser.add_argument(
+        "-k",
+        "--kernels",
+        nargs="+",
+        default=list(GROUPS),
+        help="kernels or groups (default: the RAJAPerf groups)",
+    )
+    args = parser.parse_args()
+    names = [k.name for k in suite.select(args.kernels) if k.group in GROUPS]
+    ours: dict[str, list[float]] = defaultdict(list)
+    theirs: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for launch in range(args.launches):
+        rows, _ = harness_rows("-k", *names, "--device", args.device)
+        for r in rows:
+            if r["status"] == "ok" and r["time_median_s"]:
+                ours[r["kernel"]].append(float(r["time_median_s"]))
+        for key, seconds in run_data(
+            rajaperf(args.rajaperf, names, "--variants", *VARIANTS)
+        ).items():
+            theirs[key].append(seconds)
+        print(f"launch {launch + 1} of {args.launches} done", flush=True)
+    print(f"\n{'kernel':28}{'harness':>12}{'Base_Seq':>12}{'Base_OpenMP':>13}{'ours/OpenMP':>13}")
+    for name in names:
+        med = {v: statistics.median(theirs[(name, v)]) for v in VARIANTS if theirs[(name, v)]}
+        mine = statistics.median(ours[name]) if ours[name] else float("nan")
+        omp = med.get("Base_OpenMP", float("nan"))
+        print(
+            f"{name:28}{mine * 1e3:10.3f}ms{med.get('Base_Seq', float('nan')) * 1e3:10.3f}ms"
+            f"{omp * 1e3:11.3f}ms{mine / omp:13.2f}"
+        )
+    if args.checksums:
+        reference = checksums(
+            rajaperf(args.rajaperf, names, "--variants", "Base_Seq", "--checkrun", "1")
+        )
+        rows, _ = harness_rows(
+            "-k", *names, "--device", args.device, "--reps", "1", "--warmup", "0"
+        )
+        print(
+            f"\n{'kernel':28}{'harness checksum':>26}{'raja-perf.exe Base_Seq':>26}{'rel diff':>10}"
+        )
+        for r in rows:
+            want = reference.get(r["kernel"])
+            got = float(r["checksum"]) if r["checksum"] else float("nan")
+            diff = abs(got - want) / abs(want) if want else float("nan")
+            shown = float("nan") if want is None else want
+            print(f"{r['kernel']:28}{got:26.15g}{shown:26.15g}{diff:10.2g}")
+
+
+if __name__ == "__main__":
+    main()
