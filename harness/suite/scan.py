@@ -21,8 +21,10 @@ from harness.suite.forall import GROUP
 
 #: Most work-groups a chunked launch uses: enough to fill a large GPU.
 MAX_GROUPS = 1024
-#: Fewest tiles of `GROUP` items a group's chunk holds before more groups are used.
-MIN_TILES = 4
+#: Fewest tiles of `GROUP` items a group's chunk holds before more groups are
+#: used: 64 (16384 items) keeps CPU OpenCL devices, which pay for every group,
+#: streaming; a GPU still gets a thousand groups from 2^24 items up.
+MIN_TILES = 64
 #: The scalars chunked and fold launches pass: each group's chunk length, and
 #: how many group partials there are.
 CHUNK = Scalar("chunk", "u32")

@@ -5,6 +5,7 @@
 // histogram: work-group g counts its chunk [g*chunk, (g+1)*chunk) with local atomics,
 // then adds its non-zero counts to the global ones with global atomics.
 #define GROUP 256
+#include "chunk.clh"
 
 __kernel void histogram_clear(__global uint* counts, const uint num_bins)
 {
@@ -25,7 +26,7 @@ __kernel void histogram(__global const int* bins, __global uint* counts, const u
         local_counts[lid] = 0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (ulong i = begin + lid; i < end; i += GROUP) {
+    FOR_CHUNK(i, begin, end) {
         atomic_inc(&local_counts[bins[i]]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);

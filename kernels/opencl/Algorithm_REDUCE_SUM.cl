@@ -3,6 +3,7 @@
 // each work-item striding by the group size, then a tree in local memory.
 // reduce_sum_final: one work-group adds the count partials and writes sum[0].
 #define GROUP 256
+#include "chunk.clh"
 
 // Sum of one value per work-item across the work-group, valid in work-item 0.
 REAL group_sum(__local REAL* tree, const uint lid, const REAL v)
@@ -27,7 +28,7 @@ __kernel void reduce_sum_partial(__global const REAL* x, __global REAL* partial,
     const ulong begin = (ulong)g * chunk;
     const ulong end = min(begin + chunk, (ulong)n);
     REAL sum = 0;
-    for (ulong i = begin + lid; i < end; i += GROUP) {
+    FOR_CHUNK(i, begin, end) {
         sum += x[i];
     }
     sum = group_sum(tree, lid, sum);

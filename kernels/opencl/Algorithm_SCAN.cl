@@ -3,6 +3,7 @@
 // scan_sums: one work-group turns the count chunk sums into their exclusive scan.
 // scan_apply: work-group g scans its chunk tile by tile from offset sums[g].
 #define GROUP 256
+#include "chunk.clh"
 
 // Sum of one value per work-item across the work-group, valid in work-item 0.
 REAL group_sum(__local REAL* tree, const uint lid, const REAL v)
@@ -44,7 +45,7 @@ __kernel void scan_reduce(__global const REAL* x, __global REAL* sums, const uin
     const ulong begin = (ulong)g * chunk;
     const ulong end = min(begin + chunk, (ulong)n);
     REAL sum = 0;
-    for (ulong i = begin + lid; i < end; i += GROUP) {
+    FOR_CHUNK(i, begin, end) {
         sum += x[i];
     }
     sum = group_sum(tree, lid, sum);

@@ -4,6 +4,7 @@
 // counts over n + 1 entries, in place (Algorithm_SCAN's plan on int counts).
 // indexlist_scatter: list[counts[i]] = i where counts[i] != counts[i+1]; len[0] = counts[n].
 #define GROUP 256
+#include "chunk.clh"
 
 __kernel void indexlist_count(__global const REAL* x, __global int* counts, const uint n)
 {
@@ -53,7 +54,7 @@ __kernel void scan_reduce(__global const int* counts, __global int* sums, const 
     const ulong begin = (ulong)g * chunk;
     const ulong end = min(begin + chunk, (ulong)n);
     int sum = 0;
-    for (ulong i = begin + lid; i < end; i += GROUP) {
+    FOR_CHUNK(i, begin, end) {
         sum += counts[i];
     }
     sum = group_sum(tree, lid, sum);

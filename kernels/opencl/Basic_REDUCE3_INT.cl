@@ -3,6 +3,7 @@
 // into partial[g] (sum), partial[G + g] (min) and partial[2G + g] (max), G groups.
 // reduce3_final: one work-group folds the count partials of each kind.
 #define GROUP 256
+#include "chunk.clh"
 
 // Sum, min and max of one triple per work-item across the work-group, valid in work-item 0.
 void group_reduce3(__local int* sums, __local int* mins, __local int* maxs, const uint lid)
@@ -28,7 +29,7 @@ __kernel void reduce3_partial(__global const int* vec, __global int* partial, co
     const ulong begin = (ulong)g * chunk;
     const ulong end = min(begin + chunk, (ulong)n);
     int vsum = 0, vmin = INT_MAX, vmax = INT_MIN;
-    for (ulong i = begin + lid; i < end; i += GROUP) {
+    FOR_CHUNK(i, begin, end) {
         const int v = vec[i];
         vsum += v;
         vmin = min(vmin, v);

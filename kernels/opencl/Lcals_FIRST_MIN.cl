@@ -6,6 +6,7 @@
 // a pair wins with a smaller value, or an equal value at a smaller index, so
 // the result is Base_Seq's whatever order the work is combined in.
 #define GROUP 256
+#include "chunk.clh"
 
 static bool better(REAL val, int loc, REAL than_val, int than_loc)
 {
@@ -35,7 +36,7 @@ __kernel void first_min_partial(__global const REAL* x, __global REAL* block_val
     const ulong end = min(begin + chunk, (ulong)n);
     REAL val = xmin_init;
     int loc = initloc;
-    for (ulong i = begin + lid; i < end; i += GROUP) {
+    FOR_CHUNK(i, begin, end) {
         if (better(x[i], (int)i, val, loc)) {
             val = x[i];
             loc = (int)i;
