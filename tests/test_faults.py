@@ -14,6 +14,7 @@ from conftest import FIXTURES, harness, need_backend, run_folder
 
 from harness import results
 from harness.runner import stats
+from harness.table import format_rows
 
 STREAM = ["-k", "Stream", "-b", "cpu", "opencl"]
 
@@ -166,8 +167,6 @@ def test_spread_repetitions_are_flagged_unstable() -> None:
 
 
 def test_the_summary_warns_about_unstable_rows() -> None:
-    from harness.table import format_rows
-
     rows = [
         {"kernel": "Stream_COPY", "device_id": "cpu:0", "status": "ok", "unstable": True},
         {"kernel": "Stream_ADD", "device_id": "cpu:0", "status": "ok", "unstable": "False"},
