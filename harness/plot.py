@@ -178,9 +178,9 @@ def _styled(function: Callable[..., Figure]) -> Callable[..., Figure]:
 
 
 def _si(n: float) -> str:
-    """1000000 -> '1M', 131072 -> '131k'."""
+    """1000000 -> '1M', 131072 -> '131k', 999936 -> '1M' (never '1e+03k')."""
     for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
-        if n >= scale:
+        if n >= 0.9995 * scale:
             return f"{n / scale:.3g}{unit}"
     return f"{n:.3g}"
 
@@ -205,7 +205,7 @@ def _wrap(label: str) -> str:
 def _binary(n: float) -> str:
     """1048576 -> '1Mi', 65536 -> '64Ki' (sort sizes are powers of two)."""
     for unit, scale in (("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10)):
-        if n >= scale:
+        if n >= 0.9995 * scale:
             return f"{n / scale:.3g}{unit}"
     return f"{n:.3g}"
 
