@@ -53,6 +53,11 @@ def _serve(conn: Connection, options: RunOptions, backend: str, device: int) -> 
         conn.send(runner.execute(task))
 
 
+#: Inputs up to this size travel with the task through the pipe; larger ones
+#: are written once to memory-backed files that every worker maps.
+INLINE_BYTES = 4 << 20
+
+
 def _share(data: Data, folder: Path) -> dict[str, Any]:
     """Write a task's arrays into ``folder``; what a worker needs to map them."""
     inputs, reference = data
@@ -68,7 +73,9 @@ def _share(data: Data, folder: Path) -> dict[str, Any]:
 
 
 def _load(shared: dict[str, Any]) -> Data:
-    """The arrays a parent shared, mapped read-only rather than copied."""
+    """The data a parent shared: sent along, or arrays mapped read-only, not copied."""
+    if "inline" in shared:
+        return shared["inline"]
     inputs: dict[str, Any] = dict(shared["scalars"])
     reference: dict[str, np.ndarray] = {}
     for (kind, name), path in shared["arrays"].items():
@@ -137,9 +144,13 @@ class Workers:
         if host and 3 * array_bytes(spec, task.size, task.precision) > host:
             return None
         try:
-            self._shared = _share(make_data(spec, task, self.options.seed), self._folder)
+            data = make_data(spec, task, self.options.seed)
         except Exception:
-            self._shared = None
+            return None
+        if array_bytes(spec, task.size, task.precision) <= INLINE_BYTES:
+            self._shared = {"inline": data}
+        else:
+            self._shared = _share(data, self._folder)
         return self._shared
 
     def start(self, tasks: list[Task]) -> None:
