@@ -359,7 +359,7 @@ def _progress(total: int):
             f"{row['precision']} n={row['size']}: {row['status']}"
         )
         if row.get("time_median_s"):
-            line += f", median {table._time(row['time_median_s'])}"
+            line += f", median {table.format_time(row['time_median_s'])}"
             if row.get("gbytes_per_s"):
                 line += f", {row['gbytes_per_s']:.3g} GB/s"
         if row["status"] != "ok" and row.get("reason"):

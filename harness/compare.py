@@ -22,7 +22,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from harness.data import CASE_EXTRAS, VARIANT_EXTRAS
-from harness.report import fmt_time
+from harness.table import format_time
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -176,4 +176,4 @@ def format_table(result: pd.DataFrame, base_name: str, new_name: str) -> str:
 def _cell(median: Any, status: Any) -> str:
     if isinstance(status, str) and status != "ok":
         return status
-    return fmt_time(median)
+    return format_time(median)

@@ -28,7 +28,8 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
 
 from harness.data import VARIANT_EXTRAS, prepare, timed
-from harness.report import TIMES, find_baseline, fmt_time, speedups
+from harness.report import TIMES, find_baseline, speedups
+from harness.table import format_time
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -352,10 +353,10 @@ def plot_times(frame: pd.DataFrame) -> Figure:
     for ax, (precision, chunk) in zip(axes, panels, strict=True):
         rows = done[(done["precision"] == precision) & done["case"].isin(chunk)]
         rows = rows.assign(_value=rows["time_median_s"], _error=rows["time_std_s"])
-        _bars(ax, rows, chunk, style, per_case, handles, fmt_time)
+        _bars(ax, rows, chunk, style, per_case, handles, format_time)
         ax.set_yscale("log")
         ax.set_ylim(low / 2.5, high * 2.5)
-        _log_ticks(ax.yaxis, [low / 2.5, high * 2.5], fmt_time)
+        _log_ticks(ax.yaxis, [low / 2.5, high * 2.5], format_time)
         ax.set_ylabel(TIME_YLABEL)
         ax.set_xlim(-0.6, span - 0.4)
         groups = ", ".join(dict.fromkeys(rows["group"].astype(str)))
@@ -567,7 +568,7 @@ def plot_sweep(frame: pd.DataFrame, kernel: str) -> Figure:
         ax.set_xlabel(SWEEP_XLABEL)
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _si(v)))
         ax.xaxis.set_minor_formatter(NullFormatter())
-    _log_ticks(left.yaxis, done["time_median_s"], fmt_time)
+    _log_ticks(left.yaxis, done["time_median_s"], format_time)
     _log_ticks(right.yaxis, np.concatenate(rates))
     left.set_ylabel(SWEEP_TIME_YLABEL)
     left.set_title("Time (lower is better)", loc="left", fontsize=12)

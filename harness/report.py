@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.data import CASE_EXTRAS, VARIANT_EXTRAS, timed
 from harness.errors import UsageError
+from harness.table import format_time
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -88,17 +89,6 @@ def has_timings(frame: pd.DataFrame) -> bool:
     return not timed(frame).empty
 
 
-def fmt_time(seconds: Any) -> str:
-    """A duration with a unit that keeps three significant digits readable."""
-    if not _finite(seconds):
-        return "-"
-    s = float(seconds)
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
-        if s >= scale:
-            return f"{s / scale:.3g} {unit}"
-    return f"{s / 1e-9:.3g} ns"
-
-
 def _finite(value: Any) -> bool:
     try:
         return math.isfinite(float(value))
@@ -157,7 +147,7 @@ def build(frame: pd.DataFrame, metas: list[dict[str, Any]], baseline: str | None
         cells += [str(row["precision"]), _size(row["size"]), str(row["status"])]
         if timings:
             cells += [
-                fmt_time(row["time_median_s"]),
+                format_time(row["time_median_s"]),
                 _spread(row),
                 _num(row["gbytes_per_s"]),
                 _num(row["gflops_per_s"]),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -9,11 +10,15 @@ from typing import Any
 from harness.suite import PARAMS
 
 
-def _time(seconds: Any) -> str:
-    if seconds in (None, ""):
+def format_time(seconds: Any) -> str:
+    """A duration with a unit that keeps three significant digits readable."""
+    try:
+        s = float(seconds)
+    except (TypeError, ValueError):
         return "-"
-    s = float(seconds)
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
+    if not math.isfinite(s):
+        return "-"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
         if s >= scale:
             return f"{s / scale:.3g} {unit}"
     return f"{s / 1e-9:.3g} ns"
@@ -42,7 +47,7 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
                 str(row.get("precision")),
                 str(row.get("size")),
                 str(row.get("status")),
-                _time(row.get("time_median_s")),
+                format_time(row.get("time_median_s")),
                 _num(row.get("gbytes_per_s"), ".3g"),
                 _num(row.get("gflops_per_s"), ".3g"),
                 _num(row.get("max_rel_error"), ".2g"),
