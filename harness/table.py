@@ -63,7 +63,11 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     counts = Counter(str(row.get("status")) for row in rows)
     text.append("")
     text.append(", ".join(f"{counts[s]} {s}" for s in ("ok", "fail", "error", "skipped")))
-    unstable = [f"{label(r)} on {r.get('device_id')}" for r in rows if _true(r.get("unstable"))]
+    unstable = [
+        f"{label(r)} n={r.get('size')} on {r.get('device_id')}"
+        for r in rows
+        if _true(r.get("unstable"))
+    ]
     if unstable:
         text.append(
             f"warning: {len(unstable)} row(s) unstable, their repetitions spread more than "

@@ -168,9 +168,21 @@ def test_spread_repetitions_are_flagged_unstable() -> None:
 
 def test_the_summary_warns_about_unstable_rows() -> None:
     rows = [
-        {"kernel": "Stream_COPY", "device_id": "cpu:0", "status": "ok", "unstable": True},
-        {"kernel": "Stream_ADD", "device_id": "cpu:0", "status": "ok", "unstable": "False"},
+        {
+            "kernel": "Stream_COPY",
+            "device_id": "cpu:0",
+            "size": 8,
+            "status": "ok",
+            "unstable": True,
+        },
+        {
+            "kernel": "Stream_ADD",
+            "device_id": "cpu:0",
+            "size": 8,
+            "status": "ok",
+            "unstable": "False",
+        },
     ]
     text = format_rows(rows)
-    assert "warning: 1 row(s) unstable" in text and "Stream_COPY on cpu:0" in text
-    assert "Stream_ADD on cpu:0" not in text.split("warning:")[1]
+    assert "warning: 1 row(s) unstable" in text and "Stream_COPY n=8 on cpu:0" in text
+    assert "Stream_ADD" not in text.split("warning:")[1]
