@@ -62,15 +62,18 @@ def run_data(folder: Path) -> dict[tuple[str, str], float]:
 
 
 def checksums(folder: Path) -> dict[str, float]:
-    """Base_Seq checksums by kernel from RAJAPerf-checksum.txt."""
+    """Base_Seq-default checksums by kernel from RAJAPerf-checksum.txt.
+
+    The report names a kernel alone on a line, then one line per variant:
+    variant-tuning, result, tolerance, checksum, relative difference.
+    """
     found, kernel = {}, None
     for line in (folder / "RAJAPerf-checksum.txt").read_text().splitlines():
-        if line.startswith("Kernel") and ":" in line:
-            kernel = line.split(":", 1)[1].strip()
         cells = line.split()
-        if kernel and cells and cells[0].startswith("Base_Seq"):
-            numbers = [c for c in cells[1:] if c.lstrip("-")[:1].isdigit()]
-            found[kernel] = float(numbers[0])
+        if len(cells) == 1 and cells[0] in suite.BY_NAME:
+            kernel = cells[0]
+        elif kernel and cells and cells[0] == "Base_Seq-default":
+            found[kernel] = float(cells[3])
     return found
 
 

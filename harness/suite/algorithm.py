@@ -157,6 +157,7 @@ KERNELS = (
         tolerance=NORMAL,
         features=frozenset({"local_memory"}),
         rajaperf_features=("Scan",),
+        type_aliases={"SCAN_T": "real"},
     ),
     KernelSpec(
         name="Algorithm_HISTOGRAM",

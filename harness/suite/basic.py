@@ -271,5 +271,6 @@ KERNELS = (
         features=frozenset({"local_memory"}),
         rajaperf_features=("Forall", "Scan"),
         checksum=lambda out: array_checksum(out["list"]) + abs(float(out["len"][0])),
+        type_aliases={"SCAN_T": "i32"},
     ),
 )
