@@ -2,6 +2,6 @@
 
 import sys
 
-from harness.launch import main
+from harness.cli import main
 
 sys.exit(main())

@@ -6,14 +6,14 @@ import argparse
 import json
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from harness import __version__, forkserver, metadata, reporting_cli, results, suite, table
-from harness.backends import BACKENDS
+from harness import __version__, metadata, reporting_cli, results, suite, table
+from harness.backends import BACKENDS, Catalog
 from harness.backends import get as get_backend
-from harness.backends.base import Backend, DeviceInfo
+from harness.backends.base import DeviceInfo
 from harness.errors import UsageError
 from harness.runner import RunOptions, Task, plan
 from harness.spec import PRECISIONS
@@ -199,7 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_seconds,
         metavar="SECONDS",
         help="per row: a kernel still running after this long is killed with its worker "
-        "and recorded as an error (default: 120 s plus 1 s per 100000 elements)",
+        "and recorded as an error (default: 120 s plus 1 s per 100000 elements); "
+        "also how long a backend may take to list its devices (default: 120 s)",
     )
     run.add_argument(
         "--in-process",
@@ -232,13 +233,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _backends(names: Sequence[str] | None) -> list[Backend]:
-    try:
-        return [get_backend(n) for n in dict.fromkeys(names or BACKENDS)]
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-
-
 def _parse_device(text: str) -> tuple[str, int]:
     name, sep, index = text.partition(":")
     if not sep or not index.isdigit():
@@ -250,32 +244,40 @@ def _parse_device(text: str) -> tuple[str, int]:
     return name, int(index)
 
 
+#: How a run learns which devices backends have: names in, a catalog per name out.
+Catalogs = Callable[[Sequence[str]], dict[str, Catalog]]
+
+
 def choose_devices(
-    backend_names: Sequence[str] | None, device_texts: Sequence[str]
+    backend_names: Sequence[str] | None,
+    device_texts: Sequence[str],
+    catalogs: Catalogs,
 ) -> list[DeviceInfo]:
     """The devices a run uses; a UsageError for anything asked for that is not here."""
     wanted = [_parse_device(t) for t in device_texts]
+    for name in backend_names or []:
+        if name not in BACKENDS:
+            raise UsageError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
     explicit = list(dict.fromkeys([*(backend_names or []), *(n for n, _ in wanted)]))
     chosen: list[DeviceInfo] = []
-    for backend in _backends(explicit or None):
-        reason = backend.unavailable_reason()
-        if reason is not None:
+    for found in catalogs(explicit or list(BACKENDS)).values():
+        if found.reason is not None:
             if explicit:
-                raise UsageError(f"backend {backend.name} is unavailable: {reason}")
-            print(f"note: skipping {backend.name}: {reason}", file=sys.stderr)
+                raise UsageError(f"backend {found.backend} is unavailable: {found.reason}")
+            print(f"note: skipping {found.backend}: {found.reason}", file=sys.stderr)
             continue
-        devices = backend.devices()
-        indices = [i for n, i in wanted if n == backend.name]
+        indices = [i for n, i in wanted if n == found.backend]
         if not indices:
-            chosen.extend(backend.default_devices())
+            chosen.extend(found.defaults)
             continue
         for index in dict.fromkeys(indices):
-            if index >= len(devices):
-                listed = ", ".join(d.id for d in devices)
+            if index >= len(found.devices):
+                listed = ", ".join(d.id for d in found.devices)
                 raise UsageError(
-                    f"--device {backend.name}:{index}: no such device; {backend.name} has {listed}"
+                    f"--device {found.backend}:{index}: no such device; "
+                    f"{found.backend} has {listed}"
                 )
-            chosen.append(devices[index])
+            chosen.append(found.devices[index])
     if not chosen:
         raise UsageError("no backend is available; see 'harness devices'")
     return chosen
@@ -283,16 +285,18 @@ def choose_devices(
 
 def _cmd_devices(args: argparse.Namespace) -> int:
     report = []
-    for name in BACKENDS:
-        backend = get_backend(name)
-        reason = backend.unavailable_reason()
-        devices = [] if reason else backend.devices()
+    workers = Workers()
+    try:
+        catalogs = workers.catalogs(list(BACKENDS))
+    finally:
+        workers.close()
+    for name, found in catalogs.items():
         report.append(
             {
                 "backend": name,
-                "available": reason is None,
-                "reason": reason,
-                "devices": [d.as_dict() for d in devices],
+                "available": found.reason is None,
+                "reason": found.reason,
+                "devices": [d.as_dict() for d in found.devices],
             }
         )
     if args.json:
@@ -419,12 +423,14 @@ def _options_from_meta(saved: dict[str, Any]) -> RunOptions:
     )
 
 
-def _new_run(args: argparse.Namespace) -> tuple[Path, dict[str, Any], list[Task]]:
+def _new_run(
+    args: argparse.Namespace, catalogs: Catalogs
+) -> tuple[Path, dict[str, Any], list[Task]]:
     kernels = suite.select(args.kernels)
-    devices = choose_devices(args.backends, args.device)
     for folder in args.sources:
         if not folder.is_dir():
             raise UsageError(f"--sources {str(folder)!r}: not a folder")
+    devices = choose_devices(args.backends, args.device, catalogs)
     options = RunOptions(
         precision=args.precision,
         size=args.size,
@@ -469,7 +475,9 @@ def _row_key(row: dict[str, Any]) -> tuple:
     return (row.get("kernel"), row.get("device_id"), row.get("size"), row.get("precision"), params)
 
 
-def _resumed_run(args: argparse.Namespace) -> tuple[Path, dict[str, Any], list[Task]]:
+def _resumed_run(
+    args: argparse.Namespace, catalogs: Catalogs
+) -> tuple[Path, dict[str, Any], list[Task]]:
     run_dir = args.resume
     try:
         done = {_row_key(r) for r in results.read_journal(run_dir)}
@@ -483,25 +491,39 @@ def _resumed_run(args: argparse.Namespace) -> tuple[Path, dict[str, Any], list[T
         kernels = suite.select(saved["kernels"])
     except suite.SelectionError as exc:
         raise UsageError(f"--resume: the run's kernels are not all known here: {exc}") from None
-    devices = choose_devices(None, saved["devices"])
+    devices = choose_devices(None, saved["devices"], catalogs)
     tasks = plan(kernels, devices, _options_from_meta(saved))
     meta.setdefault("resumed", []).append(metadata.now())
     print(f"resuming {run_dir}: {len(done)} rows done", file=sys.stderr)
     return run_dir, meta, [t for t in tasks if _task_key(t) not in done]
 
 
+def _in_process(args: argparse.Namespace) -> bool:
+    """Whether the run keeps its tasks in this process: asked for, or how the
+    resumed run was started."""
+    if args.in_process or not args.resume:
+        return args.in_process
+    return bool(results.read_metadata(args.resume).get("options", {}).get("in_process"))
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
-    if not args.in_process:
-        forkserver.start()
-    run_dir, meta, tasks = _resumed_run(args) if args.resume else _new_run(args)
+    executor = InProcess() if _in_process(args) else Workers(args.timeout)
+    try:
+        return _execute_run(args, executor)
+    finally:
+        executor.close()
+
+
+def _execute_run(args: argparse.Namespace, executor: InProcess | Workers) -> int:
+    make_run = _resumed_run if args.resume else _new_run
+    run_dir, meta, tasks = make_run(args, executor.catalogs)
     options = _options_from_meta(meta["options"])
     names = {d["id"]: d["name"] for d in meta["devices"]}
     results.write_json(run_dir / results.METADATA, meta)
     journal = results.Journal(run_dir)
     print(f"run folder: {run_dir} ({len(tasks)} rows to run)", file=sys.stderr, flush=True)
     on_row = _progress(len(tasks))
-    executor = InProcess(options) if options.in_process else Workers(options, names)
-    executor.start(tasks)
+    executor.start(options, names, tasks)
     stop = {"asked": False}
 
     def on_interrupt(signum: int, frame: Any) -> None:
@@ -528,7 +550,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
         stop["asked"] = True
     finally:
         signal.signal(signal.SIGINT, previous)
-        executor.close()
         journal.close()
         interrupted = finished < len(tasks)
         meta["end"] = metadata.now()

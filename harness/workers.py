@@ -8,21 +8,31 @@ the first one lets the current row finish.
 
 A kernel's inputs and reference are made once, here, and handed to every
 device's worker as memory-mapped files, as an in-process run shares them.
+
+Workers list the devices as well, so this process never loads a driver. That
+is also what lets it fork them: a worker starts in milliseconds with the
+harness already loaded, instead of in a fresh interpreter.
 """
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
 import shutil
 import signal
+import sys
 import tempfile
+import time
+from collections.abc import Sequence
 from multiprocessing.connection import Connection
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from harness import suite
-from harness.forkserver import CONTEXT
+from harness.backends import Catalog, catalog, drivers_loaded
 from harness.runner import (
     Data,
     Runner,
@@ -37,12 +47,17 @@ from harness.runner import (
 )
 
 
-def _serve(conn: Connection, options: RunOptions, backend: str, device: int) -> None:
-    """A worker's loop: open its device at once (while others start), then execute
-    each task received and send back its row."""
+def _serve(conn: Connection, backend: str) -> None:
+    """A worker's life: list its backend's devices for the parent, open the device
+    it is then given, and execute each task received, sending back its row."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    conn.send(catalog(backend))
+    try:
+        options, index = conn.recv()
+    except EOFError:
+        return
     runner = Runner(options)
-    runner.open(backend, device)
+    runner.open(backend, index)
     while True:
         try:
             task, shared = conn.recv()
@@ -88,14 +103,37 @@ def _scratch_folder() -> Path:
     return Path(tempfile.mkdtemp(prefix="harness-", dir=shm if shm.is_dir() else None))
 
 
+def _context() -> BaseContext:
+    """How workers start: forked (in milliseconds, with the harness already
+    loaded) on Linux while this process holds no driver, else as fresh
+    interpreters, which is safe everywhere."""
+    if sys.platform == "linux" and not drivers_loaded():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
 class _Worker:
-    def __init__(self, options: RunOptions, backend: str, device: int) -> None:
-        self.conn, child = CONTEXT.Pipe()
-        self.process = CONTEXT.Process(
-            target=_serve, args=(child, options, backend, device), daemon=True
-        )
+    """A worker process of one backend: it lists the devices, then serves one."""
+
+    def __init__(self, backend: str) -> None:
+        context = _context()
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_serve, args=(child, backend), daemon=True)
         self.process.start()
         child.close()
+        self._catalog: Catalog | None = None
+
+    def catalog(self, timeout: float) -> Catalog | None:
+        """The devices the worker found, or None if it found none in ``timeout``
+        seconds; EOFError when it died."""
+        if self._catalog is None and self.conn.poll(timeout):
+            self._catalog = self.conn.recv()
+        return self._catalog
+
+    def serve(self, options: RunOptions, index: int) -> None:
+        """Give the worker its device; one that died already is found at its first task."""
+        with contextlib.suppress(OSError):
+            self.conn.send((options, index))
 
     def stop(self) -> None:
         self.conn.close()
@@ -116,16 +154,50 @@ def _death(exitcode: int | None) -> str:
     return f"worker crashed: exit code {exitcode}"
 
 
-class Workers:
-    """One worker process per (backend, device), started when first needed."""
+#: Seconds a worker may take to list its backend's devices, unless told otherwise.
+LIST_TIMEOUT = 120.0
 
-    def __init__(self, options: RunOptions, device_names: dict[str, str]) -> None:
-        self.options = options
-        self.device_names = device_names
+
+class Workers:
+    """One worker process per (backend, device), started when first needed.
+
+    The devices themselves are listed by workers too, so this process never
+    loads a driver: a driver that crashes or hangs while listing costs its
+    backend, not the run, and workers can be forked from here.
+    """
+
+    def __init__(self, list_timeout: float | None = None) -> None:
+        self.list_timeout = list_timeout or LIST_TIMEOUT
+        self.options = RunOptions()
+        self.device_names: dict[str, str] = {}
+        self._spare: dict[str, _Worker] = {}
         self._workers: dict[tuple[str, int], _Worker] = {}
         self._folder = _scratch_folder()
         self._shared_key: tuple | None = None
         self._shared: dict[str, Any] | None = None
+
+    def catalogs(self, backends: Sequence[str]) -> dict[str, Catalog]:
+        """Each backend's devices, listed by a worker of its own, all at once.
+
+        A worker that listed devices stays, to serve the first device of its
+        backend that the run uses.
+        """
+        started = {name: _Worker(name) for name in backends}
+        deadline = time.monotonic() + self.list_timeout
+        found: dict[str, Catalog] = {}
+        for name, worker in started.items():
+            try:
+                listed = worker.catalog(max(0.0, deadline - time.monotonic()))
+                problem = f"timed out after {self.list_timeout:g} s while listing devices"
+            except (EOFError, OSError):
+                worker.process.join(5)
+                listed, problem = None, f"{_death(worker.process.exitcode)} while listing devices"
+            found[name] = listed or Catalog(name, problem)
+            if found[name].reason is None:
+                self._spare[name] = worker
+            else:
+                worker.stop()
+        return found
 
     def _data_for(self, task: Task) -> dict[str, Any] | None:
         """The task's shared inputs and reference, made when its kernel changes.
@@ -153,25 +225,37 @@ class Workers:
             self._shared = _share(data, self._folder)
         return self._shared
 
-    def start(self, tasks: list[Task]) -> None:
-        """Start the workers these tasks need, all at once, so they load in parallel."""
+    def _worker(self, backend: str, index: int) -> _Worker:
+        """A worker serving this device: a spare one of its backend, else a new one."""
+        worker = self._spare.pop(backend, None) or _Worker(backend)
+        worker.serve(self.options, index)
+        return worker
+
+    def start(self, options: RunOptions, device_names: dict[str, str], tasks: list[Task]) -> None:
+        """Start the workers these tasks need, all at once, so they open their devices
+        in parallel; workers left spare by `catalogs` stop."""
+        self.options, self.device_names = options, device_names
         for task in tasks:
             key = (task.backend, task.device)
             if key not in self._workers:
-                self._workers[key] = _Worker(self.options, *key)
+                self._workers[key] = self._worker(*key)
+        for worker in self._spare.values():
+            worker.stop()
+        self._spare.clear()
 
     def execute(self, task: Task) -> dict[str, Any]:
         """The task's row, or an error row when its worker crashed or timed out."""
         key = (task.backend, task.device)
-        worker = self._workers.get(key)
-        if worker is None or not worker.process.is_alive():
-            worker = self._workers[key] = _Worker(self.options, *key)
         timeout = self.options.timeout or default_timeout(task)
         shared = self._data_for(task)
+        worker = self._workers.get(key)
         try:
-            worker.conn.send((task, shared))
-            if worker.conn.poll(timeout):
-                return worker.conn.recv()
+            if worker is None or not worker.process.is_alive():
+                worker = self._workers[key] = self._worker(*key)
+            if worker.catalog(timeout) is not None:
+                worker.conn.send((task, shared))
+                if worker.conn.poll(timeout):
+                    return worker.conn.recv()
             problem = f"timed out after {timeout:g} s"
         except (EOFError, OSError):
             worker.process.join(5)
@@ -187,20 +271,26 @@ class Workers:
 
     def close(self) -> None:
         """Stop every worker and remove the shared inputs."""
-        for worker in self._workers.values():
+        for worker in [*self._workers.values(), *self._spare.values()]:
             worker.stop()
         self._workers.clear()
+        self._spare.clear()
         shutil.rmtree(self._folder, ignore_errors=True)
 
 
 class InProcess:
     """Every task in this process: for debugging, and where processes cost too much."""
 
-    def __init__(self, options: RunOptions) -> None:
-        self._runner = Runner(options)
+    def __init__(self) -> None:
+        self._runner = Runner(RunOptions())
 
-    def start(self, tasks: list[Task]) -> None:
-        """Nothing to start."""
+    def catalogs(self, backends: Sequence[str]) -> dict[str, Catalog]:
+        """Each backend's devices, listed here."""
+        return {name: catalog(name) for name in backends}
+
+    def start(self, options: RunOptions, device_names: dict[str, str], tasks: list[Task]) -> None:
+        """Take the run's options; there is nothing to start."""
+        self._runner = Runner(options)
 
     def execute(self, task: Task) -> dict[str, Any]:
         """The task's row."""

@@ -3,7 +3,7 @@
 #   bash scripts/bootstrap.sh bench [harness run options]   the default benchmark suite
 #   bash scripts/bootstrap.sh test  [pytest options]        the test suite
 # Safe to run again: it installs only what is missing. As root on Debian it also
-# installs the system packages (lavapipe for wgpu, Chromium for the HTML test).
+# installs the system packages (lavapipe for wgpu; for the tests, Chromium and a C compiler).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +20,8 @@ venv=${HARNESS_VENV:-.venv}
 
 packages=(mesa-vulkan-drivers)
 [ "$mode" = test ] && packages+=(chromium)
+# The fault tests build a fake OpenCL driver.
+[ "$mode" = test ] && ! command -v cc >/dev/null && packages+=(gcc)
 python3 -c "import ensurepip" 2>/dev/null || packages+=(python3-venv)
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   missing=()

@@ -30,9 +30,12 @@ def need_backend(name: str) -> None:
     pytest.skip(f"{name} unavailable: {reason}")
 
 
-def harness(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    """Run ``python -m harness ARGS`` and capture its output."""
-    env = dict(os.environ)
+def harness(
+    *args: str, timeout: float = 300, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    """Run ``python -m harness ARGS`` (with ``env`` added to the environment)
+    and capture its output."""
+    env = {**os.environ, **(env or {})}
     env.setdefault("XDG_RUNTIME_DIR", "/tmp")
     return subprocess.run(
         [sys.executable, "-m", "harness", *args],

@@ -124,6 +124,8 @@ class Backend(ABC):
     #: None for a backend that runs the description's numpy entry points.
     language: str | None = None
     extension: str = ""
+    #: Python modules through which the backend loads its driver library.
+    driver_modules: tuple[str, ...] = ()
 
     @abstractmethod
     def unavailable_reason(self) -> str | None:

@@ -689,6 +689,7 @@ class CudaBackend(Backend):
     name = "cuda"
     language = "cuda"
     extension = ".cu"
+    driver_modules = ("cuda.bindings.driver", "pycuda.driver")
 
     def __init__(self, binding: str | None = None) -> None:
         self.binding = binding or os.environ.get(BINDING_ENV) or None

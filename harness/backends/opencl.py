@@ -265,6 +265,7 @@ class OpenCLBackend(Backend):
     name = "opencl"
     language = "opencl"
     extension = ".cl"
+    driver_modules = ("pyopencl",)
 
     def unavailable_reason(self) -> str | None:
         try:

@@ -548,6 +548,7 @@ class WgpuBackend(Backend):
     name = "wgpu"
     language = "wgsl"
     extension = ".wgsl"
+    driver_modules = ("wgpu",)
 
     def unavailable_reason(self) -> str | None:
         try:
