@@ -7,7 +7,7 @@ what happened, is replaced, and the run goes on. Workers ignore Ctrl-C so that
 the first one lets the current row finish.
 
 A kernel's inputs and reference are made once, here, and handed to every
-device's worker as memory-mapped files, as an in-process run shares them.
+device's worker through one memory-mapped file, as an in-process run shares them.
 
 Workers list the devices as well, so this process never loads a driver. That
 is also what lets it fork them: a worker starts in milliseconds with the
@@ -17,8 +17,11 @@ harness already loaded, instead of in a fresh interpreter.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import math
+import mmap
 import multiprocessing
-import shutil
+import os
 import signal
 import sys
 import tempfile
@@ -47,9 +50,21 @@ from harness.runner import (
 )
 
 
-def _serve(conn: Connection, backend: str) -> None:
+def _die_with(parent: int) -> None:
+    """Have the kernel kill this worker when the run's process dies (Linux), so
+    that a killed run leaves no worker behind, not even one stuck in a kernel."""
+    if sys.platform != "linux":
+        return
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _serve(conn: Connection, backend: str, parent: int) -> None:
     """A worker's life: list its backend's devices for the parent, open the device
     it is then given, and execute each task received, sending back its row."""
+    _die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     conn.send(catalog(backend))
     try:
@@ -58,49 +73,98 @@ def _serve(conn: Connection, backend: str) -> None:
         return
     runner = Runner(options)
     runner.open(backend, index)
+    arena = _ArenaReader()
     while True:
         try:
             task, shared = conn.recv()
         except EOFError:
             return
         if shared is not None:
-            runner.provide(task, _load(shared))
+            runner.provide(task, arena.load(shared))
         conn.send(runner.execute(task))
 
 
 #: Inputs up to this size travel with the task through the pipe; larger ones
-#: are written once to memory-backed files that every worker maps.
+#: go through the arena, a memory-backed file that every worker maps.
 INLINE_BYTES = 4 << 20
 
-
-def _share(data: Data, folder: Path) -> dict[str, Any]:
-    """Write a task's arrays into ``folder``; what a worker needs to map them."""
-    inputs, reference = data
-    arrays = {}
-    for kind, values in (("in", inputs), ("ref", reference)):
-        for name, value in values.items():
-            if isinstance(value, np.ndarray):
-                path = folder / f"{kind}-{name}.npy"
-                np.save(path, value)
-                arrays[(kind, name)] = str(path)
-    scalars = {n: v for n, v in inputs.items() if not isinstance(v, np.ndarray)}
-    return {"arrays": arrays, "scalars": scalars}
+#: Arrays in the arena start at multiples of this many bytes.
+_ALIGN = 4096
 
 
-def _load(shared: dict[str, Any]) -> Data:
-    """The data a parent shared: sent along, or arrays mapped read-only, not copied."""
-    if "inline" in shared:
-        return shared["inline"]
-    inputs: dict[str, Any] = dict(shared["scalars"])
-    reference: dict[str, np.ndarray] = {}
-    for (kind, name), path in shared["arrays"].items():
-        (inputs if kind == "in" else reference)[name] = np.load(path, mmap_mode="r")
-    return inputs, reference
+class _Arena:
+    """A memory-backed file that carries each kernel's large arrays to the workers.
+
+    The same file serves every kernel of a run, growing when one needs more,
+    so its pages are allocated once per run rather than once per kernel: a
+    kernel's arrays cost one copy here and none in the workers.
+    """
+
+    def __init__(self) -> None:
+        shm = Path("/dev/shm")
+        fd, name = tempfile.mkstemp(prefix="harness-", dir=shm if shm.is_dir() else None)
+        self._file = os.fdopen(fd, "r+b")
+        self._map: mmap.mmap | None = None
+        self.path = name
+        held = Path(f"/proc/{os.getpid()}/fd/{fd}")
+        if held.exists():
+            # Workers open it through this process's descriptor, so it can go
+            # now and vanish with the run, even with a run that is killed.
+            os.unlink(name)
+            self.path = str(held)
+
+    def share(self, data: Data) -> dict[str, Any]:
+        """Copy a task's arrays in; what a worker needs to find them."""
+        inputs, reference = data
+        layout: dict[tuple[str, str], tuple[int, str, tuple[int, ...]]] = {}
+        end = 0
+        for kind, values in (("in", inputs), ("ref", reference)):
+            for name, value in values.items():
+                if isinstance(value, np.ndarray):
+                    layout[(kind, name)] = (end, value.dtype.str, value.shape)
+                    end += -(-value.nbytes // _ALIGN) * _ALIGN
+        if self._map is None or len(self._map) < end:
+            self._file.truncate(end)
+            self._map = mmap.mmap(self._file.fileno(), end)
+        for (kind, name), (offset, _, _) in layout.items():
+            value = (inputs if kind == "in" else reference)[name]
+            if value.nbytes:
+                place = np.frombuffer(self._map, np.uint8, value.nbytes, offset)
+                place[:] = np.ascontiguousarray(value).reshape(-1).view(np.uint8)
+        scalars = {n: v for n, v in inputs.items() if not isinstance(v, np.ndarray)}
+        return {"arena": self.path, "size": end, "layout": layout, "scalars": scalars}
+
+    def close(self) -> None:
+        """Unmap and remove the file."""
+        if self._map is not None:
+            with contextlib.suppress(BufferError):
+                self._map.close()
+        self._file.close()
+        if not self.path.startswith("/proc/"):
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
 
 
-def _scratch_folder() -> Path:
-    shm = Path("/dev/shm")
-    return Path(tempfile.mkdtemp(prefix="harness-", dir=shm if shm.is_dir() else None))
+class _ArenaReader:
+    """A worker's read-only view of the parent's arena, mapped again only when it grew."""
+
+    def __init__(self) -> None:
+        self._map: mmap.mmap | None = None
+
+    def load(self, shared: dict[str, Any]) -> Data:
+        """The data a parent shared: sent along, or views of the arena, not copies."""
+        if "inline" in shared:
+            return shared["inline"]
+        if self._map is None or len(self._map) < shared["size"]:
+            with open(shared["arena"], "rb") as f:
+                self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        inputs: dict[str, Any] = dict(shared["scalars"])
+        reference: dict[str, np.ndarray] = {}
+        for (kind, name), (offset, dtype, shape) in shared["layout"].items():
+            count = math.prod(shape)
+            view = np.frombuffer(self._map, dtype, count, offset).reshape(shape)
+            (inputs if kind == "in" else reference)[name] = view
+        return inputs, reference
 
 
 def _context() -> BaseContext:
@@ -118,7 +182,9 @@ class _Worker:
     def __init__(self, backend: str) -> None:
         context = _context()
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, backend), daemon=True)
+        self.process = context.Process(
+            target=_serve, args=(child, backend, os.getpid()), daemon=True
+        )
         self.process.start()
         child.close()
         self._catalog: Catalog | None = None
@@ -172,7 +238,7 @@ class Workers:
         self.device_names: dict[str, str] = {}
         self._spare: dict[str, _Worker] = {}
         self._workers: dict[tuple[str, int], _Worker] = {}
-        self._folder = _scratch_folder()
+        self._arena = _Arena()
         self._shared_key: tuple | None = None
         self._shared: dict[str, Any] | None = None
 
@@ -208,8 +274,6 @@ class Workers:
         key = data_key(task)
         if key == self._shared_key:
             return self._shared
-        shutil.rmtree(self._folder, ignore_errors=True)
-        self._folder.mkdir()
         self._shared_key, self._shared = key, None
         spec = suite.BY_NAME[task.kernel].with_params(dict(task.params))
         host = host_available_bytes()
@@ -222,7 +286,7 @@ class Workers:
         if array_bytes(spec, task.size, task.precision) <= INLINE_BYTES:
             self._shared = {"inline": data}
         else:
-            self._shared = _share(data, self._folder)
+            self._shared = self._arena.share(data)
         return self._shared
 
     def _worker(self, backend: str, index: int) -> _Worker:
@@ -275,7 +339,7 @@ class Workers:
             worker.stop()
         self._workers.clear()
         self._spare.clear()
-        shutil.rmtree(self._folder, ignore_errors=True)
+        self._arena.close()
 
 
 class InProcess:

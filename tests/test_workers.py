@@ -1,13 +1,16 @@
-"""Devices are listed by worker processes, so a driver that crashes or hangs
-while listing costs its backend, not the run; the parent never loads a driver."""
+"""Worker processes: they list the devices, so a driver that crashes or hangs
+while listing costs its backend, not the run, and the parent never loads a
+driver; they get large inputs through one shared file, and leave nothing behind."""
 
 from __future__ import annotations
 
 import csv
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -132,3 +135,86 @@ def test_workers_start_afresh_when_the_caller_already_opened_a_driver(tmp_path: 
     proc = run_script(OPEN_OPENCL_THEN_RUN, args, tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "4 ok, 0 fail, 0 error, 0 skipped" in proc.stdout
+
+
+def _shm_entries() -> set[str]:
+    shm = Path("/dev/shm")
+    return (
+        {p.name for p in shm.iterdir() if p.name.startswith("harness-")} if shm.is_dir() else set()
+    )
+
+
+def _rows(out: Path) -> dict[tuple, tuple]:
+    with (run_folder(out) / results.RESULTS).open() as f:
+        return {
+            (r["kernel"], r["device_id"], r["size"]): (
+                r["status"],
+                r["checksum"],
+                r["max_rel_error"],
+            )
+            for r in csv.DictReader(f)
+        }
+
+
+def test_large_inputs_reach_the_workers_intact(tmp_path: Path) -> None:
+    """Above the inline limit, inputs and references go through the shared file,
+    which grows for the larger size and is reused for the next kernel."""
+    need_backend("opencl")
+    before = _shm_entries()
+    args = ["run", "-k", "Stream_TRIAD", "Stream_DOT", "-b", "cpu", "opencl", "--check"]
+    args += ["--sizes", "2^19..2^20"]
+    workers = harness(*args, "--out", str(tmp_path / "workers"))
+    assert workers.returncode == 0, workers.stderr
+    in_process = harness(*args, "--in-process", "--out", str(tmp_path / "in-process"))
+    assert in_process.returncode == 0, in_process.stderr
+    rows = _rows(tmp_path / "workers")
+    assert len(rows) == 8
+    assert all(status == "ok" for status, _, _ in rows.values())
+    assert rows == _rows(tmp_path / "in-process")
+    assert _shm_entries() == before
+
+
+def _processes_naming(text: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if text in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="needs /proc to find processes")
+def test_a_killed_run_leaves_no_worker_and_no_file_behind(tmp_path: Path) -> None:
+    need_backend("opencl")
+    before = _shm_entries()
+    out = tmp_path / "killed"
+    args = ["-k", "Stream_COPY", "Stream_TRIAD", "-b", "cpu", "opencl", "--check"]
+    args += ["--sources", str(FIXTURES / "hang"), "--out", str(out)]
+    env = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "run", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        journals = list(out.glob("*/journal.jsonl"))
+        if journals and len(journals[0].read_text().splitlines()) >= 3:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the run did not reach the hanging kernel within two minutes")
+    time.sleep(0.5)
+    workers = [pid for pid in _processes_naming(str(out)) if pid != proc.pid]
+    assert workers, "no worker process found while the run was in its hanging kernel"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while _processes_naming(str(out)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _processes_naming(str(out)) == []
+    assert _shm_entries() == before
