@@ -26,6 +26,7 @@ import signal
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from multiprocessing.context import BaseContext
@@ -185,7 +186,12 @@ class _Worker:
         self.process = context.Process(
             target=_serve, args=(child, backend, os.getpid()), daemon=True
         )
-        self.process.start()
+        with warnings.catch_warnings():
+            # The one other thread here is numpy's OpenBLAS pool, which OpenBLAS
+            # shuts down before every fork (pthread_atfork) and restarts when next
+            # used, so Python 3.12's warning about forking threads does not apply.
+            warnings.filterwarnings("ignore", r"This process .* multi-threaded", DeprecationWarning)
+            self.process.start()
         child.close()
         self._catalog: Catalog | None = None
 
