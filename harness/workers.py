@@ -319,9 +319,9 @@ class Workers:
         timeout = self.options.timeout or default_timeout(task)
         shared = self._data_for(task)
         worker = self._workers.get(key)
+        if worker is None or not worker.process.is_alive():
+            worker = self._workers[key] = self._worker(*key)
         try:
-            if worker is None or not worker.process.is_alive():
-                worker = self._workers[key] = self._worker(*key)
             if worker.catalog(timeout) is not None:
                 worker.conn.send((task, shared))
                 if worker.conn.poll(timeout):

@@ -36,6 +36,25 @@ class DeviceLimit(RuntimeError):
     """The problem does not fit a documented device limit; the row is skipped."""
 
 
+def out_of_device_memory(need: int, memory: int, cause: Exception) -> DeviceOutOfMemory:
+    """The error for a failed upload, naming the bytes asked for and the device's memory."""
+    return DeviceOutOfMemory(
+        f"out of device memory allocating {need} bytes (device memory {memory} bytes): {cause}"
+    )
+
+
+def build_key(spec: KernelSpec, source: Path, precision: str) -> tuple:
+    """What decides a compiled program: the source (as last modified, so that an
+    edited one is compiled again), the precision and the description's constants."""
+    return (
+        source,
+        source.stat().st_mtime,
+        precision,
+        tuple(spec.constants.items()),
+        tuple(spec.type_aliases.items()),
+    )
+
+
 @dataclass(frozen=True)
 class DeviceInfo:
     """What a user needs to know about one device, for listings and metadata."""
@@ -127,9 +146,16 @@ class Backend(ABC):
     #: Python modules through which the backend loads its driver library.
     driver_modules: tuple[str, ...] = ()
 
-    @abstractmethod
     def unavailable_reason(self) -> str | None:
-        """None when usable; otherwise why not, in words a user can act on."""
+        """None when usable; otherwise why not, in words a user can act on.
+
+        By default, whether `devices` can list them without BackendUnavailable.
+        """
+        try:
+            self.devices()
+        except BackendUnavailable as exc:
+            return str(exc)
+        return None
 
     @abstractmethod
     def devices(self) -> list[DeviceInfo]:

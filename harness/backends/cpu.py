@@ -92,9 +92,6 @@ class CpuBackend(Backend):
 
     name = "cpu"
 
-    def unavailable_reason(self) -> str | None:
-        return None
-
     def devices(self) -> list[DeviceInfo]:
         return [
             DeviceInfo(

@@ -49,6 +49,8 @@ from harness.backends.base import (
     DeviceOutOfMemory,
     Execution,
     Session,
+    build_key,
+    out_of_device_memory,
 )
 from harness.spec import FEATURES, KernelSpec, ResolvedLaunch
 
@@ -571,10 +573,7 @@ class CudaExecution(Execution):
             except Exception as exc:
                 self.close()
                 if isinstance(exc, DeviceOutOfMemory):
-                    raise DeviceOutOfMemory(
-                        f"out of device memory allocating {need} bytes "
-                        f"(device memory {self._props.memory_bytes} bytes): {exc}"
-                    ) from exc
+                    raise out_of_device_memory(need, self._props.memory_bytes, exc) from exc
                 raise
 
     def _function(self, entry: str) -> Any:
@@ -652,13 +651,7 @@ class CudaSession(Session):
         self._modules: dict[tuple, Any] = {}
 
     def _module(self, spec: KernelSpec, source: Path, precision: str) -> Any:
-        key = (
-            source,
-            source.stat().st_mtime,
-            precision,
-            tuple(spec.constants.items()),
-            tuple(spec.type_aliases.items()),
-        )
+        key = build_key(spec, source, precision)
         if key not in self._modules:
             from harness.backends import cuda_compile
 

@@ -24,9 +24,10 @@ from harness.backends.base import (
     BackendUnavailable,
     CompileError,
     DeviceInfo,
-    DeviceOutOfMemory,
     Execution,
     Session,
+    build_key,
+    out_of_device_memory,
 )
 from harness.spec import KernelSpec, ResolvedLaunch
 
@@ -155,10 +156,7 @@ class OpenCLExecution(Execution):
             self._queue.finish()
         except cl.Error as exc:
             if _is_out_of_memory(exc):
-                raise DeviceOutOfMemory(
-                    f"out of device memory allocating {total} bytes "
-                    f"(device memory {session.info.memory_bytes} bytes): {exc}"
-                ) from exc
+                raise out_of_device_memory(total, session.info.memory_bytes, exc) from exc
             raise
 
     def _kernel(self, entry: str) -> Any:
@@ -220,13 +218,7 @@ class OpenCLSession(Session):
 
     def _program(self, spec: KernelSpec, source: Path, precision: str) -> Any:
         cl = _cl()
-        key = (
-            source,
-            source.stat().st_mtime,
-            precision,
-            tuple(spec.constants.items()),
-            tuple(spec.type_aliases.items()),
-        )
+        key = build_key(spec, source, precision)
         if key not in self._programs:
             cpu = "cpu" in self.info.kind.split("/")
             text = _header(spec, precision, cpu) + sources.expand(source).with_line_directives()
@@ -266,13 +258,6 @@ class OpenCLBackend(Backend):
     language = "opencl"
     extension = ".cl"
     driver_modules = ("pyopencl",)
-
-    def unavailable_reason(self) -> str | None:
-        try:
-            _all_devices()
-        except BackendUnavailable as exc:
-            return str(exc)
-        return None
 
     def devices(self) -> list[DeviceInfo]:
         return [_info(i, d) for i, d in enumerate(_all_devices())]

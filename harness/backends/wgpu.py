@@ -45,6 +45,7 @@ from harness.backends.base import (
     DeviceOutOfMemory,
     Execution,
     Session,
+    build_key,
 )
 from harness.spec import KernelSpec, ResolvedLaunch
 
@@ -458,13 +459,7 @@ class WgpuSession(Session):
 
     def _module(self, spec: KernelSpec, source: Path, precision: str) -> _Module:
         wgpu = _wgpu()
-        key = (
-            source,
-            source.stat().st_mtime,
-            precision,
-            tuple(spec.constants.items()),
-            tuple(spec.type_aliases.items()),
-        )
+        key = build_key(spec, source, precision)
         if key not in self._modules:
             prelude = _prelude(spec, precision, "shader-int64" in self.device.features)
             expanded = sources.expand(source)
@@ -549,13 +544,6 @@ class WgpuBackend(Backend):
     language = "wgsl"
     extension = ".wgsl"
     driver_modules = ("wgpu",)
-
-    def unavailable_reason(self) -> str | None:
-        try:
-            _adapters()
-        except BackendUnavailable as exc:
-            return str(exc)
-        return None
 
     def devices(self) -> list[DeviceInfo]:
         return [_info(i, a) for i, a in enumerate(_adapters())]
