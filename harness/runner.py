@@ -15,10 +15,10 @@ import os
 import statistics
 import time
 import traceback
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -27,7 +27,7 @@ from harness.backends import base
 from harness.backends import get as get_backend
 from harness.rajaperf import checksum as array_checksum
 from harness.spec import KernelSpec, numpy_dtype
-from harness.verify import compare
+from harness.verify import Verdict, compare, guard_problem, input_problem, with_guard
 
 #: Fewest timed repetitions when the time budget cuts the default count.
 MIN_REPS = 3
@@ -71,8 +71,12 @@ def task_size(spec: KernelSpec, options: RunOptions) -> int:
 
 
 def task_sizes(spec: KernelSpec, options: RunOptions) -> tuple[int, ...]:
-    """Every problem size a kernel runs at: the sweep, or the one size."""
-    return options.sizes or (task_size(spec, options),)
+    """Every problem size a kernel runs at: the sweep, the one size, or its check sizes."""
+    if options.sizes:
+        return options.sizes
+    if options.check and options.size is None:
+        return spec.sizes_for_check
+    return (task_size(spec, options),)
 
 
 def param_choices(
@@ -99,9 +103,15 @@ def plan(
     ]
 
 
-def make_inputs(spec: KernelSpec, size: int, seed: int, precision: str) -> dict[str, Any]:
-    """The description's inputs, each array and scalar cast to its run type."""
-    raw = spec.init(size, seed, precision)
+def make_inputs(
+    spec: KernelSpec,
+    size: int,
+    seed: int,
+    precision: str,
+    init: Callable[[int, int, str], dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The description's inputs (or a check case's), each array and scalar cast to its run type."""
+    raw = (init or spec.init)(size, seed, precision)
     lengths = spec.lengths(size)
     inputs: dict[str, Any] = {}
     for array in spec.arrays:
@@ -118,8 +128,20 @@ def make_inputs(spec: KernelSpec, size: int, seed: int, precision: str) -> dict[
     return inputs
 
 
-#: A task's inputs (arrays and scalar values by name) and expected outputs.
-Data = tuple[dict[str, Any], dict[str, np.ndarray]]
+class Case(NamedTuple):
+    """One set of inputs a row verifies with, and the outputs expected from them."""
+
+    name: str
+    inputs: dict[str, Any]
+    reference: dict[str, np.ndarray]
+
+
+#: A task's cases: the timed inputs first (named ``timed``), then the
+#: description's check cases.
+Data = tuple[Case, ...]
+
+#: The name of the case whose inputs are timed and checksummed.
+TIMED = "timed"
 
 
 def data_key(task: Task) -> tuple:
@@ -128,9 +150,13 @@ def data_key(task: Task) -> tuple:
 
 
 def make_data(spec: KernelSpec, task: Task, seed: int) -> Data:
-    """A task's inputs and the reference outputs computed from them."""
+    """A task's inputs and the reference outputs computed from them, per case."""
     inputs = make_inputs(spec, task.size, seed, task.precision)
-    return inputs, spec.reference(inputs)
+    cases = [Case(TIMED, inputs, spec.reference(inputs))]
+    for case in spec.check_cases:
+        extra = make_inputs(spec, task.size, seed, task.precision, case.init)
+        cases.append(Case(case.name, extra, spec.reference(extra)))
+    return tuple(cases)
 
 
 def kernel_checksum(spec: KernelSpec, outputs: dict[str, np.ndarray]) -> float:
@@ -349,6 +375,8 @@ class Runner:
                 if source is None:
                     where = f"kernels/{backend.language}/{spec.source_name}{backend.extension}"
                     return _skip(row, f"no source {where}")
+                row["source"] = sources.shown(source)
+                row["source_sha256"] = sources.digest(source)
             self._measure(spec, task, session, source, row)
         except base.DeviceLimit as exc:
             return _skip(row, str(exc))
@@ -364,6 +392,52 @@ class Runner:
             )
         return row
 
+    def _verify(
+        self,
+        spec: KernelSpec,
+        task: Task,
+        session: base.Session,
+        source: Path | None,
+        case: Case,
+    ) -> tuple[base.Execution, Verdict, dict[str, np.ndarray], float]:
+        """One repetition on a case's inputs, each array followed by a guard zone.
+
+        Returns the execution (still open), the verdict, the verified outputs and
+        how long the repetition took. The verdict fails for a write past an
+        array's end, a change to an array the kernel only reads, or an output
+        off the reference.
+        """
+        lengths = spec.lengths(task.size)
+        launches = spec.resolve(task.size, case.inputs, task.precision)
+        guarded = {a.name: with_guard(case.inputs[a.name]) for a in spec.arrays}
+        execution = session.load(spec, task.precision, source, guarded)
+        try:
+            start = time.perf_counter()
+            execution.run(launches)
+            elapsed = time.perf_counter() - start
+            after = {a.name: execution.read(a.name) for a in spec.arrays}
+        except BaseException:
+            execution.close()
+            raise
+        problems = [guard_problem(a.name, after[a.name], lengths[a.name]) for a in spec.arrays]
+        problems += [
+            input_problem(a.name, after[a.name][: lengths[a.name]], case.inputs[a.name])
+            for a in spec.arrays
+            if a.intent == "in"
+        ]
+        outputs = {name: after[name][: lengths[name]] for name in case.reference}
+        if spec.verify is not None:
+            verdict = spec.verify(case.inputs, outputs, case.reference)
+        else:
+            tolerance = spec.tolerance
+            verdict = compare(
+                outputs, case.reference, tolerance.at(task.precision), tolerance.floor
+            )
+        problem = next((p for p in problems if p), None) or verdict.problem
+        if problem and case.name != TIMED:
+            problem = f"check case {case.name!r}: {problem}"
+        return execution, Verdict(verdict.max_rel_error, problem), outputs, elapsed
+
     def _measure(
         self,
         spec: KernelSpec,
@@ -372,30 +446,31 @@ class Runner:
         source: Path | None,
         row: dict[str, Any],
     ) -> None:
-        inputs, reference = self._inputs(spec, task)
-        arrays = {a.name: inputs[a.name] for a in spec.arrays}
-        launches = spec.resolve(task.size, inputs, task.precision)
-        execution = session.load(spec, task.precision, source, arrays)
+        timed, *checks = self._inputs(spec, task)
+        execution, verdict, outputs, estimate = self._verify(spec, task, session, source, timed)
+        worst = verdict.max_rel_error
         try:
-            start = time.perf_counter()
-            execution.run(launches)
-            estimate = time.perf_counter() - start
-            outputs = {name: execution.read(name) for name in reference}
-            if spec.verify is not None:
-                verdict = spec.verify(inputs, outputs, reference)
-            else:
-                tolerance = spec.tolerance
-                verdict = compare(outputs, reference, tolerance.at(task.precision), tolerance.floor)
-            row["max_rel_error"] = verdict.max_rel_error
             row["checksum"] = kernel_checksum(spec, outputs)
+            for case in checks if verdict.ok else ():
+                execution.close()
+                execution, verdict, _, _ = self._verify(spec, task, session, source, case)
+                worst = max(worst, verdict.max_rel_error)
+                if not verdict.ok:
+                    break
+            row["max_rel_error"] = worst
             if not verdict.ok:
                 row.update(status="fail", reason=verdict.problem)
                 return
             if self.options.check:
                 return
+            launches = spec.resolve(task.size, timed.inputs, task.precision)
             if not launches:
                 row["reason"] = "nothing to launch at this size, so nothing to time"
                 return
+            if checks:
+                execution.close()
+                arrays = {a.name: timed.inputs[a.name] for a in spec.arrays}
+                execution = session.load(spec, task.precision, source, arrays)
             for _ in range(self.options.warmup):
                 start = time.perf_counter()
                 execution.run(launches)

@@ -7,6 +7,7 @@ kernel without touching the installation.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -82,3 +83,18 @@ def expand(path: Path, _seen: tuple[Path, ...] = ()) -> Expanded:
             lines.append(line)
             origin.append((path.name, number))
     return Expanded("\n".join(lines) + "\n", tuple(origin))
+
+
+def digest(path: Path) -> str:
+    """A short SHA-256 of the source as compiled: its text with includes expanded,
+    so that an edit to an included file counts as a change too."""
+    return hashlib.sha256(expand(path).text.encode("utf-8")).hexdigest()[:16]
+
+
+def shown(path: Path) -> str:
+    """The path a row records: relative to the shipped folder (``opencl/X.cl``),
+    or in full for a source from ``--sources``."""
+    try:
+        return path.resolve().relative_to(shipped_root().resolve()).as_posix()
+    except ValueError:
+        return str(path.resolve())

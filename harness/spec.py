@@ -179,6 +179,24 @@ class Param:
 
 
 Inputs = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CheckCase:
+    """Inputs the verification repetition also runs on, besides the timed ones.
+
+    RAJAPerf's inputs fix the checksums and the timing, but some drive a kernel
+    down one branch (ENERGY's energies all clamp to the floor) or make a term
+    vanish, so a broken kernel would still match. A check case is an ``init``
+    with the same signature whose inputs reach every branch and term; ``why``
+    says what RAJAPerf's inputs miss.
+    """
+
+    name: str
+    init: Callable[[int, int, str], Inputs]
+    why: str
+
+
 CpuEntry = Callable[..., None]
 Verify = Callable[[Inputs, dict[str, np.ndarray], dict[str, np.ndarray]], Verdict]
 
@@ -231,6 +249,11 @@ class KernelSpec:
     verify: Verify | None = None
     #: What the size counts (e.g. "keys"): rows then get a ``<items>_per_s`` rate.
     items: str | None = None
+    #: Inputs the verification repetition runs on as well as ``init``'s.
+    check_cases: tuple[CheckCase, ...] = ()
+    #: Sizes ``--check`` and mutation runs use (default: ``check_size`` alone);
+    #: kernels whose edge cases depend on the length list odd ones here.
+    check_sizes: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         names = [a.name for a in self.arrays] + [s.name for s in self.scalars]
@@ -299,6 +322,19 @@ class KernelSpec:
             return self
         assert self.bind is not None, f"{self.name} declares params but no bind"
         return self.bind(values)
+
+    @property
+    def sizes_for_check(self) -> tuple[int, ...]:
+        """The sizes a verification-only run uses."""
+        return self.check_sizes or (self.check_size,)
+
+    @property
+    def verified_with(self) -> str:
+        """Which inputs the verification repetition uses, and why, in a line."""
+        if not self.check_cases:
+            return "the timed inputs"
+        cases = "; ".join(f"{c.name} ({c.why})" for c in self.check_cases)
+        return f"the timed inputs, and {cases}"
 
     def lengths(self, size: int) -> dict[str, int]:
         """Element count of every array at a problem size."""

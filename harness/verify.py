@@ -67,3 +67,57 @@ def compare(
                 f"(relative error {err[at]:.3g} > tolerance {tol:.3g})"
             )
     return Verdict(worst, problem)
+
+
+#: Bytes of guard zone after every array in a verification repetition, and the
+#: byte they are filled with (0x7F7F... is a huge float or integer, so a kernel
+#: that reads past an end shows it as well).
+GUARD_BYTES = 512
+GUARD_FILL = 0x7F
+
+
+def guard_length(dtype: np.dtype) -> int:
+    """Elements of guard zone after an array of this type."""
+    return max(16, GUARD_BYTES // np.dtype(dtype).itemsize)
+
+
+def with_guard(array: np.ndarray) -> np.ndarray:
+    """A copy of ``array`` followed by its guard zone."""
+    array = np.ascontiguousarray(array).reshape(-1)
+    out = np.empty(array.size + guard_length(array.dtype), array.dtype)
+    out[: array.size] = array
+    out.view(np.uint8)[array.nbytes :] = GUARD_FILL
+    return out
+
+
+def _changed(got: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """Indices of elements whose bytes differ (so NaNs and -0 compare exactly)."""
+    size = got.dtype.itemsize
+    a = np.ascontiguousarray(got).reshape(-1).view(np.uint8).reshape(-1, size)
+    b = np.ascontiguousarray(expected).reshape(-1).view(np.uint8).reshape(-1, size)
+    return np.flatnonzero((a != b).any(axis=1))
+
+
+def guard_problem(name: str, guarded: np.ndarray, length: int) -> str | None:
+    """What a kernel wrote into the guard zone after an array of ``length`` elements."""
+    tail = guarded[length:]
+    pattern = np.full(tail.nbytes, GUARD_FILL, np.uint8).view(tail.dtype)
+    changed = _changed(tail, pattern)
+    if not changed.size:
+        return None
+    return (
+        f"{name}: written past its end: {changed.size} of the {tail.size} guard elements "
+        f"after its {length} changed, the farthest {int(changed[-1]) + 1} past the end"
+    )
+
+
+def input_problem(name: str, got: np.ndarray, original: np.ndarray) -> str | None:
+    """What a kernel changed in an array it should only read."""
+    changed = _changed(got, original)
+    if not changed.size:
+        return None
+    at = int(changed[0])
+    return (
+        f"{name}: an input the kernel only reads was changed: {changed.size} of "
+        f"{original.size} elements, first at index {at} ({original[at]!r} -> {got[at]!r})"
+    )

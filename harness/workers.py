@@ -38,6 +38,7 @@ import numpy as np
 from harness import suite
 from harness.backends import Catalog, catalog, drivers_loaded
 from harness.runner import (
+    Case,
     Data,
     Runner,
     RunOptions,
@@ -116,24 +117,28 @@ class _Arena:
 
     def share(self, data: Data) -> dict[str, Any]:
         """Copy a task's arrays in; what a worker needs to find them."""
-        inputs, reference = data
-        layout: dict[tuple[str, str], tuple[int, str, tuple[int, ...]]] = {}
+        layout: dict[tuple[int, str, str], tuple[int, str, tuple[int, ...]]] = {}
         end = 0
-        for kind, values in (("in", inputs), ("ref", reference)):
-            for name, value in values.items():
-                if isinstance(value, np.ndarray):
-                    layout[(kind, name)] = (end, value.dtype.str, value.shape)
-                    end += -(-value.nbytes // _ALIGN) * _ALIGN
+        for index, case in enumerate(data):
+            for kind, values in (("in", case.inputs), ("ref", case.reference)):
+                for name, value in values.items():
+                    if isinstance(value, np.ndarray):
+                        layout[(index, kind, name)] = (end, value.dtype.str, value.shape)
+                        end += -(-value.nbytes // _ALIGN) * _ALIGN
         if self._map is None or len(self._map) < end:
             self._file.truncate(end)
             self._map = mmap.mmap(self._file.fileno(), end)
-        for (kind, name), (offset, _, _) in layout.items():
-            value = (inputs if kind == "in" else reference)[name]
+        for (index, kind, name), (offset, _, _) in layout.items():
+            case = data[index]
+            value = (case.inputs if kind == "in" else case.reference)[name]
             if value.nbytes:
                 place = np.frombuffer(self._map, np.uint8, value.nbytes, offset)
                 place[:] = np.ascontiguousarray(value).reshape(-1).view(np.uint8)
-        scalars = {n: v for n, v in inputs.items() if not isinstance(v, np.ndarray)}
-        return {"arena": self.path, "size": end, "layout": layout, "scalars": scalars}
+        cases = [
+            (case.name, {n: v for n, v in case.inputs.items() if not isinstance(v, np.ndarray)})
+            for case in data
+        ]
+        return {"arena": self.path, "size": end, "layout": layout, "cases": cases}
 
     def close(self) -> None:
         """Unmap and remove the file."""
@@ -159,13 +164,12 @@ class _ArenaReader:
         if self._map is None or len(self._map) < shared["size"]:
             with open(shared["arena"], "rb") as f:
                 self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        inputs: dict[str, Any] = dict(shared["scalars"])
-        reference: dict[str, np.ndarray] = {}
-        for (kind, name), (offset, dtype, shape) in shared["layout"].items():
+        cases = [Case(name, dict(scalars), {}) for name, scalars in shared["cases"]]
+        for (index, kind, name), (offset, dtype, shape) in shared["layout"].items():
             count = math.prod(shape)
             view = np.frombuffer(self._map, dtype, count, offset).reshape(shape)
-            (inputs if kind == "in" else reference)[name] = view
-        return inputs, reference
+            (cases[index].inputs if kind == "in" else cases[index].reference)[name] = view
+        return tuple(cases)
 
 
 def _context() -> BaseContext:

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from harness import sources
 from harness.spec import KernelSpec, ResolvedLaunch
 
 
@@ -44,11 +45,12 @@ def out_of_device_memory(need: int, memory: int, cause: Exception) -> DeviceOutO
 
 
 def build_key(spec: KernelSpec, source: Path, precision: str) -> tuple:
-    """What decides a compiled program: the source (as last modified, so that an
-    edited one is compiled again), the precision and the description's constants."""
+    """What decides a compiled program: the source's text with its includes (so
+    that an edited source or header is compiled again), the precision and the
+    description's constants."""
     return (
         source,
-        source.stat().st_mtime,
+        sources.digest(source),
         precision,
         tuple(spec.constants.items()),
         tuple(spec.type_aliases.items()),

@@ -68,8 +68,12 @@ def _reduce3_init(size: int, seed: int, precision: str) -> dict:
 def _reduce3_partial_cpu(
     grid: Grid, vec: np.ndarray, partial: np.ndarray, n: int, chunk: int
 ) -> None:
-    groups = partial.size // 3
-    sums, mins, maxs = partial[:groups], partial[groups : 2 * groups], partial[2 * groups :]
+    groups = grid.groups
+    sums, mins, maxs = (
+        partial[:groups],
+        partial[groups : 2 * groups],
+        partial[2 * groups : 3 * groups],
+    )
     sums[:], mins[:], maxs[:] = 0, INT_MAX, INT_MIN
     if n:
         starts = np.arange(0, n, chunk)
@@ -87,7 +91,7 @@ def _reduce3_final_cpu(
     vmax: np.ndarray,
     count: int,
 ) -> None:
-    groups = partial.size // 3
+    groups = count
     vsum[0] = partial[:count].sum(dtype=vsum.dtype)
     vmin[0] = min(INT_MAX, partial[groups : groups + count].min(initial=INT_MAX))
     vmax[0] = max(INT_MIN, partial[2 * groups : 2 * groups + count].max(initial=INT_MIN))

@@ -90,7 +90,9 @@ def _mandelbrot_counts(side: int, limit: int, x0, y0, step, dtype) -> np.ndarray
 
 
 def _mandelbrot_cpu(grid: Grid, iterations: np.ndarray, side, limit, x0, y0, step) -> None:
-    iterations[:] = _mandelbrot_counts(int(side), int(limit), x0, y0, step, np.asarray(x0).dtype)
+    iterations[: int(side) ** 2] = _mandelbrot_counts(
+        int(side), int(limit), x0, y0, step, np.asarray(x0).dtype
+    )
 
 
 def _mandelbrot_init(size: int, seed: int, precision: str) -> dict:

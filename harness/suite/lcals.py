@@ -91,7 +91,7 @@ def _better(val, loc, than_val, than_loc):
 
 
 def _first_min_partial_cpu(grid: Grid, x, block_val, block_loc, xmin_init, initloc, n, chunk):
-    groups = block_val.size
+    groups = grid.groups
     padded = np.full(groups * chunk, np.inf, dtype=x.dtype)
     padded[:n] = x[:n]
     rows = padded.reshape(groups, chunk)
@@ -99,8 +99,8 @@ def _first_min_partial_cpu(grid: Grid, x, block_val, block_loc, xmin_init, initl
     vals = rows[np.arange(groups), first]
     locs = first + chunk * np.arange(groups)
     keep = _better(vals, locs, xmin_init, initloc)
-    block_val[:] = np.where(keep, vals, xmin_init)
-    block_loc[:] = np.where(keep, locs, initloc)
+    block_val[:groups] = np.where(keep, vals, xmin_init)
+    block_loc[:groups] = np.where(keep, locs, initloc)
 
 
 def _first_min_final_cpu(grid: Grid, block_val, block_loc, minloc, xmin_init, initloc, count):

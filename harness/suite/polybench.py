@@ -47,7 +47,7 @@ def _jacobi_2d_sweep(a: np.ndarray) -> np.ndarray:
 
 
 def _jacobi_2d_cpu(grid: Grid, src: np.ndarray, dst: np.ndarray, n: int) -> None:
-    dst.reshape(n, n)[1:-1, 1:-1] = _jacobi_2d_sweep(src.reshape(n, n))
+    dst[: n * n].reshape(n, n)[1:-1, 1:-1] = _jacobi_2d_sweep(src[: n * n].reshape(n, n))
 
 
 def _jacobi_2d_init(size: int, seed: int, precision: str) -> dict:
@@ -90,7 +90,8 @@ def _heat_3d_sweep(a: np.ndarray) -> np.ndarray:
 
 
 def _heat_3d_cpu(grid: Grid, src: np.ndarray, dst: np.ndarray, n: int) -> None:
-    dst.reshape(n, n, n)[1:-1, 1:-1, 1:-1] = _heat_3d_sweep(src.reshape(n, n, n))
+    cube = n * n * n
+    dst[:cube].reshape(n, n, n)[1:-1, 1:-1, 1:-1] = _heat_3d_sweep(src[:cube].reshape(n, n, n))
 
 
 def _heat_3d_init(size: int, seed: int, precision: str) -> dict:
@@ -156,8 +157,9 @@ def _gemm_init(size: int, seed: int, precision: str) -> dict:
 
 def _gemm_cpu(grid: Grid, C, A, B, alpha, beta, ni: int, nj: int, nk: int) -> None:
     # RAJAPerf scales C by beta, then overwrites it with the dot product.
-    C *= beta
-    C[:] = ((alpha * A.reshape(ni, nk)) @ B.reshape(nk, nj)).ravel()
+    out = C[: ni * nj]
+    out *= beta
+    out[:] = ((alpha * A[: ni * nk].reshape(ni, nk)) @ B[: nk * nj].reshape(nk, nj)).ravel()
 
 
 def _gemm_reference(x: dict) -> dict:

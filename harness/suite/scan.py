@@ -83,7 +83,7 @@ def scan_plan(
 
 def chunk_sums(grid: Grid, src: np.ndarray, sums: np.ndarray, n: int, chunk: int) -> None:
     """numpy chunked launch: ``sums[g]`` is the sum of group g's chunk of ``src``."""
-    sums[:] = 0
+    sums[: grid.groups] = 0
     if n:
         total = np.add.reduceat(src[:n], np.arange(0, n, chunk), dtype=src.dtype)
         sums[: total.size] = total

@@ -80,7 +80,7 @@ def _dot_init(size: int, seed: int, precision: str) -> dict:
 
 
 def _dot_partial_cpu(grid: Grid, a, b, partial, n: int, chunk: int) -> None:
-    partial[:] = 0
+    partial[: grid.groups] = 0
     if n:
         sums = np.add.reduceat(a[:n] * b[:n], np.arange(0, n, chunk))
         partial[: sums.size] = sums
