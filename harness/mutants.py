@@ -1,0 +1,559 @@
+"""``harness mutants``: how many planted bugs the verification catches.
+
+For each selected kernel, every single-token mutant of the sources a backend
+compiles for it (see `harness.mutation`) is put in a scratch sources folder and
+the kernel's check is run on it, at its check sizes and a small odd one, in a
+worker process with a timeout. A mutant is
+
+  killed      some row failed, errored, crashed or timed out;
+  survived    every row verified: the check cannot tell the bug from the kernel;
+  stillborn   it did not compile (not counted);
+  equivalent  listed in kernels/equivalent-mutants.txt, with the reason it
+              cannot change any output (not counted).
+
+The score is killed / (killed + survived). Results go to a table on screen and
+to mutants.csv and summary.txt in a new folder under --out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import random
+import re
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness import sources, suite
+from harness.backends import BACKENDS
+from harness.backends import get as get_backend
+from harness.errors import UsageError
+from harness.mutation import Mutant, mutants
+from harness.runner import RunOptions, Task, plan
+from harness.spec import PRECISIONS, KernelSpec
+from harness.workers import Workers
+
+#: The reviewed list of mutants that cannot change any output.
+EQUIVALENTS = "equivalent-mutants.txt"
+#: A small odd size every kernel also runs at: lengths that fill no work-group.
+SMALL_SIZE = 97
+#: Seconds a mutant's row may run: this many times the unmutated kernel's, at least MIN_TIMEOUT.
+TIMEOUT_FACTOR = 10.0
+MIN_TIMEOUT = 20.0
+
+EPILOG = """\
+examples:
+  harness mutants -k Apps_ENERGY -b opencl              every mutant of one kernel
+  harness mutants -k Stream -b opencl wgpu --sample 20  20 random mutants per kernel
+  harness mutants -b opencl --fail-under 90             the whole suite, as a gate
+
+A mutant is killed when some row of its check fails, errors, crashes or times
+out; it survives when every row verifies. Mutants that do not compile are not
+counted, nor those listed with a reason in kernels/equivalent-mutants.txt.
+
+Exit status: 0, or 1 when a backend's kill score is under --fail-under or an
+unmutated kernel fails its own check; 2 for a usage error."""
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    """A reviewed mutant that cannot change any output, and why."""
+
+    file: str
+    original: str
+    mutated: str
+    why: str
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """The `Mutant.key` it matches."""
+        return (self.file, self.original, self.mutated)
+
+
+def read_equivalents(path: Path) -> dict[tuple[str, str, str], Equivalent]:
+    """The reviewed list: blocks of ``FILE: original``, ``-> mutated``, ``why: reason``."""
+    if not path.is_file():
+        return {}
+    found: dict[tuple[str, str, str], Equivalent] = {}
+    block: list[tuple[int, str]] = []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate([*lines, ""], 1):
+        if line.startswith("#"):
+            continue
+        if line.strip():
+            block.append((number, line))
+            continue
+        if not block:
+            continue
+        first, *rest = block
+        head = re.fullmatch(r"(\S+?): (.+)", first[1])
+        arrow = rest[0][1].strip() if rest else ""
+        why = rest[1][1].strip() if len(rest) > 1 else ""
+        if (
+            head is None
+            or len(rest) != 2
+            or not arrow.startswith("-> ")
+            or not why.startswith("why: ")
+        ):
+            raise ValueError(
+                f"{path.name}:{first[0]}: expected 'FILE: original line', "
+                "'  -> mutated line', '  why: reason'"
+            )
+        entry = Equivalent(head[1], head[2].strip(), arrow[3:].strip(), why[5:].strip())
+        found[entry.key] = entry
+        block = []
+    return found
+
+
+def source_files(spec: KernelSpec, language: str, extension: str) -> list[Path]:
+    """The shipped source a backend compiles for a kernel and every file it includes."""
+    main = sources.find(language, extension, spec.source_name)
+    if main is None:
+        return []
+    files = [main]
+    for path in files:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            match = re.match(r'\s*#include\s+"([^"]+)"', line)
+            if match and (path.parent / match[1]) not in files:
+                files.append(path.parent / match[1])
+    return files
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one mutant did to one kernel's check on one device."""
+
+    kernel: str
+    device: str
+    mutant: Mutant
+    status: str
+    detail: str = ""
+
+
+def _verdict(rows: Iterable[dict[str, Any]]) -> tuple[str, str]:
+    """killed, survived or stillborn, and the row reason that decided it."""
+    for row in rows:
+        reason = str(row.get("reason") or "")
+        if row["status"] == "error" and reason.startswith("compile error"):
+            return "stillborn", reason
+        if row["status"] in ("fail", "error"):
+            label = f"{row['kernel']} n={row['size']}"
+            return "killed", f"{label}: {row['status']}: {reason}"
+    return "survived", ""
+
+
+class _Lab:
+    """A scratch sources folder and the worker that runs checks over it."""
+
+    def __init__(self, device: str, precision: str, timeout: float | None) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="harness-mutants-"))
+        self.device = device
+        self.fixed_timeout = timeout
+        backend, _, index = device.partition(":")
+        self.backend = backend
+        self.options = RunOptions(precision=precision, check=True, sources=(self.root,))
+        self.workers = Workers(timeout)
+        found = self.workers.catalogs([backend])[backend]
+        if found.reason is not None:
+            self.close()
+            raise UsageError(f"backend {backend} is unavailable: {found.reason}")
+        if int(index) >= len(found.devices):
+            listed = ", ".join(d.id for d in found.devices)
+            self.close()
+            raise UsageError(f"--device {device!r}: no such device; {backend} has {listed}")
+        self.info = found.devices[int(index)]
+        self.workers.start(self.options, {self.info.id: self.info.name}, [])
+
+    def place(self, files: Sequence[Path], language: str) -> Path:
+        """Copy a kernel's sources into the scratch folder; the folder they are in."""
+        folder = self.root / language
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        for path in files:
+            shutil.copyfile(path, folder / path.name)
+        return folder
+
+    def check(self, tasks: Sequence[Task], timeout: float) -> list[dict[str, Any]]:
+        """Run the tasks until one fails; the rows."""
+        self.workers.options = dataclasses.replace(self.options, timeout=timeout)
+        rows = []
+        for task in tasks:
+            rows.append(self.workers.execute(task))
+            if rows[-1]["status"] in ("fail", "error"):
+                break
+        return rows
+
+    def close(self) -> None:
+        """Stop the worker and remove the scratch folder."""
+        self.workers.close()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def mutant_sizes(spec: KernelSpec) -> tuple[int, ...]:
+    """The sizes each mutant is checked at: a small odd one, then the check sizes."""
+    return tuple(dict.fromkeys((SMALL_SIZE, *spec.sizes_for_check)))
+
+
+def run_kernel(
+    lab: _Lab,
+    spec: KernelSpec,
+    chosen: list[Mutant],
+    equivalents: dict[tuple[str, str, str], Equivalent],
+    verbose: bool,
+) -> tuple[list[Outcome], str | None]:
+    """Every chosen mutant of one kernel; a problem with the unmutated kernel instead."""
+    backend = get_backend(lab.backend)
+    assert backend.language is not None
+    files = source_files(spec, backend.language, backend.extension)
+    folder = lab.place(files, backend.language)
+    options = dataclasses.replace(lab.options, sizes=mutant_sizes(spec))
+    tasks = plan([spec], [lab.info], options)
+    start = time.monotonic()
+    baseline = lab.check(tasks, MIN_TIMEOUT * 10)
+    took = time.monotonic() - start
+    bad = [r for r in baseline if r["status"] != "ok"]
+    if bad:
+        row = bad[0]
+        return [], f"unmutated: {row['kernel']} n={row['size']}: {row['status']}: {row['reason']}"
+    timeout = lab.fixed_timeout or max(MIN_TIMEOUT, TIMEOUT_FACTOR * took)
+    texts = {path.name: path.read_text(encoding="utf-8") for path in files}
+    outcomes = []
+    for mutant in chosen:
+        device = lab.info.id
+        if mutant.key in equivalents:
+            outcomes.append(
+                Outcome(spec.name, device, mutant, "equivalent", equivalents[mutant.key].why)
+            )
+            continue
+        (folder / mutant.file).write_text(mutant.apply(texts[mutant.file]), encoding="utf-8")
+        status, detail = _verdict(lab.check(tasks, timeout))
+        (folder / mutant.file).write_text(texts[mutant.file], encoding="utf-8")
+        outcomes.append(Outcome(spec.name, device, mutant, status, detail))
+        if verbose:
+            print(f"  {status:<10} {mutant.describe()}", file=sys.stderr, flush=True)
+    return outcomes, None
+
+
+def all_mutants(spec: KernelSpec, backend: str) -> list[Mutant]:
+    """Every mutant of the sources a backend compiles for a kernel."""
+    chosen = get_backend(backend)
+    if chosen.language is None:
+        return []
+    found = []
+    for path in source_files(spec, chosen.language, chosen.extension):
+        found.extend(mutants(path.name, path.read_text(encoding="utf-8")))
+    return found
+
+
+def sample(found: list[Mutant], count: int | None, seed: int) -> list[Mutant]:
+    """``count`` of the mutants, picked at random with ``seed`` (in file order), or all."""
+    if count is None or count >= len(found):
+        return found
+    picked = set(random.Random(seed).sample(range(len(found)), count))
+    return [m for i, m in enumerate(found) if i in picked]
+
+
+@dataclass
+class Tally:
+    """Counts for one kernel on one device."""
+
+    kernel: str
+    device: str
+    made: int = 0
+    killed: int = 0
+    survived: int = 0
+    stillborn: int = 0
+    equivalent: int = 0
+    problem: str | None = None
+
+    @property
+    def score(self) -> float | None:
+        """Killed over killed plus survived; None when nothing counted."""
+        counted = self.killed + self.survived
+        return self.killed / counted if counted else None
+
+
+def tally(kernel: str, device: str, outcomes: Sequence[Outcome], problem: str | None) -> Tally:
+    """Counts of one kernel's outcomes."""
+    counts = Tally(kernel, device, made=len(outcomes), problem=problem)
+    for outcome in outcomes:
+        setattr(counts, outcome.status, getattr(counts, outcome.status) + 1)
+    return counts
+
+
+def _score(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def format_summary(tallies: Sequence[Tally], outcomes: Sequence[Outcome]) -> str:
+    """The table per kernel and device, totals per device, then every survivor."""
+    header = ("kernel", "device", "mutants", "killed", "survived", "stillborn", "equiv", "score")
+    rows = [
+        (
+            t.kernel,
+            t.device,
+            str(t.made),
+            str(t.killed),
+            str(t.survived),
+            str(t.stillborn),
+            str(t.equivalent),
+            _score(t.score) if t.problem is None else "not run",
+        )
+        for t in tallies
+    ]
+    for device in dict.fromkeys(t.device for t in tallies):
+        mine = [t for t in tallies if t.device == device]
+        total = Tally("TOTAL", device)
+        for t in mine:
+            for name in ("made", "killed", "survived", "stillborn", "equivalent"):
+                setattr(total, name, getattr(total, name) + getattr(t, name))
+        rows.append(
+            (
+                "TOTAL",
+                device,
+                str(total.made),
+                str(total.killed),
+                str(total.survived),
+                str(total.stillborn),
+                str(total.equivalent),
+                _score(total.score),
+            )
+        )
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in [header, *rows]]
+    problems = [t for t in tallies if t.problem]
+    if problems:
+        lines += ["", "not run:"] + [f"  {t.kernel} on {t.device}: {t.problem}" for t in problems]
+    survivors = [o for o in outcomes if o.status == "survived"]
+    if survivors:
+        lines += ["", "survivors (the check cannot tell these bugs from the kernel):"]
+        lines += [f"  {o.kernel} on {o.device}: {o.mutant.describe()}" for o in survivors]
+    return "\n".join(lines)
+
+
+CSV_COLUMNS = (
+    "kernel",
+    "device",
+    "file",
+    "line",
+    "column",
+    "operator",
+    "status",
+    "original",
+    "mutated",
+    "detail",
+)
+
+
+def write_folder(out: Path, tallies: Sequence[Tally], outcomes: Sequence[Outcome]) -> Path:
+    """A new ``mutants-...`` folder under ``out`` with mutants.csv and summary.txt."""
+    out.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("mutants-%Y%m%d-%H%M%S")
+    for n in range(1000):
+        folder = out / (stamp if n == 0 else f"{stamp}-{n}")
+        try:
+            folder.mkdir()
+            break
+        except FileExistsError:
+            continue
+    with open(folder / "mutants.csv", "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(CSV_COLUMNS)
+        for o in outcomes:
+            m = o.mutant
+            where = (m.file, m.line, m.column, m.operator)
+            change = (m.original.strip(), m.mutated.strip())
+            writer.writerow((o.kernel, o.device, *where, o.status, *change, o.detail))
+    (folder / "summary.txt").write_text(format_summary(tallies, outcomes) + "\n", encoding="utf-8")
+    return folder
+
+
+def _devices(args: argparse.Namespace) -> list[str]:
+    for name in args.backends:
+        if name not in BACKENDS:
+            raise UsageError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
+        if get_backend(name).language is None:
+            with_sources = [n for n in BACKENDS if get_backend(n).language is not None]
+            raise UsageError(
+                f"backend {name!r} runs the descriptions' numpy code, which has no kernel "
+                f"source to mutate; choose from {', '.join(with_sources)}"
+            )
+    chosen = []
+    for name in args.backends:
+        mine = [d for d in args.device if d.partition(":")[0] == name]
+        chosen.extend(mine or [f"{name}:0"])
+    for device in args.device:
+        name, sep, index = device.partition(":")
+        if not sep or not index.isdigit() or name not in args.backends:
+            raise UsageError(
+                f"--device {device!r}: expected BACKEND:INDEX with a backend given to -b"
+            )
+    return chosen
+
+
+def _cmd_mutants(args: argparse.Namespace) -> int:
+    kernels = suite.select(args.kernels)
+    devices = _devices(args)
+    try:
+        equivalents = read_equivalents(sources.shipped_root() / EQUIVALENTS)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    tallies: list[Tally] = []
+    outcomes: list[Outcome] = []
+    interrupted = False
+    for device in devices:
+        backend = device.partition(":")[0]
+        for spec in kernels:
+            found = sample(all_mutants(spec, backend), args.sample, args.seed)
+            if not found or interrupted:
+                continue
+            # A lab per kernel: its worker's compiled mutants go with it.
+            lab = _Lab(device, args.precision, args.timeout)
+            try:
+                start = time.monotonic()
+                print(
+                    f"{spec.name} on {device}: {len(found)} mutants",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                done, problem = run_kernel(lab, spec, found, equivalents, args.verbose)
+                counts = tally(spec.name, device, done, problem)
+                tallies.append(counts)
+                outcomes.extend(done)
+                took = time.monotonic() - start
+                print(
+                    f"  {problem}"
+                    if problem
+                    else f"  {counts.killed} killed, {counts.survived} survived, "
+                    f"{counts.stillborn} stillborn, {counts.equivalent} equivalent "
+                    f"({took:.0f} s)",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            except KeyboardInterrupt:
+                print("interrupted: writing what was measured", file=sys.stderr)
+                interrupted = True
+            finally:
+                lab.close()
+    if not tallies:
+        raise UsageError("the selected kernels have no source on the selected backends")
+    print(format_summary(tallies, outcomes))
+    folder = write_folder(args.out, tallies, outcomes)
+    print(f"\nmutants folder: {folder}")
+    failing = any(t.problem for t in tallies)
+    if args.fail_under is not None:
+        for device in devices:
+            mine = [t for t in tallies if t.device == device]
+            killed = sum(t.killed for t in mine)
+            counted = killed + sum(t.survived for t in mine)
+            if counted and 100 * killed / counted < args.fail_under:
+                print(
+                    f"{device}: kill score {100 * killed / counted:.1f}% is under "
+                    f"--fail-under {args.fail_under:g}%",
+                    file=sys.stderr,
+                )
+                failing = True
+    return 1 if failing else 0
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a percentage") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a percentage from 0 to 100")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a positive whole number")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 86400:
+        raise argparse.ArgumentTypeError(f"{text!r}: give seconds from 0 to 86400")
+    return value
+
+
+def register(sub: Any) -> None:
+    """Add the ``mutants`` command to the command line."""
+    parser = sub.add_parser(
+        "mutants",
+        help="plant single-token bugs in kernel sources; report which the check misses",
+        description=__doc__.split("\n\n", 1)[1],
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "-k",
+        "--kernels",
+        nargs="+",
+        metavar="SEL",
+        help="kernel names, groups or globs, as for 'harness run'; default: all",
+    )
+    parser.add_argument(
+        "-b",
+        "--backends",
+        nargs="+",
+        required=True,
+        metavar="BACKEND",
+        help="backends whose sources are mutated (opencl, wgpu, cuda)",
+    )
+    parser.add_argument(
+        "--device",
+        action="append",
+        default=[],
+        metavar="BACKEND:INDEX",
+        help="the device of a backend to use (default: its first)",
+    )
+    parser.add_argument(
+        "--sample",
+        type=_count,
+        metavar="N",
+        help="at most N mutants per kernel, picked at random (default: every one)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seed for --sample (default 1)")
+    parser.add_argument(
+        "--precision", choices=PRECISIONS, default="f64", help="type of 'real' (default f64)"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help=f"per row of a mutant's check (default: {TIMEOUT_FACTOR:g} times the "
+        f"unmutated kernel's, at least {MIN_TIMEOUT:g} s)",
+    )
+    parser.add_argument(
+        "--fail-under",
+        type=_percent,
+        metavar="PCT",
+        help="exit 1 when a backend kills fewer than PCT%% of the counted mutants",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results"),
+        metavar="DIR",
+        help="folder that gets the mutants folder (default ./results)",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every mutant's fate")
+    parser.set_defaults(handler=_cmd_mutants)
