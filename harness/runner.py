@@ -27,7 +27,14 @@ from harness.backends import base
 from harness.backends import get as get_backend
 from harness.rajaperf import checksum as array_checksum
 from harness.spec import KernelSpec, numpy_dtype
-from harness.verify import Verdict, compare, guard_problem, input_problem, with_guard
+from harness.verify import (
+    Verdict,
+    compare,
+    guard_fill,
+    guard_problem,
+    input_problem,
+    with_guard,
+)
 
 #: Fewest timed repetitions when the time budget cuts the default count.
 MIN_REPS = 3
@@ -409,7 +416,8 @@ class Runner:
         """
         lengths = spec.lengths(task.size)
         launches = spec.resolve(task.size, case.inputs, task.precision)
-        guarded = {a.name: with_guard(case.inputs[a.name]) for a in spec.arrays}
+        fills = {a.name: guard_fill(i) for i, a in enumerate(spec.arrays)}
+        guarded = {a.name: with_guard(case.inputs[a.name], fills[a.name]) for a in spec.arrays}
         execution = session.load(spec, task.precision, source, guarded)
         try:
             start = time.perf_counter()
@@ -419,7 +427,10 @@ class Runner:
         except BaseException:
             execution.close()
             raise
-        problems = [guard_problem(a.name, after[a.name], lengths[a.name]) for a in spec.arrays]
+        problems = [
+            guard_problem(a.name, after[a.name], lengths[a.name], fills[a.name])
+            for a in spec.arrays
+        ]
         problems += [
             input_problem(a.name, after[a.name][: lengths[a.name]], case.inputs[a.name])
             for a in spec.arrays

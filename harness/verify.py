@@ -70,8 +70,10 @@ def compare(
 
 
 #: Bytes of guard zone after every array in a verification repetition, and the
-#: byte they are filled with (0x7F7F... is a huge float or integer, so a kernel
-#: that reads past an end shows it as well).
+#: byte the first array's is filled with; the next array's gets the byte below,
+#: and so on, so a copy of one guard into another is seen too. 0x7F7F... (down to
+#: 0x6F6F...) is a huge float or integer, so a kernel that reads past an end
+#: shows it as well.
 GUARD_BYTES = 512
 GUARD_FILL = 0x7F
 
@@ -81,12 +83,17 @@ def guard_length(dtype: np.dtype) -> int:
     return max(16, GUARD_BYTES // np.dtype(dtype).itemsize)
 
 
-def with_guard(array: np.ndarray) -> np.ndarray:
-    """A copy of ``array`` followed by its guard zone."""
+def guard_fill(index: int) -> int:
+    """The guard byte of a description's array number ``index``."""
+    return GUARD_FILL - index % 16
+
+
+def with_guard(array: np.ndarray, fill: int = GUARD_FILL) -> np.ndarray:
+    """A copy of ``array`` followed by a guard zone of ``fill`` bytes."""
     array = np.ascontiguousarray(array).reshape(-1)
     out = np.empty(array.size + guard_length(array.dtype), array.dtype)
     out[: array.size] = array
-    out.view(np.uint8)[array.nbytes :] = GUARD_FILL
+    out.view(np.uint8)[array.nbytes :] = fill
     return out
 
 
@@ -98,10 +105,13 @@ def _changed(got: np.ndarray, expected: np.ndarray) -> np.ndarray:
     return np.flatnonzero((a != b).any(axis=1))
 
 
-def guard_problem(name: str, guarded: np.ndarray, length: int) -> str | None:
-    """What a kernel wrote into the guard zone after an array of ``length`` elements."""
+def guard_problem(
+    name: str, guarded: np.ndarray, length: int, fill: int = GUARD_FILL
+) -> str | None:
+    """What a kernel wrote into the guard zone (of ``fill`` bytes) after an array of
+    ``length`` elements."""
     tail = guarded[length:]
-    pattern = np.full(tail.nbytes, GUARD_FILL, np.uint8).view(tail.dtype)
+    pattern = np.full(tail.nbytes, fill, np.uint8).view(tail.dtype)
     changed = _changed(tail, pattern)
     if not changed.size:
         return None

@@ -1,0 +1,110 @@
+"""Guard zones and read-only inputs: a kernel that writes where it must not fails.
+
+The bugs are planted for real: a kernel source with its bound moved by one
+(through ``--sources``), or a numpy entry point that writes one element too
+many, and the row must come back ``fail`` naming the array.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import need_backend
+
+from harness import sources, suite
+from harness.runner import Runner, RunOptions, Task
+from harness.verify import guard_fill, guard_problem, input_problem, with_guard
+
+SIZE = 1001
+
+
+def _copy_past_end(language: str, extension: str, tmp_path: Path) -> None:
+    """Stream_COPY with its bound moved by one: it writes c[n] too."""
+    shipped = sources.find(language, extension, "Stream_COPY")
+    assert shipped is not None
+    text = shipped.read_text()
+    bound = "i < n;" if language == "opencl" else "if (i < s.n)"
+    assert bound in text
+    (tmp_path / language).mkdir()
+    (tmp_path / language / shipped.name).write_text(text.replace(bound, bound.replace("<", "<=")))
+
+
+@pytest.mark.parametrize(
+    ("backend", "language", "extension"), [("opencl", "opencl", ".cl"), ("wgpu", "wgsl", ".wgsl")]
+)
+def test_a_kernel_writing_one_past_the_end_fails(
+    backend: str, language: str, extension: str, tmp_path: Path
+) -> None:
+    need_backend(backend)
+    _copy_past_end(language, extension, tmp_path)
+    row = Runner(RunOptions(check=True, sources=(tmp_path,))).execute(
+        Task("Stream_COPY", backend, 0, SIZE, "f64")
+    )
+    assert row["status"] == "fail"
+    assert row["reason"] == (
+        f"c: written past its end: 1 of the 64 guard elements after its {SIZE} changed, "
+        "the farthest 1 past the end"
+    )
+    assert row["source"].startswith(str(tmp_path))
+
+
+def test_a_numpy_entry_writing_one_past_the_end_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = suite.BY_NAME["Stream_COPY"]
+
+    def copy_one_too_many(grid, a, c, n) -> None:
+        c[: n + 1] = a[: n + 1]
+
+    planted = dataclasses.replace(spec, cpu={"copy": copy_one_too_many})
+    monkeypatch.setitem(suite.BY_NAME, "Stream_COPY", planted)
+    row = Runner(RunOptions(check=True)).execute(Task("Stream_COPY", "cpu", 0, SIZE, "f64"))
+    assert row["status"] == "fail"
+    assert row["reason"].startswith("c: written past its end: 1 of the 64 guard elements")
+
+
+def test_a_kernel_writing_into_an_input_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = suite.BY_NAME["Stream_ADD"]
+
+    def add_and_clobber(grid, a, b, c, n) -> None:
+        np.add(a[:n], b[:n], out=c[:n])
+        a[7] = 0.0
+
+    planted = dataclasses.replace(spec, cpu={"add": add_and_clobber})
+    monkeypatch.setitem(suite.BY_NAME, "Stream_ADD", planted)
+    row = Runner(RunOptions(check=True)).execute(Task("Stream_ADD", "cpu", 0, SIZE, "f64"))
+    assert row["status"] == "fail"
+    assert row["reason"].startswith(
+        f"a: an input the kernel only reads was changed: 1 of {SIZE} elements, first at index 7"
+    )
+
+
+def test_a_copied_guard_is_told_from_the_array_own() -> None:
+    """Each array's guard has its own byte, so copying a's guard into c's shows."""
+    a = with_guard(np.arange(5.0), guard_fill(0))
+    c = with_guard(np.zeros(5), guard_fill(1))
+    c[5] = a[5]
+    assert guard_problem("c", c, 5, guard_fill(1)) is not None
+    assert guard_problem("a", a, 5, guard_fill(0)) is None
+
+
+def test_input_check_compares_bits() -> None:
+    """NaN stays NaN and -0 differs from +0: the comparison is of bytes."""
+    original = np.array([np.nan, 0.0, 1.0])
+    assert input_problem("x", original.copy(), original) is None
+    flipped = original.copy()
+    flipped[1] = -0.0
+    assert "first at index 1" in input_problem("x", flipped, original)
+
+
+def test_timed_rows_are_unaffected_and_record_their_source() -> None:
+    need_backend("opencl")
+    row = Runner(RunOptions(reps=3, warmup=0)).execute(
+        Task("Stream_TRIAD", "opencl", 0, 4096, "f64")
+    )
+    assert row["status"] == "ok", row["reason"]
+    assert row["reps"] == 3 and row["time_median_s"] > 0
+    assert row["source"] == "opencl/Stream_TRIAD.cl"
+    shipped = sources.find("opencl", ".cl", "Stream_TRIAD")
+    assert row["source_sha256"] == sources.digest(shipped)
