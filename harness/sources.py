@@ -16,8 +16,15 @@ from pathlib import Path
 
 
 def shipped_root() -> Path:
-    """The folder holding the shipped ``opencl/``, ``wgsl/`` and ``cuda/`` sources."""
-    return Path(str(resources.files("harness.kernels")))
+    """The folder holding the shipped ``opencl/``, ``wgsl/`` and ``cuda/`` sources.
+
+    Installed, that is the ``harness.kernels`` package; in a clone that was not
+    installed it is the ``kernels/`` folder beside ``harness/``.
+    """
+    try:
+        return Path(str(resources.files("harness.kernels")))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent.parent / "kernels"
 
 
 def find(language: str, extension: str, kernel: str, extra: Sequence[Path] = ()) -> Path | None:
