@@ -1,8 +1,13 @@
 """Compare two runs row by row: regression, improvement or noise (a gate for CI).
 
-Rows match on kernel, backend, device id, precision and size, plus the sort
-columns strategy, order and dist where a run has them. For a matched pair the
-ratio is new median / base median. A pair is
+Rows match on kernel, device, precision and size, plus the sort columns
+strategy, order and dist where a run has them. A device is matched by what it
+is, not by its id: its backend, name and API (from the run's metadata, without
+version numbers), so ``wgpu:0`` that was Vulkan in one run and OpenGL in the
+other is two devices, and a device whose id moved (a platform was added) is
+still one; the output says where an id means different devices, or a
+device's driver changed. For a matched pair the ratio is new median / base
+median. A pair is
 
 - a regression when ratio > 1 + t and the medians differ by more than the
   two rows' spreads added together,
@@ -19,6 +24,8 @@ only one run are listed as "only in base" or "only in new".
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from harness.data import CASE_EXTRAS, VARIANT_EXTRAS
@@ -28,6 +35,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 KEYS = ("kernel", "backend", "device_id", "precision", "size")
+#: The merge keys: KEYS with the device id replaced by the device's identity.
+_MATCH = ("kernel", "backend", "_device", "precision", "size")
 DEFAULT_THRESHOLD = 5.0
 
 REGRESSION = "regression"
@@ -83,13 +92,120 @@ def judge(base: Any, new: Any, threshold: float) -> tuple[str, float]:
     return NOISE, ratio
 
 
-def compare(base: pd.DataFrame, new: pd.DataFrame, threshold: float) -> pd.DataFrame:
-    """One row per key in either run: medians, ratio and verdict (threshold in percent)."""
+@dataclass(frozen=True)
+class Device:
+    """What a device id stood for in one run."""
+
+    id: str
+    backend: str
+    name: str
+    api: str
+    driver: str
+
+    def describe(self, with_api: bool) -> str:
+        """The name, and the API where it tells devices apart."""
+        return f"{self.name} ({self.api})" if with_api and self.api else self.name
+
+
+def api_family(api: str) -> str:
+    """The API a device is driven through, without versions: ``Vulkan`` of
+    ``Vulkan; wgpu-py 0.32``, ``Python`` of ``Python 3.11.2``."""
+    first = api.split(";")[0]
+    return " ".join(word for word in first.split() if not word[:1].isdigit())
+
+
+def devices_of(frame: pd.DataFrame, listed: Sequence[dict[str, Any]] = ()) -> dict[str, Device]:
+    """Each device id of a run's rows: from its metadata's device list where it
+    is there, else from the rows (a name, no API)."""
+    out = {}
+    for d in listed:
+        if isinstance(d.get("id"), str):
+            backend = str(d.get("backend") or d["id"].partition(":")[0])
+            api = api_family(str(d.get("api") or ""))
+            out[d["id"]] = Device(
+                d["id"], backend, str(d.get("name") or ""), api, str(d.get("driver") or "")
+            )
+    names = frame.groupby("device_id")["device"].first()
+    for device_id, backend in (
+        frame[["device_id", "backend"]].drop_duplicates().itertuples(index=False)
+    ):
+        if device_id not in out:
+            name = names.get(device_id)
+            out[device_id] = Device(
+                device_id, str(backend), name if isinstance(name, str) else "", "", ""
+            )
+    return out
+
+
+def match_devices(
+    base: dict[str, Device], new: dict[str, Device]
+) -> tuple[dict[str, str], dict[str, str], list[str]]:
+    """A key per device id of each run, equal where two ids are the same device,
+    and notes on ids that mean different devices and on changed drivers.
+
+    The API counts only where both runs record it for every device; several
+    devices alike in one run (two identical GPUs) pair up in id order.
+    """
+    with_api = all(d.api for d in [*base.values(), *new.values()])
+
+    def keys(devices: dict[str, Device]) -> dict[str, str]:
+        seen: dict[tuple[str, str, str], int] = {}
+        out = {}
+        for device_id in sorted(devices, key=_id_order):
+            d = devices[device_id]
+            what = (d.backend, d.name, d.api if with_api else "")
+            seen[what] = seen.get(what, -1) + 1
+            out[device_id] = "|".join([*what, str(seen[what])])
+        return out
+
+    base_keys, new_keys = keys(base), keys(new)
+    notes = []
+    for device_id in sorted(base.keys() & new.keys(), key=_id_order):
+        if base_keys[device_id] != new_keys[device_id]:
+            notes.append(
+                f"{device_id} is {base[device_id].describe(with_api)} in base but "
+                f"{new[device_id].describe(with_api)} in new; rows are matched by device, not by id"
+            )
+    by_key = {key: device_id for device_id, key in new_keys.items()}
+    for device_id, key in base_keys.items():
+        other = by_key.get(key)
+        if other is None:
+            continue
+        if other != device_id:
+            notes.append(f"{device_id} in base is {other} in new")
+        if base[device_id].driver != new[other].driver:
+            notes.append(
+                f"{device_id}: driver {base[device_id].driver or '-'} in base, "
+                f"{new[other].driver or '-'} in new"
+            )
+    return base_keys, new_keys, notes
+
+
+def _id_order(device_id: str) -> tuple[str, int]:
+    backend, _, index = device_id.partition(":")
+    return backend, int(index) if index.isdigit() else -1
+
+
+def compare(
+    base: pd.DataFrame,
+    new: pd.DataFrame,
+    threshold: float,
+    base_devices: Sequence[dict[str, Any]] = (),
+    new_devices: Sequence[dict[str, Any]] = (),
+) -> pd.DataFrame:
+    """One row per key in either run: medians, ratio and verdict (threshold in percent).
+
+    ``base_devices`` and ``new_devices`` are the runs' metadata device lists;
+    the result's ``attrs["notes"]`` says where device ids and devices differ.
+    """
     import pandas as pd
 
     extras = [c for c in (*VARIANT_EXTRAS, *CASE_EXTRAS) if c in base or c in new]
-    keys = [*KEYS, *extras]
-    base, new = _keyed(base, extras, keys), _keyed(new, extras, keys)
+    keys = [*_MATCH, *extras]
+    base_keys, new_keys, notes = match_devices(
+        devices_of(base, base_devices), devices_of(new, new_devices)
+    )
+    base, new = _keyed(base, extras, keys, base_keys), _keyed(new, extras, keys, new_keys)
     merged = base.merge(
         new, on=keys, how="outer", suffixes=("_base", "_new"), indicator=True, sort=False
     )
@@ -103,13 +219,18 @@ def compare(base: pd.DataFrame, new: pd.DataFrame, threshold: float) -> pd.DataF
             verdict, ratio = ONLY_NEW, math.nan
         else:
             verdict, ratio = judge(b, n, threshold / 100)
+        ids = [
+            i for i in dict.fromkeys([b.get("device_id"), n.get("device_id")]) if isinstance(i, str)
+        ]
         device_b, device_n = b.get("device"), n.get("device")
-        note = ""
-        if row["_merge"] == "both" and str(device_b) != str(device_n):
-            note = f"device differs: {device_b} vs {device_n}"
         out.append(
             {
-                **{k: row[k] for k in keys},
+                "kernel": row["kernel"],
+                "backend": row["backend"],
+                "device_id": "->".join(ids),
+                "precision": row["precision"],
+                "size": row["size"],
+                **{c: row[c] for c in extras},
                 "device": device_n if isinstance(device_n, str) else device_b,
                 "status_base": b.get("status"),
                 "status_new": n.get("status"),
@@ -119,19 +240,23 @@ def compare(base: pd.DataFrame, new: pd.DataFrame, threshold: float) -> pd.DataF
                 "spread_new_s": spread(n) if _timed(n) else math.nan,
                 "ratio": ratio,
                 "verdict": verdict,
-                "note": note,
             }
         )
-    return pd.DataFrame(out)
+    result = pd.DataFrame(out)
+    result.attrs["notes"] = notes
+    return result
 
 
-def _keyed(frame: pd.DataFrame, extras: list[str], keys: list[str]) -> pd.DataFrame:
+def _keyed(
+    frame: pd.DataFrame, extras: list[str], keys: list[str], devices: dict[str, str]
+) -> pd.DataFrame:
     """The rows with every key column present, as text, the last of any repeated key kept."""
     frame = frame.copy()
     for column in extras:
         frame[column] = frame[column].fillna("").astype(str) if column in frame else ""
     frame["size"] = frame["size"].astype("Int64")
-    keep = [*keys, "device", "status", "time_median_s", "time_min_s", "time_std_s"]
+    frame["_device"] = frame["device_id"].map(devices)
+    keep = [*keys, "device_id", "device", "status", "time_median_s", "time_min_s", "time_std_s"]
     return frame[keep].drop_duplicates(keys, keep="last")
 
 
@@ -149,7 +274,7 @@ def format_table(result: pd.DataFrame, base_name: str, new_name: str) -> str:
         ratio = f"{r['ratio']:.3f}" if _finite(r["ratio"]) else "-"
         base_time = _cell(r["median_base_s"], r["status_base"])
         new_time = _cell(r["median_new_s"], r["status_new"])
-        verdict = r["verdict"] + (f" ({r['note']})" if r["note"] else "")
+        verdict = r["verdict"]
         lines.append(
             (
                 str(r["kernel"]),
@@ -169,7 +294,8 @@ def format_table(result: pd.DataFrame, base_name: str, new_name: str) -> str:
     ]
     counts = result["verdict"].value_counts()
     tally = ", ".join(f"{n} {v}" for v, n in counts.items())
-    text += ["", f"base: {base_name}", f"new:  {new_name}", tally]
+    notes = [f"note: {note}" for note in result.attrs.get("notes", [])]
+    text += ["", *notes, f"base: {base_name}", f"new:  {new_name}", tally]
     return "\n".join(text)
 
 

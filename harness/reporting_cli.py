@@ -41,8 +41,11 @@ A plot that does not apply is skipped with a note. Several run folders put their
 devices side by side; one device in several runs (a size sweep) stays one line."""
 
 COMPARE_EPILOG = """\
-Rows match on kernel, backend, device id, precision and size (and strategy, order,
-dist where present). ratio = new median / base median. A row is
+Rows match on kernel, device, precision and size (and strategy, order, dist where
+present). A device is matched by its backend, name and API (from each run's
+metadata), not by its id alone: the output notes an id that means different
+devices in the two runs, and a changed driver. ratio = new median / base median.
+A row is
   regression   ratio > 1 + PCT/100 and |new - base| > spread(base) + spread(new)
   improvement  ratio < 1 - PCT/100 and |new - base| > spread(base) + spread(new)
   noise        otherwise
@@ -50,7 +53,8 @@ where spread = max(standard deviation, median - minimum) of the row's repetition
 'broken' (ok in base, fail or error in new) counts as a regression; 'fixed',
 'not timed', 'only in base' and 'only in new' are listed and do not.
 
-Exit status: 1 when anything regressed or broke, 0 otherwise, 2 for a usage error."""
+Exit status: 1 when anything regressed or broke, 0 otherwise, 2 for a usage error
+or two runs with no row in common."""
 
 
 def _peak(text: str) -> tuple[str, float]:
@@ -210,10 +214,18 @@ def _cmd_plot(args: argparse.Namespace) -> int:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    (base, _), (new, _) = _load([args.base]), _load([args.new])
+    (base, (base_meta,)), (new, (new_meta,)) = _load([args.base]), _load([args.new])
     from harness import compare
 
-    result = compare.compare(base, new, args.threshold)
+    result = compare.compare(
+        base, new, args.threshold, base_meta.get("devices") or [], new_meta.get("devices") or []
+    )
+    if result["verdict"].isin([compare.ONLY_BASE, compare.ONLY_NEW]).all():
+        why = "".join(f"; {note}" for note in result.attrs["notes"])
+        raise UsageError(
+            f"{args.base} and {args.new} have no row in common (same kernel, device, precision "
+            f"and size), so there is nothing to compare{why}"
+        )
     print(compare.format_table(result, str(args.base), str(args.new)))
     if (result["verdict"] == compare.NOT_TIMED).all():
         print("note: no row has timings in both runs (check-only runs?)", file=sys.stderr)
