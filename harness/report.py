@@ -89,6 +89,22 @@ def has_timings(frame: pd.DataFrame) -> bool:
     return not timed(frame).empty
 
 
+def _untimed(frame: pd.DataFrame) -> str:
+    """Why rows without a single timing have none: verified only, or nothing ran."""
+    if (frame["status"] == "ok").any():
+        return (
+            "check-only run (--check): results are verified but not timed, "
+            "so there are no times, rates or speedups"
+        )
+    counts = frame["status"].value_counts()
+    what = {"error": "errored", "fail": "failed verification", "skipped": "were skipped"}
+    tally = ", ".join(f"{int(counts[s])} {w}" for s, w in what.items() if counts.get(s, 0))
+    return (
+        f"no row was timed: {tally} (see 'Rows that are not ok'), "
+        "so there are no times, rates or speedups"
+    )
+
+
 def _finite(value: Any) -> bool:
     try:
         return math.isfinite(float(value))
@@ -124,10 +140,7 @@ def build(frame: pd.DataFrame, metas: list[dict[str, Any]], baseline: str | None
     timings = has_timings(frame)
     baseline_key, baseline_label, missing = find_baseline(frame, baseline)
     if not timings:
-        notes.append(
-            "check-only run (--check): results are verified but not timed, "
-            "so there are no times, rates or speedups"
-        )
+        notes.append(_untimed(frame))
     elif missing:
         notes.append(missing)
     frame = frame.assign(speedup=speedups(frame, baseline_key))
