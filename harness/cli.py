@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
 import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from harness import __version__, metadata, reporting_cli, results, suite, table
 from harness.backends import BACKENDS, Catalog
@@ -32,7 +34,21 @@ examples:
   harness run --check                          verification only, small sizes (for CI)
 
 Exit status: 0 when every row is ok or skipped, 1 when any failed or errored,
-2 for a usage error."""
+2 for a usage error, a run folder another run is writing or one that cannot be
+written (a full disk: the message says how to resume), 130 when interrupted
+(Ctrl-C or SIGTERM: the current row finishes, the rows are kept; a second one
+stops at once)."""
+
+#: The longest --timeout and --max-time accepted, in seconds: one week.
+MAX_SECONDS = 7 * 24 * 3600
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line, ``harness: error: ...``."""
+
+    def error(self, message: str) -> NoReturn:
+        """Raise a UsageError (one line, exit 2) instead of printing the usage block."""
+        raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
 def _positive_int(text: str) -> int:
@@ -92,14 +108,17 @@ def _seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0 seconds")
+    if not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is out of range: give more than 0 and at most {MAX_SECONDS} seconds "
+            "(one week)"
+        )
     return value
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser, with a sub-parser per command."""
-    parser = argparse.ArgumentParser(prog="harness", description=DESCRIPTION)
+    parser = Parser(prog="harness", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"harness {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -164,7 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_seconds,
         default=2.0,
         metavar="SECONDS",
-        help="time budget for one row's timed repetitions when --reps is not given (default 2)",
+        help="time budget for one row's timed repetitions when --reps is not given "
+        f"(default 2, at most {MAX_SECONDS})",
     )
     run.add_argument(
         "--precision",
@@ -200,7 +220,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="per row: a kernel still running after this long is killed with its worker "
         "and recorded as an error (default: 120 s plus 1 s per 100000 elements); "
-        "also how long a backend may take to list its devices (default: 120 s)",
+        "also how long a backend may take to list its devices (default: 120 s); "
+        f"at most {MAX_SECONDS} (one week)",
     )
     run.add_argument(
         "--in-process",
@@ -423,6 +444,32 @@ def _options_from_meta(saved: dict[str, Any]) -> RunOptions:
     )
 
 
+def _check_sources(
+    folders: Sequence[Path], kernels: Sequence[Any], devices: Sequence[DeviceInfo]
+) -> None:
+    """Warn about each --sources folder that this run would take no source from:
+    one that is gone (a resumed run's), empty, laid out wrongly, or for backends
+    that compile none, since a run that silently uses the shipped sources
+    instead measures something other than what the user meant to try."""
+    backends = [get_backend(name) for name in dict.fromkeys(d.backend for d in devices)]
+    languages = [(b.language, b.extension) for b in backends if b.language]
+    stems = list(dict.fromkeys(k.source_name for k in kernels))
+    for folder in folders:
+        if not folder.is_dir():
+            why = "it no longer exists, so the shipped sources are used"
+        elif not languages:
+            names = ", ".join(b.name for b in backends)
+            why = f"the backends of this run ({names}) compile no kernel sources"
+        elif not any(
+            (folder / lang / f"{k}{ext}").is_file() for lang, ext in languages for k in stems
+        ):
+            looked = " or ".join(f"{folder / lang / stems[0]}{ext}" for lang, ext in languages)
+            why = f"it holds no source this run uses (it looks for files such as {looked})"
+        else:
+            continue
+        print(f"warning: --sources {str(folder)!r}: {why}", file=sys.stderr)
+
+
 def _new_run(
     args: argparse.Namespace, catalogs: Catalogs
 ) -> tuple[Path, dict[str, Any], list[Task]]:
@@ -431,6 +478,7 @@ def _new_run(
         if not folder.is_dir():
             raise UsageError(f"--sources {str(folder)!r}: not a folder")
     devices = choose_devices(args.backends, args.device, catalogs)
+    _check_sources(args.sources, kernels, devices)
     options = RunOptions(
         precision=args.precision,
         size=args.size,
@@ -475,89 +523,164 @@ def _row_key(row: dict[str, Any]) -> tuple:
     return (row.get("kernel"), row.get("device_id"), row.get("size"), row.get("precision"), params)
 
 
+#: Options of `harness run` that a resumed run takes from its own metadata instead.
+_RESUME_KEEPS = ("resume", "in_process")
+
+
+def _ignored_options(args: argparse.Namespace) -> list[str]:
+    """The options given with --resume that the resumed run ignores (it has its own)."""
+    defaults = vars(build_parser().parse_args(["run"]))
+    return [
+        "--" + name.replace("_", "-")
+        for name, default in defaults.items()
+        if name not in _RESUME_KEEPS and getattr(args, name) != default
+    ]
+
+
+def _saved_run(run_dir: Path) -> dict[str, Any]:
+    """A run folder's metadata, with the options a resume needs; UsageError where
+    its metadata cannot be resumed from."""
+    meta = results.read_metadata(run_dir)
+    path = run_dir / results.METADATA
+    saved = meta.get("options")
+    if saved is None:
+        raise UsageError(f"--resume: {path} is missing or has no 'options'")
+    try:
+        _options_from_meta(saved)
+        fits = all(isinstance(n, str) for n in [*saved["kernels"], *saved["devices"]])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        fits = False
+    if not fits:
+        raise UsageError(f"--resume: {path}: 'options' is not what harness run writes")
+    return meta
+
+
 def _resumed_run(
-    args: argparse.Namespace, catalogs: Catalogs
+    args: argparse.Namespace, meta: dict[str, Any], catalogs: Catalogs
 ) -> tuple[Path, dict[str, Any], list[Task]]:
     run_dir = args.resume
-    try:
-        done = {_row_key(r) for r in results.read_journal(run_dir)}
-    except results.RunFolderError as exc:
-        raise UsageError(f"--resume: {exc}") from None
-    meta = results.read_metadata(run_dir)
-    if "options" not in meta:
-        raise UsageError(f"--resume {str(run_dir)!r}: its metadata.json is missing or unreadable")
+    done = {_row_key(r) for r in results.read_journal(run_dir)}
+    ignored = _ignored_options(args)
+    if ignored:
+        print(
+            f"note: --resume runs with the run's own options; ignored here: {' '.join(ignored)}",
+            file=sys.stderr,
+        )
     saved = meta["options"]
     try:
         kernels = suite.select(saved["kernels"])
     except suite.SelectionError as exc:
         raise UsageError(f"--resume: the run's kernels are not all known here: {exc}") from None
     devices = choose_devices(None, saved["devices"], catalogs)
-    tasks = plan(kernels, devices, _options_from_meta(saved))
+    options = _options_from_meta(saved)
+    _check_sources(options.sources, kernels, devices)
+    tasks = plan(kernels, devices, options)
     meta.setdefault("resumed", []).append(metadata.now())
     print(f"resuming {run_dir}: {len(done)} rows done", file=sys.stderr)
     return run_dir, meta, [t for t in tasks if _task_key(t) not in done]
 
 
-def _in_process(args: argparse.Namespace) -> bool:
-    """Whether the run keeps its tasks in this process: asked for, or how the
-    resumed run was started."""
-    if args.in_process or not args.resume:
-        return args.in_process
-    return bool(results.read_metadata(args.resume).get("options", {}).get("in_process"))
-
-
 def _cmd_run(args: argparse.Namespace) -> int:
-    executor = InProcess() if _in_process(args) else Workers(args.timeout)
     try:
-        return _execute_run(args, executor)
-    finally:
-        executor.close()
+        with contextlib.ExitStack() as held:
+            meta: dict[str, Any] = {}
+            if args.resume:
+                results.check_folder(args.resume)
+                held.enter_context(results.lock(args.resume))
+                meta = _saved_run(args.resume)
+            saved = meta.get("options", {})
+            if args.in_process or saved.get("in_process"):
+                executor: InProcess | Workers = InProcess()
+            else:
+                executor = Workers(saved["timeout"] if args.resume else args.timeout)
+            held.callback(executor.close)
+            return _execute_run(args, meta, executor, held)
+    except results.WriteError as exc:
+        raise UsageError(_write_failure(exc)) from None
 
 
-def _execute_run(args: argparse.Namespace, executor: InProcess | Workers) -> int:
-    make_run = _resumed_run if args.resume else _new_run
-    run_dir, meta, tasks = make_run(args, executor.catalogs)
+def _write_failure(exc: results.WriteError) -> str:
+    """What to say when the run folder cannot be written: what is kept and what to do."""
+    full = exc.error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+    fix = "free some space" if full else "make it writable"
+    if (exc.run_dir / results.METADATA).exists():
+        return (
+            f"{exc}; the rows finished so far are kept; {fix}, then continue with: "
+            f"harness run --resume {exc.run_dir}"
+        )
+    results.discard(exc.run_dir)
+    return f"{exc}; nothing was run and the empty folder is removed; {fix}, then run again"
+
+
+def _execute_run(
+    args: argparse.Namespace,
+    saved: dict[str, Any],
+    executor: InProcess | Workers,
+    held: contextlib.ExitStack,
+) -> int:
+    """Run the tasks of a new run, or the rest of a resumed one (``saved``, its
+    metadata), into its run folder, which ``held`` keeps locked."""
+    if args.resume:
+        run_dir, meta, tasks = _resumed_run(args, saved, executor.catalogs)
+    else:
+        run_dir, meta, tasks = _new_run(args, executor.catalogs)
+        held.enter_context(results.lock(run_dir))
     options = _options_from_meta(meta["options"])
-    names = {d["id"]: d["name"] for d in meta["devices"]}
-    results.write_json(run_dir / results.METADATA, meta)
-    journal = results.Journal(run_dir)
+    names = {d.get("id"): d.get("name") for d in meta["devices"]}
+    with results.writing(run_dir):
+        results.write_json(run_dir / results.METADATA, meta)
+        journal = results.Journal(run_dir)
     print(f"run folder: {run_dir} ({len(tasks)} rows to run)", file=sys.stderr, flush=True)
     on_row = _progress(len(tasks))
     executor.start(options, names, tasks)
     stop = {"asked": False}
 
-    def on_interrupt(signum: int, frame: Any) -> None:
+    def on_signal(signum: int, frame: Any) -> None:
         if stop["asked"]:
             raise KeyboardInterrupt
         stop["asked"] = True
+        name = "interrupt" if signum == signal.SIGINT else signal.Signals(signum).name
         print(
-            "\ninterrupt: stopping after the current row (interrupt again to stop now)",
+            f"\n{name}: stopping after the current row ({name} again to stop now)",
             file=sys.stderr,
             flush=True,
         )
 
-    previous = signal.signal(signal.SIGINT, on_interrupt)
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     finished = 0
+    failure: results.WriteError | None = None
     try:
         for task in tasks:
             if stop["asked"]:
                 break
             row = executor.execute(task)
-            journal.append(row)
+            with results.writing(run_dir):
+                journal.append(row)
             on_row(finished, row)
             finished += 1
     except KeyboardInterrupt:
         stop["asked"] = True
+    except results.WriteError as exc:
+        failure = exc
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
         journal.close()
         interrupted = finished < len(tasks)
         meta["end"] = metadata.now()
         meta["interrupted"] = interrupted
-        results.write_json(run_dir / results.METADATA, meta)
-        rows = results.read_journal(run_dir)
-        summary = table.format_rows(rows)
-        results.finish(run_dir, summary)
+        if failure is None:
+            rows = results.read_journal(run_dir)
+            summary = table.format_rows(rows)
+            with results.writing(run_dir):
+                results.write_json(run_dir / results.METADATA, meta)
+                results.finish(run_dir, summary)
+        else:
+            # The journal already says what ran; the rest is derived from it later.
+            with contextlib.suppress(OSError):
+                results.write_json(run_dir / results.METADATA, meta)
+    if failure is not None:
+        raise failure
     print(summary)
     print(f"\nrun folder: {run_dir}")
     if interrupted:
@@ -571,10 +694,7 @@ def _execute_run(args: argparse.Namespace, executor: InProcess | Workers) -> int
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    try:
-        rows = results.ensure_csv(args.run_dir)
-    except results.RunFolderError as exc:
-        raise UsageError(str(exc)) from None
+    rows = results.ensure_csv(args.run_dir)
     if not rows:
         raise UsageError(f"{args.run_dir}: the journal has no rows yet")
     print(table.format_rows(rows))
@@ -585,10 +705,14 @@ def _cmd_show(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``harness`` command; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser().parse_args(argv)
-    args.argv = argv
+    parser = build_parser()
     try:
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            command = f"harness {args.command}"
+            raise UsageError(f"unrecognized arguments: {' '.join(extra)} (see '{command} --help')")
+        args.argv = argv
         return args.handler(args)
-    except (UsageError, suite.SelectionError) as exc:
+    except (UsageError, suite.SelectionError, results.RunFolderError) as exc:
         print(f"harness: error: {exc}", file=sys.stderr)
         return 2

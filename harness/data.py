@@ -21,25 +21,6 @@ from harness.errors import UsageError
 if TYPE_CHECKING:
     import pandas as pd
 
-#: Columns that hold numbers; anything unreadable in them becomes NaN.
-NUMERIC = (
-    "size",
-    "reps",
-    "warmup",
-    "launches",
-    "max_rel_error",
-    "checksum",
-    "time_min_s",
-    "time_median_s",
-    "time_mean_s",
-    "time_std_s",
-    "gbytes_per_s",
-    "gflops_per_s",
-    "bytes_per_rep",
-    "flops_per_rep",
-    "keys_per_s",
-)
-
 #: Optional columns that tell input variants of one kernel apart (sort kernels).
 CASE_EXTRAS = ("order", "dist")
 #: Optional columns that tell implementations on one device apart.
@@ -58,31 +39,12 @@ def require() -> None:
         )
 
 
-def _check_folder(run_dir: Path) -> None:
-    if not run_dir.exists():
-        raise results.RunFolderError(f"{run_dir}: no such run folder")
-    if not run_dir.is_dir():
-        raise results.RunFolderError(f"{run_dir}: is a file, not a run folder")
-    if not (run_dir / results.JOURNAL).exists():
-        runs = sorted(p.parent for p in run_dir.glob(f"*/{results.JOURNAL}"))
-        if runs:
-            raise results.RunFolderError(
-                f"{run_dir}: a folder of {len(runs)} run(s), not a run folder; "
-                f"give one of them, e.g. {runs[-1]}"
-            )
-        raise results.RunFolderError(f"{run_dir}: not a run folder (no {results.JOURNAL} in it)")
-
-
 def load(run_dir: str | Path) -> pd.DataFrame:
     """The rows of one run folder; raises RunFolderError if it is missing, empty or corrupt."""
     import pandas as pd
 
     run_dir = Path(run_dir)
-    _check_folder(run_dir)
-    try:
-        rows = results.read_journal(run_dir)
-    except OSError as exc:
-        raise results.RunFolderError(f"{run_dir}: cannot read the journal ({exc})") from None
+    rows = results.read_journal(run_dir)
     if not rows:
         raise results.RunFolderError(
             f"{run_dir}: the journal has no readable rows (empty, or every line corrupt)"
@@ -91,7 +53,7 @@ def load(run_dir: str | Path) -> pd.DataFrame:
     frame = pd.DataFrame(rows)
     extras = [c for c in frame.columns if c not in results.COLUMNS]
     frame = frame.reindex(columns=[*results.COLUMNS, *extras])
-    for column in NUMERIC:
+    for column in results.NUMERIC:
         if column in frame:
             frame[column] = pd.to_numeric(frame[column], errors="coerce")
     frame["run"] = run_dir.resolve().name

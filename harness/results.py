@@ -3,23 +3,35 @@
 The journal (one JSON object per line, flushed and synced as each row ends)
 is the record of truth: results.csv and summary.txt are derived from it, at
 the end of a run or by any later command that reads an interrupted one.
+
+A run folder has one writer at a time: the process running (or resuming) it
+holds ``.lock`` (an OS file lock, gone when the process is) and names itself
+in ``.lock.owner``, so that a second writer can say who has the folder.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import json
 import os
+import platform
+import re
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
+
+import filelock
 
 JOURNAL = "journal.jsonl"
 METADATA = "metadata.json"
 RESULTS = "results.csv"
 SUMMARY = "summary.txt"
+LOCK = ".lock"
+OWNER = ".lock.owner"
 
 #: results.csv columns, in order; rows may carry more, appended after these.
 COLUMNS = (
@@ -52,9 +64,79 @@ COLUMNS = (
 
 STATUSES = ("ok", "fail", "error", "skipped")
 
+#: Columns every journal row has, as text: what tables, reports and resumes key on.
+REQUIRED = ("kernel", "device_id", "status")
+#: Columns that hold numbers (or null) where a row has them.
+NUMERIC = (
+    "size",
+    "reps",
+    "warmup",
+    "launches",
+    "max_rel_error",
+    "checksum",
+    "time_min_s",
+    "time_median_s",
+    "time_mean_s",
+    "time_max_s",
+    "time_std_s",
+    "gbytes_per_s",
+    "gflops_per_s",
+    "bytes_per_rep",
+    "flops_per_rep",
+    "keys_per_s",
+)
+#: The metadata.json entries that readers use: what each must be where present.
+METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "host": ("an object", lambda v: isinstance(v, dict)),
+    "libraries": ("an object", lambda v: isinstance(v, dict)),
+    "options": ("an object", lambda v: isinstance(v, dict)),
+    "devices": (
+        "a list of objects",
+        lambda v: isinstance(v, list) and all(isinstance(d, dict) for d in v),
+    ),
+    "command": (
+        "a list of strings",
+        lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v),
+    ),
+}
+
 
 class RunFolderError(RuntimeError):
-    """A run folder that is missing, empty or unreadable."""
+    """A run folder that is missing, empty, unreadable or held by another writer."""
+
+
+class WriteError(RunFolderError):
+    """Writing into a run folder failed (a full disk, say); what was written stays."""
+
+    def __init__(self, run_dir: Path, error: OSError) -> None:
+        super().__init__(f"cannot write to run folder {run_dir}: {error.strerror or error}")
+        self.run_dir = run_dir
+        self.error = error
+
+
+@contextlib.contextmanager
+def writing(run_dir: Path) -> Iterator[None]:
+    """Turn an OSError from writing into ``run_dir`` into a WriteError naming it."""
+    try:
+        yield
+    except OSError as exc:
+        raise WriteError(run_dir, exc) from exc
+
+
+def check_folder(run_dir: Path) -> None:
+    """Raise RunFolderError unless ``run_dir`` is a run folder (one with a journal)."""
+    if not run_dir.exists():
+        raise RunFolderError(f"{run_dir}: no such run folder")
+    if not run_dir.is_dir():
+        raise RunFolderError(f"{run_dir}: is a file, not a run folder")
+    if not (run_dir / JOURNAL).is_file():
+        runs = sorted(p.parent for p in run_dir.glob(f"*/{JOURNAL}"))
+        if runs:
+            raise RunFolderError(
+                f"{run_dir}: a folder of {len(runs)} run(s), not a run folder; "
+                f"give one of them, e.g. {runs[-1]}"
+            )
+        raise RunFolderError(f"{run_dir}: not a run folder (no {JOURNAL} in it)")
 
 
 def create(out: Path) -> Path:
@@ -71,11 +153,73 @@ def create(out: Path) -> Path:
     raise RunFolderError(f"could not make a new run folder in {out}")
 
 
+def discard(run_dir: Path) -> None:
+    """Remove a run folder that holds nothing but its lock (a run that could not start)."""
+    with contextlib.suppress(OSError):
+        for name in (OWNER, LOCK):
+            (run_dir / name).unlink(missing_ok=True)
+        run_dir.rmdir()
+
+
+@contextlib.contextmanager
+def lock(run_dir: Path) -> Iterator[None]:
+    """Hold the run folder for writing; RunFolderError naming the holder if another has it.
+
+    The lock is the operating system's, so a killed writer leaves the folder free.
+    """
+    held = filelock.FileLock(run_dir / LOCK, timeout=0)
+    try:
+        held.acquire()
+    except filelock.Timeout:
+        raise RunFolderError(
+            f"{run_dir} is in use by another harness run ({_owner(run_dir)}); "
+            "wait for it to end or stop it, then try again"
+        ) from None
+    except OSError as exc:
+        raise WriteError(run_dir, exc) from exc
+    try:
+        # The owner note only helps a second writer say who; a full disk must not stop the run.
+        with contextlib.suppress(OSError):
+            write_json(
+                run_dir / OWNER,
+                {
+                    "pid": os.getpid(),
+                    "host": platform.node(),
+                    "since": time.strftime("%Y-%m-%d %H:%M:%S"),
+                },
+            )
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            (run_dir / OWNER).unlink(missing_ok=True)
+        held.release()
+
+
+def _owner(run_dir: Path) -> str:
+    try:
+        owner = json.loads((run_dir / OWNER).read_text(encoding="utf-8"))
+        return f"pid {owner['pid']} on {owner['host']}, since {owner['since']}"
+    except (OSError, ValueError, TypeError, KeyError):
+        return "its process did not say which"
+
+
 def write_json(path: Path, data: Any) -> None:
     """Write JSON atomically (write a temporary file, then rename)."""
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    _replace(path, json.dumps(data, indent=2, default=str) + "\n")
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file, then rename it over ``path``; on failure
+    the old file stays and the temporary one goes."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with tmp.open("w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise
 
 
 class Journal:
@@ -93,8 +237,9 @@ class Journal:
         os.fsync(self._file.fileno())
 
     def close(self) -> None:
-        """Close the file."""
-        self._file.close()
+        """Close the file (a write it still buffered, which failed already, is dropped)."""
+        with contextlib.suppress(OSError):
+            self._file.close()
 
 
 def _drop_torn_tail(path: Path) -> None:
@@ -113,62 +258,144 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+def _kind(value: Any) -> str:
+    """How JSON names a value's type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return {str: "string", list: "list", dict: "object"}.get(type(value), type(value).__name__)
+
+
+def parse_row(line: bytes) -> dict[str, Any]:
+    """One journal line as a row; ValueError saying what is wrong with it."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
+    try:
+        row = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON ({exc.msg})") from None
+    if not isinstance(row, dict):
+        raise ValueError(f"a JSON {_kind(row)}, not an object")
+    for key in REQUIRED:
+        if not isinstance(row.get(key), str):
+            raise ValueError(f"no {key!r}" if key not in row else f"{key!r} is not text")
+    for key in NUMERIC:
+        value = row.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise ValueError(f"{key!r} is a {_kind(value)}, not a number")
+    return row
+
+
 def read_journal(run_dir: Path) -> list[dict[str, Any]]:
-    """Rows of a run's journal; a torn or corrupt line is skipped with a warning."""
-    path = Path(run_dir) / JOURNAL
-    if not Path(run_dir).is_dir():
-        raise RunFolderError(f"{run_dir}: no such run folder")
-    if not path.is_file():
-        raise RunFolderError(f"{run_dir}: not a run folder (no {JOURNAL} in it)")
+    """Rows of a run's journal.
+
+    A line that is not a row is skipped with a warning naming it: a killed run
+    leaves its last line cut short, which a resume then overwrites.
+    """
+    run_dir = Path(run_dir)
+    check_folder(run_dir)
+    path = run_dir / JOURNAL
+    try:
+        lines = path.read_bytes().split(b"\n")
+    except OSError as exc:
+        raise RunFolderError(f"{path}: cannot read it ({exc.strerror})") from None
     rows = []
-    with path.open(encoding="utf-8", errors="replace") as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                print(f"warning: {path}:{number}: skipped a torn or corrupt line", file=sys.stderr)
-                continue
-            if isinstance(row, dict):
-                rows.append(row)
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(parse_row(line))
+        except ValueError as why:
+            cut = " (the last line, cut short as a killed run leaves it)"
+            detail = cut if number == len(lines) else f": {why}"
+            print(
+                f"warning: {path}:{number}: skipped a torn or corrupt line{detail}", file=sys.stderr
+            )
     return rows
 
 
-def write_csv(path: Path, rows: Iterable[dict[str, Any]]) -> None:
-    """results.csv: the fixed columns first, then any extra ones in first-seen order."""
+def csv_text(rows: Iterable[dict[str, Any]]) -> str:
+    """results.csv's text: the fixed columns first, then any extra ones in first-seen order."""
     rows = list(rows)
     columns = list(COLUMNS)
     for row in rows:
         columns.extend(k for k in row if k not in columns)
-    tmp = path.with_suffix(".csv.tmp")
-    with tmp.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=columns, extrasaction="ignore")
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: ("" if row.get(k) is None else row.get(k)) for k in columns})
-    os.replace(tmp, path)
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: ("" if row.get(k) is None else row.get(k)) for k in columns})
+    return out.getvalue()
+
+
+def write_csv(path: Path, rows: Iterable[dict[str, Any]]) -> None:
+    """Write results.csv (atomically) from rows."""
+    _replace(path, csv_text(rows))
 
 
 def finish(run_dir: Path, summary: str) -> None:
     """Derive results.csv and summary.txt from the journal."""
     write_csv(run_dir / RESULTS, read_journal(run_dir))
-    (run_dir / SUMMARY).write_text(summary + "\n", encoding="utf-8")
+    _replace(run_dir / SUMMARY, summary + "\n")
 
 
 def ensure_csv(run_dir: Path) -> list[dict[str, Any]]:
-    """The run's rows; (re)builds results.csv when missing or older than the journal."""
+    """The run's rows; rebuilds results.csv wherever it is not exactly what the
+    journal gives (missing, out of date, cut short, garbage), unless the folder
+    is read-only, which is then only read."""
+    run_dir = Path(run_dir)
     rows = read_journal(run_dir)
-    csv_path = Path(run_dir) / RESULTS
-    journal = Path(run_dir) / JOURNAL
-    if not csv_path.exists() or csv_path.stat().st_mtime < journal.stat().st_mtime:
-        write_csv(csv_path, rows)
+    path = run_dir / RESULTS
+    text = csv_text(rows)
+    try:
+        current = path.read_bytes()
+    except OSError:
+        current = None
+    if current == text.encode("utf-8"):
+        return rows
+    if not os.access(run_dir, os.W_OK):
+        print(
+            f"note: {path} is out of date, but {run_dir} is read-only: not rebuilt", file=sys.stderr
+        )
+        return rows
+    try:
+        _replace(path, text)
+    except OSError as exc:
+        print(
+            f"note: {path} is out of date; rebuilding it failed ({exc.strerror})", file=sys.stderr
+        )
     return rows
 
 
 def read_metadata(run_dir: Path) -> dict[str, Any]:
-    """The run's metadata, or an empty dict where it is missing or unreadable."""
+    """The run's metadata, or an empty dict where there is none; RunFolderError
+    naming the file and line where it is not what ``harness run`` writes."""
+    path = Path(run_dir) / METADATA
     try:
-        return json.loads((Path(run_dir) / METADATA).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+        raw = path.read_bytes()
+    except FileNotFoundError:
         return {}
+    except OSError as exc:
+        raise RunFolderError(f"{path}: cannot read it ({exc.strerror})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise RunFolderError(f"{path}:{line}: not UTF-8 text") from None
+    try:
+        meta = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RunFolderError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+    if not isinstance(meta, dict):
+        raise RunFolderError(f"{path}:1: a JSON {_kind(meta)}, not an object")
+    for key, (shape, fits) in METADATA_SHAPES.items():
+        if meta.get(key) is not None and not fits(meta[key]):
+            found = re.search(rf'^[ \t]*"{key}"\s*:', text, re.MULTILINE)
+            line = text[: found.start()].count("\n") + 1 if found else 1
+            raise RunFolderError(f"{path}:{line}: {key!r} should be {shape}")
+    return meta
