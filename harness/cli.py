@@ -12,12 +12,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from harness import __version__, metadata, reporting_cli, results, suite, table
+from harness import __version__, metadata, mutants, reporting_cli, results, suite, table
 from harness.backends import BACKENDS, Catalog
 from harness.backends import get as get_backend
 from harness.backends.base import DeviceInfo
 from harness.errors import UsageError
-from harness.runner import RunOptions, Task, plan
+from harness.runner import MAX_SECONDS, RunOptions, Task, plan
 from harness.spec import PRECISIONS
 from harness.workers import InProcess, Workers
 
@@ -38,9 +38,6 @@ Exit status: 0 when every row is ok or skipped, 1 when any failed or errored,
 written (a full disk: the message says how to resume), 130 when interrupted
 (Ctrl-C or SIGTERM: the current row finishes, the rows are kept; a second one
 stops at once)."""
-
-#: The longest --timeout and --max-time accepted, in seconds: one week.
-MAX_SECONDS = 7 * 24 * 3600
 
 
 class Parser(argparse.ArgumentParser):
@@ -251,6 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.set_defaults(handler=_cmd_show)
     run.set_defaults(handler=_cmd_run)
     reporting_cli.register(sub)
+    mutants.register(sub)
     return parser
 
 

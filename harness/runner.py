@@ -303,9 +303,14 @@ def host_available_bytes() -> int:
         return 0
 
 
+#: The longest wait for a row, in seconds: one week (a longer one overflows poll()).
+MAX_SECONDS = 7 * 24 * 3600
+
+
 def default_timeout(task: Task) -> float:
-    """Seconds a row may take before its worker is killed: 2 minutes, plus 1 per 10^5 elements."""
-    return 120.0 + task.size / 1e5
+    """Seconds a row may take before its worker is killed: 2 minutes, plus 1 per 10^5
+    elements, at most `MAX_SECONDS`."""
+    return min(120.0 + task.size / 1e5, float(MAX_SECONDS))
 
 
 class Runner:

@@ -253,11 +253,6 @@ def test_a_week_long_timeout_is_accepted(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs runner.default_timeout clamped to a week: 120 s + 1 s per 1e5 elements "
-    "overflows the workers' poll() at this size",
-)
 def test_a_huge_size_is_an_error_row_not_an_overflow(tmp_path: Path) -> None:
     proc = harness(
         "run", "-k", "Stream_COPY", "-b", "cpu", "--size", str(2**40), "--out", str(tmp_path)

@@ -1,0 +1,144 @@
+"""Mutation testing: the mutants made of a source, the reviewed equivalents, and
+``harness mutants`` run for real on PoCL."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+from conftest import need_backend
+
+from harness import mutants, sources, suite
+from harness.backends import get as get_backend
+from harness.cli import main
+from harness.mutation import mutants as make_mutants
+
+C_SOURCE = """\
+// a comment with a + b and x < y
+#include "chunk.clh"
+#define SCALE ((REAL)0.5)
+__kernel void k(__global const REAL* a, __global REAL* c, const uint n)
+{
+    for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) {
+        c[i] = -a[i] * SCALE + min(a[i], (REAL)2.0); /* a - b */
+        atomic_inc(c);
+    }
+}
+"""
+
+WGSL_SOURCE = """\
+@group(0) @binding(1) var<storage, read_write> c: array<REAL>;
+@compute @workgroup_size(GROUP)
+fn k(@builtin(workgroup_id) wid: vec3<u32>) {
+    let i = wid.x * 256u;
+    if (i >= s.n) {
+        return;
+    }
+    c[i] = bitcast<f32>(i & 7u);
+}
+"""
+
+
+def _changes(source: str, name: str) -> set[tuple[str, str, str]]:
+    return {(m.operator, m.original.strip(), m.mutated.strip()) for m in make_mutants(name, source)}
+
+
+def test_c_mutants_cover_each_kind_and_skip_what_cannot_be_a_bug() -> None:
+    found = make_mutants("k.cl", C_SOURCE)
+    body = "c[i] = -a[i] * SCALE + min(a[i], (REAL)2.0); /* a - b */"
+    mutated = {(m.line, m.mutated.strip()) for m in found}
+    assert (7, body.replace("* SCALE", "/ SCALE")) in mutated
+    assert (7, body.replace("+ min", "- min")) in mutated
+    assert (7, body.replace("min(", "max(")) in mutated
+    assert (7, body.replace("2.0", "3.0")) in mutated
+    assert (7, "; /* a - b */") in mutated
+    assert (3, "#define SCALE ((REAL)1.5)") in mutated
+    loop = "for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) {"
+    assert (6, loop.replace("i < n", "i <= n")) in mutated
+    assert (6, loop.replace("+=", "-=")) in mutated
+    assert (6, loop.replace("(0)", "(1)", 1)) in mutated
+    assert (8, ";") in mutated
+    lines = {m.line for m in found}
+    # Comments, includes and the parameter list (pointer stars) are never mutated;
+    # nor is the unary minus of -a[i].
+    assert not lines & {1, 2, 4}
+    assert all("-a[i]" in m.mutated or m.line != 7 for m in found)
+    assert all("/* a - b */" in m.mutated for m in found if m.line == 7)
+
+
+def test_wgsl_mutants_skip_attributes_and_template_brackets() -> None:
+    found = _changes(WGSL_SOURCE, "k.wgsl")
+    lines = {original for _, original, _ in found}
+    assert not any(line.startswith(("@group", "@compute", "fn k")) for line in lines)
+    assert ("comparison", "if (i >= s.n) {", "if (i > s.n) {") in found
+    assert ("operator", "let i = wid.x * 256u;", "let i = wid.x / 256u;") in found
+    assert ("constant", "let i = wid.x * 256u;", "let i = wid.x * 257u;") in found
+    assert ("constant", "let i = wid.x * 256u;", "let i = wid.x * 255u;") in found
+    store = "c[i] = bitcast<f32>(i & 7u);"
+    assert ("operator", store, store.replace("&", "|")) in found
+    assert ("delete", store, ";") in found
+    # bitcast's template list is not a comparison.
+    assert not any(m.startswith("c[i] = bitcast<=") for _, _, m in found)
+
+
+def test_a_mutant_applies_to_its_own_line_only() -> None:
+    mutant = next(m for m in make_mutants("k.cl", C_SOURCE) if m.operator == "min/max")
+    changed = mutant.apply(C_SOURCE)
+    assert changed.count("max(") == 1 and "min(" not in changed
+    assert changed.splitlines()[:6] == C_SOURCE.splitlines()[:6]
+
+
+def test_equivalents_file_parses_and_each_entry_is_still_made() -> None:
+    listed = mutants.read_equivalents(sources.shipped_root() / mutants.EQUIVALENTS)
+    made = set()
+    for language in ("opencl", "wgsl", "cuda"):
+        for path in (sources.shipped_root() / language).iterdir():
+            made |= {m.key for m in make_mutants(path.name, path.read_text())}
+    stale = [e for key, e in listed.items() if key not in made]
+    assert not stale, f"entries no mutant matches any more: {stale}"
+    assert all(e.why for e in listed.values())
+
+
+def test_a_malformed_equivalents_file_names_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "eq.txt"
+    path.write_text(
+        "# header\nA.cl: x = 1;\n  -> x = 2;\n  why: x is unused\n\nB.cl: y\n  why: no arrow\n"
+    )
+    with pytest.raises(ValueError, match=r"eq.txt:6: expected 'FILE: original line'"):
+        mutants.read_equivalents(path)
+
+
+def test_every_kernel_source_yields_mutants() -> None:
+    for spec in suite.ALL:
+        for backend in ("opencl", "wgpu"):
+            if get_backend(backend).language is None:
+                continue
+            assert mutants.all_mutants(spec, backend), f"{spec.name} on {backend}"
+
+
+def test_mutants_command_kills_planted_bugs_on_opencl(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    need_backend("opencl")
+    status = main(
+        ["mutants", "-k", "Stream_TRIAD", "-b", "opencl", "--sample", "6", "--out", str(tmp_path)]
+    )
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "Stream_TRIAD  opencl:0  6" in out
+    folder = next(tmp_path.iterdir())
+    with open(folder / "mutants.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 6
+    assert {r["status"] for r in rows} <= {"killed", "survived", "stillborn", "equivalent"}
+    killed = [r for r in rows if r["status"] == "killed"]
+    assert killed and all(r["detail"] for r in killed)
+    assert (folder / "summary.txt").read_text().startswith("kernel")
+
+
+def test_mutants_refuses_the_numpy_backend(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mutants", "-k", "Stream_TRIAD", "-b", "cpu"]) == 2
+    err = capsys.readouterr().err
+    assert "backend 'cpu' runs the descriptions' numpy code" in err
+    assert "choose from opencl, wgpu, cuda" in err
