@@ -1,0 +1,258 @@
+"""The calling convention between a description and its sources, checked without a device.
+
+A launch passes the description's arrays, then its scalars, in ``Launch.args``
+order. In OpenCL C and CUDA C that is the entry point's parameter list: one
+pointer per array (element type as the array's, ``const`` for arrays the
+kernel only reads), then one value per scalar; a parameter named after another
+argument of the same launch is a swap. In WGSL it is binding i
+for array i (``read`` access exactly for arrays the kernel only reads), then
+one uniform struct whose fields are the scalars in order. Types are compared
+through ``REAL`` and the description's type aliases; an alias may stand for
+any type of the same size (a sort reads keys as unsigned words).
+
+`problems` lists every mismatch for one kernel and language, so a test can
+hold every source to its description, and a user's new kernel gets the same
+check.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+from harness import sources
+from harness.runner import param_choices
+from harness.spec import KernelSpec, numpy_dtype
+
+#: Each language: its folder, file suffix and how an entry point is marked.
+LANGUAGES = {"opencl": ".cl", "cuda": ".cu", "wgsl": ".wgsl"}
+
+_C_WORDS = {
+    "float": "f32",
+    "double": "f64",
+    "int": "i32",
+    "uint": "u32",
+    "unsigned": "u32",
+    "unsigned int": "u32",
+    "long": "i64",
+    "long long": "i64",
+    "ulong": "u64",
+    "unsigned long": "u64",
+    "unsigned long long": "u64",
+    "f32": "f32",
+    "f64": "f64",
+    "i32": "i32",
+    "u32": "u32",
+    "REAL": "real",
+}
+_QUALIFIERS = {
+    "__global",
+    "global",
+    "__constant",
+    "constant",
+    "const",
+    "restrict",
+    "__restrict__",
+    "volatile",
+}
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a C entry point, or one binding or field of a WGSL one."""
+
+    name: str
+    type: str
+    pointer: bool
+    read_only: bool
+
+
+def _strip_comments(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def preprocess(text: str) -> str:
+    """The C source after the preprocessor, with the backends' macros (REAL, the
+    description's constants and aliases) left as words."""
+    cpp = shutil.which("cpp")
+    if cpp is None:
+        raise RuntimeError("checking C sources needs a C preprocessor: install cpp (gcc)")
+    done = subprocess.run(
+        [cpp, "-P", "-undef", "-nostdinc", "-x", "c", "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise ValueError(f"the C preprocessor failed: {done.stderr.strip()}")
+    return done.stdout
+
+
+def c_entries(text: str) -> dict[str, list[Parameter]]:
+    """Entry points (``__kernel`` or ``__global__``) and their parameters."""
+    found: dict[str, list[Parameter]] = {}
+    pattern = re.compile(r"(?:__kernel|kernel|__global__)\s+void\s+(\w+)\s*\(([^)]*)\)", re.S)
+    for match in pattern.finditer(preprocess(text)):
+        params = []
+        for part in match[2].split(","):
+            words = re.findall(r"\w+|\*", part)
+            if not words:
+                continue
+            pointer = "*" in words
+            # const before the star (the elements), or OpenCL's constant space.
+            before = words[: words.index("*")] if pointer else []
+            read_only = bool({"const", "__constant", "constant"} & set(before))
+            name = words[-1]
+            kept = [w for w in words[:-1] if w not in _QUALIFIERS and w != "*"]
+            params.append(Parameter(name, " ".join(kept), pointer, read_only))
+        found[match[1]] = params
+    return found
+
+
+@dataclass(frozen=True)
+class _Wgsl:
+    bindings: dict[str, tuple[int, str, str]]
+    structs: dict[str, list[tuple[str, str]]]
+    functions: dict[str, str]
+    entries: set[str]
+
+
+def _wgsl(text: str) -> _Wgsl:
+    code = _strip_comments(text)
+    bindings = {}
+    for m in re.finditer(
+        r"@binding\((\d+)\)\s*var<\s*(\w+)\s*(?:,\s*(\w+))?\s*>\s*(\w+)\s*:\s*([^;]+);", code
+    ):
+        space, access, name, kind = m[2], m[3] or "read", m[4], m[5].strip()
+        bindings[name] = (int(m[1]), "uniform" if space == "uniform" else access, kind)
+    structs = {}
+    for m in re.finditer(r"struct\s+(\w+)\s*\{([^}]*)\}", code):
+        fields = re.findall(r"(\w+)\s*:\s*([\w<>, ]+?)\s*(?:,|$)", m[2].strip())
+        structs[m[1]] = [(f, t.strip()) for f, t in fields]
+    functions = {}
+    entries = set()
+    for m in re.finditer(r"(@compute[^f]*)?\bfn\s+(\w+)\s*\(", code):
+        start, depth, i = code.index("{", m.end()), 0, code.index("{", m.end())
+        while True:
+            depth += {"{": 1, "}": -1}.get(code[i], 0)
+            i += 1
+            if depth == 0:
+                break
+        functions[m[2]] = code[start:i]
+        if m[1]:
+            entries.add(m[2])
+    return _Wgsl(bindings, structs, functions, entries)
+
+
+def wgsl_entries(text: str) -> dict[str, list[Parameter]]:
+    """Entry points and what they bind, in binding order: storage arrays, then the
+    uniform struct's fields (marked as not pointers)."""
+    module = _wgsl(text)
+    found = {}
+    for entry in module.entries:
+        seen, todo, used = {entry}, [entry], set()
+        while todo:
+            body = module.functions[todo.pop()]
+            for word in set(re.findall(r"(?<![.\w])\w+", body)):
+                if word in module.bindings:
+                    used.add(word)
+                elif word in module.functions and word not in seen:
+                    seen.add(word)
+                    todo.append(word)
+        params: list[Parameter] = []
+        for name in sorted(used, key=lambda n: module.bindings[n][0]):
+            binding, access, kind = module.bindings[name]
+            if access == "uniform":
+                for field, ftype in module.structs.get(kind, []):
+                    params.append(Parameter(field, ftype, False, True))
+                continue
+            element = re.fullmatch(r"array<\s*(?:atomic<\s*)?([\w<>]+?)\s*>?\s*>", kind)
+            params.append(Parameter(name, element[1] if element else kind, True, access == "read"))
+            params[-1] = Parameter(f"{name}@{binding}", params[-1].type, True, access == "read")
+        found[entry] = params
+    return found
+
+
+def _size(dtype: str) -> int:
+    return numpy_dtype(dtype, "f64").itemsize
+
+
+def _matches(spec: KernelSpec, written: str, wanted: str) -> bool:
+    """Whether a source's type word stands for a description's element type."""
+    if written in spec.type_aliases:
+        alias = spec.type_aliases[written]
+        return alias == wanted or (
+            alias != "real" and wanted != "real" and _size(alias) == _size(wanted)
+        )
+    if written == "REAL_BITS":
+        return wanted == "real"
+    if written == "vec2<u32>":
+        return wanted != "real" and _size(wanted) == 8
+    return _C_WORDS.get(written) == wanted
+
+
+def launches(spec: KernelSpec) -> dict[tuple[str, tuple[str, ...]], KernelSpec]:
+    """Every entry point a kernel's plans launch and the arguments it gets, over
+    every choice of its run options and its check and default sizes."""
+    choices = {p.name: p.choices for p in spec.params}
+    found: dict[tuple[str, tuple[str, ...]], KernelSpec] = {}
+    for combo in param_choices(spec, choices):
+        bound = spec.with_params(dict(combo))
+        for size in (*bound.sizes_for_check, bound.default_size):
+            for launch in bound.plan(size):
+                found.setdefault((launch.entry, launch.args), bound)
+    return found
+
+
+def problems(spec: KernelSpec, language: str) -> list[str]:
+    """Every way one language's source disagrees with the description; [] if none,
+    or if the kernel has no source in that language."""
+    path = sources.find(language, LANGUAGES[language], spec.source_name)
+    if path is None:
+        return []
+    text = sources.expand(path).text
+    entries = wgsl_entries(text) if language == "wgsl" else c_entries(text)
+    found = []
+    for (entry, args), bound in launches(spec).items():
+        where = f"{path.name}: {entry}"
+        if entry not in entries:
+            found.append(f"{where}: no such entry point")
+            continue
+        params = entries[entry]
+        arrays = {a.name: a for a in bound.arrays}
+        scalars = {s.name: s for s in bound.scalars}
+        if len(params) != len(args):
+            written = ", ".join(p.name for p in params)
+            found.append(
+                f"{where}: {len(params)} parameters ({written}), "
+                f"the description passes {len(args)} ({', '.join(args)})"
+            )
+            continue
+        for k, (param, arg) in enumerate(zip(params, args, strict=True)):
+            label = f"{where}: parameter {k + 1} ({param.name}) gets {arg}"
+            named = param.name.split("@")[0]
+            if named != arg and named in args:
+                found.append(f"{label}: the arguments are swapped")
+            elif arg in arrays:
+                array = arrays[arg]
+                if language == "wgsl" and not param.name.endswith(f"@{k}"):
+                    found.append(f"{label}, an array, at binding {k}; it is bound elsewhere")
+                elif not param.pointer:
+                    found.append(f"{label}, an array, but takes a value")
+                elif not _matches(bound, param.type, array.dtype):
+                    found.append(f"{label} of {array.dtype}, but its elements are {param.type}")
+                elif array.intent == "in" and not param.read_only:
+                    found.append(f"{label}, which it only reads, but is writable")
+                elif language == "wgsl" and param.read_only and array.intent != "in":
+                    found.append(f"{label} ({array.intent}), but binds it read-only")
+            else:
+                scalar = scalars[arg]
+                if param.pointer:
+                    found.append(f"{label}, a scalar, but takes an array")
+                elif not _matches(bound, param.type, scalar.dtype):
+                    found.append(f"{label} of {scalar.dtype}, but is {param.type}")
+    return found
