@@ -20,8 +20,9 @@ venv=${HARNESS_VENV:-.venv}
 
 packages=(mesa-vulkan-drivers)
 [ "$mode" = test ] && packages+=(chromium)
-# The fault tests build a fake OpenCL driver.
+# The fault tests build a fake OpenCL driver; the contract test preprocesses C sources.
 [ "$mode" = test ] && ! command -v cc >/dev/null && packages+=(gcc)
+[ "$mode" = test ] && ! command -v cpp >/dev/null && packages+=(cpp)
 python3 -c "import ensurepip" 2>/dev/null || packages+=(python3-venv)
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   missing=()
