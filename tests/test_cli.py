@@ -104,6 +104,8 @@ def test_a_compile_error_is_an_error_row_naming_file_and_line(tmp_path: Path) ->
         "-b",
         "opencl",
         "--check",
+        "--size",
+        "999",
         "--sources",
         str(FIXTURES / "bad_syntax"),
         "--out",

@@ -111,7 +111,7 @@ sys.exit(status)
 def test_the_parent_of_a_run_never_loads_a_driver(tmp_path: Path) -> None:
     need_backend("opencl")
     need_backend("wgpu")
-    args = ["run", "-k", "Stream_COPY", "-b", "cpu", "opencl", "wgpu", "--check"]
+    args = ["run", "-k", "Stream_COPY", "-b", "cpu", "opencl", "wgpu", "--check", "--size", "999"]
     proc = run_script(RUN_THEN_LIST_MODULES, args, tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "[]"
@@ -132,6 +132,7 @@ def test_workers_start_afresh_when_the_caller_already_opened_a_driver(tmp_path: 
     harness must notice and start its workers as new interpreters instead."""
     need_backend("opencl")
     args = ["run", "-k", "Stream_COPY", "Stream_DOT", "-b", "cpu", "opencl", "--check"]
+    args += ["--size", "999"]
     proc = run_script(OPEN_OPENCL_THEN_RUN, args, tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "4 ok, 0 fail, 0 error, 0 skipped" in proc.stdout
