@@ -232,8 +232,9 @@ def array_bytes(spec: KernelSpec, size: int, precision: str) -> int:
 def check_memory(spec: KernelSpec, task: Task, device: base.DeviceInfo) -> None:
     """DeviceOutOfMemory, before anything is allocated, for a size that cannot fit.
 
-    The host holds the inputs and the reference, about twice the arrays; the
-    device holds the arrays once.
+    The host holds the inputs, the reference and the verification's copies of the
+    arrays (with their guard zones), about three times the arrays, and an input
+    and a reference more per check case; the device holds the arrays once.
     """
     need = array_bytes(spec, task.size, task.precision)
     if device.memory_bytes and need > device.memory_bytes:
@@ -242,10 +243,11 @@ def check_memory(spec: KernelSpec, task: Task, device: base.DeviceInfo) -> None:
             f"{device.id} ({device.name}) has {device.memory_bytes} bytes"
         )
     host = host_available_bytes()
-    if host and 2 * need > host:
+    copies = 3 + 2 * len(spec.check_cases)
+    if host and copies * need > host:
         raise base.DeviceOutOfMemory(
-            f"{spec.name} at size {task.size} needs about {2 * need} bytes of host memory "
-            f"for its inputs and reference; {host} bytes are available"
+            f"{spec.name} at size {task.size} needs about {copies * need} bytes of host memory "
+            f"for its inputs, references and verification; {host} bytes are available"
         )
 
 
@@ -428,20 +430,21 @@ class Runner:
             start = time.perf_counter()
             execution.run(launches)
             elapsed = time.perf_counter() - start
-            after = {a.name: execution.read(a.name) for a in spec.arrays}
+            # One array at a time, keeping only the outputs, so that the host
+            # holds one more copy of the arrays, not two.
+            problems: list[str | None] = []
+            outputs = {}
+            for a in spec.arrays:
+                after = execution.read(a.name)
+                length = lengths[a.name]
+                problems.append(guard_problem(a.name, after, length, fills[a.name]))
+                if a.intent == "in":
+                    problems.append(input_problem(a.name, after[:length], case.inputs[a.name]))
+                if a.name in case.reference:
+                    outputs[a.name] = after[:length]
         except BaseException:
             execution.close()
             raise
-        problems = [
-            guard_problem(a.name, after[a.name], lengths[a.name], fills[a.name])
-            for a in spec.arrays
-        ]
-        problems += [
-            input_problem(a.name, after[a.name][: lengths[a.name]], case.inputs[a.name])
-            for a in spec.arrays
-            if a.intent == "in"
-        ]
-        outputs = {name: after[name][: lengths[name]] for name in case.reference}
         if spec.verify is not None:
             verdict = spec.verify(case.inputs, outputs, case.reference)
         else:
