@@ -139,6 +139,8 @@ def test_wgsl_syntax_error_is_an_error_row_naming_file_and_line(
         "-k",
         "Stream_TRIAD",
         "--check",
+        "--size",
+        "999",
         "--sources",
         str(FIXTURES / "wgsl_bad_syntax"),
         "--out",
@@ -158,7 +160,7 @@ def test_f64_without_shader_f64_is_skipped_and_f32_runs(backend: Backend, tmp_pa
     for precision, status in (("f64", "skipped"), ("f32", "ok")):
         out = tmp_path / precision
         harness(
-            "run", "--device", device, "-k", "Stream_TRIAD", "--check",
+            "run", "--device", device, "-k", "Stream_TRIAD", "--check", "--size", "999",
             "--precision", precision, "--out", str(out),
         )  # fmt: skip
         (row,) = _rows(out)
