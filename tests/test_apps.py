@@ -15,11 +15,14 @@ import ctypes.util
 import math
 import platform
 from collections.abc import Callable
+from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import need_backend
 
-from harness.runner import Runner, RunOptions, Task, task_size
+from harness import sources
+from harness.runner import Runner, RunOptions, Task, make_inputs, task_size
 from harness.suite import apps
 
 KERNELS = [k.name for k in apps.KERNELS]
@@ -299,3 +302,136 @@ def test_checksum_matches_pin(runner: Runner, kernel: str, backend: str) -> None
     row = _row(runner, kernel, backend, "f64", size)
     assert row["status"] == "ok", row["reason"]
     assert row["checksum"] == pytest.approx(pinned, rel=SPECS[kernel].tolerance.f64, abs=0)
+
+
+# --- check cases: the inputs the verification adds to RAJAPerf's ----------------------
+
+
+def _case_inputs(kernel: str, size: int, precision: str) -> dict:
+    """A kernel's check-case inputs as the runner makes them (cast to the run types)."""
+    spec = SPECS[kernel]
+    (case,) = spec.check_cases
+    return make_inputs(spec, size, 1, precision, case.init)
+
+
+@pytest.mark.parametrize("size", [4_096, 10_007])
+@pytest.mark.parametrize("precision", ["f64", "f32"])
+def test_energy_check_case_takes_every_branch_both_ways(precision: str, size: int) -> None:
+    inputs = _case_inputs("Apps_ENERGY", size, precision)
+    seen = apps.energy_branch_values(inputs)
+    e_cut, emin, q_cut = (float(inputs[k]) for k in ("e_cut", "emin", "q_cut"))
+    delvc = inputs["delvc"]
+    assert (delvc > 0).any() and (delvc < 0).any() and (delvc == 0).any()
+    for key in ("ssc2", "ssc5", "ssc6"):
+        assert (seen[key] <= apps.SSC_FLOOR).any() and (seen[key] > apps.SSC_FLOOR).any()
+    if precision == "f64":
+        assert (seen["ssc6"] == apps.SSC_FLOOR).any()
+    for key in ("e4", "e5"):
+        e = seen[key]
+        assert ((np.abs(e) < e_cut) & (e != 0)).any()
+        assert (e == e_cut).any() and (e == -e_cut).any()
+        assert (e > e_cut).any() and (e < emin).any() and ((e > emin) & (e < -e_cut)).any()
+    q = seen["q6"]
+    assert ((np.abs(q) < q_cut) & (q != 0)).any() and (np.abs(q) > q_cut).any()
+    assert (q == q_cut).any() and (q == -q_cut).any()
+    out = SPECS["Apps_ENERGY"].reference(inputs)
+    finite = np.isfinite(out["e_new"])
+    assert np.unique(out["e_new"][finite]).size > size // 2
+    assert np.unique(out["q_new"]).size > size // 4
+    # In double precision, q overflows in loop 2 alone or loop 5 alone where delvc = 0.
+    assert (~finite).any() == (precision == "f64")
+
+
+@pytest.mark.parametrize("precision", ["f64", "f32"])
+def test_pressure_check_case_takes_every_branch_both_ways(precision: str) -> None:
+    inputs = _case_inputs("Apps_PRESSURE", 10_007, precision)
+    p_cut, pmin, eosvmax = (float(inputs[k]) for k in ("p_cut", "pmin", "eosvmax"))
+    out = SPECS["Apps_PRESSURE"].reference(inputs)
+    p = out["bvc"] * inputs["e_old"]
+    assert ((np.abs(p) < p_cut) & (p != 0)).any() and (p == p_cut).any() and (p == -p_cut).any()
+    assert (p < pmin).any() and ((p > pmin) & (p < -p_cut)).any() and (p > p_cut).any()
+    vnewc = inputs["vnewc"]
+    assert (vnewc < eosvmax).any() and (vnewc == eosvmax).any() and (vnewc > eosvmax).any()
+    assert np.unique(out["p_new"]).size > 100
+
+
+def test_del_dot_check_case_weighs_every_term() -> None:
+    inputs = _case_inputs("Apps_DEL_DOT_VEC_2D", 4_096, "f64")
+    i = inputs["real_zones"].astype(np.int64)
+    jp = int(inputs["jp"])
+    x, y = inputs["x"], inputs["y"]
+    xj = 0.5 * (x[i + 1 + jp] + x[i + jp] - x[i] - x[i + 1])
+    yi = 0.5 * (y[i + 1] + y[i + 1 + jp] - y[i + jp] - y[i])
+    assert np.abs(xj).min() > 0 and np.abs(yi).min() > 0
+    xi = 0.5 * (x[i + 1] + x[i + 1 + jp] - x[i + jp] - x[i])
+    yj = 0.5 * (y[i + 1 + jp] + y[i + jp] - y[i] - y[i + 1])
+    area = xi * yj - xj * yi
+    assert area.min() > 0 and inputs["ptiny"] > 0.1 * area.max()
+    div = SPECS["Apps_DEL_DOT_VEC_2D"].reference(inputs)["div"][i]
+    assert div.min() > 0.5 and np.unique(div).size == div.size
+
+
+def test_vol3d_check_case_moves_every_node() -> None:
+    inputs = _case_inputs("Apps_VOL3D", 4_096, "f64")
+    jp, kp = int(inputs["jp"]), int(inputs["kp"])
+    for axis in ("x", "y", "z"):
+        a = inputs[axis]
+        for step in (1, jp, kp, 1 + jp, 1 + kp, jp + kp):
+            assert np.abs(a[step:] - a[:-step]).min() > 0
+    vol = SPECS["Apps_VOL3D"].reference(inputs)["vol"]
+    assert np.unique(vol).size == vol.size
+
+
+def test_nodal_check_case_has_distinct_zero_and_repeated_adds() -> None:
+    inputs = _case_inputs("Apps_NODAL_ACCUMULATION_3D", 4_096, "f64")
+    zones = inputs["real_zones"]
+    used = inputs["vol"][zones]
+    assert (used == 0).any() and np.unique(used).size > 32
+    assert np.bincount(zones).max() >= zones.size // 2
+    assert (inputs["x"] != 0).mean() > 0.9
+
+
+#: Bugs RAJAPerf's inputs cannot see: (kernel, backend, line as shipped, planted bug,
+#: the array it breaks).
+PLANTED = [
+    ("Apps_ENERGY", "opencl", "if (fabs(e) < e_cut) {", "if (fabs(e) <= e_cut) {", "e_new"),
+    ("Apps_ENERGY", "wgpu", "if (abs(q) < s6.q_cut) {", "if (abs(q) <= s6.q_cut) {", "q_new"),
+    (
+        "Apps_PRESSURE",
+        "opencl",
+        "REAL p = bvc[i] * e_old[i];",
+        "REAL p = bvc[i] / e_old[i];",
+        "p_new",
+    ),
+    (
+        "Apps_PRESSURE",
+        "wgpu",
+        "if (vnewc[i] >= s2.eosvmax) {",
+        "if (vnewc[i] > s2.eosvmax) {",
+        "p_new",
+    ),
+    ("Apps_DEL_DOT_VEC_2D", "opencl", "- xj * yi + ptiny);", "- xj * yi - ptiny);", "div"),
+    ("Apps_VOL3D", "wgpu", "var xps = x71 + x60;", "var xps = x71 - x60;", "vol"),
+    ("Apps_NODAL_ACCUMULATION_3D", "opencl", "(REAL)0.125 * vol[i]", "(REAL)0.125 / vol[i]", "x"),
+]
+LANGUAGES = {"opencl": ("opencl", ".cl"), "wgpu": ("wgsl", ".wgsl")}
+
+
+@pytest.mark.parametrize(("kernel", "backend", "line", "bug", "array"), PLANTED)
+def test_a_bug_only_the_check_case_sees_fails(
+    kernel: str, backend: str, line: str, bug: str, array: str, tmp_path: Path
+) -> None:
+    need_backend(backend)
+    language, extension = LANGUAGES[backend]
+    shipped = sources.find(language, extension, kernel)
+    assert shipped is not None
+    text = shipped.read_text()
+    assert line in text
+    (tmp_path / language).mkdir()
+    (tmp_path / language / shipped.name).write_text(text.replace(line, bug))
+    task = Task(kernel, backend, 0, SPECS[kernel].sizes_for_check[0], "f64")
+    row = Runner(RunOptions(check=True, sources=(tmp_path,))).execute(task)
+    assert row["status"] == "fail"
+    (case,) = SPECS[kernel].check_cases
+    assert row["reason"].startswith(f"check case '{case.name}': {array}: ")
+    assert row["source"].startswith(str(tmp_path))

@@ -16,6 +16,8 @@ from harness.rajaperf import checksum as array_checksum
 from harness.spec import (
     NORMAL,
     Array,
+    CheckCase,
+    CpuEntry,
     Grid,
     KernelSpec,
     Launch,
@@ -74,6 +76,31 @@ def _del_dot_init(size: int, seed: int, precision: str) -> dict:
     }
 
 
+def _del_dot_check_init(size: int, seed: int, precision: str) -> dict:
+    """DEL_DOT_VEC_2D on a mesh with moved nodes and a noisy, diverging velocity.
+
+    On RAJAPerf's regular mesh xj and yi are exactly zero, so every term they
+    multiply drops out, and ptiny (1e-20) is lost against the area. Here nodes
+    move by up to a quarter step, velocities are a uniform expansion plus noise
+    (so the divergence stays away from zero and float32 rounding stays small
+    against it), ptiny is about a third of a zone's area, and div starts non-zero.
+    """
+    dom = domain_2d(size)
+    rng = np.random.default_rng(seed)
+    x, y = dom.jittered_positions(rng, 0.2, 0.1)
+    return {
+        "x": x,
+        "y": y,
+        "real_zones": dom.real_zones(),
+        "xdot": 1.5 * x + rng.uniform(-0.05, 0.05, x.size),
+        "ydot": y + rng.uniform(-0.05, 0.05, y.size),
+        "div": rng.uniform(-1.0, 1.0, dom.nnalls),
+        "half": 0.5,
+        "ptiny": 1.0 / 128.0,
+        "jp": dom.jp,
+    }
+
+
 def _del_dot_plan(size: int) -> list[Launch]:
     dom = domain_2d(size)
     args = ("x", "y", "xdot", "ydot", "div", "real_zones", "half", "ptiny", "jp", "n")
@@ -109,7 +136,7 @@ def _del_dot_traffic(size: int, real_bytes: int) -> Traffic:
 # --- ENERGY -----------------------------------------------------------------------
 
 #: RAJAPerf's floor and replacement for the sound-speed term before its sqrt.
-_SSC_FLOOR = 0.1111111e-36
+SSC_FLOOR = 0.1111111e-36
 _SSC_MIN = 0.3333333e-18
 
 _ENERGY_ARRAYS = (
@@ -166,8 +193,13 @@ def _energy_plan(size: int) -> list[Launch]:
 
 def _sound_speed(ssc: np.ndarray) -> np.ndarray:
     """sqrt(ssc), or RAJAPerf's small constant where ssc is at or below its floor."""
-    small = ssc <= _SSC_FLOOR
+    small = ssc <= SSC_FLOOR
     return np.where(small, _SSC_MIN, np.sqrt(np.where(small, 1.0, ssc)))
+
+
+def _ssc_arg(pbvc, e, v, bvc, p, rho0) -> np.ndarray:
+    """The sound-speed term before its sqrt: (pbvc e + v^2 bvc p) / rho0."""
+    return (pbvc * e + v * v * bvc * p) / rho0
 
 
 def _energy1_cpu(grid: Grid, e_new, e_old, delvc, p_old, q_old, work, n) -> None:
@@ -180,7 +212,7 @@ def _energy2_cpu(
 ) -> None:
     s = slice(0, n)
     vhalf = 1.0 / (1.0 + compHalfStep[s])
-    ssc = _sound_speed((pbvc[s] * e_new[s] + vhalf * vhalf * bvc[s] * pHalfStep[s]) / rho0)
+    ssc = _sound_speed(_ssc_arg(pbvc[s], e_new[s], vhalf, bvc[s], pHalfStep[s], rho0))
     q_new[s] = np.where(delvc[s] > 0.0, 0.0, ssc * ql_old[s] + qq_old[s])
 
 
@@ -222,7 +254,7 @@ def _energy5_cpu(
     n,
 ) -> None:
     s = slice(0, n)
-    ssc = _sound_speed((pbvc[s] * e_new[s] + vnewc[s] * vnewc[s] * bvc[s] * p_new[s]) / rho0)
+    ssc = _sound_speed(_ssc_arg(pbvc[s], e_new[s], vnewc[s], bvc[s], p_new[s], rho0))
     q_tilde = np.where(delvc[s] > 0.0, 0.0, ssc * ql_old[s] + qq_old[s])
     e = (
         e_new[s]
@@ -237,7 +269,7 @@ def _energy6_cpu(
     grid: Grid, e_new, delvc, p_new, q_new, bvc, pbvc, ql_old, qq_old, vnewc, rho0, q_cut, n
 ) -> None:
     s = slice(0, n)
-    ssc = _sound_speed((pbvc[s] * e_new[s] + vnewc[s] * vnewc[s] * bvc[s] * p_new[s]) / rho0)
+    ssc = _sound_speed(_ssc_arg(pbvc[s], e_new[s], vnewc[s], bvc[s], p_new[s], rho0))
     q = ssc * ql_old[s] + qq_old[s]
     q = np.where(np.abs(q) < q_cut, 0.0, q)
     q_new[s] = np.where(delvc[s] <= 0.0, q, q_new[s])
@@ -249,6 +281,164 @@ def _energy_traffic(size: int, real_bytes: int) -> Traffic:
         write=2 * real_bytes * size,
         modify_write=3 * real_bytes * size,
     )
+
+
+#: The check case's scalars: the cut-offs sit inside the range the values span,
+#: emin below -e_cut so that a value zeroed by e_cut is not raised again, and
+#: rho0 a power of two so a value planted at the sound-speed floor stays on it.
+_ENERGY_CHECK_SCALARS = {"rho0": 2.0, "e_cut": 0.25, "emin": -1.5, "q_cut": 0.125}
+
+#: Element kinds of the check case, with their shares; the overflow kinds are
+#: planted in double precision only (the float64 reference of float32 inputs
+#: does not overflow where the float32 kernel does).
+_ENERGY_KINDS = {
+    "generic": 0.62,
+    "still": 0.10,  # delvc = 0: loop 6 runs, q from loops 2 and 5 is multiplied away
+    "at_e_cut": 0.06,  # e_new = +-e_cut exactly after loops 4 and 5
+    "at_q_cut": 0.06,  # q = +-q_cut exactly in loop 6
+    "at_floor": 0.04,  # loop 6's sound-speed term is exactly the floor
+    "q2_overflow": 0.06,  # delvc = 0, loop 2's q overflows, loop 5's does not
+    "q5_overflow": 0.06,  # delvc = 0, loop 5's q overflows, loop 2's does not
+}
+
+#: How close (absolute) a generic element may come to a threshold it is compared
+#: with: far more than float32 rounding, so both precisions take the same branch.
+_ENERGY_MARGIN = 1e-3
+
+
+def _energy_generic(rng: np.random.Generator, size: int) -> dict[str, np.ndarray]:
+    """Arrays of the check case's generic elements: signs both ways, every term weighing."""
+    ranges = {
+        "e_new": (-1.0, 1.0),
+        "e_old": (-2.0, 2.0),
+        "delvc": (-1.0, 1.0),
+        "p_new": (-1.0, 1.0),
+        "p_old": (-1.0, 1.0),
+        "q_new": (-1.0, 1.0),
+        "q_old": (-1.0, 1.0),
+        "work": (-1.0, 1.0),
+        "compHalfStep": (-0.5, 1.0),
+        "pHalfStep": (-1.0, 1.0),
+        "bvc": (0.5, 1.5),
+        "pbvc": (0.0, 1.0),
+        "ql_old": (0.5, 1.5),
+        "qq_old": (-0.5, 0.5),
+        "vnewc": (0.5, 1.5),
+    }
+    return {name: rng.uniform(*ranges[name], size) for name in _ENERGY_ARRAYS}
+
+
+def energy_branch_values(inputs: dict) -> dict[str, np.ndarray]:
+    """What each comparison of ENERGY's loops sees, per element, in float64.
+
+    ``ssc2``, ``ssc5`` and ``ssc6`` are the sound-speed terms tested against
+    the floor; ``e4`` and ``e5`` the energies before their cut; ``q6`` loop 6's
+    q before its cut (NaN where delvc > 0 and loop 6 does not run).
+    """
+    a = _wide(inputs)
+    n = a["e_new"].size
+    rho0 = a["rho0"]
+    args = {launch.entry: [a[k] for k in launch.args[:-1]] for launch in _energy_plan(n)}
+    out = {}
+    with np.errstate(all="ignore"):
+        _energy1_cpu(None, *args["energy1"], n)
+        vhalf = 1.0 / (1.0 + a["compHalfStep"])
+        out["ssc2"] = _ssc_arg(a["pbvc"], a["e_new"], vhalf, a["bvc"], a["pHalfStep"], rho0)
+        _energy2_cpu(None, *args["energy2"], n)
+        _energy3_cpu(None, *args["energy3"], n)
+        out["e4"] = a["e_new"] + 0.5 * a["work"]
+        _energy4_cpu(None, *args["energy4"], n)
+        out["ssc5"] = _ssc_arg(a["pbvc"], a["e_new"], a["vnewc"], a["bvc"], a["p_new"], rho0)
+        uncut = a["e_new"].copy()
+        _energy5_cpu(None, uncut, *args["energy5"][1:-2], 0.0, -np.inf, n)
+        out["e5"] = uncut
+        _energy5_cpu(None, *args["energy5"], n)
+        out["ssc6"] = _ssc_arg(a["pbvc"], a["e_new"], a["vnewc"], a["bvc"], a["p_new"], rho0)
+        q = np.full(n, np.nan)
+        _energy6_cpu(None, a["e_new"], a["delvc"], a["p_new"], q, *args["energy6"][4:-1], 0.0, n)
+        out["q6"] = q
+    return out
+
+
+def _energy_near(values: dict[str, np.ndarray], kind: np.ndarray) -> np.ndarray:
+    """Elements whose compared values lie within the margin of a threshold.
+
+    Planted elements are exempt from the comparisons they are planted on (and
+    the overflow kinds from all), since they sit there exactly on purpose.
+    """
+    m, s = _ENERGY_MARGIN, _ENERGY_CHECK_SCALARS
+    names = list(_ENERGY_KINDS)
+
+    def kinds(*exempt: str) -> np.ndarray:
+        return ~np.isin(kind, [names.index(k) for k in (*exempt, "q2_overflow", "q5_overflow")])
+
+    near = np.zeros(kind.size, dtype=bool)
+    for key in ("e4", "e5"):
+        e = values[key]
+        zeroed = np.where(np.abs(e) < s["e_cut"], 0.0, e)
+        close = (np.abs(np.abs(e) - s["e_cut"]) < m) | (np.abs(zeroed - s["emin"]) < m)
+        near |= close & kinds("at_e_cut")
+    near |= (np.abs(np.abs(values["q6"]) - s["q_cut"]) < m) & kinds("at_q_cut")
+    for key in ("ssc2", "ssc5", "ssc6"):
+        near |= (np.abs(values[key]) < m) & kinds("at_floor")
+    return near
+
+
+def _energy_check_init(size: int, seed: int, precision: str) -> dict:
+    """ENERGY inputs that take every branch both ways and sit exactly on each cut-off.
+
+    RAJAPerf's inputs make every e_new clamp to emin and every q_new zero. Here
+    most elements are random (signs both ways, delvc of both signs, the
+    sound-speed term above and below its floor, values either side of e_cut,
+    emin and q_cut, kept clear of them); the others are planted: delvc exactly
+    0, energies and q exactly on their cut-offs, the sound-speed term exactly on
+    its floor, and (in double precision) a q that overflows in loop 2 or loop 5
+    only, so that a zero delvc's 0 * inf shows whether that loop computed q.
+    """
+    rng = np.random.default_rng(seed)
+    names = list(_ENERGY_KINDS)
+    shares = np.array(list(_ENERGY_KINDS.values()))
+    if precision != "f64":
+        shares[names.index("q2_overflow")] = shares[names.index("q5_overflow")] = 0.0
+    kind = rng.choice(len(names), size, p=shares / shares.sum())
+    s = _ENERGY_CHECK_SCALARS
+    dtype = np.float64 if precision == "f64" else np.float32
+    big = float(np.finfo(dtype).max)
+    sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)
+    compressing = -rng.random(size)
+    overflow = {"delvc": 0.0, "pbvc": 0.0, "bvc": 1.0, "vnewc": 1.0, "qq_old": 0.0}
+    overflow.update(compHalfStep=0.0, ql_old=big**0.8)
+    planted = {
+        "still": {"delvc": 0.0},
+        "at_e_cut": {"delvc": 0.0, "work": 0.0, "e_old": sign * s["e_cut"]},
+        "at_q_cut": {"delvc": compressing, "ql_old": 0.0, "qq_old": sign * s["q_cut"]},
+        "at_floor": {
+            "delvc": 0.0,
+            "pbvc": 0.0,
+            "vnewc": 1.0,
+            "bvc": 1.0,
+            "p_new": SSC_FLOOR * s["rho0"],
+            "pHalfStep": 0.0,
+            "ql_old": 2.0**60,
+            "qq_old": 0.0,
+        },
+        "q2_overflow": {"pHalfStep": big**0.5, "p_new": 0.0, **overflow},
+        "q5_overflow": {"pHalfStep": 0.0, "p_new": big**0.5, **overflow},
+    }
+    out = _energy_generic(rng, size)
+    for _ in range(100):
+        for name, values in planted.items():
+            where = kind == names.index(name)
+            for array, value in values.items():
+                out[array][where] = value if np.ndim(value) == 0 else value[where]
+        cast = {k: np.asarray(v, dtype) for k, v in {**out, **s}.items()}
+        redo = _energy_near(energy_branch_values(cast), kind)
+        if not redo.any():
+            break
+        fresh = _energy_generic(rng, size)
+        for name in _ENERGY_ARRAYS:
+            out[name][redo] = fresh[name][redo]
+    return {**out, **s}
 
 
 # --- FIR ---------------------------------------------------------------------------
@@ -447,6 +637,43 @@ def _pressure2_cpu(grid: Grid, bvc, p_new, e_old, vnewc, p_cut, pmin, eosvmax, n
     p_new[:n] = np.where(p < pmin, pmin, p)
 
 
+#: The check case's scalars: bvc = cls (compression + 1) is a multiple of 1/32
+#: and e_old one of 1/64, so p = bvc e_old is exact in float32 and float64 and
+#: lands on p_cut (or pmin) exactly where it is planted to. pmin < -p_cut, so
+#: both the values p_cut zeroes and those pmin raises are seen.
+_PRESSURE_CHECK_SCALARS = {"cls": 0.5, "p_cut": 0.375, "pmin": -1.0, "eosvmax": 1.0}
+
+
+def _pressure_check_init(size: int, seed: int, precision: str) -> dict:
+    """PRESSURE inputs on which every cut-off of pressure2 goes both ways.
+
+    RAJAPerf's inputs make every p_new equal pmin: |bvc e_old| is below p_cut
+    and vnewc at or above eosvmax everywhere. Here bvc e_old spans [-6, 6]
+    (both signs, either side of p_cut and pmin), vnewc either side of eosvmax,
+    and a tenth of the elements each sit exactly on p_cut (either sign) and on
+    eosvmax, so ``<`` and ``<=`` differ.
+    """
+    rng = np.random.default_rng(seed)
+    s = _PRESSURE_CHECK_SCALARS
+    compression = rng.integers(-16, 49, size) / 16.0
+    e_old = rng.integers(-256, 257, size) / 64.0
+    vnewc = rng.integers(8, 25, size) / 16.0
+    at_cut = rng.random(size) < 0.1
+    bvc = rng.choice([0.375, 0.75, 1.5], size)
+    sign = np.where(rng.random(size) < 0.5, -1.0, 1.0)
+    compression[at_cut] = (bvc / s["cls"] - 1.0)[at_cut]
+    e_old[at_cut] = (sign * s["p_cut"] / bvc)[at_cut]
+    vnewc[rng.random(size) < 0.1] = s["eosvmax"]
+    return {
+        "compression": compression,
+        "bvc": rng.uniform(-1.0, 1.0, size),
+        "p_new": rng.uniform(-1.0, 1.0, size),
+        "e_old": e_old,
+        "vnewc": vnewc,
+        **s,
+    }
+
+
 # --- VOL3D ---------------------------------------------------------------------------
 
 
@@ -466,6 +693,20 @@ def _vol3d_init(size: int, seed: int, precision: str) -> dict:
         "kp": dom.kp,
         "first": dom.fpz,
     }
+
+
+def _vol3d_check_init(size: int, seed: int, precision: str) -> dict:
+    """VOL3D on a mesh whose nodes move by up to a quarter step, vol starting non-zero.
+
+    On RAJAPerf's regular mesh most of the coordinate differences VOL3D forms
+    (x60, y30, z50, ...) are exactly zero, so the products they enter vanish.
+    """
+    out = _vol3d_init(size, seed, precision)
+    rng = np.random.default_rng(seed)
+    dom = domain_3d(size)
+    out["x"], out["y"], out["z"] = dom.jittered_positions(rng, 0.3, 0.2, 0.1)
+    out["vol"] = rng.uniform(-1.0, 1.0, dom.nnalls)
+    return out
 
 
 def _vol3d_items(size: int) -> int:
@@ -523,6 +764,33 @@ def _nodal_init(size: int, seed: int, precision: str) -> dict:
     return out
 
 
+def _nodal_check_init(size: int, seed: int, precision: str) -> dict:
+    """NODAL_ACCUMULATION_3D with distinct volumes, non-zero nodes and a hot zone.
+
+    RAJAPerf's volumes are all 1 and its nodes start at 0, so val = vol / 8
+    equals vol * 8 and an add equals a store. Here volumes and starting values
+    are random multiples of 1/64 (every sum is exact in either precision, in
+    any order); one zone in eight has volume 0, whose adds leave a node's bits
+    as they were (a compare-and-swap loop that retries after a success then
+    never ends); and every other entry of real_zones is one zone, so its 8
+    nodes are added to by thousands of work-items at once and a loop that
+    drops or repeats an add under contention shows.
+    """
+    dom = domain_3d(size)
+    rng = np.random.default_rng(seed)
+    zones = dom.real_zones()
+    vol = rng.integers(32, 97, dom.lpz + 1) / 64.0
+    vol[zones[1::8]] = 0.0
+    zones[::2] = zones[rng.integers(zones.size)]
+    return {
+        "x": rng.integers(-64, 65, dom.nnalls) / 64.0,
+        "vol": vol,
+        "real_zones": zones,
+        "jp": dom.jp,
+        "kp": dom.kp,
+    }
+
+
 def _nodal_plan(size: int) -> list[Launch]:
     dom = domain_3d(size)
     args = ("x", "vol", "real_zones", "jp", "kp", "n")
@@ -536,8 +804,8 @@ def _nodal_cpu(grid: Grid, x, vol, real_zones, jp, kp, n) -> None:
     for dk in (0, 1):
         for dj in (0, 1):
             for di in (0, 1):
-                # Zones are distinct, so one corner's nodes never repeat.
-                x[i + di + dj * jp + dk * kp] += val
+                # A zone listed twice adds twice, as the atomic adds do.
+                np.add.at(x, i + di + dj * jp + dk * kp, val)
 
 
 def _nodal_traffic(size: int, real_bytes: int) -> Traffic:
@@ -612,13 +880,25 @@ def _nodal_reference(inputs: dict) -> dict:
 
 _DEL_DOT_ARGS = ("x", "y", "xdot", "ydot", "div", "real_zones", "half", "ptiny", "jp")
 _VOL3D_SCALARS = ("vnormq", "jp", "kp", "first")
+
+
+def _ieee(loop: CpuEntry) -> CpuEntry:
+    """A loop that overflows to inf and makes NaN of 0 * inf silently, as C does."""
+
+    def quiet(*args: object) -> None:
+        with np.errstate(over="ignore", invalid="ignore"):
+            loop(*args)
+
+    return quiet
+
+
 ENERGY_CPU = {
-    "energy1": _energy1_cpu,
-    "energy2": _energy2_cpu,
-    "energy3": _energy3_cpu,
-    "energy4": _energy4_cpu,
-    "energy5": _energy5_cpu,
-    "energy6": _energy6_cpu,
+    "energy1": _ieee(_energy1_cpu),
+    "energy2": _ieee(_energy2_cpu),
+    "energy3": _ieee(_energy3_cpu),
+    "energy4": _ieee(_energy4_cpu),
+    "energy5": _ieee(_energy5_cpu),
+    "energy6": _ieee(_energy6_cpu),
 }
 
 #: FIR's coefficients sum to zero, so its outputs are cancelling sums of
@@ -626,6 +906,14 @@ ENERGY_CPU = {
 #: the smallest outputs. Errors are measured against at least 1e-2 of the
 #: largest output (NORMAL's bounds otherwise).
 _FIR_TOLERANCE = Tolerance(NORMAL.f64, NORMAL.f32, floor=1e-2)
+
+
+#: Check sizes of the one-dimensional kernels: an odd one, and a whole number
+#: of 256-wide work-groups, the only lengths at which a group one item short
+#: leaves an element out.
+_FORALL_CHECK_SIZES = (10_007, 4_096)
+#: A mesh size whose real zones fill whole work-groups: 64^2 in 2-D, 16^3 in 3-D.
+_MESH_CHECK_SIZE = 4_096
 
 
 def _real(name: str, length, intent: str = "in") -> Array:
@@ -675,6 +963,15 @@ KERNELS = (
         default_reps=100,
         check_size=12_000,
         tolerance=NORMAL,
+        check_cases=(
+            CheckCase(
+                "moved_nodes",
+                _del_dot_check_init,
+                "RAJAPerf's regular mesh zeroes xj and yi and so every term they "
+                "multiply; these move the nodes, add noise to the velocity and weigh ptiny",
+            ),
+        ),
+        check_sizes=(12_000, _MESH_CHECK_SIZE),
     ),
     KernelSpec(
         name="Apps_ENERGY",
@@ -699,6 +996,15 @@ KERNELS = (
         flops=lambda size: 55 * size,
         default_reps=130,
         tolerance=NORMAL,
+        check_cases=(
+            CheckCase(
+                "branches",
+                _energy_check_init,
+                "RAJAPerf's e_new all clamp to emin and q_new are all 0; these take every "
+                "branch both ways and sit exactly on each cut-off and on delvc = 0",
+            ),
+        ),
+        check_sizes=_FORALL_CHECK_SIZES,
     ),
     KernelSpec(
         name="Apps_FIR",
@@ -718,6 +1024,7 @@ KERNELS = (
         flops=lambda n: 2 * FIR_LEN * n,
         default_reps=160,
         tolerance=_FIR_TOLERANCE,
+        check_sizes=_FORALL_CHECK_SIZES,
     ),
     KernelSpec(
         name="Apps_LTIMES",
@@ -738,6 +1045,8 @@ KERNELS = (
         default_size=LTIMES_D * LTIMES_G * _ltimes_z(1_000_000),
         default_reps=50,
         check_size=4_000,
+        # 1_536 makes 8 zones: 6_400 items, exactly 25 work-groups.
+        check_sizes=(4_000, 1_536),
         tolerance=NORMAL,
         rajaperf_features=("Kernel", "Launch", "View"),
     ),
@@ -761,6 +1070,7 @@ KERNELS = (
         default_reps=100,
         check_size=10_000,
         tolerance=NORMAL,
+        check_sizes=(10_000, _MESH_CHECK_SIZE),
     ),
     KernelSpec(
         name="Apps_PRESSURE",
@@ -788,6 +1098,15 @@ KERNELS = (
         flops=lambda n: 3 * n,
         default_reps=700,
         tolerance=NORMAL,
+        check_cases=(
+            CheckCase(
+                "branches",
+                _pressure_check_init,
+                "RAJAPerf's p_new are all pmin; these put bvc e_old either side of and "
+                "exactly on p_cut and pmin, and vnewc either side of and on eosvmax",
+            ),
+        ),
+        check_sizes=_FORALL_CHECK_SIZES,
         # RAJAPerf registers p_new only; bvc is verified but not in the checksum.
         checksum=lambda out: array_checksum(out["p_new"]),
     ),
@@ -811,6 +1130,14 @@ KERNELS = (
         default_reps=100,
         check_size=10_000,
         tolerance=NORMAL,
+        check_cases=(
+            CheckCase(
+                "moved_nodes",
+                _vol3d_check_init,
+                "RAJAPerf's regular mesh zeroes most coordinate differences across a "
+                "zone and so the products they enter; these move every node",
+            ),
+        ),
     ),
     KernelSpec(
         name="Apps_NODAL_ACCUMULATION_3D",
@@ -831,6 +1158,15 @@ KERNELS = (
         default_reps=100,
         check_size=10_000,
         tolerance=NORMAL,
+        check_cases=(
+            CheckCase(
+                "hot_zone",
+                _nodal_check_init,
+                "RAJAPerf's volumes are all 1 and its nodes start at 0; these are "
+                "distinct, some 0, and half the work-items add to one zone's nodes at once",
+            ),
+        ),
+        check_sizes=(10_000, _MESH_CHECK_SIZE),
         features=frozenset({"atomics"}),
         # Doubles are added by a 64-bit compare-and-swap loop.
         precision_features={"f64": frozenset({"atomics64"})},
