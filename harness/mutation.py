@@ -234,7 +234,8 @@ def _skipped(tokens: list[_Token]) -> set[int]:
         if t.text in _TEMPLATED and i + 1 < len(tokens) and tokens[i + 1].text == "<":
             j, depth = i + 1, 0
             while j < len(tokens):
-                depth += {"<": 1, ">": -1}.get(tokens[j].text, 0)
+                # Nested lists close with '>>' (array<atomic<u32>>).
+                depth += {"<": 1, ">": -1, ">>": -2}.get(tokens[j].text, 0)
                 skip.add(j)
                 j += 1
                 if depth == 0:

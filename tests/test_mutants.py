@@ -29,6 +29,7 @@ __kernel void k(__global const REAL* a, __global REAL* c, const uint n)
 
 WGSL_SOURCE = """\
 @group(0) @binding(1) var<storage, read_write> c: array<REAL>;
+@group(0) @binding(2) var<storage, read_write> bits: array<atomic<u32>>;
 @compute @workgroup_size(GROUP)
 fn k(@builtin(workgroup_id) wid: vec3<u32>) {
     let i = wid.x * 256u;
@@ -78,6 +79,8 @@ def test_wgsl_mutants_skip_attributes_and_template_brackets() -> None:
     store = "c[i] = bitcast<f32>(i & 7u);"
     assert ("operator", store, store.replace("&", "|")) in found
     assert ("delete", store, ";") in found
+    # Code after a nested template list closed by '>>' is still mutated.
+    assert {o for _, o, _ in found} >= {"let i = wid.x * 256u;", store}
     # bitcast's template list is not a comparison.
     assert not any(m.startswith("c[i] = bitcast<=") for _, _, m in found)
 
