@@ -30,8 +30,8 @@ from harness.spec import KernelSpec, numpy_dtype
 from harness.verify import (
     Verdict,
     compare,
-    guard_fill,
     guard_problem,
+    guard_zone,
     input_problem,
     with_guard,
 )
@@ -423,8 +423,11 @@ class Runner:
         """
         lengths = spec.lengths(task.size)
         launches = spec.resolve(task.size, case.inputs, task.precision)
-        fills = {a.name: guard_fill(i) for i, a in enumerate(spec.arrays)}
-        guarded = {a.name: with_guard(case.inputs[a.name], fills[a.name]) for a in spec.arrays}
+        guards = {
+            a.name: guard_zone(i, case.inputs[a.name].dtype, a.intent)
+            for i, a in enumerate(spec.arrays)
+        }
+        guarded = {a.name: with_guard(case.inputs[a.name], guards[a.name]) for a in spec.arrays}
         execution = session.load(spec, task.precision, source, guarded)
         try:
             start = time.perf_counter()
@@ -437,7 +440,7 @@ class Runner:
             for a in spec.arrays:
                 after = execution.read(a.name)
                 length = lengths[a.name]
-                problems.append(guard_problem(a.name, after, length, fills[a.name]))
+                problems.append(guard_problem(a.name, after, length, guards[a.name]))
                 if a.intent == "in":
                     problems.append(input_problem(a.name, after[:length], case.inputs[a.name]))
                 if a.name in case.reference:

@@ -69,13 +69,10 @@ def compare(
     return Verdict(worst, problem)
 
 
-#: Bytes of guard zone after every array in a verification repetition, and the
-#: byte the first array's is filled with; the next array's gets the byte below,
-#: and so on, so a copy of one guard into another is seen too. 0x7F7F... (down to
-#: 0x6F6F...) is a huge float or integer, so a kernel that reads past an end
-#: shows it as well.
+#: Bytes of guard zone after every array in a verification repetition.
 GUARD_BYTES = 512
-GUARD_FILL = 0x7F
+#: Seed of the guard zones' values (array number k uses GUARD_SEED + k).
+GUARD_SEED = 0x6A7D
 
 
 def guard_length(dtype: np.dtype) -> int:
@@ -83,18 +80,33 @@ def guard_length(dtype: np.dtype) -> int:
     return max(16, GUARD_BYTES // np.dtype(dtype).itemsize)
 
 
-def guard_fill(index: int) -> int:
-    """The guard byte of a description's array number ``index``."""
-    return GUARD_FILL - index % 16
+def guard_zone(index: int, dtype: np.dtype, intent: str) -> np.ndarray:
+    """The guard zone after a description's array number ``index``: its own values,
+    chosen so that a kernel that writes past the end changes them and one that
+    reads past the end computes something else.
+
+    Floats get values of both signs and moderate size (a read past the end
+    changes a sum; a huge value would swamp it, or saturate a clamp). Integer
+    arrays the kernel only reads get small values, valid as indices, so a read
+    past the end of an index list lands in range and moves a result instead of
+    being dropped by a bounds check; other integer arrays get a byte pattern
+    (0x7F7F... less the array number) that no count or key is likely to equal.
+    """
+    dtype = np.dtype(dtype)
+    count = guard_length(dtype)
+    rng = np.random.default_rng(GUARD_SEED + index)
+    if dtype.kind == "f":
+        signs = rng.choice(np.array([-1.0, 1.0]), count)
+        return (signs * rng.uniform(0.5, 2.0, count)).astype(dtype)
+    if intent == "in":
+        return rng.integers(0, 4, count).astype(dtype)
+    return np.full(count * dtype.itemsize, 0x7F - index % 16, np.uint8).view(dtype)
 
 
-def with_guard(array: np.ndarray, fill: int = GUARD_FILL) -> np.ndarray:
-    """A copy of ``array`` followed by a guard zone of ``fill`` bytes."""
+def with_guard(array: np.ndarray, guard: np.ndarray) -> np.ndarray:
+    """A copy of ``array`` followed by its guard zone."""
     array = np.ascontiguousarray(array).reshape(-1)
-    out = np.empty(array.size + guard_length(array.dtype), array.dtype)
-    out[: array.size] = array
-    out.view(np.uint8)[array.nbytes :] = fill
-    return out
+    return np.concatenate([array, guard.astype(array.dtype, copy=False)])
 
 
 def _changed(got: np.ndarray, expected: np.ndarray) -> np.ndarray:
@@ -105,14 +117,10 @@ def _changed(got: np.ndarray, expected: np.ndarray) -> np.ndarray:
     return np.flatnonzero((a != b).any(axis=1))
 
 
-def guard_problem(
-    name: str, guarded: np.ndarray, length: int, fill: int = GUARD_FILL
-) -> str | None:
-    """What a kernel wrote into the guard zone (of ``fill`` bytes) after an array of
-    ``length`` elements."""
+def guard_problem(name: str, guarded: np.ndarray, length: int, guard: np.ndarray) -> str | None:
+    """What a kernel wrote into the guard zone after an array of ``length`` elements."""
     tail = guarded[length:]
-    pattern = np.full(tail.nbytes, fill, np.uint8).view(tail.dtype)
-    changed = _changed(tail, pattern)
+    changed = _changed(tail, guard.astype(tail.dtype, copy=False))
     if not changed.size:
         return None
     return (

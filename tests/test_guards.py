@@ -16,7 +16,7 @@ from conftest import need_backend
 
 from harness import sources, suite
 from harness.runner import Runner, RunOptions, Task
-from harness.verify import guard_fill, guard_problem, input_problem, with_guard
+from harness.verify import guard_problem, guard_zone, input_problem, with_guard
 
 SIZE = 1001
 
@@ -80,13 +80,20 @@ def test_a_kernel_writing_into_an_input_fails(monkeypatch: pytest.MonkeyPatch) -
     )
 
 
-def test_a_copied_guard_is_told_from_the_array_own() -> None:
-    """Each array's guard has its own byte, so copying a's guard into c's shows."""
-    a = with_guard(np.arange(5.0), guard_fill(0))
-    c = with_guard(np.zeros(5), guard_fill(1))
+def test_each_array_has_its_own_guard_values() -> None:
+    """Copying a's guard into c's shows; reads past the end see plausible values."""
+    guards = [guard_zone(k, np.float64, "in") for k in range(2)]
+    a = with_guard(np.arange(5.0), guards[0])
+    c = with_guard(np.zeros(5), guards[1])
     c[5] = a[5]
-    assert guard_problem("c", c, 5, guard_fill(1)) is not None
-    assert guard_problem("a", a, 5, guard_fill(0)) is None
+    assert guard_problem("c", c, 5, guards[1]) is not None
+    assert guard_problem("a", a, 5, guards[0]) is None
+    assert np.all((np.abs(guards[0]) >= 0.5) & (np.abs(guards[0]) <= 2.0))
+    assert (guards[0] < 0).any() and (guards[0] > 0).any()
+    # Index lists the kernel reads get small valid indices, so a read past the
+    # end lands in range; integers it writes get a pattern no count is likely to be.
+    assert set(guard_zone(2, np.int32, "in")) <= {0, 1, 2, 3}
+    assert np.all(guard_zone(3, np.uint32, "out") == 0x7C7C7C7C)
 
 
 def test_input_check_compares_bits() -> None:
