@@ -15,6 +15,7 @@ import pytest
 from conftest import need_backend
 
 from harness import sources, suite
+from harness.backends.wgpu import folded
 from harness.runner import Runner, RunOptions, Task
 from harness.verify import guard_problem, guard_zone, input_problem, with_guard
 
@@ -115,3 +116,22 @@ def test_timed_rows_are_unaffected_and_record_their_source() -> None:
     assert row["source"] == "opencl/Stream_TRIAD.cl"
     shipped = sources.find("opencl", ".cl", "Stream_TRIAD")
     assert row["source_sha256"] == sources.digest(shipped)
+
+
+def test_wgpu_verification_dispatches_launches_as_2d_grids(tmp_path: Path) -> None:
+    """The linear group index (wid.x + wid.y * nwg.x) that only launches past 65535
+    groups need otherwise is exercised by every verification repetition."""
+    need_backend("wgpu")
+    assert folded(40, (40, 1)) == (20, 2)
+    assert folded(37, (37, 1)) == (1, 37)
+    assert folded(67, (67, 1)) == (67, 1)  # no divisor up to 64: 1-D, never an extra group
+    shipped = sources.find("wgsl", ".wgsl", "Stream_COPY")
+    assert shipped is not None
+    index = "(wid.x + wid.y * nwg.x)"
+    (tmp_path / "wgsl").mkdir()
+    (tmp_path / "wgsl" / shipped.name).write_text(shipped.read_text().replace(index, "wid.x"))
+    row = Runner(RunOptions(check=True, sources=(tmp_path,))).execute(
+        Task("Stream_COPY", "wgpu", 0, 40 * 256, "f64")
+    )
+    assert row["status"] == "fail"
+    assert row["reason"].startswith("c: 5120 of 10240 elements off")

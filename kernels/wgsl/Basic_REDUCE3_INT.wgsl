@@ -42,8 +42,8 @@ struct PartialScalars {
 fn reduce3_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                    @builtin(local_invocation_index) lid: u32) {
     let g = wid.x + wid.y * nwg.x;
-    // A chunked launch has at most 1024 groups, so its grid is never folded.
-    let groups = nwg.x;
+    // Folded grids hold exactly the launch's groups.
+    let groups = nwg.x * nwg.y;
     let begin = g * ps.chunk;
     let end = min(begin + ps.chunk, ps.n);
     var vsum = 0;
