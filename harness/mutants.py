@@ -144,7 +144,7 @@ def _verdict(rows: Iterable[dict[str, Any]]) -> tuple[str, str]:
         if row["status"] == "error" and reason.startswith("compile error"):
             return "stillborn", reason
         if row["status"] in ("fail", "error"):
-            label = f"{row['kernel']} n={row['size']}"
+            label = f"{row['kernel']} {row['precision']} n={row['size']}"
             return "killed", f"{label}: {row['status']}: {reason}"
     return "survived", ""
 
@@ -152,13 +152,14 @@ def _verdict(rows: Iterable[dict[str, Any]]) -> tuple[str, str]:
 class _Lab:
     """A scratch sources folder and the worker that runs checks over it."""
 
-    def __init__(self, device: str, precision: str, timeout: float | None) -> None:
+    def __init__(self, device: str, precisions: Sequence[str], timeout: float | None) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="harness-mutants-"))
         self.device = device
         self.fixed_timeout = timeout
         backend, _, index = device.partition(":")
         self.backend = backend
-        self.options = RunOptions(precision=precision, check=True, sources=(self.root,))
+        self.precisions = tuple(precisions)
+        self.options = RunOptions(check=True, sources=(self.root,))
         self.workers = Workers(timeout)
         found = self.workers.catalogs([backend])[backend]
         if found.reason is not None:
@@ -214,15 +215,27 @@ def run_kernel(
     assert backend.language is not None
     files = source_files(spec, backend.language, backend.extension)
     folder = lab.place(files, backend.language)
-    options = dataclasses.replace(lab.options, sizes=mutant_sizes(spec))
-    tasks = plan([spec], [lab.info], options)
+    tasks = [
+        task
+        for precision in lab.precisions
+        for task in plan(
+            [spec],
+            [lab.info],
+            dataclasses.replace(lab.options, sizes=mutant_sizes(spec), precision=precision),
+        )
+    ]
     start = time.monotonic()
-    baseline = lab.check(tasks, MIN_TIMEOUT * 10)
+    lab.workers.options = dataclasses.replace(lab.options, timeout=MIN_TIMEOUT * 10)
+    baseline = [lab.workers.execute(task) for task in tasks]
     took = time.monotonic() - start
-    bad = [r for r in baseline if r["status"] != "ok"]
+    bad = [r for r in baseline if r["status"] in ("fail", "error")]
     if bad:
         row = bad[0]
         return [], f"unmutated: {row['kernel']} n={row['size']}: {row['status']}: {row['reason']}"
+    # Rows the device cannot run (f64 on a device without it) are left out.
+    tasks = [t for t, r in zip(tasks, baseline, strict=True) if r["status"] == "ok"]
+    if not tasks:
+        return [], f"unmutated: every row skipped: {baseline[0]['reason']}"
     timeout = lab.fixed_timeout or max(MIN_TIMEOUT, TIMEOUT_FACTOR * took)
     texts = {path.name: path.read_text(encoding="utf-8") for path in files}
     outcomes = []
@@ -533,7 +546,12 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--seed", type=int, default=1, help="seed for --sample (default 1)")
     parser.add_argument(
-        "--precision", choices=PRECISIONS, default="f64", help="type of 'real' (default f64)"
+        "--precision",
+        nargs="+",
+        choices=PRECISIONS,
+        default=list(PRECISIONS),
+        help="types of 'real' each mutant is checked at (default: f64 and f32, so code "
+        "that only one precision compiles is tested too)",
     )
     parser.add_argument(
         "--timeout",
