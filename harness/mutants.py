@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
+import fnmatch
 import random
 import re
 import shutil
@@ -64,7 +65,11 @@ unmutated kernel fails its own check; 2 for a usage error."""
 
 @dataclass(frozen=True)
 class Equivalent:
-    """A reviewed mutant that cannot change any output, and why."""
+    """A reviewed mutant that cannot change any output, and why.
+
+    ``file`` may be a glob (``*.wgsl``) where the same line means the same in
+    every file it matches.
+    """
 
     file: str
     original: str
@@ -75,6 +80,22 @@ class Equivalent:
     def key(self) -> tuple[str, str, str]:
         """The `Mutant.key` it matches."""
         return (self.file, self.original, self.mutated)
+
+    def matches(self, mutant: Mutant) -> bool:
+        """Whether this entry covers the mutant."""
+        file, original, mutated = mutant.key
+        return (original, mutated) == (self.original, self.mutated) and fnmatch.fnmatchcase(
+            file, self.file
+        )
+
+
+def equivalent(
+    mutant: Mutant, equivalents: dict[tuple[str, str, str], Equivalent]
+) -> Equivalent | None:
+    """The reviewed entry that covers a mutant, if any."""
+    if mutant.key in equivalents:
+        return equivalents[mutant.key]
+    return next((e for e in equivalents.values() if e.matches(mutant)), None)
 
 
 def read_equivalents(path: Path) -> dict[tuple[str, str, str], Equivalent]:
@@ -241,10 +262,9 @@ def run_kernel(
     outcomes = []
     for mutant in chosen:
         device = lab.info.id
-        if mutant.key in equivalents:
-            outcomes.append(
-                Outcome(spec.name, device, mutant, "equivalent", equivalents[mutant.key].why)
-            )
+        known = equivalent(mutant, equivalents)
+        if known is not None:
+            outcomes.append(Outcome(spec.name, device, mutant, "equivalent", known.why))
             continue
         (folder / mutant.file).write_text(mutant.apply(texts[mutant.file]), encoding="utf-8")
         status, detail = _verdict(lab.check(tasks, timeout))
