@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from conftest import harness, need_backend, run_folder
 
 from harness import results, suite
-from harness.runner import Runner, RunOptions, Task, make_inputs
-from harness.suite.sort import TILE_BYTES, bitonic_keys, bitonic_plan
+from harness.runner import Runner, RunOptions, Task, make_data, make_inputs
+from harness.suite.sort import DIST, TILE_BYTES, bitonic_keys, bitonic_plan
+
+SHIPPED = Path(__file__).resolve().parent.parent / "kernels"
 
 BACKENDS = ("cpu", "opencl", "wgpu")
 SORTS = ("Bitonic_U32", "Bitonic_I32", "Bitonic_F32", "Bitonic_F64", "Bitonic_PAIRS")
@@ -68,7 +72,11 @@ def test_sorted_output_is_np_sort_with_nans_last_and_signed_zeros_ordered() -> N
     descending = suite.BY_NAME["Bitonic_F32"].with_params(
         {"strategy": "local", "order": "desc", "dist": "special"}
     )
-    np.testing.assert_array_equal(descending.reference(inputs)["keys"], np.sort(keys)[::-1])
+    reversed_inputs = make_inputs(descending, 20_000, 1, "f64")
+    assert reversed_inputs["descending"] == 1
+    np.testing.assert_array_equal(
+        descending.reference(reversed_inputs)["keys"], np.sort(keys)[::-1]
+    )
 
 
 def test_special_integer_keys_include_the_extremes() -> None:
@@ -86,14 +94,14 @@ def test_same_seed_same_keys() -> None:
 def test_launch_counts(k: int) -> None:
     tile = TILE_BYTES // 4
     m = k - (tile.bit_length() - 1)
-    local = bitonic_plan(2**k, "local", tile, ("keys",), False)
+    local = bitonic_plan(2**k, "local", tile, ("keys",))
     assert len(local) == 1 + m * (m + 3) // 2
-    assert len(bitonic_plan(2**k, "global", tile, ("keys",), False)) == k * (k + 1) // 2
+    assert len(bitonic_plan(2**k, "global", tile, ("keys",))) == k * (k + 1) // 2
 
 
 def test_no_padding_just_above_a_power_of_two() -> None:
     n = 2**20 + 1
-    for launch in bitonic_plan(n, "global", 2048, ("keys",), False):
+    for launch in bitonic_plan(n, "global", 2048, ("keys",)):
         assert launch.items <= n // 2 + launch.values["d"]
 
 
@@ -132,3 +140,134 @@ def test_run_sweep_rows_carry_strategy_and_keys_per_second(tmp_path) -> None:
     for r in rows:
         assert r["keys_per_s"] == pytest.approx(r["size"] / r["time_median_s"])
         assert r["order"] == "asc" and r["dist"] == "uniform"
+
+
+def case_data(kernel: str, size: int, **params: str) -> dict:
+    """Inputs and references of every case of a kernel's check, by case name."""
+    spec = suite.BY_NAME[kernel].with_params(params)
+    task = Task(kernel, "cpu", 0, size, "f64", tuple(spec.param_values.items()))
+    return {case.name: case for case in make_data(spec, task, 1)}
+
+
+@pytest.mark.parametrize("kernel", SORTS)
+@pytest.mark.parametrize("dist", DIST.choices)
+@pytest.mark.parametrize("order", ["asc", "desc"])
+def test_check_covers_every_distribution_and_both_orders(
+    kernel: str, dist: str, order: str
+) -> None:
+    other = "desc" if order == "asc" else "asc"
+    cases = case_data(kernel, 101, dist=dist, order=order)
+    sorted_as = {
+        name: "desc" if case.inputs["descending"] else "asc" for name, case in cases.items()
+    }
+    assert sorted_as.pop("timed") == order
+    assert {f"{d} {order}" for d in DIST.choices} - {f"{dist} {order}"} <= set(sorted_as)
+    assert {f"special {other}", f"uniform {other}"} <= set(sorted_as)
+    for name, sort_order in sorted_as.items():
+        assert name.endswith(sort_order)
+
+
+@pytest.mark.parametrize("kernel", ["Algorithm_SORT", "Algorithm_SORTPAIRS"])
+def test_rajaperf_sorts_check_every_distribution_too(kernel: str) -> None:
+    cases = case_data(kernel, 101)
+    assert not cases["timed"].inputs["descending"]
+    assert (cases["timed"].inputs["keys"] >= 0).all()
+    expected = {f"{d} asc" for d in DIST.choices} | {"special desc", "uniform desc"}
+    assert set(cases) - {"timed"} == expected
+    assert (cases["uniform asc"].inputs["keys"] < 0).any()
+
+
+@pytest.mark.parametrize("kernel", [*SORTS, "Algorithm_SORT", "Algorithm_SORTPAIRS"])
+def test_check_sizes_are_odd_and_straddle_a_tile(kernel: str) -> None:
+    spec = suite.BY_NAME[kernel]
+    tile = spec.constants["TILE"]
+    sizes = set(spec.sizes_for_check)
+    assert {1, 2, 3, tile - 1, tile, tile + 1} <= sizes
+    assert any(n > 2 * tile and n & (n - 1) for n in sizes)
+    assert max(sizes) <= 10_000
+
+
+@pytest.mark.parametrize("key", ["f32", "f64"])
+def test_special_float_keys_reach_every_branch_of_the_key_map(key: str) -> None:
+    dtype = np.dtype({"f32": np.float32, "f64": np.float64}[key])
+    word = np.dtype(f"u{dtype.itemsize}")
+    keys = bitonic_keys("special", 4099, dtype, 1)
+    nan = np.isnan(keys)
+    sign = np.signbit(keys)
+    assert (nan & sign).any() and (nan & ~sign).any()
+    assert np.isposinf(keys).any() and np.isneginf(keys).any()
+    assert (keys[(keys == 0) & sign].size > 0) and (keys[(keys == 0) & ~sign].size > 0)
+    subnormal = (keys != 0) & (np.abs(keys) < np.finfo(dtype).tiny) & ~nan
+    assert (subnormal & sign).any() and (subnormal & ~sign).any()
+    magnitudes = keys[nan].view(word) & word.type(np.iinfo(word).max >> 1)
+    assert len(set(magnitudes[sign[nan]].tolist()) & set(magnitudes[~sign[nan]].tolist())) == 0
+    inf = int(np.array(np.inf, dtype).view(word))
+    smallest_negative_nan = 1 << (dtype.itemsize * 8 - 1) | inf | 1
+    assert smallest_negative_nan in set(keys.view(word).tolist())
+    cases = case_data(f"Bitonic_{key.upper()}", 4099)
+    for name, last in (
+        ("special asc", slice(-nan.sum(), None)),
+        ("special desc", slice(0, nan.sum())),
+    ):
+        got = cases[name].reference["keys"]
+        assert np.isnan(got[last]).all(), name
+        zeros = got[got == 0]
+        negative_first = np.signbit(zeros) if name.endswith("asc") else ~np.signbit(zeros)
+        assert negative_first[: negative_first.sum()].all(), name
+
+
+def test_special_integer_keys_are_reached_in_both_orders() -> None:
+    cases = case_data("Bitonic_I32", 4099)
+    for name in ("special asc", "special desc"):
+        got = cases[name].reference["keys"]
+        extremes = (got[0], got[-1]) if name.endswith("asc") else (got[-1], got[0])
+        assert extremes == (np.iinfo(np.int32).min, np.iinfo(np.int32).max), name
+
+
+def plant(tmp_path: Path, language: str, file: str, old: str, new: str) -> None:
+    """Copy a kernel's shipped sources into ``tmp_path`` with one change in ``file``."""
+    folder = tmp_path / "src" / language
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in (SHIPPED / language).glob("[Bb]itonic*"):
+        text = path.read_text(encoding="utf-8")
+        if path.name == file:
+            assert text.count(old) == 1, old
+            text = text.replace(old, new)
+        (folder / path.name).write_text(text, encoding="utf-8")
+
+
+def test_a_nan_ordering_bug_fails_the_default_check(tmp_path: Path) -> None:
+    """A key map that forgets NaNs orders them by sign: negative NaNs come first.
+    Uniform keys have no NaN and the old special keys only positive ones."""
+    need_backend("opencl")
+    nan_test = "((w & ~SIGN) > INF_BITS) ? (w | SIGN) : "
+    plant(tmp_path, "opencl", "bitonic.clh", nan_test, "")
+    out = tmp_path / "out"
+    proc = harness(
+        "run",
+        "--check",
+        "-k",
+        "Bitonic_F32",
+        "-b",
+        "opencl",
+        "--sources",
+        str(tmp_path / "src"),
+        "--out",
+        str(out),
+    )
+    assert proc.returncode == 1, proc.stderr
+    rows = results.read_journal(run_folder(out))
+    failed = [r for r in rows if r["status"] == "fail"]
+    assert failed and all("check case 'special" in r["reason"] for r in failed), failed
+    assert {r["strategy"] for r in failed} == {"global", "local"}
+
+
+def test_a_bug_in_the_descending_path_fails_the_default_check(tmp_path: Path) -> None:
+    """The default run sorts ascending; the other order is a check case."""
+    need_backend("opencl")
+    plant(tmp_path, "opencl", "bitonic.clh", "return descending ? ~k : k;", "return k;")
+    params = (("strategy", "global"), ("order", "asc"), ("dist", "uniform"))
+    task = Task("Bitonic_U32", "opencl", 0, 97, "f64", params)
+    row = Runner(RunOptions(check=True, sources=(tmp_path / "src",))).execute(task)
+    assert row["status"] == "fail"
+    assert "check case 'special desc'" in row["reason"]

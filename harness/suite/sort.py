@@ -24,6 +24,11 @@ Strategies: ``global`` is one launch per compare-exchange step; ``local``
 sorts tiles of TILE keys in work-group memory, then for each later stage runs
 global launches for the distances of a tile or more and one local launch for
 the rest: 1 + m(m+3)/2 launches for n = 2^k and TILE = 2^t, m = k - t.
+
+Verification compares the keys bit for bit with a stable sort of the words.
+Besides the timed keys, a sort verifies with every other distribution and with
+the special and uniform keys in the other order (`check_cases`), at lengths
+from 1 to a few tiles, odd ones and those around a tile (`_check_sizes`).
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from harness.rajaperf import DataInit
 from harness.spec import (
     EXACT,
     Array,
+    CheckCase,
     Grid,
     KernelSpec,
     Launch,
@@ -94,14 +100,16 @@ def _tile(element_bytes: int) -> int:
     return TILE_BYTES // element_bytes
 
 
-def bitonic_plan(
-    n: int, strategy: str, tile: int, arrays: tuple[str, ...], descending: bool
-) -> list[Launch]:
-    """The compare-exchange launches that sort ``n`` keys (none for n < 2)."""
+def bitonic_plan(n: int, strategy: str, tile: int, arrays: tuple[str, ...]) -> list[Launch]:
+    """The compare-exchange launches that sort ``n`` keys (none for n < 2).
+
+    The order is the input scalar ``descending``, not part of the plan, so that
+    a check case can sort the same network the other way.
+    """
     if n < 2:
         return []
     stages = (n - 1).bit_length()
-    common = {"n": n, "descending": int(descending)}
+    common = {"n": n}
     launches: list[Launch] = []
 
     def step(d: int, flip: bool) -> None:
@@ -173,9 +181,10 @@ def _cpu_tiles(kind: int, tile: int):
     return sort_tiles
 
 
-def _reference(kind: int, descending: bool, pairs: bool):
+def _reference(kind: int, pairs: bool):
     def reference(inputs: dict) -> dict[str, np.ndarray]:
         keys = inputs["keys"]
+        descending = bool(inputs["descending"])
         order = np.argsort(order_words(keys, kind, descending), kind="stable")
         expected = {"keys": keys[order]}
         if pairs:
@@ -216,13 +225,30 @@ def _verify(pairs: bool):
     return verify
 
 
+def _nans(dtype: np.dtype) -> np.ndarray:
+    """NaNs of both signs, quiet and signalling, the smallest payload among them.
+
+    The key map orders NaNs by their bits less the sign, so +NaN and -NaN of one
+    payload would tie and sort either way: these payloads all differ. Only a
+    negative NaN tells the map's NaN test from its sign test.
+    """
+    word = np.dtype(f"u{dtype.itemsize}")
+    sign = 1 << (dtype.itemsize * 8 - 1)
+    inf = int(np.array(np.inf, dtype).view(word))
+    quiet = inf | 1 << (np.finfo(dtype).nmant - 1)
+    everything = sign - 1
+    bits = [quiet, inf | 2, everything, sign | quiet | 1, sign | inf | 1, sign | (everything - 1)]
+    return np.array(bits, dtype=word).view(dtype)
+
+
 def _special(dtype: np.dtype) -> np.ndarray:
     if dtype.kind == "f":
         info = np.finfo(dtype)
         tiny = info.smallest_subnormal
-        values = [np.nan, np.inf, -np.inf, 0.0, -0.0, tiny, -tiny, info.tiny - tiny]
-        values += [info.max, -info.max, 1.0, -1.0]
-        return np.array(values, dtype=dtype)
+        largest_subnormal = info.tiny - tiny
+        values = [np.inf, -np.inf, 0.0, -0.0, tiny, -tiny, largest_subnormal, -largest_subnormal]
+        values += [info.tiny, -info.tiny, info.max, -info.max, 1.0, -1.0]
+        return np.concatenate([np.array(values, dtype=dtype), _nans(dtype)])
     info = np.iinfo(dtype)
     values = [info.min, info.max, 0, 1, info.min + 1, info.max - 1]
     if info.min < 0:
@@ -253,6 +279,57 @@ def bitonic_keys(dist: str, n: int, dtype: np.dtype, seed: int) -> np.ndarray:
     return uniform
 
 
+#: What each input distribution exercises that the others may not.
+_REACHES = {
+    "uniform": "random keys of both signs",
+    "sorted": "keys already in order, so every compare-exchange keeps its pair",
+    "reversed": "keys in reverse, so the first stage swaps every pair",
+    "equal": "all keys equal: ties throughout",
+    "few": "eight distinct keys: long runs of ties",
+    "special": "NaNs of both signs and several payloads, infinities, signed zeros, "
+    "subnormals or integer extremes: every branch of the key map",
+}
+#: Distributions worth sorting in the other order as well: the others turn
+#: into one another (sorted and reversed) or do not change (equal, few).
+_BOTH_ORDERS = ("special", "uniform")
+
+
+def check_cases(
+    key_type: np.dtype, value: str | None, timed: tuple[str, str] | None
+) -> tuple[CheckCase, ...]:
+    """Inputs a sort also verifies with: every distribution but the timed one,
+    in the timed order, and the special and uniform keys in the other order.
+
+    ``timed`` is the (dist, order) of the timed keys, or None when they are
+    none of the distributions (RAJAPerf's, sorted ascending). The network is
+    the same for any keys, but the key map's branches and the descending path
+    only show with keys that reach them and in the order that takes them.
+    """
+    order = timed[1] if timed else "asc"
+    other = "desc" if order == "asc" else "asc"
+    wanted = [("special", order), *((d, other) for d in _BOTH_ORDERS)]
+    wanted += [(d, order) for d in DIST.choices if d != "special"]
+    return tuple(
+        CheckCase(
+            f"{dist} {sort_order}",
+            _case_init(dist, sort_order == "desc", key_type, value),
+            f"{_REACHES[dist]}, sorted {'descending' if sort_order == 'desc' else 'ascending'}",
+        )
+        for dist, sort_order in wanted
+        if (dist, sort_order) != timed
+    )
+
+
+def _case_init(dist: str, descending: bool, key_type: np.dtype, value: str | None):
+    def init(size: int, seed: int, precision: str) -> dict:
+        data = {"keys": bitonic_keys(dist, size, key_type, seed), "descending": int(descending)}
+        if value:
+            data["values"] = np.arange(size, dtype=numpy_dtype(value, "f64"))
+        return data
+
+    return init
+
+
 def _bitonic(
     name: str, key: str, value: str | None, values: Mapping[str, str], summary: str
 ) -> KernelSpec:
@@ -263,18 +340,11 @@ def _bitonic(
     element = key_type.itemsize + (numpy_dtype(value, "f64").itemsize if value else 0)
     tile = _tile(element)
     strategy, order, dist = values["strategy"], values["order"], values["dist"]
-    descending = order == "desc"
     names = ("keys", "values") if value else ("keys",)
     value_array = (Array("values", value, lambda n: n, "inout"),) if value else ()
 
-    def init(size: int, seed: int, precision: str) -> dict:
-        data = {"keys": bitonic_keys(dist, size, key_type, seed)}
-        if value:
-            data["values"] = np.arange(size, dtype=numpy_dtype(value, "f64"))
-        return data
-
     def traffic(size: int, real_bytes: int) -> Traffic:
-        moved = len(bitonic_plan(size, strategy, tile, names, descending)) * size * element
+        moved = len(bitonic_plan(size, strategy, tile, names)) * size * element
         return Traffic(read=moved, write=moved)
 
     return KernelSpec(
@@ -283,9 +353,9 @@ def _bitonic(
         summary=summary,
         arrays=(Array("keys", key, lambda n: n, "inout"), *value_array),
         scalars=_SCALARS,
-        plan=lambda n: bitonic_plan(n, strategy, tile, names, descending),
-        init=init,
-        reference=_reference(kind, descending, bool(value)),
+        plan=lambda n: bitonic_plan(n, strategy, tile, names),
+        init=_case_init(dist, order == "desc", key_type, value),
+        reference=_reference(kind, bool(value)),
         cpu={
             "bitonic_step": _cpu_step(kind),
             "bitonic_local_sort": _cpu_tiles(kind, tile),
@@ -296,6 +366,8 @@ def _bitonic(
         default_size=1 << 20,
         default_reps=20,
         check_size=3001,
+        check_sizes=_check_sizes(tile),
+        check_cases=check_cases(key_type, value, (dist, order)),
         tolerance=EXACT,
         features=_features(strategy, key_type.itemsize),
         rajaperf_features=("Sort",),
@@ -320,6 +392,13 @@ _SCALARS = (
 _DEFAULTS = {"strategy": "global", "order": "asc", "dist": "uniform"}
 
 
+def _check_sizes(tile: int) -> tuple[int, ...]:
+    """Lengths that reach the network's edges: none or one pair, a partial
+    pair, a tile less one, one, and one more (the last tile partial or just
+    full), and lengths of several tiles that are no power of two."""
+    return tuple(sorted({1, 2, 3, 5, tile - 1, tile, tile + 1, 2 * tile + 3, 3001}))
+
+
 def _features(strategy: str, word_bytes: int) -> frozenset[str]:
     features = {"local_memory"} if strategy == "local" else set()
     if word_bytes == 8:
@@ -339,7 +418,7 @@ def _rajaperf_sort(name: str, pairs: bool, strategy: str) -> KernelSpec:
 
     def init(size: int, seed: int, precision: str) -> dict:
         d = DataInit()
-        data = {"keys": d.rand_value(size)}
+        data = {"keys": d.rand_value(size), "descending": 0}
         if pairs:
             data["values"] = d.rand_value(size)
         return data
@@ -353,9 +432,9 @@ def _rajaperf_sort(name: str, pairs: bool, strategy: str) -> KernelSpec:
             *((Array("values", "f64", lambda n: n, "inout"),) if pairs else ()),
         ),
         scalars=_SCALARS,
-        plan=lambda n: bitonic_plan(n, strategy, tile, names, False),
+        plan=lambda n: bitonic_plan(n, strategy, tile, names),
         init=init,
-        reference=_reference(FLOAT, False, pairs),
+        reference=_reference(FLOAT, pairs),
         cpu={
             "bitonic_step": _cpu_step(FLOAT),
             "bitonic_local_sort": _cpu_tiles(FLOAT, tile),
@@ -365,6 +444,8 @@ def _rajaperf_sort(name: str, pairs: bool, strategy: str) -> KernelSpec:
         flops=lambda n: 0,
         default_reps=20,
         check_size=3001,
+        check_sizes=_check_sizes(tile),
+        check_cases=check_cases(np.dtype(np.float64), "f64" if pairs else None, None),
         tolerance=EXACT,
         features=_features(strategy, 8),
         rajaperf_features=("Sort",),
