@@ -271,3 +271,38 @@ def test_a_bug_in_the_descending_path_fails_the_default_check(tmp_path: Path) ->
     row = Runner(RunOptions(check=True, sources=(tmp_path / "src",))).execute(task)
     assert row["status"] == "fail"
     assert "check case 'special desc'" in row["reason"]
+
+
+def plant_demo(tmp_path: Path, language: str, file: str, old: str, new: str) -> Path:
+    """A sources folder holding one shipped demo source with one change."""
+    folder = tmp_path / language
+    folder.mkdir(parents=True)
+    text = (SHIPPED / language / file).read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    (folder / file).write_text(text.replace(old, new), encoding="utf-8")
+    return tmp_path
+
+
+def test_a_mandelbrot_pixel_left_unwritten_fails(tmp_path: Path) -> None:
+    """One missed pixel is far under the allowance for chaotic boundary pixels,
+    but a count of 0 cannot come from rounding."""
+    need_backend("opencl")
+    first = "size_t i = get_global_id(0);"
+    src = plant_demo(tmp_path, "opencl", "Demo_MANDELBROT.cl", first, first[:-1] + " + 1;")
+    row = Runner(RunOptions(check=True, sources=(src,))).execute(
+        Task("Demo_MANDELBROT", "opencl", 0, 40_000, "f64")
+    )
+    assert row["status"] == "fail"
+    assert "1 of 40000 pixels were never written" in row["reason"]
+
+
+def test_a_vadd_group_narrower_than_its_launch_fails_at_a_multiple_of_it(tmp_path: Path) -> None:
+    need_backend("wgpu")
+    src = plant_demo(
+        tmp_path, "wgsl", "Demo_VADD.wgsl", "const GROUP: u32 = 256u;", "const GROUP: u32 = 255u;"
+    )
+    assert 4096 in suite.BY_NAME["Demo_VADD"].sizes_for_check
+    row = Runner(RunOptions(check=True, sources=(src,))).execute(
+        Task("Demo_VADD", "wgpu", 0, 4096, "f64")
+    )
+    assert row["status"] == "fail", row["reason"]

@@ -40,6 +40,8 @@ VADD = KernelSpec(
     flops=lambda n: n,
     default_reps=200,
     tolerance=TIGHT,
+    # A multiple of the work-group width, where a wrong group width leaves elements out.
+    check_sizes=(4096, 10_007),
 )
 
 
@@ -116,7 +118,21 @@ MANDELBROT_DIFFERING = 0.01
 
 
 def _mandelbrot_verify(inputs: dict, outputs: dict, reference: dict) -> Verdict:
+    """At most MANDELBROT_DIFFERING of the pixels differ, and none is left unwritten.
+
+    Every pixel's first test sees z = 0, so a count of 0 (the initial contents)
+    means no work-item wrote it: rounding cannot do that, a wrong index can,
+    and a few missed pixels would otherwise hide under the allowance.
+    """
     got, want = outputs["iterations"], reference["iterations"]
+    unwritten = np.flatnonzero((got == 0) & (want != 0))
+    if unwritten.size:
+        at = int(unwritten[0])
+        return Verdict(
+            float("inf"),
+            f"iterations: {unwritten.size} of {want.size} pixels were never written; "
+            f"first at {at} (expected {want[at]})",
+        )
     differ = int(np.count_nonzero(got != want))
     fraction = differ / max(1, want.size)
     if fraction > MANDELBROT_DIFFERING:
@@ -150,6 +166,8 @@ MANDELBROT = KernelSpec(
     default_size=1 << 20,
     default_reps=20,
     check_size=40_000,
+    # 256 x 256 pixels fill whole work-groups, where a wrong group width leaves some out.
+    check_sizes=(40_000, 65_536),
     tolerance=EXACT,
     verify=_mandelbrot_verify,
     items="pixels",
