@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
 import pytest
 from conftest import need_backend
 
-from harness import suite
-from harness.runner import Runner, RunOptions, Task, task_size
+from harness import sources, suite
+from harness.runner import Runner, RunOptions, Task, make_inputs, task_size
+from harness.suite.forall import GROUP
 
 BACKENDS = ("cpu", "opencl")
 
@@ -44,3 +48,36 @@ def test_sizes_that_are_not_multiples_of_the_group_are_guarded() -> None:
     for size in (1, 255, 257, 100_003):
         row = Runner(RunOptions(check=True)).execute(Task("Stream_DOT", "opencl", 0, size, "f64"))
         assert row["status"] == "ok", (size, row["reason"])
+
+
+ONE_LAUNCH = ("Stream_COPY", "Stream_MUL", "Stream_ADD", "Stream_TRIAD", "Basic_DAXPY")
+
+
+@pytest.mark.parametrize("kernel", ONE_LAUNCH)
+def test_one_launch_kernels_check_a_whole_number_of_groups(kernel: str) -> None:
+    # Only at a multiple of the group size does a group one item short miss an element.
+    sizes = suite.BY_NAME[kernel].sizes_for_check
+    assert any(size % GROUP == 0 for size in sizes) and any(size % 2 for size in sizes)
+
+
+def test_dot_check_case_starts_from_a_stale_dot(tmp_path: Path) -> None:
+    need_backend("opencl")
+    spec = suite.BY_NAME["Stream_DOT"]
+    init = next(c.init for c in spec.check_cases if c.name == "random")
+    x = make_inputs(spec, 10_007, 1, "f64", init)
+    assert x["dot"][0] != 0 and np.unique(x["a"]).size == x["a"].size
+    # Storing the sum instead of adding it: RAJAPerf's dot starts at 0, so only the
+    # check case shows it.
+    source = sources.find("opencl", ".cl", "Stream_DOT")
+    assert source is not None
+    (tmp_path / "opencl").mkdir()
+    text = source.read_text(encoding="utf-8")
+    assert text.count("dot[0] += total;") == 1
+    (tmp_path / "opencl" / source.name).write_text(
+        text.replace("dot[0] += total;", "dot[0] = total;")
+    )
+    row = Runner(RunOptions(check=True, sources=(tmp_path,))).execute(
+        Task("Stream_DOT", "opencl", 0, 10_007, "f64")
+    )
+    assert row["status"] == "fail"
+    assert "check case 'random'" in row["reason"] and "dot" in row["reason"]

@@ -9,6 +9,7 @@ of RAJAPerf's Base_Seq loops written below, independent of the descriptions.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +19,9 @@ from harness import sources, suite
 from harness.backends import get as get_backend
 from harness.runner import Runner, RunOptions, Task, make_inputs
 from harness.suite import polybench
+from harness.suite.forall import WIDE_GRID_SIZE
+from harness.suite.scan import chunking
+from harness.verify import guard_length
 
 KERNELS = (
     "Lcals_FIRST_MIN",
@@ -256,3 +260,143 @@ def test_checksum_matches_pin(runner: Runner, kernel: str, backend: str) -> None
     assert row["status"] == "ok", row["reason"]
     tolerance = suite.BY_NAME[kernel].tolerance.f64
     assert row["checksum"] == pytest.approx(pinned, rel=tolerance, abs=0)
+
+
+# --- Check cases: inputs that make every term and branch count ------------------
+
+
+def _case_inputs(kernel: str, case: str, size: int, precision: str = "f64") -> dict:
+    """A check case's inputs as the runner makes them (cast to the run types)."""
+    spec = suite.BY_NAME[kernel]
+    init = next(c.init for c in spec.check_cases if c.name == case)
+    return make_inputs(spec, size, 1, precision, init)
+
+
+def _plant(tmp_path: Path, kernel: str, original: str, planted: str) -> Path:
+    """A sources folder whose OpenCL source of ``kernel`` has one planted bug."""
+    need_backend("opencl")
+    source = sources.find("opencl", ".cl", kernel)
+    assert source is not None
+    text = source.read_text(encoding="utf-8")
+    assert text.count(original) == 1, original
+    folder = tmp_path / "opencl"
+    folder.mkdir(exist_ok=True)
+    for header in source.parent.glob("*.clh"):
+        (folder / header.name).write_text(header.read_text(encoding="utf-8"))
+    (folder / source.name).write_text(text.replace(original, planted))
+    return tmp_path
+
+
+def _planted_row(folder: Path, kernel: str, size: int) -> dict:
+    return Runner(RunOptions(check=True, sources=(folder,))).execute(
+        Task(kernel, "opencl", 0, size, "f64")
+    )
+
+
+def test_hydro_1d_check_case_makes_every_term_count() -> None:
+    spec = suite.BY_NAME["Lcals_HYDRO_1D"]
+    x = _case_inputs("Lcals_HYDRO_1D", "random", 4_096)
+    q, r, t = float(x["q"]), float(x["r"]), float(x["t"])
+    assert len({q, r, t, -r, -t}) == 5  # RAJAPerf's q equals t
+    out = spec.reference(x)["x"]
+    assert out.min() >= 1.0 and out.max() <= 4.0  # no cancellation towards 0
+    y, z = x["y"].astype(np.float64), x["z"].astype(np.float64)
+    assert (y < 0).any() and (y > 0).any() and (z < 0).any() and (z > 0).any()
+    # Each input read from a neighbour, or a scalar swapped, moves x far past NORMAL.
+    for wrong in (
+        t + y * (r * z[:-1] + t * z[1:]),
+        q + y * (t * z[:-1] + r * z[1:]),
+        q + y * (r * z[1:] + t * z[1:]),
+        q + np.roll(y, 1) * (r * z[:-1] + t * z[1:]),
+    ):
+        assert np.abs(wrong - out).max() / np.abs(out).max() > 1e-3
+
+
+def test_hydro_1d_wide_grid_size_is_a_2d_dispatch_that_fits() -> None:
+    spec = suite.BY_NAME["Lcals_HYDRO_1D"]
+    assert WIDE_GRID_SIZE in spec.sizes_for_check
+    (launch,) = spec.plan(WIDE_GRID_SIZE)
+    assert launch.groups == 65_536  # one past wgpu's 65535 per dimension
+    # z, the longest array, with its guard zone, within a 128 MiB storage binding.
+    assert (spec.lengths(WIDE_GRID_SIZE)["z"] + guard_length(np.dtype("f8"))) * 8 <= 2**27
+    assert 4_096 % 256 == 0 and 4_096 in spec.sizes_for_check
+
+
+def test_hydro_1d_planted_bug_fails_only_on_the_check_case(tmp_path: Path) -> None:
+    # q and t are equal in RAJAPerf's inputs: a t written for q passes them.
+    folder = _plant(
+        tmp_path, "Lcals_HYDRO_1D", "x[i] = q + y[i] * (r * z[i]", "x[i] = t + y[i] * (r * z[i]"
+    )
+    row = _planted_row(folder, "Lcals_HYDRO_1D", 4_096)
+    assert row["status"] == "fail"
+    assert "check case 'random'" in row["reason"] and "x:" in row["reason"]
+
+
+def test_first_min_check_cases_reach_ties_and_the_initial_location() -> None:
+    spec = suite.BY_NAME["Lcals_FIRST_MIN"]
+    size = 39_937
+    groups, chunk = chunking(size)
+    assert groups == 3 and chunk % 256
+    x = _case_inputs("Lcals_FIRST_MIN", "ties", size)
+    where = np.flatnonzero(x["x"] == x["x"].min())
+    assert where[0] > 0 and len(set(where // chunk)) == groups  # ties in every group
+    assert spec.reference(x)["minloc"][0] == where[0]
+    last = _case_inputs("Lcals_FIRST_MIN", "last", size, "f32")
+    assert spec.reference(last)["minloc"][0] == size - 1  # only at the very end
+    none = _case_inputs("Lcals_FIRST_MIN", "none", size, "f32")
+    assert np.isposinf(none["x"]).all() and spec.reference(none)["minloc"][0] == 0
+
+
+def test_first_min_planted_tie_bug_fails(tmp_path: Path) -> None:
+    # The last of equal minima instead of the first: RAJAPerf's minimum is unique.
+    folder = _plant(tmp_path, "Lcals_FIRST_MIN", "loc < than_loc);", "loc > than_loc);")
+    row = _planted_row(folder, "Lcals_FIRST_MIN", 39_937)
+    assert row["status"] == "fail"
+    assert "check case 'ties'" in row["reason"] and "minloc" in row["reason"]
+
+
+@pytest.mark.parametrize("kernel", ["Polybench_JACOBI_2D", "Polybench_HEAT_3D", "Polybench_GEMM"])
+def test_polybench_random_cases_have_distinct_neighbours(kernel: str) -> None:
+    spec = suite.BY_NAME[kernel]
+    x = _case_inputs(kernel, "random", spec.check_size)
+    for name in ("A", "B"):
+        values = x[name].astype(np.float64)
+        assert np.abs(np.diff(values)).min() > 0 and values.min() >= 0.5
+    timed = make_inputs(spec, spec.check_size, 1, "f64")
+    for name, expected in spec.reference(x).items():
+        assert not np.allclose(expected, spec.reference(timed)[name])
+
+
+def test_gemm_check_sizes_reach_every_tile_edge() -> None:
+    spec = suite.BY_NAME["Polybench_GEMM"]
+    edges = {polybench.gemm_dims(size)[1] % polybench.GEMM_TILE for size in spec.sizes_for_check}
+    assert {0, 1} <= edges and len(edges) == 3  # whole tiles, one past, and a ragged edge
+
+
+def test_gemm_planted_bug_fails_on_stale_c(tmp_path: Path) -> None:
+    # Skipping the final store leaves beta * C: RAJAPerf's C starts at 0, so only a
+    # stale C shows it.
+    folder = _plant(tmp_path, "Polybench_GEMM", "C[j + i * nj] = dot;", ";")
+    row = _planted_row(folder, "Polybench_GEMM", 4_096)
+    assert row["status"] == "fail"
+    assert "C:" in row["reason"]
+
+
+@pytest.mark.parametrize("kernel", ["Polybench_JACOBI_2D", "Polybench_HEAT_3D"])
+def test_stencils_check_the_smallest_grid_and_whole_groups(kernel: str) -> None:
+    spec = suite.BY_NAME[kernel]
+    assert 1 in spec.sizes_for_check
+    assert [launch.items for launch in spec.plan(1)] == [1, 1]  # one interior point
+    # Some check size's interior is a whole number of work-groups.
+    assert any(spec.plan(size)[0].items % 256 == 0 for size in spec.sizes_for_check)
+
+
+def test_gemm_inf_case_poisons_only_padded_products() -> None:
+    spec = suite.BY_NAME["Polybench_GEMM"]
+    ni, nj, nk = polybench.gemm_dims(4_200)
+    x = _case_inputs("Polybench_GEMM", "inf", 4_200)
+    a = x["A"].reshape(ni, nk)
+    assert np.isposinf(a[1::2, 0]).all() and np.isfinite(a[0::2]).all()
+    c = spec.reference(x)["C"].reshape(ni, nj)
+    # Rows without an infinity stay finite: a NaN there is a product formed by mistake.
+    assert np.isfinite(c[0::2]).all() and np.isposinf(c[1::2]).all()

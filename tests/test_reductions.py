@@ -14,6 +14,7 @@ import ctypes.util
 import math
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,7 +23,7 @@ from conftest import need_backend
 from harness import sources, suite
 from harness.backends import get as get_backend
 from harness.runner import Runner, RunOptions, Task, make_inputs, task_size
-from harness.suite.scan import scan_plan
+from harness.suite.scan import CHUNKED_CHECK_SIZES, chunking, scan_plan
 
 KERNELS = (
     "Algorithm_REDUCE_SUM",
@@ -266,3 +267,131 @@ def test_indexlist_scans_with_the_scan_plan() -> None:
     assert plan[1:4] == scan_plan(n + 1, ("counts",), "sums", ("counts",))
     scan = suite.BY_NAME["Algorithm_SCAN"].plan(n)
     assert [launch.entry for launch in scan] == ["scan_reduce", "scan_sums", "scan_apply"]
+
+
+# ---------------------------------------------------------------------------
+# Check cases and check sizes: inputs that make every branch and term count.
+
+
+def _case_inputs(kernel: str, case: str, size: int, precision: str = "f64") -> dict:
+    """A check case's inputs as the runner makes them (cast to the run types)."""
+    spec = suite.BY_NAME[kernel]
+    init = next(c.init for c in spec.check_cases if c.name == case)
+    return make_inputs(spec, size, 1, precision, init)
+
+
+def _planted_row(tmp_path: Path, kernel: str, original: str, planted: str, size: int) -> dict:
+    """The check row of ``kernel`` on opencl with one planted bug in its source."""
+    need_backend("opencl")
+    source = sources.find("opencl", ".cl", kernel)
+    assert source is not None
+    text = source.read_text(encoding="utf-8")
+    assert text.count(original) == 1, original
+    folder = tmp_path / "opencl"
+    folder.mkdir(exist_ok=True)
+    for header in source.parent.glob("*.clh"):
+        (folder / header.name).write_text(header.read_text(encoding="utf-8"))
+    (folder / source.name).write_text(text.replace(original, planted))
+    options = RunOptions(check=True, sources=(tmp_path,))
+    return Runner(options).execute(Task(kernel, "opencl", 0, size, "f64"))
+
+
+def test_chunked_check_sizes_span_several_ragged_chunks() -> None:
+    # One size fills one group; the other needs three, none a whole number of tiles.
+    small, large = CHUNKED_CHECK_SIZES
+    assert chunking(small)[0] == 1
+    groups, chunk = chunking(large)
+    assert groups == 3 and chunk % 256 and (large - (groups - 1) * chunk) % 256
+    for kernel in ("Algorithm_REDUCE_SUM", "Algorithm_SCAN", "Algorithm_HISTOGRAM"):
+        assert suite.BY_NAME[kernel].sizes_for_check == CHUNKED_CHECK_SIZES
+    for kernel in ("Basic_REDUCE3_INT", "Basic_INDEXLIST_3LOOP"):
+        assert suite.BY_NAME[kernel].sizes_for_check == CHUNKED_CHECK_SIZES
+
+
+def test_histogram_check_case_spreads_bins_and_starts_stale() -> None:
+    size = CHUNKED_CHECK_SIZES[1]
+    x = _case_inputs("Algorithm_HISTOGRAM", "random", size)
+    _, chunk = chunking(size)
+    for start in range(0, size, chunk):
+        assert set(np.unique(x["bins"][start : start + chunk])) == set(range(10))
+    assert (x["counts"] > 0).all()  # histogram_clear must zero them
+    # The last bin counts exactly one item per chunk: a local count of 1.
+    for start in range(0, size, chunk):
+        assert (x["bins"][start : start + chunk] == 9).sum() == 1
+
+
+def test_histogram_planted_clear_bug_fails(tmp_path: Path) -> None:
+    row = _planted_row(tmp_path, "Algorithm_HISTOGRAM", "counts[b] = 0;", ";", 10_007)
+    assert row["status"] == "fail"
+    assert "check case 'random'" in row["reason"] and "counts" in row["reason"]
+
+
+def test_indexlist_check_case_has_exact_zeros() -> None:
+    spec = suite.BY_NAME["Basic_INDEXLIST_3LOOP"]
+    x = _case_inputs("Basic_INDEXLIST_3LOOP", "zeros", 10_007)
+    values = x["x"]
+    assert (values == 0).sum() > 1000 and (values < 0).sum() > 1000 and (values > 0).sum() > 1000
+    expected = spec.reference(x)
+    length = int(expected["len"][0])
+    assert length == (values < 0).sum()
+    # Entries past the list keep their start, values no index has.
+    assert (expected["list"][length:] < 0).all()
+
+
+def test_indexlist_all_case_lists_every_index() -> None:
+    spec = suite.BY_NAME["Basic_INDEXLIST_3LOOP"]
+    size = CHUNKED_CHECK_SIZES[1]
+    expected = spec.reference(_case_inputs("Basic_INDEXLIST_3LOOP", "all", size))
+    assert expected["len"][0] == size
+    np.testing.assert_array_equal(expected["list"], np.arange(size))
+
+
+def test_reduce3_check_case_sums_fall_below_the_min() -> None:
+    spec = suite.BY_NAME["Basic_REDUCE3_INT"]
+    size = CHUNKED_CHECK_SIZES[1]
+    x = _case_inputs("Basic_REDUCE3_INT", "random", size)
+    expected = spec.reference(x)
+    assert expected["vmin"][0] > -58 and expected["vmax"][0] < 19  # inside RAJAPerf's
+    _, chunk = chunking(size)
+    sums = [int(x["vec"][s : s + chunk].sum()) for s in range(0, size, chunk)]
+    assert max(sums) < expected["vmin"][0]
+
+
+def test_indexlist_planted_zero_bug_fails(tmp_path: Path) -> None:
+    row = _planted_row(tmp_path, "Basic_INDEXLIST_3LOOP", "x[i] < 0 ?", "x[i] <= 0 ?", 10_007)
+    assert row["status"] == "fail"
+    assert "check case 'zeros'" in row["reason"]
+
+
+def test_reduce3_planted_group_bug_needs_several_groups(tmp_path: Path) -> None:
+    original, planted = "partial[2 * groups + g]", "partial[2 * groups - g]"
+    assert _planted_row(tmp_path, "Basic_REDUCE3_INT", original, planted, 10_007)["status"] == "ok"
+    row = _planted_row(tmp_path, "Basic_REDUCE3_INT", original, planted, 39_937)
+    assert row["status"] == "fail"
+    assert "vmax" in row["reason"]
+
+
+def test_pi_atomic_verifies_pi_is_zeroed(tmp_path: Path) -> None:
+    spec = suite.BY_NAME["Basic_PI_ATOMIC"]
+    assert any(size % 256 == 0 for size in spec.sizes_for_check)
+    assert next(a for a in spec.arrays if a.name == "pi").intent == "inout"
+    row = _planted_row(tmp_path, "Basic_PI_ATOMIC", "pi[0] = 0;", ";", 10_007)
+    assert row["status"] == "fail"
+    assert "pi:" in row["reason"]
+
+
+def test_reduce_sum_check_case_values_are_distinct() -> None:
+    spec = suite.BY_NAME["Algorithm_REDUCE_SUM"]
+    x = _case_inputs("Algorithm_REDUCE_SUM", "random", 10_007)
+    values = x["x"]
+    assert np.unique(values).size == values.size and values.min() >= 0.5
+    # The stale sum must be overwritten, not added to.
+    assert x["sum"][0] != 0 and spec.reference(x)["sum"][0] == pytest.approx(values.sum())
+
+
+def test_reduce_sum_planted_bug_fails_on_the_stale_sum(tmp_path: Path) -> None:
+    # Adding to sum instead of storing it: RAJAPerf's sum starts at 0, so only the
+    # check case's stale sum shows it.
+    row = _planted_row(tmp_path, "Algorithm_REDUCE_SUM", "sum[0] = s;", "sum[0] += s;", 10_007)
+    assert row["status"] == "fail"
+    assert "check case 'random'" in row["reason"] and "sum" in row["reason"]

@@ -9,13 +9,15 @@ from __future__ import annotations
 import numpy as np
 
 from harness.rajaperf import DataInit
-from harness.spec import EXACT, NORMAL, Array, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.spec import EXACT, NORMAL, Array, CheckCase, Grid, KernelSpec, Launch, Scalar, Traffic
 from harness.suite.forall import GROUP
 from harness.suite.scan import (
     CHUNK,
+    CHUNKED_CHECK_SIZES,
     COUNT,
     chunk_sums,
     chunked_launch,
+    chunking,
     exclusive_sums,
     fold_launch,
     partial_groups,
@@ -53,6 +55,16 @@ def _reduce_sum_plan(size: int) -> list[Launch]:
 def _reduce_sum_init(size: int, seed: int, precision: str) -> dict:
     d = DataInit()
     return {"x": d.data(size), "partial": np.zeros(partial_groups(size)), "sum": np.zeros(1)}
+
+
+def _reduce_sum_check_init(size: int, seed: int, precision: str) -> dict:
+    """Distinct random values in [0.5, 1.5] (no cancellation), and a nonzero stale sum."""
+    rng = np.random.default_rng(seed)
+    return {
+        "x": rng.uniform(0.5, 1.5, size),
+        "partial": np.zeros(partial_groups(size)),
+        "sum": np.array([rng.uniform(1.0, 2.0)]),
+    }
 
 
 def _reduce_sum_final_cpu(grid: Grid, partial: np.ndarray, total: np.ndarray, count: int) -> None:
@@ -104,6 +116,23 @@ def _histogram_init(size: int, seed: int, precision: str) -> dict:
     }
 
 
+def _histogram_check_init(size: int, seed: int, precision: str) -> dict:
+    """Bins drawn at random, so every group sees most bins, and stale counts to clear.
+
+    The last bin holds exactly one item of each group's chunk, a local count of 1.
+    """
+    rng = np.random.default_rng(seed)
+    bins = rng.integers(0, NUM_BINS - 1, size)
+    _, chunk = chunking(size)
+    for start in range(0, size, chunk):
+        bins[rng.integers(start, min(start + chunk, size))] = NUM_BINS - 1
+    return {
+        "bins": bins,
+        "counts": rng.integers(1, 1000, NUM_BINS),
+        "num_bins": NUM_BINS,
+    }
+
+
 def _histogram_clear_cpu(grid: Grid, counts: np.ndarray, num_bins: int) -> None:
     counts[:num_bins] = 0
 
@@ -136,6 +165,15 @@ KERNELS = (
         features=frozenset({"local_memory"}),
         rajaperf_features=("Forall", "Reduction"),
         checksum=lambda out: abs(float(out["sum"][0])),
+        check_cases=(
+            CheckCase(
+                "random",
+                _reduce_sum_check_init,
+                "RAJAPerf's x varies by under 2%, so a value summed from the wrong index "
+                "barely shows; these are distinct random values",
+            ),
+        ),
+        check_sizes=CHUNKED_CHECK_SIZES,
     ),
     KernelSpec(
         name="Algorithm_SCAN",
@@ -158,6 +196,7 @@ KERNELS = (
         features=frozenset({"local_memory"}),
         rajaperf_features=("Scan",),
         type_aliases={"SCAN_T": "real"},
+        check_sizes=CHUNKED_CHECK_SIZES,
     ),
     KernelSpec(
         name="Algorithm_HISTOGRAM",
@@ -180,5 +219,15 @@ KERNELS = (
         tolerance=EXACT,
         features=frozenset({"atomics", "local_memory"}),
         rajaperf_features=("Forall", "Atomic"),
+        check_cases=(
+            CheckCase(
+                "random",
+                _histogram_check_init,
+                "RAJAPerf's bins are ten long runs, so each group sees one or two bins, and "
+                "counts start at zero; here bins are random, one bin has one item per "
+                "group, and the counts start stale",
+            ),
+        ),
+        check_sizes=CHUNKED_CHECK_SIZES,
     ),
 )

@@ -6,10 +6,22 @@ import numpy as np
 
 from harness.rajaperf import DataInit
 from harness.rajaperf import checksum as array_checksum
-from harness.spec import EXACT, NORMAL, Array, Grid, KernelSpec, Launch, Scalar, Tolerance, Traffic
-from harness.suite.forall import GROUP, one_launch
+from harness.spec import (
+    EXACT,
+    NORMAL,
+    Array,
+    CheckCase,
+    Grid,
+    KernelSpec,
+    Launch,
+    Scalar,
+    Tolerance,
+    Traffic,
+)
+from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, one_launch
 from harness.suite.scan import (
     CHUNK,
+    CHUNKED_CHECK_SIZES,
     COUNT,
     chunk_sums,
     chunked_launch,
@@ -58,6 +70,19 @@ def _reduce3_init(size: int, seed: int, precision: str) -> dict:
     d = DataInit()
     return {
         "vec": d.int_data(size),
+        "partial": np.zeros(3 * partial_groups(size)),
+        "vsum": np.zeros(1),
+        "vmin": np.full(1, INT_MAX),
+        "vmax": np.full(1, INT_MIN),
+    }
+
+
+def _reduce3_check_init(size: int, seed: int, precision: str) -> dict:
+    """Random ints in [-50, 15]: min and max inside RAJAPerf's -58 and 19, and every
+    chunk sum far below the min, so a sum, min or max read for another shows."""
+    rng = np.random.default_rng(seed)
+    return {
+        "vec": rng.integers(-50, 16, size),
         "partial": np.zeros(3 * partial_groups(size)),
         "vsum": np.zeros(1),
         "vmin": np.full(1, INT_MAX),
@@ -128,9 +153,13 @@ def _pi_final_cpu(grid: Grid, pi: np.ndarray, pi_final: np.ndarray) -> None:
 
 
 def _pi_reference(x: dict) -> dict:
+    """4 times the midpoint sum in pi_final, and pi zeroed again for the next repetition."""
     dx = float(x["dx"])
     i = np.arange(int(x["n"]), dtype=np.float64)
-    return {"pi_final": np.array([4 * np.sum(dx / (1 + ((i + 0.5) * dx) ** 2))])}
+    return {
+        "pi_final": np.array([4 * np.sum(dx / (1 + ((i + 0.5) * dx) ** 2))]),
+        "pi": np.zeros(1),
+    }
 
 
 def _indexlist_plan(size: int) -> list[Launch]:
@@ -150,6 +179,25 @@ def _indexlist_init(size: int, seed: int, precision: str) -> dict:
         "list": d.int_data(size),
         "len": np.zeros(1),
     }
+
+
+def _indexlist_check_init(size: int, seed: int, precision: str) -> dict:
+    """x of -1, 0 and +1 times random magnitudes: exact zeros must not be listed."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(-1, 2, size) * rng.uniform(0.5, 1.5, size)
+    return {
+        "x": x,
+        "counts": np.zeros(size + 1),
+        "sums": np.zeros(partial_groups(size + 1)),
+        "list": rng.integers(-1000, -1, size),
+        "len": np.full(1, -1),
+    }
+
+
+def _indexlist_all_init(size: int, seed: int, precision: str) -> dict:
+    """Every x negative: every index is listed, and every count the scan adds is 1."""
+    rng = np.random.default_rng(seed)
+    return {**_indexlist_check_init(size, seed, precision), "x": -rng.uniform(0.5, 1.5, size)}
 
 
 def _indexlist_count_cpu(grid: Grid, x: np.ndarray, counts: np.ndarray, n: int) -> None:
@@ -195,6 +243,7 @@ KERNELS = (
         flops=lambda n: 2 * n,
         default_reps=500,
         tolerance=NORMAL,
+        check_sizes=FORALL_CHECK_SIZES,
     ),
     KernelSpec(
         name="Basic_REDUCE3_INT",
@@ -219,13 +268,23 @@ KERNELS = (
         features=frozenset({"local_memory"}),
         rajaperf_features=("Forall", "Reduction"),
         checksum=_scalars_checksum("vsum", "vmin", "vmax"),
+        check_cases=(
+            CheckCase(
+                "random",
+                _reduce3_check_init,
+                "RAJAPerf's values are -1 and +1 with one -58 and one 19, so the sums stay "
+                "between the min and max; here every chunk sum is far below the min",
+            ),
+        ),
+        check_sizes=CHUNKED_CHECK_SIZES,
     ),
     KernelSpec(
         name="Basic_PI_ATOMIC",
         group=GROUP_NAME,
         summary="pi += dx / (1 + x*x) by every item atomically on one address; 4*pi",
         arrays=(
-            Array("pi", "real", lambda n: 1, "scratch"),
+            # Verified: pi_final must leave it zero, or the next repetition starts off.
+            Array("pi", "real", lambda n: 1, "inout"),
             Array("pi_final", "real", lambda n: 1, "out"),
         ),
         scalars=(Scalar("dx", "real"), N),
@@ -241,6 +300,7 @@ KERNELS = (
         precision_features={"f64": frozenset({"atomics64"})},
         rajaperf_features=("Forall", "Atomic"),
         checksum=_scalars_checksum("pi_final"),
+        check_sizes=FORALL_CHECK_SIZES,
     ),
     KernelSpec(
         name="Basic_INDEXLIST_3LOOP",
@@ -276,5 +336,20 @@ KERNELS = (
         rajaperf_features=("Forall", "Scan"),
         checksum=lambda out: array_checksum(out["list"]) + abs(float(out["len"][0])),
         type_aliases={"SCAN_T": "i32"},
+        check_cases=(
+            CheckCase(
+                "zeros",
+                _indexlist_check_init,
+                "RAJAPerf's x has no zeros, so x < 0 and x <= 0 agree; here a third of x "
+                "is exactly 0, and list starts with values no index has",
+            ),
+            CheckCase(
+                "all",
+                _indexlist_all_init,
+                "every x is negative, so every entry the scan adds is 1 and an entry added "
+                "twice or skipped at a chunk's edge shows",
+            ),
+        ),
+        check_sizes=CHUNKED_CHECK_SIZES,
     ),
 )

@@ -5,9 +5,19 @@ from __future__ import annotations
 import numpy as np
 
 from harness.rajaperf import DataInit
-from harness.spec import EXACT, NORMAL, Array, Grid, KernelSpec, Launch, Scalar, Traffic
-from harness.suite.forall import GROUP, one_launch
-from harness.suite.scan import chunking, partial_groups
+from harness.spec import (
+    EXACT,
+    NORMAL,
+    Array,
+    CheckCase,
+    Grid,
+    KernelSpec,
+    Launch,
+    Scalar,
+    Traffic,
+)
+from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, WIDE_GRID_SIZE, one_launch
+from harness.suite.scan import CHUNKED_CHECK_SIZES, chunking, partial_groups
 
 GROUP_NAME = "Lcals"
 
@@ -32,6 +42,20 @@ def _hydro_1d_init(size: int, seed: int, precision: str) -> dict:
         "q": d.scalar(),
         "r": d.scalar(),
         "t": d.scalar(),
+    }
+
+
+def _hydro_1d_check_init(size: int, seed: int, precision: str) -> dict:
+    """Random y and z of both signs and distinct q, r, t; q keeps x in [1, 4], away from 0."""
+    rng = np.random.default_rng(seed)
+    r, t = rng.uniform(0.25, 0.5, 2) * np.array([1.0, -1.0])
+    return {
+        "x": np.zeros(size),
+        "y": rng.uniform(-1.0, 1.0, size),
+        "z": rng.uniform(-1.0, 1.0, size + 1),
+        "q": rng.uniform(2.0, 3.0),
+        "r": r,
+        "t": t,
     }
 
 
@@ -74,6 +98,53 @@ def _first_min_init(size: int, seed: int, precision: str) -> dict:
     d = DataInit()
     x = d.const(size, 0.0)
     x[size // 2] = -1.0e10
+    groups = partial_groups(size)
+    return {
+        "x": x,
+        "block_val": np.zeros(groups),
+        "block_loc": np.zeros(groups, dtype=np.int32),
+        "minloc": np.full(1, -1, dtype=np.int32),
+        "xmin_init": x[0],
+        "initloc": 0,
+    }
+
+
+def _first_min_ties_init(size: int, seed: int, precision: str) -> dict:
+    """Small random integers, so the minimum recurs in many groups and work-items.
+
+    x[0] is above the minimum, so the first minimum is not the initial location.
+    """
+    rng = np.random.default_rng(seed)
+    x = rng.integers(-32, 32, size).astype(np.float64)
+    x[0] = 32.0
+    groups = partial_groups(size)
+    return {
+        "x": x,
+        "block_val": np.zeros(groups),
+        "block_loc": np.zeros(groups, dtype=np.int32),
+        "minloc": np.full(1, -1, dtype=np.int32),
+        "xmin_init": x[0],
+        "initloc": 0,
+    }
+
+
+def _first_min_last_init(size: int, seed: int, precision: str) -> dict:
+    """Strictly decreasing values: the one minimum is the last element of the last range."""
+    x = np.arange(size, 0, -1, dtype=np.float64)
+    groups = partial_groups(size)
+    return {
+        "x": x,
+        "block_val": np.zeros(groups),
+        "block_loc": np.zeros(groups, dtype=np.int32),
+        "minloc": np.full(1, -1, dtype=np.int32),
+        "xmin_init": x[0],
+        "initloc": 0,
+    }
+
+
+def _first_min_none_init(size: int, seed: int, precision: str) -> dict:
+    """Every value +inf: none beats the initial (xmin_init, initloc), which must win."""
+    x = np.full(size, np.inf)
     groups = partial_groups(size)
     return {
         "x": x,
@@ -135,6 +206,15 @@ KERNELS = (
         flops=lambda n: 5 * n,
         default_reps=1000,
         tolerance=NORMAL,
+        check_cases=(
+            CheckCase(
+                "random",
+                _hydro_1d_check_init,
+                "RAJAPerf's q equals t and y and z vary by under 2%, so swapped or shifted "
+                "terms barely show; these are random y, z of both signs and distinct q, r, t",
+            ),
+        ),
+        check_sizes=(*FORALL_CHECK_SIZES, WIDE_GRID_SIZE),
     ),
     KernelSpec(
         name="Lcals_FIRST_MIN",
@@ -164,5 +244,26 @@ KERNELS = (
         features=frozenset({"local_memory"}),
         rajaperf_features=("Forall", "Reduction"),
         checksum=lambda out: abs(float(out["minloc"][0])),
+        check_cases=(
+            CheckCase(
+                "ties",
+                _first_min_ties_init,
+                "RAJAPerf's minimum is unique, so which of equal values wins never shows; "
+                "here the minimum recurs across groups and work-items, not at x[0]",
+            ),
+            CheckCase(
+                "last",
+                _first_min_last_init,
+                "RAJAPerf's minimum is mid-array; here it is the very last element, so a "
+                "range that stops one short of its end misses it",
+            ),
+            CheckCase(
+                "none",
+                _first_min_none_init,
+                "every value is +inf, so the initial location must win and a read past "
+                "the end (the guard's huge finite value) would",
+            ),
+        ),
+        check_sizes=CHUNKED_CHECK_SIZES,
     ),
 )

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from harness.rajaperf import DataInit
-from harness.spec import NORMAL, Array, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.spec import NORMAL, Array, CheckCase, Grid, KernelSpec, Launch, Scalar, Traffic
 from harness.suite.forall import GROUP
 
 GROUP_NAME = "Polybench"
@@ -54,6 +54,13 @@ def _jacobi_2d_init(size: int, seed: int, precision: str) -> dict:
     n = jacobi_2d_edge(size)
     d = DataInit()
     return {"A": d.data(n * n), "B": d.data(n * n)}
+
+
+def _jacobi_2d_check_init(size: int, seed: int, precision: str) -> dict:
+    """Independent random A and B in [0.5, 1.5]: every neighbour differs from the centre."""
+    n = jacobi_2d_edge(size)
+    rng = np.random.default_rng(seed)
+    return {"A": rng.uniform(0.5, 1.5, n * n), "B": rng.uniform(0.5, 1.5, n * n)}
 
 
 def _jacobi_2d_reference(x: dict) -> dict:
@@ -98,6 +105,13 @@ def _heat_3d_init(size: int, seed: int, precision: str) -> dict:
     n = heat_3d_edge(size)
     d = DataInit()
     return {"A": d.data(n**3), "B": d.data(n**3)}
+
+
+def _heat_3d_check_init(size: int, seed: int, precision: str) -> dict:
+    """Independent random A and B in [0.5, 1.5]: every neighbour differs from the centre."""
+    n = heat_3d_edge(size)
+    rng = np.random.default_rng(seed)
+    return {"A": rng.uniform(0.5, 1.5, n**3), "B": rng.uniform(0.5, 1.5, n**3)}
 
 
 def _heat_3d_reference(x: dict) -> dict:
@@ -155,18 +169,60 @@ def _gemm_init(size: int, seed: int, precision: str) -> dict:
     }
 
 
+def _gemm_check_init(size: int, seed: int, precision: str) -> dict:
+    """Random A and B in [0.5, 1.5] (no cancellation in the dots) and a stale C."""
+    ni, nj, nk = gemm_dims(size)
+    rng = np.random.default_rng(seed)
+    return {
+        "A": rng.uniform(0.5, 1.5, ni * nk),
+        "B": rng.uniform(0.5, 1.5, nk * nj),
+        "C": rng.uniform(0.5, 1.5, ni * nj),
+        "alpha": GEMM_ALPHA,
+        "beta": GEMM_BETA,
+    }
+
+
+def _gemm_inf_init(size: int, seed: int, precision: str) -> dict:
+    """`_gemm_check_init` with +inf in column 0 of every other row of A.
+
+    The last k-tile is padded with zeros; an element of A read where its B
+    partner is such a zero (the next row's first) then makes a NaN instead of 0.
+    """
+    inputs = _gemm_check_init(size, seed, precision)
+    ni, _, nk = gemm_dims(size)
+    inputs["A"].reshape(ni, nk)[1::2, 0] = np.inf
+    return inputs
+
+
+def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a @ b, with rows of ``a`` holding an inf or NaN multiplied term by term.
+
+    BLAS pads its blocks with zeros, so such a row can pick up a NaN from a
+    0 * inf that the plain sum of products never forms.
+    """
+    out = a @ b
+    rows = np.flatnonzero(~np.isfinite(a).all(axis=1))
+    if rows.size:
+        with np.errstate(invalid="ignore"):
+            out[rows] = np.einsum("ik,kj->ij", a[rows], b, optimize=False)
+    return out
+
+
 def _gemm_cpu(grid: Grid, C, A, B, alpha, beta, ni: int, nj: int, nk: int) -> None:
     # RAJAPerf scales C by beta, then overwrites it with the dot product.
     out = C[: ni * nj]
     out *= beta
-    out[:] = ((alpha * A[: ni * nk].reshape(ni, nk)) @ B[: nk * nj].reshape(nk, nj)).ravel()
+    a = alpha * A[: ni * nk].reshape(ni, nk)
+    with np.errstate(invalid="ignore"):
+        out[:] = _matmul(a, B[: nk * nj].reshape(nk, nj)).ravel()
 
 
 def _gemm_reference(x: dict) -> dict:
     ni = nj = math.isqrt(x["C"].size)
     nk = x["A"].size // ni
-    a = _f64(x["A"]).reshape(ni, nk)
-    return {"C": (float(x["alpha"]) * a @ _f64(x["B"]).reshape(nk, nj)).ravel()}
+    a = float(x["alpha"]) * _f64(x["A"]).reshape(ni, nk)
+    with np.errstate(invalid="ignore"):
+        return {"C": _matmul(a, _f64(x["B"]).reshape(nk, nj)).ravel()}
 
 
 def _gemm_traffic(size: int, real_bytes: int) -> Traffic:
@@ -199,6 +255,17 @@ KERNELS = (
         check_size=5000,
         tolerance=NORMAL,
         rajaperf_features=("Kernel",),
+        check_cases=(
+            CheckCase(
+                "random",
+                _jacobi_2d_check_init,
+                "RAJAPerf's A and B vary by under 2% along a row, so a neighbour read from "
+                "the wrong place barely shows; these are independent random values",
+            ),
+        ),
+        # Size 1 is the smallest grid, 3 x 3 with one interior point; size 256 has
+        # 16 x 16 interior points, whole work-groups.
+        check_sizes=(5000, 1, 256),
     ),
     KernelSpec(
         name="Polybench_HEAT_3D",
@@ -219,6 +286,17 @@ KERNELS = (
         check_size=6000,
         tolerance=NORMAL,
         rajaperf_features=("Kernel",),
+        check_cases=(
+            CheckCase(
+                "random",
+                _heat_3d_check_init,
+                "RAJAPerf's A and B vary by under 2% along a row, so a neighbour read from "
+                "the wrong place barely shows; these are independent random values",
+            ),
+        ),
+        # Size 1 is the smallest grid, 3 x 3 x 3 with one interior point; size 512
+        # has 8 x 8 x 8 interior points, whole work-groups.
+        check_sizes=(6000, 1, 512),
     ),
     KernelSpec(
         name="Polybench_GEMM",
@@ -248,5 +326,21 @@ KERNELS = (
         features=frozenset({"local_memory"}),
         rajaperf_features=("Kernel",),
         complexity="N^(3/2)",
+        check_cases=(
+            CheckCase(
+                "random",
+                _gemm_check_init,
+                "RAJAPerf's A and B vary by under 2% along a row, so a misplaced tile element "
+                "barely shows, and C starts at 0; these are random, C stale",
+            ),
+            CheckCase(
+                "inf",
+                _gemm_inf_init,
+                "with +inf in some rows of A, a padded product 0 * A that should never be "
+                "formed shows as NaN",
+            ),
+        ),
+        # Edges 71, 64 and 65: not a whole number of tiles, exactly four, one past.
+        check_sizes=(5000, 4096, 4200),
     ),
 )

@@ -29,6 +29,11 @@ MIN_TILES = 64
 #: how many group partials there are.
 CHUNK = Scalar("chunk", "u32")
 COUNT = Scalar("count", "u32")
+#: Check sizes of chunked kernels: one work-group's chunk, and three groups'
+#: (chunks of 13313, 13313 and 13311), so group offsets, chunk ends and the
+#: partials' folding all count. Each is one past a whole number of tiles, or
+#: one short, where a range rounded down or up by one item shows.
+CHUNKED_CHECK_SIZES = (10_241, 39_937)
 
 
 def chunking(n: int) -> tuple[int, int]:
