@@ -35,9 +35,10 @@ from typing import Any
 from harness import sources, suite
 from harness.backends import BACKENDS
 from harness.backends import get as get_backend
+from harness.backends.base import DeviceInfo
 from harness.errors import UsageError
-from harness.mutation import Mutant, mutants
-from harness.runner import RunOptions, Task, plan
+from harness.mutation import Mutant, continued, live_lines, mutants
+from harness.runner import RunOptions, Task, param_choices, plan
 from harness.spec import PRECISIONS, KernelSpec
 from harness.workers import Workers
 
@@ -275,15 +276,42 @@ def run_kernel(
     return outcomes, None
 
 
-def all_mutants(spec: KernelSpec, backend: str) -> list[Mutant]:
-    """Every mutant of the sources a backend compiles for a kernel."""
+def all_mutants(
+    spec: KernelSpec,
+    backend: str,
+    device: DeviceInfo | None = None,
+    precisions: Sequence[str] = PRECISIONS,
+) -> tuple[list[Mutant], int]:
+    """Every mutant of the sources a backend compiles for a kernel, and how many more
+    lie in code it never compiles there.
+
+    With a ``device``, C sources go through the preprocessor with the kernel's
+    defines at each precision (and each choice of its run options), and only
+    mutants on lines it keeps are made: a line under a false ``#if`` (another
+    key type's code in a shared sort header) is no part of this kernel.
+    """
     chosen = get_backend(backend)
     if chosen.language is None:
-        return []
-    found = []
-    for path in source_files(spec, chosen.language, chosen.extension):
-        found.extend(mutants(path.name, path.read_text(encoding="utf-8")))
-    return found
+        return [], 0
+    files = source_files(spec, chosen.language, chosen.extension)
+    texts = {path.name: path.read_text(encoding="utf-8") for path in files}
+    found = [m for name, text in texts.items() for m in mutants(name, text)]
+    if device is None or not files:
+        return found, 0
+    live: set[tuple[str, int]] = set()
+    for combo in param_choices(spec, {}):
+        bound = spec.with_params(dict(combo))
+        for precision in precisions:
+            text = chosen.compiled_text(bound, files[0], precision, device)
+            if text is None:
+                return found, 0
+            live |= live_lines(text)
+    kept_lines = {
+        name: continued(text.split("\n"), {line for file, line in live if file == name})
+        for name, text in texts.items()
+    }
+    kept = [m for m in found if m.line in kept_lines[m.file]]
+    return kept, len(found) - len(kept)
 
 
 def sample(found: list[Mutant], count: int | None, seed: int) -> list[Mutant]:
@@ -445,15 +473,17 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
     for device in devices:
         backend = device.partition(":")[0]
         for spec in kernels:
-            found = sample(all_mutants(spec, backend), args.sample, args.seed)
-            if not found or interrupted:
+            if interrupted or not all_mutants(spec, backend)[0]:
                 continue
             # A lab per kernel: its worker's compiled mutants go with it.
             lab = _Lab(device, args.precision, args.timeout)
             try:
                 start = time.monotonic()
+                every, dead = all_mutants(spec, backend, lab.info, lab.precisions)
+                found = sample(every, args.sample, args.seed)
+                uncompiled = f" ({dead} more in code it does not compile)" if dead else ""
                 print(
-                    f"{spec.name} on {device}: {len(found)} mutants",
+                    f"{spec.name} on {device}: {len(found)} mutants{uncompiled}",
                     file=sys.stderr,
                     flush=True,
                 )

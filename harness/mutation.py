@@ -14,8 +14,11 @@ are unary or part of a pointer type, so that few mutants fail to compile.
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 _TOKEN = re.compile(
     r"""
@@ -333,3 +336,45 @@ def mutants(file: str, text: str) -> Iterator[Mutant]:
             by_line.setdefault(number, []).append(Mutant(file, number, 1, "delete", line, deleted))
     for number in sorted(by_line):
         yield from by_line[number]
+
+
+def live_lines(text: str) -> set[tuple[str, int]]:
+    """The (file, line) pairs of a C text with ``#line`` directives that the
+    preprocessor keeps: code under a false ``#if`` is not compiled, so a mutant
+    there cannot be told apart by any check and is not made. Lines of a kept
+    ``#define`` count, continuation lines included."""
+    cpp = shutil.which("cpp")
+    if cpp is None:
+        raise RuntimeError("mutating C sources needs a C preprocessor: install cpp (gcc)")
+    done = subprocess.run(
+        [cpp, "-undef", "-nostdinc", "-dD", "-x", "c", "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise ValueError(f"the C preprocessor failed: {done.stderr.strip()}")
+    live: set[tuple[str, int]] = set()
+    marker = re.compile(r'#\s*(\d+)\s+"([^"]*)"')
+    file, line = "", 0
+    for out in done.stdout.split("\n"):
+        found = marker.match(out)
+        if found:
+            file, line = Path(found[2]).name, int(found[1])
+            continue
+        if out.strip():
+            live.add((file, line))
+        line += 1
+    return live
+
+
+def continued(lines: list[str], live: set[int]) -> set[int]:
+    """``live`` (1-based line numbers of one file) with the continuation lines of
+    every kept line that ends in a backslash."""
+    out = set(live)
+    for number in sorted(live):
+        while number <= len(lines) and lines[number - 1].rstrip().endswith("\\"):
+            number += 1
+            out.add(number)
+    return out

@@ -122,7 +122,7 @@ def test_every_kernel_source_yields_mutants() -> None:
         for backend in ("opencl", "wgpu"):
             if get_backend(backend).language is None:
                 continue
-            assert mutants.all_mutants(spec, backend), f"{spec.name} on {backend}"
+            assert mutants.all_mutants(spec, backend)[0], f"{spec.name} on {backend}"
 
 
 def test_mutants_command_kills_planted_bugs_on_opencl(
@@ -158,3 +158,21 @@ def test_a_glob_entry_covers_the_same_line_in_every_file_it_matches() -> None:
     assert mutants.equivalent(Mutant("A.wgsl", 3, 5, "constant", "  x = 1;", "  x = 2;"), listed)
     assert not mutants.equivalent(Mutant("A.cl", 3, 5, "constant", "x = 1;", "x = 2;"), listed)
     assert not mutants.equivalent(Mutant("A.wgsl", 3, 5, "constant", "x = 1;", "x = 0;"), listed)
+
+
+def test_mutants_are_made_only_in_code_the_kernel_compiles() -> None:
+    """Bitonic_F32 shares bitonic.clh with the pair sorts: their values code is under
+    #ifdef WITH_VALUES, which F32 never compiles, so no mutant of it is made."""
+    need_backend("opencl")
+    device = get_backend("opencl").devices()[0]
+    spec = suite.BY_NAME["Bitonic_F32"]
+    every, _ = mutants.all_mutants(spec, "opencl")
+    kept, dead = mutants.all_mutants(spec, "opencl", device)
+    assert dead > 0 and len(kept) + dead == len(every)
+    header = sources.find("opencl", ".cl", "Bitonic").parent / "bitonic.clh"
+    lines = header.read_text().splitlines()
+    values = [i + 1 for i, line in enumerate(lines) if "values[" in line]
+    assert values and not any(m.file == "bitonic.clh" and m.line in values for m in kept)
+    assert any(m.file == "bitonic.clh" and m.line in values for m in every)
+    pairs, _ = mutants.all_mutants(suite.BY_NAME["Bitonic_PAIRS"], "opencl", device)
+    assert any(m.file == "bitonic.clh" and m.line in values for m in pairs)

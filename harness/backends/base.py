@@ -159,6 +159,14 @@ class Backend(ABC):
             return str(exc)
         return None
 
+    def compiled_text(
+        self, spec: KernelSpec, source: Path, precision: str, device: DeviceInfo
+    ) -> str | None:
+        """The C text the backend hands its compiler for a kernel on a device (its
+        defines, then the expanded source with #line directives); None for a
+        language that has no C preprocessor."""
+        return None
+
     @abstractmethod
     def devices(self) -> list[DeviceInfo]:
         """Every device this backend can use on this machine."""

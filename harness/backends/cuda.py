@@ -687,6 +687,13 @@ class CudaBackend(Backend):
     def __init__(self, binding: str | None = None) -> None:
         self.binding = binding or os.environ.get(BINDING_ENV) or None
 
+    def compiled_text(
+        self, spec: KernelSpec, source: Path, precision: str, device: DeviceInfo
+    ) -> str | None:
+        from harness.backends import cuda_compile
+
+        return cuda_compile.source_text(spec, source, precision).decode()
+
     def _driver(self) -> _Driver:
         return _load_driver(self.binding)
 

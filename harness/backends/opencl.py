@@ -125,6 +125,12 @@ def _header(spec: KernelSpec, precision: str, cpu: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
+def program_text(spec: KernelSpec, source: Path, precision: str, device: DeviceInfo) -> str:
+    """What the OpenCL compiler sees: the defines, then the expanded source."""
+    cpu = "cpu" in device.kind.split("/")
+    return _header(spec, precision, cpu) + sources.expand(source).with_line_directives()
+
+
 def _is_out_of_memory(exc: Exception) -> bool:
     text = str(exc)
     return (
@@ -220,8 +226,7 @@ class OpenCLSession(Session):
         cl = _cl()
         key = build_key(spec, source, precision)
         if key not in self._programs:
-            cpu = "cpu" in self.info.kind.split("/")
-            text = _header(spec, precision, cpu) + sources.expand(source).with_line_directives()
+            text = program_text(spec, source, precision, self.info)
             try:
                 self._programs[key] = cl.Program(self.context, text).build()
             except cl.Error as exc:
@@ -261,6 +266,11 @@ class OpenCLBackend(Backend):
 
     def devices(self) -> list[DeviceInfo]:
         return [_info(i, d) for i, d in enumerate(_all_devices())]
+
+    def compiled_text(
+        self, spec: KernelSpec, source: Path, precision: str, device: DeviceInfo
+    ) -> str | None:
+        return program_text(spec, source, precision, device)
 
     def open(self, index: int) -> Session:
         device = _all_devices()[index]
