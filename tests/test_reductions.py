@@ -23,7 +23,7 @@ from conftest import need_backend
 from harness import sources, suite
 from harness.backends import get as get_backend
 from harness.runner import Runner, RunOptions, Task, make_inputs, task_size
-from harness.suite.scan import CHUNKED_CHECK_SIZES, chunking, scan_plan
+from harness.suite.scan import CHUNKED_CHECK_SIZES, MANY_PARTIALS_SIZE, chunking, scan_plan
 
 KERNELS = (
     "Algorithm_REDUCE_SUM",
@@ -302,10 +302,13 @@ def test_chunked_check_sizes_span_several_ragged_chunks() -> None:
     assert chunking(small)[0] == 1
     groups, chunk = chunking(large)
     assert groups == 3 and chunk % 256 and (large - (groups - 1) * chunk) % 256
-    for kernel in ("Algorithm_REDUCE_SUM", "Algorithm_SCAN", "Algorithm_HISTOGRAM"):
+    for kernel in ("Algorithm_HISTOGRAM", "Basic_REDUCE3_INT", "Basic_INDEXLIST_3LOOP"):
         assert suite.BY_NAME[kernel].sizes_for_check == CHUNKED_CHECK_SIZES
-    for kernel in ("Basic_REDUCE3_INT", "Basic_INDEXLIST_3LOOP"):
-        assert suite.BY_NAME[kernel].sizes_for_check == CHUNKED_CHECK_SIZES
+    # The reduction and the scan themselves also fold more partials than work-items.
+    assert chunking(MANY_PARTIALS_SIZE)[0] == 257
+    for kernel in ("Algorithm_REDUCE_SUM", "Algorithm_SCAN"):
+        sizes = suite.BY_NAME[kernel].sizes_for_check
+        assert sizes == (*CHUNKED_CHECK_SIZES, MANY_PARTIALS_SIZE)
 
 
 def test_histogram_check_case_spreads_bins_and_starts_stale() -> None:

@@ -15,6 +15,7 @@ from harness.suite.scan import (
     CHUNK,
     CHUNKED_CHECK_SIZES,
     COUNT,
+    MANY_PARTIALS_SIZE,
     chunk_sums,
     chunked_launch,
     chunking,
@@ -173,7 +174,7 @@ KERNELS = (
                 "barely shows; these are distinct random values",
             ),
         ),
-        check_sizes=CHUNKED_CHECK_SIZES,
+        check_sizes=(*CHUNKED_CHECK_SIZES, MANY_PARTIALS_SIZE),
     ),
     KernelSpec(
         name="Algorithm_SCAN",
@@ -196,7 +197,7 @@ KERNELS = (
         features=frozenset({"local_memory"}),
         rajaperf_features=("Scan",),
         type_aliases={"SCAN_T": "real"},
-        check_sizes=CHUNKED_CHECK_SIZES,
+        check_sizes=(*CHUNKED_CHECK_SIZES, MANY_PARTIALS_SIZE),
     ),
     KernelSpec(
         name="Algorithm_HISTOGRAM",

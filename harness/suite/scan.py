@@ -32,8 +32,13 @@ COUNT = Scalar("count", "u32")
 #: Check sizes of chunked kernels: one work-group's chunk, and three groups'
 #: (chunks of 13313, 13313 and 13311), so group offsets, chunk ends and the
 #: partials' folding all count. Each is one past a whole number of tiles, or
-#: one short, where a range rounded down or up by one item shows.
-CHUNKED_CHECK_SIZES = (10_241, 39_937)
+#: one short, where a range rounded down or up by one item shows; 10753 also
+#: gives each work-item of a CPU device 43 items, not a multiple of 4.
+CHUNKED_CHECK_SIZES = (10_753, 39_937)
+#: The smallest length with more partials (257) than a fold launch has
+#: work-items, so each work-item folds two and scan_sums gives one work-item
+#: two sums: only there do the fold loops' strides count. About 4 s a check.
+MANY_PARTIALS_SIZE = MIN_TILES * GROUP * GROUP + 1
 
 
 def chunking(n: int) -> tuple[int, int]:
