@@ -195,6 +195,23 @@ def _matches(spec: KernelSpec, written: str, wanted: str) -> bool:
     return _C_WORDS.get(written) == wanted
 
 
+def group_problems(spec: KernelSpec) -> list[str]:
+    """Launches whose work-group is not the description's ``group_size``, which every
+    backend hands the sources as GROUP."""
+    choices = {p.name: p.choices for p in spec.params}
+    found = []
+    for combo in param_choices(spec, choices):
+        bound = spec.with_params(dict(combo))
+        for size in (*bound.sizes_for_check, bound.default_size):
+            for launch in bound.plan(size):
+                if launch.group != bound.group_size:
+                    found.append(
+                        f"{bound.name}: launch {launch.entry} at size {size} has groups of "
+                        f"{launch.group}, but the sources' GROUP is {bound.group_size}"
+                    )
+    return list(dict.fromkeys(found))
+
+
 def launches(spec: KernelSpec) -> dict[tuple[str, tuple[str, ...]], KernelSpec]:
     """Every entry point a kernel's plans launch and the arguments it gets, over
     every choice of its run options and its check and default sizes."""

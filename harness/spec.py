@@ -21,6 +21,11 @@ from harness.verify import Verdict
 DTYPES = ("real", "f32", "f64", "i32", "u32", "i64", "u64")
 PRECISIONS = ("f64", "f32")
 INTENTS = ("in", "out", "inout", "scratch")
+#: What a run option's choices are to reports.
+ROLES = ("case", "variant")
+#: Work-group size of a kernel's launches unless its description says otherwise;
+#: every backend accepts 256.
+WORK_GROUP = 256
 
 #: Device features a kernel may need; a backend device lists the ones it has.
 FEATURES = ("f64", "int64", "atomics", "atomics64", "local_memory")
@@ -169,13 +174,21 @@ class Param:
     """A run option a kernel takes, such as a sort's strategy or input order.
 
     ``default`` lists the choices run when the user picks none (a sort runs
-    both strategies by default, as two rows).
+    both strategies by default, as two rows). ``role`` tells reports what a
+    choice is: a ``variant`` is another way to compute the same thing (a sort
+    strategy: compared side by side, like devices), a ``case`` is another
+    problem (an input order: a row of its own).
     """
 
     name: str
     choices: tuple[str, ...]
     default: tuple[str, ...]
     help: str
+    role: str = "case"
+
+    def __post_init__(self) -> None:
+        if self.role not in ROLES:
+            raise ValueError(f"param {self.name}: role {self.role!r} not in {ROLES}")
 
 
 Inputs = dict[str, Any]
@@ -240,6 +253,8 @@ class KernelSpec:
     #: backend passes to the source, the way it passes ``REAL``.
     constants: Mapping[str, int] = field(default_factory=dict)
     type_aliases: Mapping[str, str] = field(default_factory=dict)
+    #: Work-items per work-group of every launch; sources see it as ``GROUP``.
+    group_size: int = WORK_GROUP
     #: Run options the kernel takes, the function that makes the kernel for one
     #: choice of them, and (on a kernel so made) the choice.
     params: tuple[Param, ...] = ()
@@ -249,6 +264,9 @@ class KernelSpec:
     verify: Verify | None = None
     #: What the size counts (e.g. "keys"): rows then get a ``<items>_per_s`` rate.
     items: str | None = None
+    #: Whether the kernel's GB/s is what a device's memory can do (Stream_COPY):
+    #: reports draw its best as the bandwidth peak.
+    peak_bandwidth: bool = False
     #: Inputs the verification repetition runs on as well as ``init``'s.
     check_cases: tuple[CheckCase, ...] = ()
     #: Sizes ``--check`` and mutation runs use (default: ``check_size`` alone);
@@ -335,6 +353,15 @@ class KernelSpec:
             return "the timed inputs"
         cases = "; ".join(f"{c.name} ({c.why})" for c in self.check_cases)
         return f"the timed inputs, and {cases}"
+
+    def facts(self) -> dict[str, Any]:
+        """What reports need to know of the kernel, for a run's metadata."""
+        return {
+            "group": self.group,
+            "params": {p.name: p.role for p in self.params},
+            "items": self.items,
+            "peak_bandwidth": self.peak_bandwidth,
+        }
 
     def lengths(self, size: int) -> dict[str, int]:
         """Element count of every array at a problem size."""

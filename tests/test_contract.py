@@ -16,6 +16,20 @@ def test_every_source_matches_its_description(kernel: str, language: str) -> Non
     assert contract.problems(suite.BY_NAME[kernel], language) == []
 
 
+@pytest.mark.parametrize("kernel", [k.name for k in suite.ALL])
+def test_every_launch_uses_the_group_size_the_sources_see(kernel: str) -> None:
+    assert contract.group_problems(suite.BY_NAME[kernel]) == []
+
+
+def test_no_source_types_its_own_group_size() -> None:
+    """GROUP comes from the description in every language, never a literal."""
+    for language in contract.LANGUAGES:
+        for path in (sources.shipped_root() / language).iterdir():
+            text = path.read_text()
+            assert "#define GROUP" not in text and "const GROUP" not in text, path.name
+            assert "workgroup_size(256)" not in text, path.name
+
+
 def test_every_kernel_has_a_source_in_every_language() -> None:
     for spec in suite.ALL:
         for language, extension in contract.LANGUAGES.items():

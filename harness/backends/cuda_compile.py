@@ -203,6 +203,7 @@ def source_text(spec: KernelSpec, source: Path, precision: str) -> bytes:
     lines = [f"#define REAL {_C_TYPES[precision]}"]
     for name, dtype in spec.type_aliases.items():
         lines.append(f"#define {name} {_C_TYPES[precision if dtype == 'real' else dtype]}")
+    lines.append(f"#define GROUP {spec.group_size}")
     lines.extend(f"#define {name} {int(value)}" for name, value in spec.constants.items())
     header = "\n".join(lines) + "\n"
     return (header + sources.expand(source).with_line_directives()).encode()

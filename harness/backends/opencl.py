@@ -118,6 +118,7 @@ def _header(spec: KernelSpec, precision: str, cpu: bool) -> str:
     lines.append(f"#define REAL {_C_TYPES[precision]}")
     for name, dtype in spec.type_aliases.items():
         lines.append(f"#define {name} {_C_TYPES[precision if dtype == 'real' else dtype]}")
+    lines.append(f"#define GROUP {spec.group_size}")
     for name, value in spec.constants.items():
         lines.append(f"#define {name} {int(value)}")
     if cpu:

@@ -158,6 +158,7 @@ def _prelude(spec: KernelSpec, precision: str, int64: bool) -> list[str]:
         lines.append(f"alias REAL_BITS = {'u32' if precision == 'f32' else 'u64'};")
     for name, dtype in spec.type_aliases.items():
         lines.append(f"alias {name} = {precision if dtype == 'real' else dtype};")
+    lines.append(f"const GROUP: u32 = {spec.group_size}u;")
     for name, value in spec.constants.items():
         lines.append(f"const {name} = {int(value)};")
     return lines

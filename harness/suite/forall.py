@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from harness.spec import Launch
+from harness.spec import WORK_GROUP, Launch
 
-#: Work-group size of one-dimensional launches; every backend accepts 256.
-GROUP = 256
+#: Work-group size of one-dimensional launches (the descriptions' default).
+GROUP = WORK_GROUP
 
 #: Check sizes of one-launch kernels: an odd length, and a whole number of
 #: work-groups, the only lengths at which a group one item short of `GROUP`

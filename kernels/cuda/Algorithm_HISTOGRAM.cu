@@ -4,7 +4,6 @@
 // histogram_clear: zeroes the counts, as RAJAPerf resets them every repetition.
 // histogram: block g counts its chunk [g*chunk, (g+1)*chunk) with shared-memory
 // atomics, then adds its non-zero counts to the global ones with global atomics.
-#define GROUP 256
 
 extern "C" __global__ void histogram_clear(unsigned int* counts, const unsigned int num_bins)
 {

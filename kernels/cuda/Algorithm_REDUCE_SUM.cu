@@ -2,7 +2,6 @@
 // reduce_sum_partial: block g sums its contiguous chunk [g*chunk, (g+1)*chunk),
 // each thread striding by the block size, then a tree in shared memory.
 // reduce_sum_final: one block adds the count partials and writes sum[0].
-#define GROUP 256
 
 // Tree sum of one value per thread; the result is valid in thread 0.
 __device__ REAL group_sum(REAL* tree, const unsigned int lid, const REAL v)

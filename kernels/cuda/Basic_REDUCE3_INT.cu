@@ -2,7 +2,6 @@
 // reduce3_partial: block g reduces its contiguous chunk [g*chunk, (g+1)*chunk)
 // into partial[g] (sum), partial[G + g] (min) and partial[2G + g] (max), G blocks.
 // reduce3_final: one block folds the count partials of each kind.
-#define GROUP 256
 #define INT_MIN (-2147483647 - 1)
 #define INT_MAX 2147483647
 

@@ -5,7 +5,6 @@
 // Every candidate starts at (xmin_init, initloc) as RAJAPerf's reduction does;
 // a pair wins with a smaller value, or an equal value at a smaller index, so
 // the result is Base_Seq's whatever order the work is combined in.
-#define GROUP 256
 
 __device__ bool better(REAL val, int loc, REAL than_val, int than_loc)
 {

@@ -2,7 +2,6 @@
 // dot_partial: block g sums the contiguous chunk [g*chunk, (g+1)*chunk),
 // each thread striding by the block size, then a tree in shared memory.
 // dot_final: one block adds the partial sums into dot[0].
-#define GROUP 256
 
 extern "C" __global__ void dot_partial(const REAL* a, const REAL* b, REAL* partial,
                                        const unsigned int n, const unsigned int chunk)

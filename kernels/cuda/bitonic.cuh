@@ -3,7 +3,6 @@
 // Keys are read as unsigned words: WORD is as wide as a key, WORD_BITS its
 // width, KEY_KIND says how to order them (0 unsigned, 1 signed, 2 float), and
 // TILE is the number of keys a block sorts in shared memory.
-#define GROUP 256
 
 #if WORD_BITS == 64
 #define SIGN 0x8000000000000000ull

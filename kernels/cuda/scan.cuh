@@ -3,7 +3,6 @@
 // scan_reduce: block g sums its contiguous chunk [g*chunk, (g+1)*chunk) into sums[g].
 // scan_sums: one block turns the count chunk sums into their exclusive scan.
 // scan_chunk: what scan_apply does: a chunk scanned tile by tile from offset sums[g].
-#define GROUP 256
 
 // Tree sum of one value per thread; the result is valid in thread 0.
 __device__ SCAN_T group_sum(SCAN_T* tree, const unsigned int lid, const SCAN_T v)

@@ -4,7 +4,6 @@
 // histogram_clear: zeroes the counts, as RAJAPerf resets them every repetition.
 // histogram: work-group g counts its chunk [g*chunk, (g+1)*chunk) with local atomics,
 // then adds its non-zero counts to the global ones with global atomics.
-#define GROUP 256
 #include "chunk.clh"
 
 __kernel void histogram_clear(__global uint* counts, const uint num_bins)

@@ -2,7 +2,6 @@
 // reduce_sum_partial: work-group g sums its contiguous chunk [g*chunk, (g+1)*chunk),
 // each work-item striding by the group size, then a tree in local memory.
 // reduce_sum_final: one work-group adds the count partials and writes sum[0].
-#define GROUP 256
 #include "chunk.clh"
 
 // Sum of one value per work-item across the work-group, valid in work-item 0.

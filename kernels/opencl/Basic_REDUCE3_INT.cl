@@ -2,7 +2,6 @@
 // reduce3_partial: work-group g reduces its contiguous chunk [g*chunk, (g+1)*chunk)
 // into partial[g] (sum), partial[G + g] (min) and partial[2G + g] (max), G groups.
 // reduce3_final: one work-group folds the count partials of each kind.
-#define GROUP 256
 #include "chunk.clh"
 
 // Sum, min and max of one triple per work-item across the work-group, valid in work-item 0.

@@ -4,7 +4,6 @@
 // On GPUs neighbouring work-items read neighbouring elements (coalesced); on
 // CPU devices each work-item sums its own contiguous slice with four
 // accumulators, which a CPU streams and a strided walk would not.
-#define GROUP 256
 
 // Tree sum of one value per work-item; the result is valid in work-item 0.
 REAL group_sum(__local REAL* sums, REAL value)

@@ -5,7 +5,6 @@
 // histogram: work-group g counts its chunk [g*chunk, (g+1)*chunk) with workgroup
 // atomics, then adds its non-zero counts to the global ones with global atomics.
 // The two entry points bind different arrays at the same binding numbers.
-const GROUP: u32 = 256u;
 
 struct ClearScalars {
     num_bins: u32,

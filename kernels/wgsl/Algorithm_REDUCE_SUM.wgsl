@@ -3,7 +3,6 @@
 // each work-item striding by the group size, then a tree in workgroup memory.
 // reduce_sum_final: one work-group adds the count partials and writes sum[0].
 // The two entry points bind different arrays at the same binding numbers.
-const GROUP: u32 = 256u;
 
 var<workgroup> tree: array<REAL, GROUP>;
 

@@ -1,6 +1,5 @@
 // Apps_DEL_DOT_VEC_2D: divergence of (xdot, ydot) on each real zone of a 2-D mesh.
 // Zone i has nodes i (4), i+1 (1), i+1+jp (2), i+jp (3), as RAJAPerf's NDSET2D.
-const GROUP: u32 = 256u;
 
 struct Scalars {
     one_half: REAL,

@@ -4,7 +4,6 @@
 // writes (e_new, q_new) are read_write wherever they are bound. energy5 binds 12
 // storage buffers, past WebGPU's baseline of 8 per stage, so it needs a device
 // created with the adapter's higher limit (native adapters have one).
-const GROUP: u32 = 256u;
 
 // sqrt(ssc), or a small constant where ssc is at or below RAJAPerf's floor.
 fn sound_speed(ssc: REAL) -> REAL {

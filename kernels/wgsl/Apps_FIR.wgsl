@@ -1,5 +1,4 @@
 // Apps_FIR: out[i] = sum over j < 16 of coeff[j] * in[i + j]; in has n + 15 elements.
-const GROUP: u32 = 256u;
 const COEFFLEN: u32 = 16u;
 
 struct Scalars {

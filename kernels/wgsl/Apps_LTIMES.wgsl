@@ -1,6 +1,5 @@
 // Apps_LTIMES: phi(z, g, m) += ell(m, d) * psi(z, g, d), one invocation per (z, g, m).
 // Layouts: phi[m + M*(g + G*z)], ell[d + D*m], psi[d + D*(g + G*z)].
-const GROUP: u32 = 256u;
 
 struct Scalars {
     num_d: u32,

@@ -4,7 +4,6 @@
 // from the mirrored array at the neighbour, as RAJAPerf's aliased pointers do.
 // It binds 17 storage buffers, past WebGPU's baseline of 8 per stage, so it needs
 // a device created with the adapter's higher limit (native adapters have one).
-const GROUP: u32 = 256u;
 
 struct Scalars {
     jp: i32,

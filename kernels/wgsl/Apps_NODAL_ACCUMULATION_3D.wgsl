@@ -2,7 +2,6 @@
 // WGSL has no floating-point atomic add: a compare-and-swap loop on the value's
 // bits does it, with REAL_BITS the unsigned integer of REAL's width (u64 for f64
 // needs the adapter's shader-int64-atomic-all-ops).
-const GROUP: u32 = 256u;
 
 struct Scalars {
     jp: i32,

@@ -1,7 +1,6 @@
 // Apps_PRESSURE: bvc from compression, then p_new from bvc and e_old with cut-offs.
 // The two entry points bind different arrays at the same binding numbers;
 // WGSL allows that because no entry point uses both.
-const GROUP: u32 = 256u;
 
 struct Scalars1 {
     cls: REAL,

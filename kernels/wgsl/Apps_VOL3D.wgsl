@@ -1,6 +1,5 @@
 // Apps_VOL3D: volume of every zone from first (RAJAPerf's fpz) on, ghosts included.
 // Zone i has nodes i + {0, 1, jp, 1+jp} + {0, kp}, numbered 0..7 as NDPTRSET.
-const GROUP: u32 = 256u;
 
 struct Scalars {
     vnormq: REAL,

@@ -1,5 +1,4 @@
 // Basic_DAXPY: y[i] += a * x[i]
-const GROUP: u32 = 256u;
 
 struct Scalars {
     a: REAL,

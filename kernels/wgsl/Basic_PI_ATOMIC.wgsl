@@ -5,7 +5,6 @@
 // 64-bit atomics: the description asks for atomics64 at f64, so adapters without
 // them skip f64 runs (no privatised formulation; every item adds to one address).
 // The two entry points view pi differently (bits, value) at the same binding.
-const GROUP: u32 = 256u;
 
 struct Scalars {
     dx: REAL,

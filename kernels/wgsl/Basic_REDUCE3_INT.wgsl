@@ -4,7 +4,6 @@
 // reduce3_final: one work-group folds the count partials of each kind.
 // The two entry points bind different arrays at the same binding numbers;
 // WGSL allows that because no entry point uses both.
-const GROUP: u32 = 256u;
 const INT_MIN: i32 = -2147483647 - 1;
 const INT_MAX: i32 = 2147483647;
 

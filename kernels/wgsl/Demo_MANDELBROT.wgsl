@@ -12,10 +12,10 @@ struct Scalars {
 @group(0) @binding(1) var<uniform> s: Scalars;
 
 // Grids over the per-dimension limit arrive as 2-D dispatches: linear group index.
-@compute @workgroup_size(256)
+@compute @workgroup_size(GROUP)
 fn mandelbrot(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
-    let i = (wid.x + wid.y * nwg.x) * 256u + lid;
+    let i = (wid.x + wid.y * nwg.x) * GROUP + lid;
     if (i >= s.side * s.side) {
         return;
     }

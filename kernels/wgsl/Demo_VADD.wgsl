@@ -1,5 +1,4 @@
 // Demo_VADD: c[i] = a[i] + b[i]
-const GROUP: u32 = 256u;
 
 struct Scalars {
     n: u32,

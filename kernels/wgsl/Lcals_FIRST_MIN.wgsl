@@ -6,7 +6,6 @@
 // a pair wins with a smaller value, or an equal value at a smaller index, so
 // the result is Base_Seq's whatever order the work is combined in.
 // The two entry points bind different arrays at the same binding numbers.
-const GROUP: u32 = 256u;
 
 var<workgroup> vals: array<REAL, GROUP>;
 var<workgroup> locs: array<i32, GROUP>;

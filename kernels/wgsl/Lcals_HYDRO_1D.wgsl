@@ -1,7 +1,6 @@
 // Lcals_HYDRO_1D: x[i] = q + y[i] * (r * z[i+10] + t * z[i+11]).
 // RAJAPerf shifts its z pointer by -10 first, so the elements read are z[i]
 // and z[i+1] of the stored array, which has n+1 elements.
-const GROUP: u32 = 256u;
 
 struct Scalars {
     q: REAL,

@@ -1,7 +1,6 @@
 // Polybench_HEAT_3D: dst = 7-point heat update of src over the interior of an
 // n^3 grid indexed [k + n*(j + n*i)]. A step launches it twice: B from A, then
 // A from B. Work-item w handles interior point (i, j, k), k fastest.
-const GROUP: u32 = 256u;
 
 struct Scalars {
     n: u32,

@@ -1,7 +1,6 @@
 // Polybench_JACOBI_2D: dst = 5-point average of src over the interior of an
 // n x n grid. A step launches it twice: B from A, then A from B.
 // Work-item w handles interior point (i, j) = (1 + w / (n-2), 1 + w % (n-2)).
-const GROUP: u32 = 256u;
 
 struct Scalars {
     n: u32,

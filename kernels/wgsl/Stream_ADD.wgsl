@@ -1,5 +1,4 @@
 // Stream_ADD: c[i] = a[i] + b[i]
-const GROUP: u32 = 256u;
 
 struct Scalars {
     n: u32,

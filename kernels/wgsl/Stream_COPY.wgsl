@@ -1,5 +1,4 @@
 // Stream_COPY: c[i] = a[i]
-const GROUP: u32 = 256u;
 
 struct Scalars {
     n: u32,

@@ -4,7 +4,6 @@
 // dot_final: one work-group adds the partial sums into dot[0].
 // The two entry points bind different arrays at the same binding numbers;
 // WGSL allows that because no entry point uses both.
-const GROUP: u32 = 256u;
 
 var<workgroup> sums: array<REAL, GROUP>;
 

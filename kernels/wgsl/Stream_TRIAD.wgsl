@@ -1,5 +1,4 @@
 // Stream_TRIAD: a[i] = b[i] + alpha * c[i]
-const GROUP: u32 = 256u;
 
 struct Scalars {
     alpha: REAL,
