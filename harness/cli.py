@@ -507,6 +507,7 @@ def _new_run(
         "libraries": metadata.library_versions(),
         "devices": [d.as_dict() for d in devices],
         "options": _options_meta(options, kernels, devices),
+        "kernels": {k.name: k.facts() for k in kernels},
     }
     return run_dir, meta, plan(kernels, devices, options)
 

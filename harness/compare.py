@@ -1,13 +1,13 @@
 """Compare two runs row by row: regression, improvement or noise (a gate for CI).
 
-Rows match on kernel, device, precision and size, plus the sort columns
-strategy, order and dist where a run has them. A device is matched by what it
-is, not by its id: its backend, name and API (from the run's metadata, without
-version numbers), so ``wgpu:0`` that was Vulkan in one run and OpenGL in the
-other is two devices, and a device whose id moved (a platform was added) is
-still one; the output says where an id means different devices, or a
-device's driver changed. For a matched pair the ratio is new median / base
-median. A pair is
+Rows match on kernel, device, precision and size, plus the kernel's run
+options (a sort's strategy, order and input) as its description names them.
+A device is matched by what it is, not by its id: its backend, name and API
+(from the run's metadata, without version numbers), so ``wgpu:0`` that was
+Vulkan in one run and OpenGL in the other is two devices, and a device whose
+id moved (a platform was added) is still one; the output says where an id
+means different devices, or a device's driver changed. For a matched pair
+the ratio is new median / base median. A pair is
 
 - a regression when ratio > 1 + t and the medians differ by more than the
   two rows' spreads added together,
@@ -28,7 +28,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from harness.data import CASE_EXTRAS, VARIANT_EXTRAS
 from harness.table import format_time
 
 if TYPE_CHECKING:
@@ -200,7 +199,7 @@ def compare(
     """
     import pandas as pd
 
-    extras = [c for c in (*VARIANT_EXTRAS, *CASE_EXTRAS) if c in base or c in new]
+    extras = list(_OPTIONS)
     keys = [*_MATCH, *extras]
     base_keys, new_keys, notes = match_devices(
         devices_of(base, base_devices), devices_of(new, new_devices)
@@ -247,6 +246,11 @@ def compare(
     return result
 
 
+#: The run-option columns rows also match on (`harness.data.prepare` makes them
+#: from the kernels' descriptions), and their headings.
+_OPTIONS = {"variant_params": "variant", "case_params": "case"}
+
+
 def _keyed(
     frame: pd.DataFrame, extras: list[str], keys: list[str], devices: dict[str, str]
 ) -> pd.DataFrame:
@@ -267,8 +271,18 @@ def format_table(result: pd.DataFrame, base_name: str, new_name: str) -> str:
         _order=result["verdict"].map(lambda v: order.get(v, 3)),
         _ratio=-result["ratio"].fillna(0),
     ).sort_values(["_order", "_ratio"], kind="stable")
-    extras = [c for c in (*VARIANT_EXTRAS, *CASE_EXTRAS) if c in result and result[c].any()]
-    header = ("kernel", "device", *extras, "prec", "size", "base", "new", "new/base", "verdict")
+    extras = [c for c in _OPTIONS if c in result and result[c].any()]
+    header = (
+        "kernel",
+        "device",
+        *(_OPTIONS[c] for c in extras),
+        "prec",
+        "size",
+        "base",
+        "new",
+        "new/base",
+        "verdict",
+    )
     lines = [header]
     for _, r in ranked.iterrows():
         ratio = f"{r['ratio']:.3f}" if _finite(r["ratio"]) else "-"

@@ -21,10 +21,12 @@ from harness.errors import UsageError
 if TYPE_CHECKING:
     import pandas as pd
 
-#: Optional columns that tell input variants of one kernel apart (sort kernels).
-CASE_EXTRAS = ("order", "dist")
-#: Optional columns that tell implementations on one device apart.
-VARIANT_EXTRAS = ("strategy",)
+#: Columns `prepare` adds from the kernels' descriptions (via the run metadata):
+#: the row's run options that make it another problem (``case_params``) and
+#: another implementation (``variant_params``), as text; what its size counts
+#: (``items``, rows then have ``<items>_per_s``); and whether its GB/s is a
+#: device's attainable bandwidth (``peak_bandwidth``).
+FACT_COLUMNS = ("case_params", "variant_params", "items", "peak_bandwidth")
 
 INSTALL_HINT = "pip install 'harness[report]'"
 
@@ -85,30 +87,66 @@ def load_runs(run_dirs: Sequence[str | Path]) -> tuple[pd.DataFrame, list[dict[s
     ]
     for frame in frames:
         frame.attrs = {}
-    return prepare(pd.concat(frames, ignore_index=True)), metas
+    return prepare(pd.concat(frames, ignore_index=True), kernel_facts(metas)), metas
 
 
-def prepare(frame: pd.DataFrame) -> pd.DataFrame:
+def kernel_facts(metas: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """What reports need to know of each kernel (`KernelSpec.facts`), from the runs'
+    metadata; for runs written before metadata held it, from the descriptions."""
+    facts: dict[str, dict[str, Any]] = {}
+    for meta in metas:
+        kernels = meta.get("kernels")
+        if isinstance(kernels, dict):
+            for name, known in kernels.items():
+                if isinstance(known, dict):
+                    facts.setdefault(name, known)
+    from harness import suite
+
+    for spec in suite.ALL:
+        facts.setdefault(spec.name, spec.facts())
+    return facts
+
+
+def _joined(frame: pd.DataFrame, facts: dict[str, dict[str, Any]], role: str) -> list[str]:
+    """Each row's values of its kernel's run options of one role, joined."""
+    out = []
+    for _, row in frame.iterrows():
+        params = (facts.get(str(row["kernel"])) or {}).get("params") or {}
+        values = [
+            str(row[name]) for name, r in params.items() if r == role and _filled(row.get(name))
+        ]
+        out.append(", ".join(values))
+    return out
+
+
+def _filled(value: Any) -> bool:
+    return value is not None and str(value) not in ("", "nan")
+
+
+def prepare(frame: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = None) -> pd.DataFrame:
     """Rows from `load` (one run or several concatenated) made ready for reports and plots.
 
-    Adds ``series`` (a device, named for legends), ``variant`` and ``case`` labels.
+    Adds ``series`` (a device, named for legends), ``variant`` and ``case``
+    labels, and the `FACT_COLUMNS` from ``facts`` (default: the descriptions').
 
     A device is its host, id and name; it gains its run's name only where one
     device measured the same case twice (two runs of one machine side by side).
-    ``variant`` is the series plus any sort strategy; ``case`` is the kernel
-    plus any input order or distribution.
+    ``variant`` is the series plus the row's variant options (a sort strategy);
+    ``case`` is the kernel plus its case options (an input order).
     """
     frame = frame.copy()
-    for column in (*CASE_EXTRAS, *VARIANT_EXTRAS):
-        if column in frame:
-            frame[column] = frame[column].fillna("").astype(str)
+    facts = facts if facts is not None else kernel_facts([])
+    frame["case_params"] = _joined(frame, facts, "case")
+    frame["variant_params"] = _joined(frame, facts, "variant")
+    known = [facts.get(str(k)) or {} for k in frame["kernel"]]
+    frame["items"] = [str(k.get("items") or "") for k in known]
+    frame["peak_bandwidth"] = [bool(k.get("peak_bandwidth")) for k in known]
     hosts = frame["host"].fillna("").astype(str)
     # A row whose device failed to open has no name; its device's other rows have.
     device = frame.groupby(["run", "device_id"])["device"].transform("first").fillna("")
     device = device.astype(str)
     key = hosts + "|" + frame["device_id"].astype(str) + "|" + device
-    same = ["kernel", "precision", "size"]
-    same += [c for c in (*CASE_EXTRAS, *VARIANT_EXTRAS) if c in frame]
+    same = ["kernel", "precision", "size", "case_params", "variant_params"]
     cases = frame[same].astype(str).assign(_key=key, _run=frame["run"])
     by_run = bool((cases.groupby([*same, "_key"])["_run"].nunique() > 1).any())
     if by_run:
@@ -120,17 +158,10 @@ def prepare(frame: pd.DataFrame) -> pd.DataFrame:
         label = label + " [" + frame["run"].astype(str) + "]"
     frame["series_key"] = key
     frame["series"] = label
-    frame["variant"] = label
-    for column in VARIANT_EXTRAS:
-        if column in frame:
-            frame["variant"] = frame["variant"] + frame[column].map(
-                lambda s: f" · {s}" if s else ""
-            )
-    inputs = [frame[c].astype(str) for c in CASE_EXTRAS if c in frame]
-    details = [", ".join(v for v in values if v) for values in zip(*inputs, strict=True)]
+    frame["variant"] = label + frame["variant_params"].map(lambda s: f" · {s}" if s else "")
     frame["case"] = [
         f"{kernel} ({detail})" if detail else str(kernel)
-        for kernel, detail in zip(frame["kernel"], details or [""] * len(frame), strict=True)
+        for kernel, detail in zip(frame["kernel"], frame["case_params"], strict=True)
     ]
     return frame
 

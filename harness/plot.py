@@ -27,7 +27,7 @@ from matplotlib.colors import TwoSlopeNorm, to_rgb
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
 
-from harness.data import VARIANT_EXTRAS, prepare, timed
+from harness.data import prepare, timed
 from harness.report import TIMES, find_baseline, speedups
 from harness.table import format_time
 
@@ -59,10 +59,11 @@ BANDWIDTH_NOTE = "bar labels: % of the device's peak line"
 SWEEP_TITLE = "{kernel}: time and throughput vs problem size"
 SWEEP_XLABEL = "Problem size n (elements)"
 SWEEP_TIME_YLABEL = "Median time per repetition (log scale)"
-SORT_TITLE = "Sort throughput vs number of keys"
-SORT_XLABEL = "Number of keys n"
-SORT_BARS_TITLE = "Sort throughput by kernel and device"
-SORT_YLABEL = "Throughput ({unit}keys/s)"
+RATE_TITLE = "Throughput vs number of {items}"
+RATE_XLABEL = "Number of {items} n"
+RATE_BARS_TITLE = "Throughput by kernel and device ({items}/s)"
+RATE_YLABEL = "Throughput ({unit}{items}/s)"
+NO_PEAK = "no peak: no kernel here measures the device's bandwidth; run one or pass --peak-gbs"
 
 STYLE = {
     "font.size": 11,
@@ -150,15 +151,15 @@ def styles(frame: pd.DataFrame) -> dict[str, Style]:
 
 
 def _strategy(row: Any) -> str:
-    return "".join(str(row[c]) for c in VARIANT_EXTRAS if c in row)
+    return str(row["variant_params"])
 
 
 def _strategies(frame: pd.DataFrame) -> list[str]:
-    """No strategy first (plain bars), then the strategies by name, so styles stay put."""
-    columns = [c for c in VARIANT_EXTRAS if c in frame]
-    if not columns:
+    """No variant first (plain bars), then the variants (sort strategies) by name,
+    so styles stay put."""
+    names = set(frame["variant_params"].astype(str))
+    if names <= {""}:
         return []
-    names = set(frame[columns].fillna("").astype(str).agg("".join, axis=1))
     return ["", *sorted(names - {""})]
 
 
@@ -275,11 +276,7 @@ def _rows_of_cases(frame: pd.DataFrame) -> list[list[str]]:
 
 def _items(frame: pd.DataFrame) -> pd.Series:
     """Case plus strategy: one row of a heat map or bandwidth panel."""
-    items = frame["case"].astype(str)
-    for column in VARIANT_EXTRAS:
-        if column in frame:
-            items = items + frame[column].map(lambda s: f" · {s}" if s else "")
-    return items
+    return frame["case"].astype(str) + frame["variant_params"].map(lambda s: f" · {s}" if s else "")
 
 
 def _bars(
@@ -436,21 +433,27 @@ def plot_speedup(frame: pd.DataFrame, baseline: str | None = None) -> Figure:
     return fig
 
 
-def measured_peaks(frame: pd.DataFrame) -> dict[str, float]:
-    """Each device's best Stream_COPY bandwidth in the rows, by series."""
+def measured_peaks(frame: pd.DataFrame) -> dict[str, tuple[float, str]]:
+    """Each device's best bandwidth in the rows of kernels whose description says
+    they measure it (Stream_COPY), by series, with that kernel's name."""
     copies = timed(frame)
-    copies = copies[(copies["kernel"] == "Stream_COPY") & (copies["gbytes_per_s"] > 0)]
-    return copies.groupby("series")["gbytes_per_s"].max().to_dict()
+    copies = copies[copies["peak_bandwidth"].astype(bool) & (copies["gbytes_per_s"] > 0)]
+    best = copies.loc[copies.groupby("series")["gbytes_per_s"].idxmax()]
+    return {
+        str(row["series"]): (float(row["gbytes_per_s"]), str(row["kernel"]))
+        for _, row in best.iterrows()
+    }
 
 
 def _peak_for(
-    row: Any, given: Mapping[str, float], measured: Mapping[str, float]
+    row: Any, given: Mapping[str, float], measured: Mapping[str, tuple[float, str]]
 ) -> tuple[float | None, str]:
     for key in (str(row["device_id"]), str(row["backend"]), "*"):
         if key in given:
             return given[key], "given peak"
     if row["series"] in measured:
-        return measured[row["series"]], "best Stream_COPY"
+        value, kernel = measured[row["series"]]
+        return value, f"best {kernel}"
     return None, ""
 
 
@@ -459,7 +462,8 @@ def plot_bandwidth(frame: pd.DataFrame, peaks: Mapping[str, float] | None = None
     """(c) Achieved GB/s per kernel, one panel per device, against its peak line.
 
     The peak is ``peaks[device_id]`` (or ``peaks[backend]``, ``peaks["*"]``)
-    where given, else the device's best Stream_COPY bandwidth in the rows.
+    where given, else the device's best bandwidth in the rows of a kernel that
+    measures it (Stream_COPY).
     """
     done = _largest(_needs_timings(frame))
     done = done[done["gbytes_per_s"] > 0]
@@ -498,7 +502,7 @@ def plot_bandwidth(frame: pd.DataFrame, peaks: Mapping[str, float] | None = None
             ax.legend(loc="best", fontsize=9, framealpha=0.9, frameon=True, edgecolor="none")
             notes = [f"{100 * v / peak:.0f}%" for v in values]
         else:
-            ax.set_title("no peak: run Stream_COPY or pass --peak-gbs", **NOTE_STYLE)
+            ax.set_title(NO_PEAK, **NOTE_STYLE)
             notes = [f"{v:.3g}" for v in values]
         for y, v, note in zip(at, values, notes, strict=True):
             ax.text(v, y, f" {note}", va="center", fontsize=9)
@@ -579,30 +583,39 @@ def plot_sweep(frame: pd.DataFrame, kernel: str) -> Figure:
     return fig
 
 
-def sort_rows(frame: pd.DataFrame) -> pd.DataFrame:
-    """Timed rows of sort kernels (group Sort, or Bitonic_*), with ``keys_per_s`` filled in."""
+def rate_rows(frame: pd.DataFrame, items: str) -> pd.DataFrame:
+    """Timed rows of kernels whose size counts ``items`` (keys, for the sorts), with
+    ``rate`` in items per second."""
     done = timed(frame)
-    sorts = done[(done["group"] == "Sort") | done["kernel"].astype(str).str.startswith("Bitonic")]
-    keys = sorts["size"] / sorts["time_median_s"]
-    if "keys_per_s" in sorts:
-        keys = sorts["keys_per_s"].where(sorts["keys_per_s"] > 0, keys)
-    return sorts.assign(keys_per_s=keys)
+    done = done[done["items"] == items]
+    rate = done["size"] / done["time_median_s"]
+    column = f"{items}_per_s"
+    if column in done:
+        rate = done[column].where(done[column] > 0, rate)
+    return done.assign(rate=rate)
+
+
+def counted_items(frame: pd.DataFrame) -> list[str]:
+    """What the sizes of the timed rows count, where a description says (``keys``)."""
+    return [i for i in dict.fromkeys(timed(frame)["items"].astype(str)) if i]
 
 
 @_styled
-def plot_sort(frame: pd.DataFrame) -> Figure:
-    """(e) Sort throughput (keys/s) vs n, a line per device and strategy, a panel per input.
+def plot_rate(frame: pd.DataFrame, items: str) -> Figure:
+    """(e) Throughput in items/s (keys/s for the sorts) vs size, a line per device and
+    variant, a panel per case.
 
-    Where every sort ran at one size only, bars of keys/s per kernel instead.
+    Where every kernel ran at one size only, bars of items/s per kernel instead.
     """
-    rows = sort_rows(frame)
+    rows = rate_rows(frame, items)
     if rows.empty:
-        raise NothingToPlot("no timed sort rows (group Sort or Bitonic_* kernels)")
+        raise NothingToPlot(f"no timed rows of kernels that count {items}")
     style = styles(frame)
     cases = list(dict.fromkeys(rows["case"]))
-    scale, prefix = _rate_unit(rows["keys_per_s"])
+    scale, prefix = _rate_unit(rows["rate"])
+    ylabel = RATE_YLABEL.format(unit=prefix, items=items)
     if rows.groupby("case")["size"].nunique().max() < 2:
-        return _sort_bars(rows, cases, style, scale, prefix)
+        return _rate_bars(rows, cases, style, scale, ylabel, items)
     cols = min(3, len(cases))
     lines = math.ceil(len(cases) / cols)
     fig = Figure(figsize=(1.5 + 5.2 * cols, 1.6 + 4.2 * lines), layout="constrained")
@@ -617,7 +630,7 @@ def plot_sort(frame: pd.DataFrame) -> Figure:
             label = variant + (f", {precision}" if several else "")
             (handle,) = ax.plot(
                 line["size"],
-                line["keys_per_s"] / scale,
+                line["rate"] / scale,
                 color=s.colour,
                 marker=s.marker,
                 linestyle=s.linestyle,
@@ -629,33 +642,38 @@ def plot_sort(frame: pd.DataFrame) -> Figure:
         ax.set_yscale("log")
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _binary(v)))
         ax.xaxis.set_minor_formatter(NullFormatter())
-        _log_ticks(ax.yaxis, rows["keys_per_s"] / scale)
+        _log_ticks(ax.yaxis, rows["rate"] / scale)
         ax.set_title(case, loc="left", fontsize=12)
-        ax.set_xlabel(SORT_XLABEL)
+        ax.set_xlabel(RATE_XLABEL.format(items=items))
     for ax in axes[len(cases) :]:
         ax.set_visible(False)
     for ax in axes[::cols]:
-        ax.set_ylabel(SORT_YLABEL.format(unit=prefix))
-    fig.suptitle(SORT_TITLE, x=0.01, ha="left")
+        ax.set_ylabel(ylabel)
+    fig.suptitle(RATE_TITLE.format(items=items), x=0.01, ha="left")
     _legend_below(fig, list(labelled.values()), list(labelled))
     return fig
 
 
-def _sort_bars(
-    rows: pd.DataFrame, cases: list[str], style: Mapping[str, Style], scale: float, prefix: str
+def _rate_bars(
+    rows: pd.DataFrame,
+    cases: list[str],
+    style: Mapping[str, Style],
+    scale: float,
+    ylabel: str,
+    items: str,
 ) -> Figure:
-    """Sort throughput at one size per kernel: grouped bars of keys/s."""
+    """Throughput at one size per kernel: grouped bars of items/s."""
     per_case = int(rows.groupby("case")["variant"].nunique().max())
     width = min(20.0, max(8.0, 1.6 + len(cases) * (0.3 * per_case + 0.8)))
     fig = Figure(figsize=(width, 5.4), layout="constrained")
     ax = fig.subplots()
     handles: dict[str, Any] = {}
-    rows = rows.assign(_value=rows["keys_per_s"] / scale, _error=math.nan)
+    rows = rows.assign(_value=rows["rate"] / scale, _error=math.nan)
     _bars(ax, rows, cases, style, per_case, handles, _number)
-    ax.set_ylabel(SORT_YLABEL.format(unit=prefix))
+    ax.set_ylabel(ylabel)
     ax.set_title("higher is better", **NOTE_STYLE)
     ax.set_xlim(-0.6, len(cases) - 0.4)
-    fig.suptitle(SORT_BARS_TITLE, x=0.01, ha="left")
+    fig.suptitle(RATE_BARS_TITLE.format(items=items), x=0.01, ha="left")
     _legend_by_rank(fig, style, handles)
     return fig
 
@@ -677,7 +695,8 @@ def figures(
     ]
     sweeps = swept_kernels(frame)
     jobs += [(f"sweep_{k}", lambda k=k: plot_sweep(frame, k)) for k in sweeps]
-    jobs.append(("sort_throughput", lambda: plot_sort(frame)))
+    counted = counted_items(frame)
+    jobs += [(f"throughput_{i}", lambda i=i: plot_rate(frame, i)) for i in counted]
     for i, (stem, make) in enumerate(jobs, 1):
         if progress is not None:
             progress(i, len(jobs), stem)
@@ -687,6 +706,8 @@ def figures(
             yield stem, None, str(exc)
     if not sweeps:
         yield "sweep", None, "no kernel was timed at several sizes (no size sweep)"
+    if not counted:
+        yield "throughput", None, "no timed kernel whose size counts items (such as a sort's keys)"
 
 
 def print_progress(i: int, total: int, stem: str) -> None:

@@ -5,12 +5,14 @@ separated by ``" , "`` and padded with spaces, the same title and header lines,
 "Not run" where a variant has no timing. How our rows map onto RAJAPerf's
 names:
 
-- Kernel: our kernel name (RAJAPerf's spelling), plus the input order and
-  distribution of sort kernels when a run has them (``Bitonic_SORT_asc_random``).
+- Kernel: our kernel name (RAJAPerf's spelling), plus the run options its
+  description calls cases, such as a sort's order and input
+  (``Bitonic_F32_asc_uniform``).
 - Variant: the device, as ``harness run --device`` spells it (``cpu:0``,
   ``opencl:1``); prefixed with the host, or suffixed with ``@run``, where
   several runs would otherwise give two devices one name.
-- Tuning: the row's ``strategy`` where it has one, else ``default``.
+- Tuning: the run options its description calls variants (a sort's
+  ``strategy``), else ``default``.
 - One RAJAPerf run has one precision and one problem size per kernel. A run of
   several precisions gets a folder per precision, and a size sweep a folder
   per size named like RAJAPerf's ``scripts/sweep_size.sh`` (``SIZE_000100000``).
@@ -32,7 +34,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness import suite
-from harness.data import CASE_EXTRAS
 from harness.spec import numpy_dtype
 
 if TYPE_CHECKING:
@@ -66,14 +67,11 @@ def write_all(frame: pd.DataFrame, out: Path, baseline_key: str | None) -> list[
 
 def _prepare(frame: pd.DataFrame) -> pd.DataFrame:
     frame = frame.copy()
-    frame["rp_kernel"] = frame["kernel"].astype(str)
-    for column in CASE_EXTRAS:
-        if column in frame:
-            frame["rp_kernel"] += frame[column].map(lambda v: f"_{v}" if v else "")
-    frame["rp_kernel"] = frame["rp_kernel"].map(_token)
-    frame["rp_tuning"] = "default"
-    if "strategy" in frame:
-        frame["rp_tuning"] = frame["strategy"].map(lambda s: _token(s) if s else "default")
+    frame["rp_kernel"] = [
+        _token(f"{kernel}_{case}" if case else kernel)
+        for kernel, case in zip(frame["kernel"].astype(str), frame["case_params"], strict=True)
+    ]
+    frame["rp_tuning"] = frame["variant_params"].map(lambda s: _token(s) if s else "default")
     frame["rp_variant"] = frame["series_key"].map(_variant_names(frame))
     return frame
 

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from harness.data import CASE_EXTRAS, VARIANT_EXTRAS, timed
+from harness.data import timed
 from harness.errors import UsageError
 from harness.table import format_time
 
@@ -65,15 +65,15 @@ def find_baseline(frame: pd.DataFrame, baseline: str | None) -> tuple[str | None
 def speedups(frame: pd.DataFrame, baseline_key: str | None) -> pd.Series:
     """Baseline median time / row median time, per row (NaN where either is missing).
 
-    A sort strategy is compared with the baseline's same strategy where the
-    baseline ran it, else with the baseline's first row of that case.
+    A variant (a sort strategy) is compared with the baseline's same variant
+    where the baseline ran it, else with the baseline's first row of that case.
     """
     import pandas as pd
 
     if baseline_key is None:
         return pd.Series(math.nan, index=frame.index)
-    keys = ["kernel", "precision", "size", *(c for c in CASE_EXTRAS if c in frame)]
-    exact = [*keys, *(c for c in VARIANT_EXTRAS if c in frame)]
+    keys = ["kernel", "precision", "size", "case_params"]
+    exact = [*keys, "variant_params"]
     done = timed(frame)
     base = done[done["series_key"] == baseline_key].rename(columns={"time_median_s": "_base"})
     same = frame[exact].merge(base[[*exact, "_base"]].drop_duplicates(exact), on=exact, how="left")
@@ -145,8 +145,8 @@ def build(frame: pd.DataFrame, metas: list[dict[str, Any]], baseline: str | None
         notes.append(missing)
     frame = frame.assign(speedup=speedups(frame, baseline_key))
 
-    extras = [c for c in VARIANT_EXTRAS if c in frame and frame[c].any()]
-    columns = ["Kernel", "Backend", "Device", *(c.capitalize() for c in extras)]
+    extras = [c for c in ("variant_params",) if frame[c].any()]
+    columns = ["Kernel", "Backend", "Device", *("Variant" for _ in extras)]
     columns += ["Precision", "Size", "Status"]
     if timings:
         columns += ["Median", "Spread", "GB/s", "GFLOP/s"]

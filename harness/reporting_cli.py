@@ -33,19 +33,21 @@ Writes PNG and SVG into --out (default RUN_DIR/plots/, for the first RUN_DIR):
   time_by_kernel     median time per kernel, a bar per device, log axis
   speedup_heatmap    speedup over the baseline device, kernels x devices
   bandwidth          achieved GB/s per kernel and device against a peak line:
-                     the device's best Stream_COPY, or --peak-gbs
+                     the device's best of a kernel that measures bandwidth
+                     (Stream_COPY), or --peak-gbs
   sweep_<KERNEL>     time and throughput vs size, log-log (kernels run at several
                      sizes across the run folders given)
-  sort_throughput    keys/s vs n per device and strategy (Sort and Bitonic_* kernels)
+  throughput_<items> items/s vs n per device and variant, for kernels whose size
+                     counts items (throughput_keys: the sorts)
 A plot that does not apply is skipped with a note. Several run folders put their
 devices side by side; one device in several runs (a size sweep) stays one line."""
 
 COMPARE_EPILOG = """\
-Rows match on kernel, device, precision and size (and strategy, order, dist where
-present). A device is matched by its backend, name and API (from each run's
-metadata), not by its id alone: the output notes an id that means different
-devices in the two runs, and a changed driver. ratio = new median / base median.
-A row is
+Rows match on kernel, device, precision and size (and the kernel's run options,
+such as a sort's strategy, order and input). A device is matched by its backend,
+name and API (from each run's metadata), not by its id alone: the output notes an
+id that means different devices in the two runs, and a changed driver.
+ratio = new median / base median. A row is
   regression   ratio > 1 + PCT/100 and |new - base| > spread(base) + spread(new)
   improvement  ratio < 1 - PCT/100 and |new - base| > spread(base) + spread(new)
   noise        otherwise

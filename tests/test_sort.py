@@ -299,7 +299,7 @@ def test_a_mandelbrot_pixel_left_unwritten_fails(tmp_path: Path) -> None:
 def test_a_vadd_group_narrower_than_its_launch_fails_at_a_multiple_of_it(tmp_path: Path) -> None:
     need_backend("wgpu")
     src = plant_demo(
-        tmp_path, "wgsl", "Demo_VADD.wgsl", "const GROUP: u32 = 256u;", "const GROUP: u32 = 255u;"
+        tmp_path, "wgsl", "Demo_VADD.wgsl", "@workgroup_size(GROUP)", "@workgroup_size(GROUP - 1u)"
     )
     assert 4096 in suite.BY_NAME["Demo_VADD"].sizes_for_check
     row = Runner(RunOptions(check=True, sources=(src,))).execute(

@@ -33,6 +33,7 @@ from 1 to a few tiles, odd ones and those around a tile (`_check_sizes`).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 
@@ -67,6 +68,7 @@ STRATEGY = Param(
     ("global", "local"),
     "global: one launch per compare-exchange step; local: tiles sorted and merged "
     "in work-group memory (default: both, as two rows)",
+    role="variant",
 )
 ORDER = Param("order", ("asc", "desc"), ("asc",), "sort order (default asc)")
 DIST = Param(
@@ -453,7 +455,7 @@ def _rajaperf_sort(name: str, pairs: bool, strategy: str) -> KernelSpec:
         source="BitonicPairs" if pairs else "Bitonic",
         constants={"KEY_KIND": FLOAT, "TILE": tile, "WORD_BITS": 64},
         type_aliases={"WORD": "u64", **({"VALUE": "f64"} if pairs else {})},
-        params=(Param("strategy", STRATEGY.choices, ("local",), STRATEGY.help),),
+        params=(dataclasses.replace(STRATEGY, default=("local",)),),
         bind=lambda chosen: _rajaperf_sort(name, pairs, chosen.get("strategy", strategy)),
         param_values={"strategy": strategy},
         verify=_verify(pairs),

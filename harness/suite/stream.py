@@ -142,6 +142,7 @@ KERNELS = (
         flops=lambda n: 0,
         default_reps=1800,
         tolerance=EXACT,
+        peak_bandwidth=True,
         check_sizes=FORALL_CHECK_SIZES,
     ),
     KernelSpec(
