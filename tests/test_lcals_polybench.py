@@ -19,9 +19,7 @@ from harness import sources, suite
 from harness.backends import get as get_backend
 from harness.runner import Runner, RunOptions, Task, make_inputs
 from harness.suite import polybench
-from harness.suite.forall import WIDE_GRID_SIZE
 from harness.suite.scan import chunking
-from harness.verify import guard_length
 
 KERNELS = (
     "Lcals_FIRST_MIN",
@@ -312,14 +310,21 @@ def test_hydro_1d_check_case_makes_every_term_count() -> None:
         assert np.abs(wrong - out).max() / np.abs(out).max() > 1e-3
 
 
-def test_hydro_1d_wide_grid_size_is_a_2d_dispatch_that_fits() -> None:
+def test_hydro_1d_2d_group_index_is_checked_at_check_sizes(tmp_path: Path) -> None:
+    """wgpu's verification folds launches into 2-D grids, so a wrong linear group
+    index fails at 4096 elements, not only past 65535 groups."""
+    need_backend("wgpu")
     spec = suite.BY_NAME["Lcals_HYDRO_1D"]
-    assert WIDE_GRID_SIZE in spec.sizes_for_check
-    (launch,) = spec.plan(WIDE_GRID_SIZE)
-    assert launch.groups == 65_536  # one past wgpu's 65535 per dimension
-    # z, the longest array, with its guard zone, within a 128 MiB storage binding.
-    assert (spec.lengths(WIDE_GRID_SIZE)["z"] + guard_length(np.dtype("f8"))) * 8 <= 2**27
     assert 4_096 % 256 == 0 and 4_096 in spec.sizes_for_check
+    source = sources.find("wgsl", ".wgsl", "Lcals_HYDRO_1D")
+    assert source is not None
+    (tmp_path / "wgsl").mkdir()
+    text = source.read_text().replace("wid.x + wid.y * nwg.x", "wid.x + wid.y / nwg.x")
+    (tmp_path / "wgsl" / source.name).write_text(text)
+    row = Runner(RunOptions(check=True, sources=(tmp_path,))).execute(
+        Task("Lcals_HYDRO_1D", "wgpu", 0, 4_096, "f64")
+    )
+    assert row["status"] == "fail", row["reason"]
 
 
 def test_hydro_1d_planted_bug_fails_only_on_the_check_case(tmp_path: Path) -> None:

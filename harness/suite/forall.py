@@ -14,12 +14,6 @@ GROUP = WORK_GROUP
 #: leaves an element out.
 FORALL_CHECK_SIZES = (10_007, 4_096)
 
-#: The smallest length whose launch has more work-groups than wgpu allows in
-#: one dimension (65535), so it is dispatched as a 2-D grid: only there does a
-#: shader's linear group index ``wid.x + wid.y * nwg.x`` matter. Its f64 arrays
-#: of n + 1 elements still fit wgpu's 128 MiB storage binding.
-WIDE_GRID_SIZE = 65_535 * GROUP + 1
-
 
 def one_launch(entry: str, args: tuple[str, ...]) -> Callable[[int], list[Launch]]:
     """A plan of one launch of ``entry`` over ``n`` items, passing ``n`` last."""

@@ -16,7 +16,7 @@ from harness.spec import (
     Scalar,
     Traffic,
 )
-from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, WIDE_GRID_SIZE, one_launch
+from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, one_launch
 from harness.suite.scan import CHUNKED_CHECK_SIZES, chunking, partial_groups
 
 GROUP_NAME = "Lcals"
@@ -214,7 +214,7 @@ KERNELS = (
                 "terms barely show; these are random y, z of both signs and distinct q, r, t",
             ),
         ),
-        check_sizes=(*FORALL_CHECK_SIZES, WIDE_GRID_SIZE),
+        check_sizes=FORALL_CHECK_SIZES,
     ),
     KernelSpec(
         name="Lcals_FIRST_MIN",
