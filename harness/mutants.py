@@ -68,7 +68,8 @@ unmutated kernel fails its own check; 2 for a usage error."""
 class Equivalent:
     """A reviewed mutant that cannot change any output, and why.
 
-    ``file`` may be a glob (``*.wgsl``) where the same line means the same in
+    ``file`` may be several names or globs, comma-separated (``*.wgsl``,
+    ``Stream_COPY.cl,Stream_MUL.cl``), where the same line means the same in
     every file it matches.
     """
 
@@ -85,8 +86,8 @@ class Equivalent:
     def matches(self, mutant: Mutant) -> bool:
         """Whether this entry covers the mutant."""
         file, original, mutated = mutant.key
-        return (original, mutated) == (self.original, self.mutated) and fnmatch.fnmatchcase(
-            file, self.file
+        return (original, mutated) == (self.original, self.mutated) and any(
+            fnmatch.fnmatchcase(file, pattern) for pattern in self.file.split(",")
         )
 
 

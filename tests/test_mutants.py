@@ -158,6 +158,11 @@ def test_a_glob_entry_covers_the_same_line_in_every_file_it_matches() -> None:
     assert mutants.equivalent(Mutant("A.wgsl", 3, 5, "constant", "  x = 1;", "  x = 2;"), listed)
     assert not mutants.equivalent(Mutant("A.cl", 3, 5, "constant", "x = 1;", "x = 2;"), listed)
     assert not mutants.equivalent(Mutant("A.wgsl", 3, 5, "constant", "x = 1;", "x = 0;"), listed)
+    both = mutants.Equivalent("A.cl,B.cl", "x = 1;", "x = 2;", "x is never read")
+    listed = {both.key: both}
+    for name in ("A.cl", "B.cl"):
+        assert mutants.equivalent(Mutant(name, 3, 5, "constant", "x = 1;", "x = 2;"), listed)
+    assert not mutants.equivalent(Mutant("C.cl", 3, 5, "constant", "x = 1;", "x = 2;"), listed)
 
 
 def test_mutants_are_made_only_in_code_the_kernel_compiles() -> None:
