@@ -70,41 +70,40 @@ class Equivalent:
 
     ``file`` may be several names or globs, comma-separated (``*.wgsl``,
     ``Stream_COPY.cl,Stream_MUL.cl``), where the same line means the same in
-    every file it matches.
+    every file it matches; ``kernels`` likewise limits the entry to kernels
+    for which it holds (a shared header's branch that only other key types
+    take).
     """
 
     file: str
     original: str
     mutated: str
     why: str
+    kernels: str = "*"
 
-    @property
-    def key(self) -> tuple[str, str, str]:
-        """The `Mutant.key` it matches."""
-        return (self.file, self.original, self.mutated)
-
-    def matches(self, mutant: Mutant) -> bool:
-        """Whether this entry covers the mutant."""
+    def matches(self, mutant: Mutant, kernel: str = "") -> bool:
+        """Whether this entry covers the mutant (of ``kernel``'s sources)."""
         file, original, mutated = mutant.key
-        return (original, mutated) == (self.original, self.mutated) and any(
-            fnmatch.fnmatchcase(file, pattern) for pattern in self.file.split(",")
+        return (
+            (original, mutated) == (self.original, self.mutated)
+            and any(fnmatch.fnmatchcase(file, p) for p in self.file.split(","))
+            and any(fnmatch.fnmatchcase(kernel, p) for p in self.kernels.split(","))
         )
 
 
 def equivalent(
-    mutant: Mutant, equivalents: dict[tuple[str, str, str], Equivalent]
+    mutant: Mutant, equivalents: dict[tuple[str, ...], Equivalent], kernel: str = ""
 ) -> Equivalent | None:
-    """The reviewed entry that covers a mutant, if any."""
-    if mutant.key in equivalents:
-        return equivalents[mutant.key]
-    return next((e for e in equivalents.values() if e.matches(mutant)), None)
+    """The reviewed entry that covers a mutant of a kernel's sources, if any."""
+    return next((e for e in equivalents.values() if e.matches(mutant, kernel)), None)
 
 
-def read_equivalents(path: Path) -> dict[tuple[str, str, str], Equivalent]:
-    """The reviewed list: blocks of ``FILE: original``, ``-> mutated``, ``why: reason``."""
+def read_equivalents(path: Path) -> dict[tuple[str, ...], Equivalent]:
+    """The reviewed list: blocks of ``FILE: original`` (or ``FILE @KERNELS: original``),
+    ``-> mutated``, ``why: reason``."""
     if not path.is_file():
         return {}
-    found: dict[tuple[str, str, str], Equivalent] = {}
+    found: dict[tuple[str, ...], Equivalent] = {}
     block: list[tuple[int, str]] = []
     lines = path.read_text(encoding="utf-8").splitlines()
     for number, line in enumerate([*lines, ""], 1):
@@ -116,7 +115,7 @@ def read_equivalents(path: Path) -> dict[tuple[str, str, str], Equivalent]:
         if not block:
             continue
         first, *rest = block
-        head = re.fullmatch(r"(\S+?): (.+)", first[1])
+        head = re.fullmatch(r"(\S+?)(?: @(\S+))?: (.+)", first[1])
         arrow = rest[0][1].strip() if rest else ""
         why = rest[1][1].strip() if len(rest) > 1 else ""
         if (
@@ -129,8 +128,10 @@ def read_equivalents(path: Path) -> dict[tuple[str, str, str], Equivalent]:
                 f"{path.name}:{first[0]}: expected 'FILE: original line', "
                 "'  -> mutated line', '  why: reason'"
             )
-        entry = Equivalent(head[1], head[2].strip(), arrow[3:].strip(), why[5:].strip())
-        found[entry.key] = entry
+        entry = Equivalent(
+            head[1], head[3].strip(), arrow[3:].strip(), why[5:].strip(), head[2] or "*"
+        )
+        found[(entry.file, entry.original, entry.mutated, entry.kernels)] = entry
         block = []
     return found
 
@@ -230,7 +231,7 @@ def run_kernel(
     lab: _Lab,
     spec: KernelSpec,
     chosen: list[Mutant],
-    equivalents: dict[tuple[str, str, str], Equivalent],
+    equivalents: dict[tuple[str, ...], Equivalent],
     verbose: bool,
 ) -> tuple[list[Outcome], str | None]:
     """Every chosen mutant of one kernel; a problem with the unmutated kernel instead."""
@@ -264,7 +265,7 @@ def run_kernel(
     outcomes = []
     for mutant in chosen:
         device = lab.info.id
-        known = equivalent(mutant, equivalents)
+        known = equivalent(mutant, equivalents, spec.name)
         if known is not None:
             outcomes.append(Outcome(spec.name, device, mutant, "equivalent", known.why))
             continue

@@ -95,15 +95,14 @@ def test_a_mutant_applies_to_its_own_line_only() -> None:
 
 def test_equivalents_file_parses_and_each_entry_is_still_made() -> None:
     listed = mutants.read_equivalents(sources.shipped_root() / mutants.EQUIVALENTS)
-    made = set()
-    for language in ("opencl", "wgsl", "cuda"):
-        for path in (sources.shipped_root() / language).iterdir():
-            made |= {m.key for m in make_mutants(path.name, path.read_text())}
-    stale = [
-        e
-        for key, e in listed.items()
-        if key not in made and not any(e.matches(Mutant(k[0], 1, 1, "", k[1], k[2])) for k in made)
+    made = [
+        m
+        for language in ("opencl", "wgsl", "cuda")
+        for path in (sources.shipped_root() / language).iterdir()
+        for m in make_mutants(path.name, path.read_text())
     ]
+    kernels = [k.name for k in suite.ALL]
+    stale = [e for e in listed.values() if not any(e.matches(m, k) for m in made for k in kernels)]
     assert not stale, f"entries no mutant matches any more: {stale}"
     assert all(e.why for e in listed.values())
 
@@ -154,12 +153,12 @@ def test_mutants_refuses_the_numpy_backend(capsys: pytest.CaptureFixture[str]) -
 
 def test_a_glob_entry_covers_the_same_line_in_every_file_it_matches() -> None:
     entry = mutants.Equivalent("*.wgsl", "x = 1;", "x = 2;", "x is never read")
-    listed = {entry.key: entry}
+    listed = {("a",): entry}
     assert mutants.equivalent(Mutant("A.wgsl", 3, 5, "constant", "  x = 1;", "  x = 2;"), listed)
     assert not mutants.equivalent(Mutant("A.cl", 3, 5, "constant", "x = 1;", "x = 2;"), listed)
     assert not mutants.equivalent(Mutant("A.wgsl", 3, 5, "constant", "x = 1;", "x = 0;"), listed)
     both = mutants.Equivalent("A.cl,B.cl", "x = 1;", "x = 2;", "x is never read")
-    listed = {both.key: both}
+    listed = {("b",): both}
     for name in ("A.cl", "B.cl"):
         assert mutants.equivalent(Mutant(name, 3, 5, "constant", "x = 1;", "x = 2;"), listed)
     assert not mutants.equivalent(Mutant("C.cl", 3, 5, "constant", "x = 1;", "x = 2;"), listed)
@@ -181,3 +180,13 @@ def test_mutants_are_made_only_in_code_the_kernel_compiles() -> None:
     assert any(m.file == "bitonic.clh" and m.line in values for m in every)
     pairs, _ = mutants.all_mutants(suite.BY_NAME["Bitonic_PAIRS"], "opencl", device)
     assert any(m.file == "bitonic.clh" and m.line in values for m in pairs)
+
+
+def test_an_entry_can_hold_for_some_kernels_only() -> None:
+    mine = mutants.Equivalent("A.cl", "x = 1;", "x = 2;", "only B reads x", "Kernel_A,Other_*")
+    listed = {("c",): mine}
+    for kernel, covered in (("Kernel_A", True), ("Other_B", True), ("Kernel_B", False)):
+        found = mutants.equivalent(
+            Mutant("A.cl", 3, 5, "constant", "x = 1;", "x = 2;"), listed, kernel
+        )
+        assert bool(found) == covered, kernel

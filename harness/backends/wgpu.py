@@ -252,11 +252,15 @@ def _padded(value: np.ndarray) -> np.ndarray:
 
 
 def folded(groups: int, grid: tuple[int, int]) -> tuple[int, int]:
-    """A 1-D grid of ``groups`` as a 2-D one of exactly as many groups, in 2 to 64 rows,
-    where ``groups`` has such a divisor; otherwise the grid as it was."""
+    """A 1-D grid of ``groups`` as a 2-D one of exactly as many groups, in 2 to 64 rows
+    (of at least 2 groups each where ``groups`` allows, so that both the row and
+    the row length count), where ``groups`` has such a divisor; otherwise the grid
+    as it was."""
     if grid[1] > 1 or groups < 2:
         return grid
-    rows = next((r for r in range(2, 65) if groups % r == 0), None)
+    divisors = [r for r in range(2, 65) if groups % r == 0]
+    wide = [r for r in divisors if groups // r >= 2]
+    rows = (wide or divisors or [None])[0]
     return grid if rows is None else (groups // rows, rows)
 
 
