@@ -72,7 +72,8 @@ class Equivalent:
     ``Stream_COPY.cl,Stream_MUL.cl``), where the same line means the same in
     every file it matches; ``kernels`` likewise limits the entry to kernels
     for which it holds (a shared header's branch that only other key types
-    take).
+    take). A ``mutated`` of ``*`` covers every mutant of the line: for a line
+    those kernels never execute.
     """
 
     file: str
@@ -85,7 +86,8 @@ class Equivalent:
         """Whether this entry covers the mutant (of ``kernel``'s sources)."""
         file, original, mutated = mutant.key
         return (
-            (original, mutated) == (self.original, self.mutated)
+            original == self.original
+            and self.mutated in ("*", mutated)
             and any(fnmatch.fnmatchcase(file, p) for p in self.file.split(","))
             and any(fnmatch.fnmatchcase(kernel, p) for p in self.kernels.split(","))
         )

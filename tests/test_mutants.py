@@ -190,3 +190,8 @@ def test_an_entry_can_hold_for_some_kernels_only() -> None:
             Mutant("A.cl", 3, 5, "constant", "x = 1;", "x = 2;"), listed, kernel
         )
         assert bool(found) == covered, kernel
+    dead = mutants.Equivalent("A.cl", "x = 1;", "*", "never runs for Kernel_A", "Kernel_A")
+    for change in ("x = 2;", "x = 0;", ";"):
+        mutant = Mutant("A.cl", 3, 5, "constant", "x = 1;", change)
+        assert mutants.equivalent(mutant, {("d",): dead}, "Kernel_A")
+        assert not mutants.equivalent(mutant, {("d",): dead}, "Kernel_B")
