@@ -124,23 +124,30 @@ def test_every_kernel_source_yields_mutants() -> None:
             assert mutants.all_mutants(spec, backend)[0], f"{spec.name} on {backend}"
 
 
-def test_mutants_command_kills_planted_bugs_on_opencl(
+#: The kernels whose check the mutation gate holds to 95% in CI, on a fixed sample.
+GATED = ("Apps_ENERGY", "Apps_PRESSURE", "Lcals_HYDRO_1D", "Bitonic_F32")
+
+
+def test_a_fixed_sample_of_mutants_is_killed_on_opencl_and_wgpu(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """CI's mutation gate: 6 mutants of each gated kernel per backend, at f64."""
     need_backend("opencl")
-    status = main(
-        ["mutants", "-k", "Stream_TRIAD", "-b", "opencl", "--sample", "6", "--out", str(tmp_path)]
-    )
+    need_backend("wgpu")
+    args = ["mutants", "-k", *GATED, "-b", "opencl", "wgpu", "--sample", "6", "--seed", "7"]
+    status = main([*args, "--precision", "f64", "--fail-under", "95", "--out", str(tmp_path)])
     out = capsys.readouterr().out
     assert status == 0, out
-    assert "Stream_TRIAD  opencl:0  6" in out
+    for kernel in GATED:
+        assert kernel in out
     folder = next(tmp_path.iterdir())
     with open(folder / "mutants.csv", newline="") as f:
         rows = list(csv.DictReader(f))
-    assert len(rows) == 6
+    assert len(rows) == 6 * len(GATED) * 2
     assert {r["status"] for r in rows} <= {"killed", "survived", "stillborn", "equivalent"}
     killed = [r for r in rows if r["status"] == "killed"]
     assert killed and all(r["detail"] for r in killed)
+    assert {r["device"] for r in rows} == {"opencl:0", "wgpu:0"}
     assert (folder / "summary.txt").read_text().startswith("kernel")
 
 
