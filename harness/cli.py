@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from harness import __version__, metadata, mutants, reporting_cli, results, suite, table
+from harness import __version__, arguments, metadata, mutants, reporting_cli, results, suite, table
 from harness.backends import BACKENDS, Catalog
 from harness.backends import get as get_backend
 from harness.backends.base import DeviceInfo
@@ -48,26 +48,6 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a positive whole number")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
-    return value
-
-
 def _power_or_int(text: str) -> int:
     base, caret, exponent = text.partition("^")
     if caret:
@@ -98,19 +78,6 @@ def _sizes(text: str) -> tuple[int, ...]:
             sizes.append(first)
             first = first * 2 if dots else last + 1
     return tuple(dict.fromkeys(sizes))
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value <= MAX_SECONDS:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is out of range: give more than 0 and at most {MAX_SECONDS} seconds "
-            "(one week)"
-        )
-    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -159,7 +126,9 @@ def build_parser() -> argparse.ArgumentParser:
         "default: each backend's default devices",
     )
     sizes = run.add_mutually_exclusive_group()
-    sizes.add_argument("--size", type=_positive_int, help="problem size; default: each kernel's")
+    sizes.add_argument(
+        "--size", type=arguments.positive_int, help="problem size; default: each kernel's"
+    )
     sizes.add_argument(
         "--sizes",
         type=_sizes,
@@ -169,15 +138,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--reps",
-        type=_positive_int,
+        type=arguments.positive_int,
         help="timed repetitions; default: the kernel's (RAJAPerf's) count, cut to fit --max-time",
     )
     run.add_argument(
-        "--warmup", type=_count, default=2, help="untimed repetitions before timing (default 2)"
+        "--warmup",
+        type=arguments.count,
+        default=2,
+        help="untimed repetitions before timing (default 2)",
     )
     run.add_argument(
         "--max-time",
-        type=_seconds,
+        type=arguments.seconds,
         default=2.0,
         metavar="SECONDS",
         help="time budget for one row's timed repetitions when --reps is not given "
@@ -213,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--timeout",
-        type=_seconds,
+        type=arguments.seconds,
         metavar="SECONDS",
         help="per row: a kernel still running after this long is killed with its worker "
         "and recorded as an error (default: 120 s plus 1 s per 100000 elements); "

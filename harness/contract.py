@@ -18,8 +18,6 @@ check.
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from dataclasses import dataclass
 
 from harness import sources
@@ -74,29 +72,11 @@ def _strip_comments(text: str) -> str:
     return re.sub(r"//[^\n]*", "", text)
 
 
-def preprocess(text: str) -> str:
-    """The C source after the preprocessor, with the backends' macros (REAL, the
-    description's constants and aliases) left as words."""
-    cpp = shutil.which("cpp")
-    if cpp is None:
-        raise RuntimeError("checking C sources needs a C preprocessor: install cpp (gcc)")
-    done = subprocess.run(
-        [cpp, "-P", "-undef", "-nostdinc", "-x", "c", "-"],
-        input=text,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise ValueError(f"the C preprocessor failed: {done.stderr.strip()}")
-    return done.stdout
-
-
 def c_entries(text: str) -> dict[str, list[Parameter]]:
     """Entry points (``__kernel`` or ``__global__``) and their parameters."""
     found: dict[str, list[Parameter]] = {}
     pattern = re.compile(r"(?:__kernel|kernel|__global__)\s+void\s+(\w+)\s*\(([^)]*)\)", re.S)
-    for match in pattern.finditer(preprocess(text)):
+    for match in pattern.finditer(sources.preprocess_c(text, markers=False)):
         params = []
         for part in match[2].split(","):
             words = re.findall(r"\w+|\*", part)

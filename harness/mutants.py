@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness import sources, suite
+from harness import arguments, sources, suite
 from harness.backends import BACKENDS
 from harness.backends import get as get_backend
 from harness.backends.base import DeviceInfo
@@ -541,26 +541,6 @@ def _percent(text: str) -> float:
     return value
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a positive whole number")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value <= 86400:
-        raise argparse.ArgumentTypeError(f"{text!r}: give seconds from 0 to 86400")
-    return value
-
-
 def register(sub: Any) -> None:
     """Add the ``mutants`` command to the command line."""
     parser = sub.add_parser(
@@ -594,7 +574,7 @@ def register(sub: Any) -> None:
     )
     parser.add_argument(
         "--sample",
-        type=_count,
+        type=arguments.positive_int,
         metavar="N",
         help="at most N mutants per kernel, picked at random (default: every one)",
     )
@@ -609,7 +589,7 @@ def register(sub: Any) -> None:
     )
     parser.add_argument(
         "--timeout",
-        type=_seconds,
+        type=arguments.seconds,
         metavar="SECONDS",
         help=f"per row of a mutant's check (default: {TIMEOUT_FACTOR:g} times the "
         f"unmutated kernel's, at least {MIN_TIMEOUT:g} s)",

@@ -14,11 +14,11 @@ are unary or part of a pointer type, so that few mutants fail to compile.
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from harness import sources
 
 _TOKEN = re.compile(
     r"""
@@ -343,22 +343,10 @@ def live_lines(text: str) -> set[tuple[str, int]]:
     preprocessor keeps: code under a false ``#if`` is not compiled, so a mutant
     there cannot be told apart by any check and is not made. Lines of a kept
     ``#define`` count, continuation lines included."""
-    cpp = shutil.which("cpp")
-    if cpp is None:
-        raise RuntimeError("mutating C sources needs a C preprocessor: install cpp (gcc)")
-    done = subprocess.run(
-        [cpp, "-undef", "-nostdinc", "-dD", "-x", "c", "-"],
-        input=text,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise ValueError(f"the C preprocessor failed: {done.stderr.strip()}")
     live: set[tuple[str, int]] = set()
     marker = re.compile(r'#\s*(\d+)\s+"([^"]*)"')
     file, line = "", 0
-    for out in done.stdout.split("\n"):
+    for out in sources.preprocess_c(text, markers=True).split("\n"):
         found = marker.match(out)
         if found:
             file, line = Path(found[2]).name, int(found[1])

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shutil
+import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -105,3 +107,24 @@ def shown(path: Path) -> str:
         return path.resolve().relative_to(shipped_root().resolve()).as_posix()
     except ValueError:
         return str(path.resolve())
+
+
+def preprocess_c(text: str, *, markers: bool) -> str:
+    """C text after the C preprocessor, with no system macros or headers (so the
+    backends' own macros, REAL and the description's, stay words). With
+    ``markers``, ``# line "file"`` lines say where the output came from and
+    ``#define`` lines are kept."""
+    cpp = shutil.which("cpp")
+    if cpp is None:
+        raise RuntimeError("reading C sources needs the C preprocessor: install cpp (gcc)")
+    flags = ["-dD"] if markers else ["-P"]
+    done = subprocess.run(
+        [cpp, *flags, "-undef", "-nostdinc", "-x", "c", "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise ValueError(f"the C preprocessor failed: {done.stderr.strip()}")
+    return done.stdout
