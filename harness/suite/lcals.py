@@ -94,11 +94,10 @@ def _first_min_plan(size: int) -> list[Launch]:
     ]
 
 
-def _first_min_init(size: int, seed: int, precision: str) -> dict:
-    d = DataInit()
-    x = d.const(size, 0.0)
-    x[size // 2] = -1.0e10
-    groups = partial_groups(size)
+def _first_min_inputs(x: np.ndarray) -> dict:
+    """FIRST_MIN's arrays and scalars around its values ``x``: empty partials, and
+    RAJAPerf's initial minimum (x[0] at location 0)."""
+    groups = partial_groups(x.size)
     return {
         "x": x,
         "block_val": np.zeros(groups),
@@ -107,6 +106,13 @@ def _first_min_init(size: int, seed: int, precision: str) -> dict:
         "xmin_init": x[0],
         "initloc": 0,
     }
+
+
+def _first_min_init(size: int, seed: int, precision: str) -> dict:
+    d = DataInit()
+    x = d.const(size, 0.0)
+    x[size // 2] = -1.0e10
+    return _first_min_inputs(x)
 
 
 def _first_min_ties_init(size: int, seed: int, precision: str) -> dict:
@@ -117,43 +123,19 @@ def _first_min_ties_init(size: int, seed: int, precision: str) -> dict:
     rng = np.random.default_rng(seed)
     x = rng.integers(-32, 32, size).astype(np.float64)
     x[0] = 32.0
-    groups = partial_groups(size)
-    return {
-        "x": x,
-        "block_val": np.zeros(groups),
-        "block_loc": np.zeros(groups, dtype=np.int32),
-        "minloc": np.full(1, -1, dtype=np.int32),
-        "xmin_init": x[0],
-        "initloc": 0,
-    }
+    return _first_min_inputs(x)
 
 
 def _first_min_last_init(size: int, seed: int, precision: str) -> dict:
     """Strictly decreasing values: the one minimum is the last element of the last range."""
     x = np.arange(size, 0, -1, dtype=np.float64)
-    groups = partial_groups(size)
-    return {
-        "x": x,
-        "block_val": np.zeros(groups),
-        "block_loc": np.zeros(groups, dtype=np.int32),
-        "minloc": np.full(1, -1, dtype=np.int32),
-        "xmin_init": x[0],
-        "initloc": 0,
-    }
+    return _first_min_inputs(x)
 
 
 def _first_min_none_init(size: int, seed: int, precision: str) -> dict:
     """Every value +inf: none beats the initial (xmin_init, initloc), which must win."""
     x = np.full(size, np.inf)
-    groups = partial_groups(size)
-    return {
-        "x": x,
-        "block_val": np.zeros(groups),
-        "block_loc": np.zeros(groups, dtype=np.int32),
-        "minloc": np.full(1, -1, dtype=np.int32),
-        "xmin_init": x[0],
-        "initloc": 0,
-    }
+    return _first_min_inputs(x)
 
 
 def _better(val, loc, than_val, than_loc):
