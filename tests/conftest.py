@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,3 +53,46 @@ def run_folder(out: Path) -> Path:
     folders = [p for p in out.iterdir() if p.is_dir()]
     assert len(folders) == 1, folders
     return folders[0]
+
+
+def plant(root: Path, language: str, file: str, old: str, new: str) -> Path:
+    """A ``--sources`` folder ``root`` holding the shipped ``language`` sources with one
+    bug planted: ``old``, which must occur exactly once in ``file``, becomes ``new``.
+    Every source of the language is copied, so includes resolve as shipped."""
+    shipped = Path(__file__).resolve().parent.parent / "kernels" / language
+    folder = root / language
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in shipped.iterdir():
+        text = path.read_text(encoding="utf-8")
+        if path.name == file:
+            assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times in {file}"
+            text = text.replace(old, new)
+        (folder / path.name).write_text(text, encoding="utf-8")
+    return root
+
+
+def start_run(args: list[str], out: Path, **popen: Any) -> subprocess.Popen:
+    """``harness run ARGS --out OUT`` started in the background, stderr piped
+    (and stdout, unless ``stdout=`` says otherwise)."""
+    env = {**os.environ}
+    env.setdefault("XDG_RUNTIME_DIR", "/tmp")
+    popen.setdefault("stdout", subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-m", "harness", "run", *args, "--out", str(out)],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        **popen,
+    )
+
+
+def wait_rows(out: Path, count: int) -> Path:
+    """The run folder under ``out`` once its journal has ``count`` complete rows."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        folders = [p for p in out.iterdir() if p.is_dir()] if out.exists() else []
+        journal = folders[0] / "journal.jsonl" if folders else None
+        if journal and journal.exists() and journal.read_text().count("\n") >= count:
+            return folders[0]
+        time.sleep(0.02)
+    raise AssertionError(f"no {count} rows within two minutes")

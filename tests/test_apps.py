@@ -19,9 +19,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import need_backend
+from conftest import need_backend, plant
 
-from harness import sources
 from harness.runner import Runner, RunOptions, Task, make_inputs, task_size
 from harness.suite import apps
 
@@ -394,7 +393,13 @@ def test_nodal_check_case_has_distinct_zero_and_repeated_adds() -> None:
 #: Bugs RAJAPerf's inputs cannot see: (kernel, backend, line as shipped, planted bug,
 #: the array it breaks).
 PLANTED = [
-    ("Apps_ENERGY", "opencl", "if (fabs(e) < e_cut) {", "if (fabs(e) <= e_cut) {", "e_new"),
+    (
+        "Apps_ENERGY",
+        "opencl",
+        "/ (REAL)6.0;\n    if (fabs(e) < e_cut) {",
+        "/ (REAL)6.0;\n    if (fabs(e) <= e_cut) {",
+        "e_new",
+    ),
     ("Apps_ENERGY", "wgpu", "if (abs(q) < s6.q_cut) {", "if (abs(q) <= s6.q_cut) {", "q_new"),
     (
         "Apps_PRESSURE",
@@ -423,12 +428,7 @@ def test_a_bug_only_the_check_case_sees_fails(
 ) -> None:
     need_backend(backend)
     language, extension = LANGUAGES[backend]
-    shipped = sources.find(language, extension, kernel)
-    assert shipped is not None
-    text = shipped.read_text()
-    assert line in text
-    (tmp_path / language).mkdir()
-    (tmp_path / language / shipped.name).write_text(text.replace(line, bug))
+    plant(tmp_path, language, f"{kernel}{extension}", line, bug)
     task = Task(kernel, backend, 0, SPECS[kernel].sizes_for_check[0], "f64")
     row = Runner(RunOptions(check=True, sources=(tmp_path,))).execute(task)
     assert row["status"] == "fail"

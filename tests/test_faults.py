@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import csv
-import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-from conftest import FIXTURES, harness, need_backend, run_folder
+from conftest import FIXTURES, harness, need_backend, run_folder, start_run, wait_rows
 
 from harness import results
 from harness.runner import stats
@@ -97,29 +95,6 @@ def test_more_memory_than_the_device_has_is_an_error_row(tmp_path: Path) -> None
         assert "48000000000 bytes" in row["reason"]
 
 
-def _start(args: list[str], out: Path) -> subprocess.Popen:
-    env = dict(os.environ)
-    env.setdefault("XDG_RUNTIME_DIR", "/tmp")
-    return subprocess.Popen(
-        [sys.executable, "-m", "harness", "run", *args, "--out", str(out)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-
-
-def _wait_rows(out: Path, count: int) -> Path:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        folders = [p for p in out.iterdir() if p.is_dir()] if out.exists() else []
-        journal = folders[0] / results.JOURNAL if folders else None
-        if journal and journal.exists() and len(journal.read_text().splitlines()) >= count:
-            return folders[0]
-        time.sleep(0.02)
-    raise AssertionError(f"no {count} rows within two minutes")
-
-
 def _identity(rows: list[dict]) -> list[tuple]:
     return [(r["kernel"], r["device_id"], r["size"], r["status"], r["reps"]) for r in rows]
 
@@ -130,8 +105,8 @@ def test_sigkill_then_resume_gives_the_rows_of_an_uninterrupted_run(tmp_path: Pa
     whole = harness("run", *args, "--out", str(tmp_path / "whole"))
     assert whole.returncode == 0, whole.stderr
 
-    proc = _start(args, tmp_path / "cut")
-    folder = _wait_rows(tmp_path / "cut", 2)
+    proc = start_run(args, tmp_path / "cut", stdout=subprocess.DEVNULL)
+    folder = wait_rows(tmp_path / "cut", 2)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert 2 <= len(results.read_journal(folder)) < 10
@@ -148,8 +123,10 @@ def test_sigkill_then_resume_gives_the_rows_of_an_uninterrupted_run(tmp_path: Pa
 
 def test_one_interrupt_finishes_the_row_and_keeps_everything(tmp_path: Path) -> None:
     need_backend("opencl")
-    proc = _start([*STREAM, "--size", "200000", "--reps", "300"], tmp_path)
-    folder = _wait_rows(tmp_path, 1)
+    proc = start_run(
+        [*STREAM, "--size", "200000", "--reps", "300"], tmp_path, stdout=subprocess.DEVNULL
+    )
+    folder = wait_rows(tmp_path, 1)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import need_backend
+from conftest import need_backend, plant
 
 from harness import sources, suite
 from harness.backends.wgpu import folded
@@ -24,13 +24,8 @@ SIZE = 1001
 
 def _copy_past_end(language: str, extension: str, tmp_path: Path) -> None:
     """Stream_COPY with its bound moved by one: it writes c[n] too."""
-    shipped = sources.find(language, extension, "Stream_COPY")
-    assert shipped is not None
-    text = shipped.read_text()
     bound = "i < n;" if language == "opencl" else "if (i < s.n)"
-    assert bound in text
-    (tmp_path / language).mkdir()
-    (tmp_path / language / shipped.name).write_text(text.replace(bound, bound.replace("<", "<=")))
+    plant(tmp_path, language, f"Stream_COPY{extension}", bound, bound.replace("<", "<="))
 
 
 @pytest.mark.parametrize(
@@ -125,11 +120,7 @@ def test_wgpu_verification_dispatches_launches_as_2d_grids(tmp_path: Path) -> No
     assert folded(40, (40, 1)) == (20, 2)
     assert folded(37, (37, 1)) == (1, 37)
     assert folded(67, (67, 1)) == (67, 1)  # no divisor up to 64: 1-D, never an extra group
-    shipped = sources.find("wgsl", ".wgsl", "Stream_COPY")
-    assert shipped is not None
-    index = "(wid.x + wid.y * nwg.x)"
-    (tmp_path / "wgsl").mkdir()
-    (tmp_path / "wgsl" / shipped.name).write_text(shipped.read_text().replace(index, "wid.x"))
+    plant(tmp_path, "wgsl", "Stream_COPY.wgsl", "(wid.x + wid.y * nwg.x)", "wid.x")
     row = Runner(RunOptions(check=True, sources=(tmp_path,))).execute(
         Task("Stream_COPY", "wgpu", 0, 40 * 256, "f64")
     )

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import need_backend
+from conftest import need_backend, plant
 
 from harness import sources, suite
 from harness.backends import get as get_backend
@@ -273,16 +273,7 @@ def _case_inputs(kernel: str, case: str, size: int, precision: str = "f64") -> d
 def _plant(tmp_path: Path, kernel: str, original: str, planted: str) -> Path:
     """A sources folder whose OpenCL source of ``kernel`` has one planted bug."""
     need_backend("opencl")
-    source = sources.find("opencl", ".cl", kernel)
-    assert source is not None
-    text = source.read_text(encoding="utf-8")
-    assert text.count(original) == 1, original
-    folder = tmp_path / "opencl"
-    folder.mkdir(exist_ok=True)
-    for header in source.parent.glob("*.clh"):
-        (folder / header.name).write_text(header.read_text(encoding="utf-8"))
-    (folder / source.name).write_text(text.replace(original, planted))
-    return tmp_path
+    return plant(tmp_path, "opencl", f"{kernel}.cl", original, planted)
 
 
 def _planted_row(folder: Path, kernel: str, size: int) -> dict:
@@ -316,11 +307,8 @@ def test_hydro_1d_2d_group_index_is_checked_at_check_sizes(tmp_path: Path) -> No
     need_backend("wgpu")
     spec = suite.BY_NAME["Lcals_HYDRO_1D"]
     assert 4_096 % 256 == 0 and 4_096 in spec.sizes_for_check
-    source = sources.find("wgsl", ".wgsl", "Lcals_HYDRO_1D")
-    assert source is not None
-    (tmp_path / "wgsl").mkdir()
-    text = source.read_text().replace("wid.x + wid.y * nwg.x", "wid.x + wid.y / nwg.x")
-    (tmp_path / "wgsl" / source.name).write_text(text)
+    index = "wid.x + wid.y * nwg.x"
+    plant(tmp_path, "wgsl", "Lcals_HYDRO_1D.wgsl", index, index.replace("*", "/"))
     row = Runner(RunOptions(check=True, sources=(tmp_path,))).execute(
         Task("Lcals_HYDRO_1D", "wgpu", 0, 4_096, "f64")
     )

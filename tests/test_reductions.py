@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import need_backend
+from conftest import need_backend, plant
 
 from harness import sources, suite
 from harness.backends import get as get_backend
@@ -283,15 +283,7 @@ def _case_inputs(kernel: str, case: str, size: int, precision: str = "f64") -> d
 def _planted_row(tmp_path: Path, kernel: str, original: str, planted: str, size: int) -> dict:
     """The check row of ``kernel`` on opencl with one planted bug in its source."""
     need_backend("opencl")
-    source = sources.find("opencl", ".cl", kernel)
-    assert source is not None
-    text = source.read_text(encoding="utf-8")
-    assert text.count(original) == 1, original
-    folder = tmp_path / "opencl"
-    folder.mkdir(exist_ok=True)
-    for header in source.parent.glob("*.clh"):
-        (folder / header.name).write_text(header.read_text(encoding="utf-8"))
-    (folder / source.name).write_text(text.replace(original, planted))
+    plant(tmp_path, "opencl", f"{kernel}.cl", original, planted)
     options = RunOptions(check=True, sources=(tmp_path,))
     return Runner(options).execute(Task(kernel, "opencl", 0, size, "f64"))
 

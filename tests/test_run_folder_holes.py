@@ -12,13 +12,12 @@ import resource
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, harness, need_backend, run_folder
+from conftest import FIXTURES, harness, need_backend, run_folder, start_run, wait_rows
 
 from harness import results
 from harness.cli import MAX_SECONDS, main
@@ -27,31 +26,6 @@ from harness.cli import MAX_SECONDS, main
 SLOW = ["-k", "Stream", "-b", "cpu", "--size", "4000000", "--reps", "500"]
 #: A run of three quick timed rows.
 QUICK = ["-k", "Stream_COPY", "Stream_MUL", "Stream_ADD", "-b", "cpu", "--size", "1000"]
-
-
-def _start(args: list[str], out: Path, **popen: object) -> subprocess.Popen:
-    env = {**os.environ}
-    env.setdefault("XDG_RUNTIME_DIR", "/tmp")
-    return subprocess.Popen(
-        [sys.executable, "-m", "harness", "run", *args, "--out", str(out)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        **popen,
-    )
-
-
-def _wait_rows(out: Path, count: int) -> Path:
-    """The run folder under ``out`` once its journal has ``count`` rows."""
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        folders = [p for p in out.iterdir() if p.is_dir()] if out.exists() else []
-        journal = folders[0] / results.JOURNAL if folders else None
-        if journal and journal.exists() and journal.read_text().count("\n") >= count:
-            return folders[0]
-        time.sleep(0.05)
-    raise AssertionError(f"no {count} rows within two minutes")
 
 
 def _keys(folder: Path) -> list[tuple]:
@@ -83,9 +57,9 @@ def copy(quick_run: Path, tmp_path: Path) -> Path:
 
 
 def test_a_second_writer_is_refused_naming_the_first_and_changes_nothing(tmp_path: Path) -> None:
-    first = _start(SLOW, tmp_path)
+    first = start_run(SLOW, tmp_path)
     try:
-        folder = _wait_rows(tmp_path, 1)
+        folder = wait_rows(tmp_path, 1)
         second = harness("run", "--resume", str(folder))
     finally:
         first.send_signal(signal.SIGINT)
@@ -105,8 +79,8 @@ def test_a_second_writer_is_refused_naming_the_first_and_changes_nothing(tmp_pat
 
 
 def test_a_folder_left_by_a_killed_run_is_free_again(tmp_path: Path) -> None:
-    proc = _start(SLOW, tmp_path)
-    folder = _wait_rows(tmp_path, 1)
+    proc = start_run(SLOW, tmp_path)
+    folder = wait_rows(tmp_path, 1)
     proc.send_signal(signal.SIGKILL)
     proc.communicate(timeout=60)
     # Its workers, which die with it, hold the lock a moment longer.
@@ -126,8 +100,8 @@ def test_a_folder_left_by_a_killed_run_is_free_again(tmp_path: Path) -> None:
 
 
 def test_sigterm_finishes_the_row_keeps_the_rows_and_exits_130(tmp_path: Path) -> None:
-    proc = _start(SLOW, tmp_path)
-    folder = _wait_rows(tmp_path, 1)
+    proc = start_run(SLOW, tmp_path)
+    folder = wait_rows(tmp_path, 1)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
@@ -144,8 +118,8 @@ def test_sigterm_finishes_the_row_keeps_the_rows_and_exits_130(tmp_path: Path) -
 
 
 def test_a_second_sigterm_stops_at_once_and_still_keeps_the_rows(tmp_path: Path) -> None:
-    proc = _start(SLOW, tmp_path)
-    folder = _wait_rows(tmp_path, 1)
+    proc = start_run(SLOW, tmp_path)
+    folder = wait_rows(tmp_path, 1)
     proc.send_signal(signal.SIGTERM)
     time.sleep(0.2)
     proc.send_signal(signal.SIGTERM)
@@ -188,7 +162,7 @@ def _limit_file_size(limit: int) -> None:
 def test_a_full_disk_at_the_start_of_a_new_run_is_one_line_and_leaves_no_folder(
     tmp_path: Path,
 ) -> None:
-    proc = _start(QUICK, tmp_path, preexec_fn=lambda: _limit_file_size(0))
+    proc = start_run(QUICK, tmp_path, preexec_fn=lambda: _limit_file_size(0))
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 2, err
     (error,) = _errors(err)
@@ -211,7 +185,7 @@ def test_a_disk_that_fills_mid_run_is_one_line_and_the_run_resumes(tmp_path: Pat
     assert limit < (full / results.JOURNAL).stat().st_size // 2, "too few rows to fill"
 
     # Files may not grow past `limit` bytes: the journal fails mid-run (EFBIG).
-    proc = _start(args, tmp_path / "b", preexec_fn=lambda: _limit_file_size(limit))
+    proc = start_run(args, tmp_path / "b", preexec_fn=lambda: _limit_file_size(limit))
     _, err = proc.communicate(timeout=300)
     folder = run_folder(tmp_path / "b")
     assert proc.returncode == 2, err

@@ -6,13 +6,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import harness, need_backend, run_folder
+from conftest import harness, need_backend, plant, run_folder
 
 from harness import results, suite
 from harness.runner import Runner, RunOptions, Task, make_data, make_inputs
 from harness.suite.sort import DIST, TILE_BYTES, bitonic_keys, bitonic_plan
-
-SHIPPED = Path(__file__).resolve().parent.parent / "kernels"
 
 BACKENDS = ("cpu", "opencl", "wgpu")
 SORTS = ("Bitonic_U32", "Bitonic_I32", "Bitonic_F32", "Bitonic_F64", "Bitonic_PAIRS")
@@ -225,24 +223,12 @@ def test_special_integer_keys_are_reached_in_both_orders() -> None:
         assert extremes == (np.iinfo(np.int32).min, np.iinfo(np.int32).max), name
 
 
-def plant(tmp_path: Path, language: str, file: str, old: str, new: str) -> None:
-    """Copy a kernel's shipped sources into ``tmp_path`` with one change in ``file``."""
-    folder = tmp_path / "src" / language
-    folder.mkdir(parents=True, exist_ok=True)
-    for path in (SHIPPED / language).glob("[Bb]itonic*"):
-        text = path.read_text(encoding="utf-8")
-        if path.name == file:
-            assert text.count(old) == 1, old
-            text = text.replace(old, new)
-        (folder / path.name).write_text(text, encoding="utf-8")
-
-
 def test_a_nan_ordering_bug_fails_the_default_check(tmp_path: Path) -> None:
     """A key map that forgets NaNs orders them by sign: negative NaNs come first.
     Uniform keys have no NaN and the old special keys only positive ones."""
     need_backend("opencl")
     nan_test = "((w & ~SIGN) > INF_BITS) ? (w | SIGN) : "
-    plant(tmp_path, "opencl", "bitonic.clh", nan_test, "")
+    plant(tmp_path / "src", "opencl", "bitonic.clh", nan_test, "")
     out = tmp_path / "out"
     proc = harness(
         "run",
@@ -266,7 +252,7 @@ def test_a_nan_ordering_bug_fails_the_default_check(tmp_path: Path) -> None:
 def test_a_bug_in_the_descending_path_fails_the_default_check(tmp_path: Path) -> None:
     """The default run sorts ascending; the other order is a check case."""
     need_backend("opencl")
-    plant(tmp_path, "opencl", "bitonic.clh", "return descending ? ~k : k;", "return k;")
+    plant(tmp_path / "src", "opencl", "bitonic.clh", "return descending ? ~k : k;", "return k;")
     params = (("strategy", "global"), ("order", "asc"), ("dist", "uniform"))
     task = Task("Bitonic_U32", "opencl", 0, 97, "f64", params)
     row = Runner(RunOptions(check=True, sources=(tmp_path / "src",))).execute(task)
@@ -274,22 +260,12 @@ def test_a_bug_in_the_descending_path_fails_the_default_check(tmp_path: Path) ->
     assert "check case 'special desc'" in row["reason"]
 
 
-def plant_demo(tmp_path: Path, language: str, file: str, old: str, new: str) -> Path:
-    """A sources folder holding one shipped demo source with one change."""
-    folder = tmp_path / language
-    folder.mkdir(parents=True)
-    text = (SHIPPED / language / file).read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    (folder / file).write_text(text.replace(old, new), encoding="utf-8")
-    return tmp_path
-
-
 def test_a_mandelbrot_pixel_left_unwritten_fails(tmp_path: Path) -> None:
     """One missed pixel is far under the allowance for chaotic boundary pixels,
     but a count of 0 cannot come from rounding."""
     need_backend("opencl")
     first = "size_t i = get_global_id(0);"
-    src = plant_demo(tmp_path, "opencl", "Demo_MANDELBROT.cl", first, first[:-1] + " + 1;")
+    src = plant(tmp_path, "opencl", "Demo_MANDELBROT.cl", first, first[:-1] + " + 1;")
     row = Runner(RunOptions(check=True, sources=(src,))).execute(
         Task("Demo_MANDELBROT", "opencl", 0, 40_000, "f64")
     )
@@ -299,7 +275,7 @@ def test_a_mandelbrot_pixel_left_unwritten_fails(tmp_path: Path) -> None:
 
 def test_a_vadd_group_narrower_than_its_launch_fails_at_a_multiple_of_it(tmp_path: Path) -> None:
     need_backend("wgpu")
-    src = plant_demo(
+    src = plant(
         tmp_path, "wgsl", "Demo_VADD.wgsl", "@workgroup_size(GROUP)", "@workgroup_size(GROUP - 1u)"
     )
     assert 4096 in suite.BY_NAME["Demo_VADD"].sizes_for_check
