@@ -12,7 +12,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from harness import __version__, arguments, metadata, mutants, reporting_cli, results, suite, table
+from harness import (
+    __version__,
+    arguments,
+    metadata,
+    mutants,
+    reporting_cli,
+    results,
+    sources,
+    suite,
+    table,
+)
 from harness.backends import BACKENDS, Catalog
 from harness.backends import get as get_backend
 from harness.backends.base import DeviceInfo
@@ -95,6 +105,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     listing = sub.add_parser("list", help="list kernels with their group and backends")
     listing.add_argument("-k", "--kernels", nargs="+", metavar="SEL", help="kernels to list")
+    listing.add_argument(
+        "--files",
+        nargs="+",
+        metavar="SEL",
+        help="instead of the table, every file the selected kernels are made of: the "
+        "module holding the description, and per backend the source it compiles, the "
+        "files that includes and the backend's prelude",
+    )
     listing.set_defaults(handler=_cmd_list)
 
     run = sub.add_parser(
@@ -313,7 +331,6 @@ def _cmd_devices(args: argparse.Namespace) -> int:
 
 
 def _implemented_backends(spec: Any) -> list[str]:
-    from harness import sources
 
     names = []
     for name in BACKENDS:
@@ -325,7 +342,35 @@ def _implemented_backends(spec: Any) -> list[str]:
     return names
 
 
+def _kernel_files(spec: Any) -> list[tuple[str, list[Path]]]:
+    """What a kernel is made of: its description's module, then for each group of
+    backends that compile the same source, that source with what it includes."""
+    found: list[tuple[str, list[Path]]] = [("description", [suite.module_file(spec)])]
+    by_source: dict[Path, list[str]] = {}
+    for name in BACKENDS:
+        backend = get_backend(name)
+        if backend.language is not None:
+            path = sources.find(backend.language, backend.extension, spec.source_name)
+            if path is not None:
+                by_source.setdefault(path, []).append(name)
+    for path, names in by_source.items():
+        files = sources.with_includes(path)
+        for name in names:
+            prelude = sources.PRELUDES.get(get_backend(name).language or "")
+            if prelude:
+                files.append(sources.shipped_root() / (get_backend(name).language or "") / prelude)
+        found.append((", ".join(names), files))
+    return found
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
+    if args.files:
+        for spec in suite.select(args.files):
+            print(spec.name)
+            for label, files in _kernel_files(spec):
+                for k, path in enumerate(files):
+                    print(f"  {label if k == 0 else '':<14}{path}")
+        return 0
     kernels = suite.select(args.kernels)
     header = ("kernel", "group", "backends", "features", "complexity", "summary")
     rows = [
@@ -422,7 +467,14 @@ def _check_sources(
     that compile none, since a run that silently uses the shipped sources
     instead measures something other than what the user meant to try."""
     backends = [get_backend(name) for name in dict.fromkeys(d.backend for d in devices)]
-    languages = [(b.language, b.extension) for b in backends if b.language]
+    languages = list(
+        dict.fromkeys(
+            place
+            for b in backends
+            if b.language
+            for place in sources.places(b.language, b.extension)
+        )
+    )
     stems = list(dict.fromkeys(k.source_name for k in kernels))
     for folder in folders:
         if not folder.is_dir():

@@ -10,6 +10,9 @@ one uniform struct whose fields are the scalars in order. Types are compared
 through ``REAL`` and the description's type aliases; an alias may stand for
 any type of the same size (a sort reads keys as unsigned words).
 
+A shared C body (kernels/c/) is checked once per language that compiles it,
+through that language's prelude of the dialect's words.
+
 `problems` lists every mismatch for one kernel and language, so a test can
 hold every source to its description, and a user's new kernel gets the same
 check.
@@ -18,13 +21,16 @@ check.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from harness import sources
 from harness.runner import param_choices
 from harness.spec import KernelSpec, numpy_dtype
 
-#: Each language: its folder, file suffix and how an entry point is marked.
+#: Each language: its folder and file suffix (OpenCL and CUDA fall back on the
+#: shared C bodies, see `sources.find`).
 LANGUAGES = {"opencl": ".cl", "cuda": ".cu", "wgsl": ".wgsl"}
 
 _C_WORDS = {
@@ -205,13 +211,20 @@ def launches(spec: KernelSpec) -> dict[tuple[str, tuple[str, ...]], KernelSpec]:
     return found
 
 
-def problems(spec: KernelSpec, language: str) -> list[str]:
-    """Every way one language's source disagrees with the description; [] if none,
-    or if the kernel has no source in that language."""
-    path = sources.find(language, LANGUAGES[language], spec.source_name)
+def problems(spec: KernelSpec, language: str, roots: Sequence[Path] = ()) -> list[str]:
+    """Every way the source a language compiles (its own, else the shared C body,
+    looked up in ``roots`` first as ``--sources`` does) disagrees with the
+    description; [] if none, or if the kernel has no source for that language.
+
+    A C source is read through its language's prelude, so a shared body is
+    checked as OpenCL and as CUDA each sees it."""
+    path = sources.find(language, LANGUAGES[language], spec.source_name, roots)
     if path is None:
         return []
     text = sources.expand(path).text
+    prelude = sources.prelude(language)
+    if prelude is not None:
+        text = prelude.text + text
     entries = wgsl_entries(text) if language == "wgsl" else c_entries(text)
     found = []
     for (entry, args), bound in launches(spec).items():
@@ -253,3 +266,16 @@ def problems(spec: KernelSpec, language: str) -> list[str]:
                 elif not _matches(bound, param.type, scalar.dtype):
                     found.append(f"{label} of {scalar.dtype}, but is {param.type}")
     return found
+
+
+def repeated_lines(a: str, b: str) -> list[str]:
+    """The lines of code two sources share word for word (stripped, leaving out
+    blank lines, comments and lines of punctuation alone), for catching a body
+    written twice where the shared dialect would do."""
+
+    def code(text: str) -> list[str]:
+        lines = (line.strip() for line in _strip_comments(text).splitlines())
+        return [line for line in lines if re.search(r"\w", line)]
+
+    theirs = set(code(b))
+    return list(dict.fromkeys(line for line in code(a) if line in theirs))

@@ -141,15 +141,7 @@ def read_equivalents(path: Path) -> dict[tuple[str, ...], Equivalent]:
 def source_files(spec: KernelSpec, language: str, extension: str) -> list[Path]:
     """The shipped source a backend compiles for a kernel and every file it includes."""
     main = sources.find(language, extension, spec.source_name)
-    if main is None:
-        return []
-    files = [main]
-    for path in files:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            match = re.match(r'\s*#include\s+"([^"]+)"', line)
-            if match and (path.parent / match[1]) not in files:
-                files.append(path.parent / match[1])
-    return files
+    return [] if main is None else sources.with_includes(main)
 
 
 @dataclass(frozen=True)
@@ -198,15 +190,18 @@ class _Lab:
         self.info = found.devices[int(index)]
         self.workers.start(self.options, {self.info.id: self.info.name}, [])
 
-    def place(self, files: Sequence[Path], language: str) -> Path:
-        """Copy a kernel's sources into the scratch folder; the folder they are in."""
-        folder = self.root / language
-        if folder.exists():
+    def place(self, files: Sequence[Path]) -> dict[str, Path]:
+        """Copy a kernel's sources into the scratch folder, each into a folder named
+        as the shipped one (opencl/, c/, ...); where each copy is, by file name."""
+        for folder in self.root.iterdir():
             shutil.rmtree(folder)
-        folder.mkdir(parents=True)
+        placed = {}
         for path in files:
-            shutil.copyfile(path, folder / path.name)
-        return folder
+            folder = self.root / path.parent.name
+            folder.mkdir(exist_ok=True)
+            placed[path.name] = folder / path.name
+            shutil.copyfile(path, placed[path.name])
+        return placed
 
     def check(self, tasks: Sequence[Task], timeout: float) -> list[dict[str, Any]]:
         """Run the tasks until one fails; the rows."""
@@ -240,7 +235,7 @@ def run_kernel(
     backend = get_backend(lab.backend)
     assert backend.language is not None
     files = source_files(spec, backend.language, backend.extension)
-    folder = lab.place(files, backend.language)
+    placed = lab.place(files)
     tasks = [
         task
         for precision in lab.precisions
@@ -271,9 +266,9 @@ def run_kernel(
         if known is not None:
             outcomes.append(Outcome(spec.name, device, mutant, "equivalent", known.why))
             continue
-        (folder / mutant.file).write_text(mutant.apply(texts[mutant.file]), encoding="utf-8")
+        placed[mutant.file].write_text(mutant.apply(texts[mutant.file]), encoding="utf-8")
         status, detail = _verdict(lab.check(tasks, timeout))
-        (folder / mutant.file).write_text(texts[mutant.file], encoding="utf-8")
+        placed[mutant.file].write_text(texts[mutant.file], encoding="utf-8")
         outcomes.append(Outcome(spec.name, device, mutant, status, detail))
         if verbose:
             print(f"  {status:<10} {mutant.describe()}", file=sys.stderr, flush=True)

@@ -387,7 +387,10 @@ class Runner:
                     backend.language, backend.extension, spec.source_name, self.options.sources
                 )
                 if source is None:
-                    where = f"kernels/{backend.language}/{spec.source_name}{backend.extension}"
+                    where = " or ".join(
+                        f"kernels/{folder}/{spec.source_name}{suffix}"
+                        for folder, suffix in sources.places(backend.language, backend.extension)
+                    )
                     return _skip(row, f"no source {where}")
                 row["source"] = sources.shown(source)
                 row["source_sha256"] = sources.digest(source)

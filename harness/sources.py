@@ -1,5 +1,10 @@
 """Finding a kernel's source: ``kernels/<language>/<kernel name><extension>``.
 
+OpenCL and CUDA share one body per kernel, ``kernels/c/<kernel>.c``, written in
+a C dialect that each backend defines in its prelude (``kernels/opencl/dialect.clh``,
+``kernels/cuda/dialect.cuh``); a file in the backend's own folder overrides the
+shared body where a backend needs its own version.
+
 The shipped sources live in the package (``harness.kernels``); extra folders
 given with ``--sources`` are searched first, so a user can try a modified
 kernel without touching the installation.
@@ -29,12 +34,28 @@ def shipped_root() -> Path:
         return Path(__file__).resolve().parent.parent / "kernels"
 
 
+#: The folder and suffix of the bodies OpenCL and CUDA share.
+SHARED_C = ("c", ".c")
+
+#: Each language's prelude: the shared dialect's words in that language.
+PRELUDES = {"opencl": "dialect.clh", "cuda": "dialect.cuh"}
+
+
+def places(language: str, extension: str) -> tuple[tuple[str, str], ...]:
+    """The (folder, suffix) pairs a language's sources are looked up in, in order:
+    its own folder, then the shared C bodies for a language with a prelude."""
+    return ((language, extension), *((SHARED_C,) if language in PRELUDES else ()))
+
+
 def find(language: str, extension: str, kernel: str, extra: Sequence[Path] = ()) -> Path | None:
-    """The first ``<root>/<language>/<kernel><extension>`` that exists, or None."""
+    """The source a backend compiles for ``kernel``: at each root (the ``extra``
+    folders, then the shipped one) its own ``<language>/<kernel><extension>``,
+    then the shared ``c/<kernel>.c``; None if there is neither."""
     for root in (*extra, shipped_root()):
-        path = Path(root) / language / f"{kernel}{extension}"
-        if path.is_file():
-            return path
+        for folder, suffix in places(language, extension):
+            path = Path(root) / folder / f"{kernel}{suffix}"
+            if path.is_file():
+                return path
     return None
 
 
@@ -92,6 +113,23 @@ def expand(path: Path, _seen: tuple[Path, ...] = ()) -> Expanded:
             lines.append(line)
             origin.append((path.name, number))
     return Expanded("\n".join(lines) + "\n", tuple(origin))
+
+
+def prelude(language: str) -> Expanded | None:
+    """The shipped prelude a backend puts in front of every C source, or None."""
+    name = PRELUDES.get(language)
+    return expand(shipped_root() / language / name) if name else None
+
+
+def with_includes(path: Path) -> list[Path]:
+    """A source and every file it includes, directly or not, each once, in order."""
+    files = [path]
+    for source in files:
+        for line in source.read_text(encoding="utf-8").splitlines():
+            match = _INCLUDE.match(line)
+            if match and (source.parent / match[1]) not in files:
+                files.append(source.parent / match[1])
+    return files
 
 
 def digest(path: Path) -> str:

@@ -249,9 +249,11 @@ class KernelSpec:
     #: Stem of the source file under kernels/<language>/ (default: the name), so
     #: kernels that differ only in compile-time constants share one source.
     source: str | None = None
-    #: Compile-time integer constants and type aliases (to DTYPES names) every
-    #: backend passes to the source, the way it passes ``REAL``.
-    constants: Mapping[str, int] = field(default_factory=dict)
+    #: Compile-time constants and type aliases (to DTYPES names) every backend
+    #: passes to the source, the way it passes ``REAL``: an int is an integer
+    #: constant, a float one of type REAL (so the Python and every source share
+    #: one value).
+    constants: Mapping[str, int | float] = field(default_factory=dict)
     type_aliases: Mapping[str, str] = field(default_factory=dict)
     #: Work-items per work-group of every launch; sources see it as ``GROUP``.
     group_size: int = WORK_GROUP

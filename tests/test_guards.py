@@ -24,12 +24,14 @@ SIZE = 1001
 
 def _copy_past_end(language: str, extension: str, tmp_path: Path) -> None:
     """Stream_COPY with its bound moved by one: it writes c[n] too."""
-    bound = "i < n;" if language == "opencl" else "if (i < s.n)"
-    plant(tmp_path, language, f"Stream_COPY{extension}", bound, bound.replace("<", "<="))
+    bound, past = ("FOR_EACH(i, n)", "FOR_EACH(i, n + 1)")
+    if language == "wgsl":
+        bound, past = "if (i < s.n)", "if (i <= s.n)"
+    plant(tmp_path, language, f"Stream_COPY{extension}", bound, past)
 
 
 @pytest.mark.parametrize(
-    ("backend", "language", "extension"), [("opencl", "opencl", ".cl"), ("wgpu", "wgsl", ".wgsl")]
+    ("backend", "language", "extension"), [("opencl", "c", ".c"), ("wgpu", "wgsl", ".wgsl")]
 )
 def test_a_kernel_writing_one_past_the_end_fails(
     backend: str, language: str, extension: str, tmp_path: Path
@@ -108,7 +110,7 @@ def test_timed_rows_are_unaffected_and_record_their_source() -> None:
     )
     assert row["status"] == "ok", row["reason"]
     assert row["reps"] == 3 and row["time_median_s"] > 0
-    assert row["source"] == "opencl/Stream_TRIAD.cl"
+    assert row["source"] == "c/Stream_TRIAD.c"
     shipped = sources.find("opencl", ".cl", "Stream_TRIAD")
     assert row["source_sha256"] == sources.digest(shipped)
 

@@ -70,10 +70,10 @@ def test_dot_check_case_starts_from_a_stale_dot(tmp_path: Path) -> None:
     # check case shows it.
     source = sources.find("opencl", ".cl", "Stream_DOT")
     assert source is not None
-    (tmp_path / "opencl").mkdir()
+    (tmp_path / source.parent.name).mkdir()
     text = source.read_text(encoding="utf-8")
     assert text.count("dot[0] += total;") == 1
-    (tmp_path / "opencl" / source.name).write_text(
+    (tmp_path / source.parent.name / source.name).write_text(
         text.replace("dot[0] += total;", "dot[0] = total;")
     )
     row = Runner(RunOptions(check=True, sources=(tmp_path,))).execute(

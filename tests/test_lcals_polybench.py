@@ -271,9 +271,9 @@ def _case_inputs(kernel: str, case: str, size: int, precision: str = "f64") -> d
 
 
 def _plant(tmp_path: Path, kernel: str, original: str, planted: str) -> Path:
-    """A sources folder whose OpenCL source of ``kernel`` has one planted bug."""
+    """A sources folder whose OpenCL (shared C) source of ``kernel`` has one planted bug."""
     need_backend("opencl")
-    return plant(tmp_path, "opencl", f"{kernel}.cl", original, planted)
+    return plant(tmp_path, "c", f"{kernel}.c", original, planted)
 
 
 def _planted_row(folder: Path, kernel: str, size: int) -> dict:

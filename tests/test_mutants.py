@@ -17,7 +17,7 @@ from harness.mutation import mutants as make_mutants
 
 C_SOURCE = """\
 // a comment with a + b and x < y
-#include "chunk.clh"
+#include "chunk.h"
 #define SCALE ((REAL)0.5)
 __kernel void k(__global const REAL* a, __global REAL* c, const uint n)
 {
@@ -97,7 +97,7 @@ def test_equivalents_file_parses_and_each_entry_is_still_made() -> None:
     listed = mutants.read_equivalents(sources.shipped_root() / mutants.EQUIVALENTS)
     made = [
         m
-        for language in ("opencl", "wgsl", "cuda")
+        for language in ("c", "opencl", "wgsl", "cuda")
         for path in (sources.shipped_root() / language).iterdir()
         for m in make_mutants(path.name, path.read_text())
     ]
@@ -172,7 +172,7 @@ def test_a_glob_entry_covers_the_same_line_in_every_file_it_matches() -> None:
 
 
 def test_mutants_are_made_only_in_code_the_kernel_compiles() -> None:
-    """Bitonic_F32 shares bitonic.clh with the pair sorts: their values code is under
+    """Bitonic_F32 shares bitonic.h with the pair sorts: their values code is under
     #ifdef WITH_VALUES, which F32 never compiles, so no mutant of it is made."""
     need_backend("opencl")
     device = get_backend("opencl").devices()[0]
@@ -180,13 +180,13 @@ def test_mutants_are_made_only_in_code_the_kernel_compiles() -> None:
     every, _ = mutants.all_mutants(spec, "opencl")
     kept, dead = mutants.all_mutants(spec, "opencl", device)
     assert dead > 0 and len(kept) + dead == len(every)
-    header = sources.find("opencl", ".cl", "Bitonic").parent / "bitonic.clh"
+    header = sources.find("opencl", ".cl", "Bitonic").parent / "bitonic.h"
     lines = header.read_text().splitlines()
     values = [i + 1 for i, line in enumerate(lines) if "values[" in line]
-    assert values and not any(m.file == "bitonic.clh" and m.line in values for m in kept)
-    assert any(m.file == "bitonic.clh" and m.line in values for m in every)
+    assert values and not any(m.file == "bitonic.h" and m.line in values for m in kept)
+    assert any(m.file == "bitonic.h" and m.line in values for m in every)
     pairs, _ = mutants.all_mutants(suite.BY_NAME["Bitonic_PAIRS"], "opencl", device)
-    assert any(m.file == "bitonic.clh" and m.line in values for m in pairs)
+    assert any(m.file == "bitonic.h" and m.line in values for m in pairs)
 
 
 def test_an_entry_can_hold_for_some_kernels_only() -> None:

@@ -283,7 +283,7 @@ def _case_inputs(kernel: str, case: str, size: int, precision: str = "f64") -> d
 def _planted_row(tmp_path: Path, kernel: str, original: str, planted: str, size: int) -> dict:
     """The check row of ``kernel`` on opencl with one planted bug in its source."""
     need_backend("opencl")
-    plant(tmp_path, "opencl", f"{kernel}.cl", original, planted)
+    plant(tmp_path, "c", f"{kernel}.c", original, planted)
     options = RunOptions(check=True, sources=(tmp_path,))
     return Runner(options).execute(Task(kernel, "opencl", 0, size, "f64"))
 

@@ -328,7 +328,8 @@ def test_an_empty_or_misfiled_sources_folder_is_warned_about(tmp_path: Path) -> 
         assert proc.returncode == 0, proc.stderr
         assert _sources_warning(proc.stderr) == [
             f"warning: --sources {str(folder)!r}: it holds no source this run uses "
-            f"(it looks for files such as {folder}/opencl/Stream_TRIAD.cl)"
+            f"(it looks for files such as {folder}/opencl/Stream_TRIAD.cl "
+            f"or {folder}/c/Stream_TRIAD.c)"
         ]
 
 

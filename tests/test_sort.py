@@ -228,7 +228,7 @@ def test_a_nan_ordering_bug_fails_the_default_check(tmp_path: Path) -> None:
     Uniform keys have no NaN and the old special keys only positive ones."""
     need_backend("opencl")
     nan_test = "((w & ~SIGN) > INF_BITS) ? (w | SIGN) : "
-    plant(tmp_path / "src", "opencl", "bitonic.clh", nan_test, "")
+    plant(tmp_path / "src", "c", "bitonic.h", nan_test, "")
     out = tmp_path / "out"
     proc = harness(
         "run",
@@ -252,7 +252,7 @@ def test_a_nan_ordering_bug_fails_the_default_check(tmp_path: Path) -> None:
 def test_a_bug_in_the_descending_path_fails_the_default_check(tmp_path: Path) -> None:
     """The default run sorts ascending; the other order is a check case."""
     need_backend("opencl")
-    plant(tmp_path / "src", "opencl", "bitonic.clh", "return descending ? ~k : k;", "return k;")
+    plant(tmp_path / "src", "c", "bitonic.h", "return descending ? ~k : k;", "return k;")
     params = (("strategy", "global"), ("order", "asc"), ("dist", "uniform"))
     task = Task("Bitonic_U32", "opencl", 0, 97, "f64", params)
     row = Runner(RunOptions(check=True, sources=(tmp_path / "src",))).execute(task)
@@ -264,8 +264,8 @@ def test_a_mandelbrot_pixel_left_unwritten_fails(tmp_path: Path) -> None:
     """One missed pixel is far under the allowance for chaotic boundary pixels,
     but a count of 0 cannot come from rounding."""
     need_backend("opencl")
-    first = "size_t i = get_global_id(0);"
-    src = plant(tmp_path, "opencl", "Demo_MANDELBROT.cl", first, first[:-1] + " + 1;")
+    loop = "FOR_EACH(i, (size_t)side * side) {"
+    src = plant(tmp_path, "c", "Demo_MANDELBROT.c", loop, loop[:-1] + "if (i > 0) {")
     row = Runner(RunOptions(check=True, sources=(src,))).execute(
         Task("Demo_MANDELBROT", "opencl", 0, 40_000, "f64")
     )

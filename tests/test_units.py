@@ -98,7 +98,7 @@ def test_the_wheel_ships_the_kernel_sources(tmp_path: Path) -> None:
         for p in (ROOT / "kernels").rglob("*")
         if p.is_file() and "__pycache__" not in p.parts
     }
-    assert "harness/kernels/opencl/bitonic.clh" in shipped
+    assert "harness/kernels/c/bitonic.h" in shipped
     assert "harness/kernels/equivalent-mutants.txt" in shipped
     assert shipped <= names, sorted(shipped - names)
 

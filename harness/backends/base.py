@@ -57,6 +57,31 @@ def build_key(spec: KernelSpec, source: Path, precision: str) -> tuple:
     )
 
 
+def c_program(
+    spec: KernelSpec,
+    source: Path,
+    precision: str,
+    language: str,
+    c_types: Mapping[str, str],
+    first: Sequence[str] = (),
+) -> str:
+    """What a C compiler sees: ``first`` lines (pragmas), the description's
+    defines (REAL, REAL_IS_F64, its type aliases, GROUP, its constants), the
+    language's prelude of the shared dialect, then the expanded source, with
+    ``#line`` directives so messages name the files' own lines."""
+    lines = [*first, f"#define REAL {c_types[precision]}"]
+    lines.append(f"#define REAL_IS_F64 {int(precision == 'f64')}")
+    for name, dtype in spec.type_aliases.items():
+        lines.append(f"#define {name} {c_types[precision if dtype == 'real' else dtype]}")
+    lines.append(f"#define GROUP {spec.group_size}")
+    for name, value in spec.constants.items():
+        text = f"((REAL){value!r})" if isinstance(value, float) else str(int(value))
+        lines.append(f"#define {name} {text}")
+    prelude = sources.prelude(language)
+    body = sources.expand(source).with_line_directives()
+    return "\n".join(lines) + "\n" + (prelude.with_line_directives() if prelude else "") + body
+
+
 @dataclass(frozen=True)
 class DeviceInfo:
     """What a user needs to know about one device, for listings and metadata."""

@@ -1,4 +1,4 @@
-"""Compiling kernels/cuda sources to device code, with or without a GPU.
+"""Compiling kernels' CUDA sources to device code, with or without a GPU.
 
 Two compilers are supported: NVRTC through cuda-python (``cuda.bindings.nvrtc``
 with the NVRTC library from PyPI, no CUDA toolkit needed) and ``nvcc`` on PATH.
@@ -9,6 +9,7 @@ every source for several architectures on a machine without a GPU::
 
 A source is compiled for one kernel description: ``REAL`` and the
 description's constants and type aliases become ``#define`` lines in front,
+then the shared dialect's CUDA prelude (kernels/cuda/dialect.cuh);
 ``#include "file"`` lines are expanded from the source's folder, and ``#line``
 directives keep compiler messages on the files' own lines
 (``Stream_TRIAD.cu(7): error: ...``).
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import sources, suite
-from harness.backends.base import CompileError
+from harness.backends.base import CompileError, c_program
 from harness.spec import PRECISIONS, KernelSpec
 
 COMPILERS = ("nvrtc", "nvcc")
@@ -187,9 +188,11 @@ def _nvrtc_compile(text: bytes, name: str, options: list[str], kind: str) -> byt
 
 def _nvcc_compile(text: bytes, name: str, options: list[str], kind: str) -> bytes:
     with tempfile.TemporaryDirectory(prefix="harness-nvcc-") as tmp:
-        (Path(tmp) / name).write_bytes(text)
+        # nvcc picks the language by suffix: a shared body (.c) is CUDA here too.
+        unit = f"{Path(name).stem}.cu"
+        (Path(tmp) / unit).write_bytes(text)
         out = Path(tmp) / f"{Path(name).stem}.{kind}"
-        command = ["nvcc", f"-{kind}", *options, "-o", str(out), name]
+        command = ["nvcc", f"-{kind}", *options, "-o", str(out), unit]
         done = subprocess.run(command, cwd=tmp, capture_output=True, text=True)
         if done.returncode != 0:
             raise CompileError(_condense(done.stderr + done.stdout) or f"exit {done.returncode}")
@@ -199,14 +202,8 @@ def _nvcc_compile(text: bytes, name: str, options: list[str], kind: str) -> byte
 
 
 def source_text(spec: KernelSpec, source: Path, precision: str) -> bytes:
-    """What the compiler sees: the description's defines, then the expanded source."""
-    lines = [f"#define REAL {_C_TYPES[precision]}"]
-    for name, dtype in spec.type_aliases.items():
-        lines.append(f"#define {name} {_C_TYPES[precision if dtype == 'real' else dtype]}")
-    lines.append(f"#define GROUP {spec.group_size}")
-    lines.extend(f"#define {name} {int(value)}" for name, value in spec.constants.items())
-    header = "\n".join(lines) + "\n"
-    return (header + sources.expand(source).with_line_directives()).encode()
+    """What the compiler sees: the description's defines, the dialect, then the source."""
+    return c_program(spec, source, precision, "cuda", _C_TYPES).encode()
 
 
 def compile_source(
@@ -237,24 +234,26 @@ def compile_source(
 def compile_all(
     arches: Sequence[int] = CHECK_ARCHES,
     precisions: Sequence[str] = PRECISIONS,
-    folder: Path | None = None,
+    root: Path | None = None,
     compiler: str | None = None,
 ) -> list[CheckResult]:
-    """Compile every kernel's .cu in a folder (default: the shipped kernels/cuda)
+    """Compile every kernel's CUDA source (its own .cu, else the shared C body)
     for each architecture and precision, once per distinct set of constants;
-    one result per compile, errors included.
+    one result per compile, errors included. With ``root``, a sources folder
+    laid out like ``--sources`` (cuda/, c/), only the kernels it has a source for.
 
     CompileError when no compiler is available. Compiles run in parallel since
     nvcc takes about a second each.
     """
     compiler = _pick(compiler)
-    folder = folder or sources.shipped_root() / "cuda"
     variants: dict[tuple, tuple[KernelSpec, Path]] = {}
     for spec in suite.ALL:
-        path = folder / f"{spec.source_name}.cu"
+        roots = (root,) if root else ()
+        path = sources.find("cuda", ".cu", spec.source_name, roots)
+        if path is None or (root is not None and root.resolve() not in path.resolve().parents):
+            continue
         key = (path, tuple(spec.constants.items()), tuple(spec.type_aliases.items()))
-        if path.is_file():
-            variants.setdefault(key, (spec, path))
+        variants.setdefault(key, (spec, path))
     jobs = [
         (spec, path, arch, precision)
         for spec, path in variants.values()
@@ -292,11 +291,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--precision", choices=PRECISIONS, nargs="+", default=list(PRECISIONS))
     parser.add_argument("--compiler", choices=COMPILERS, help="default: NVRTC if it loads")
     parser.add_argument(
-        "--folder", type=Path, help="folder of .cu files (default: the shipped kernels/cuda)"
+        "--sources",
+        type=Path,
+        metavar="DIR",
+        help="check the kernels of a sources folder (DIR/cuda/*.cu, DIR/c/*.c) "
+        "instead of the shipped ones",
     )
     args = parser.parse_args(argv)
     try:
-        results = compile_all(args.arch, args.precision, args.folder, args.compiler)
+        results = compile_all(args.arch, args.precision, args.sources, args.compiler)
     except CompileError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from harness import sources
 from harness.backends.base import (
     Backend,
     BackendUnavailable,
@@ -27,6 +26,7 @@ from harness.backends.base import (
     Execution,
     Session,
     build_key,
+    c_program,
     out_of_device_memory,
 )
 from harness.spec import KernelSpec, ResolvedLaunch
@@ -111,25 +111,12 @@ _C_TYPES = {
 }
 
 
-def _header(spec: KernelSpec, precision: str, cpu: bool) -> str:
-    lines = []
-    if precision == "f64":
-        lines.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable")
-    lines.append(f"#define REAL {_C_TYPES[precision]}")
-    for name, dtype in spec.type_aliases.items():
-        lines.append(f"#define {name} {_C_TYPES[precision if dtype == 'real' else dtype]}")
-    lines.append(f"#define GROUP {spec.group_size}")
-    for name, value in spec.constants.items():
-        lines.append(f"#define {name} {int(value)}")
-    if cpu:
-        lines.append("#define HARNESS_CPU_DEVICE 1")
-    return "\n".join(lines) + "\n"
-
-
 def program_text(spec: KernelSpec, source: Path, precision: str, device: DeviceInfo) -> str:
-    """What the OpenCL compiler sees: the defines, then the expanded source."""
-    cpu = "cpu" in device.kind.split("/")
-    return _header(spec, precision, cpu) + sources.expand(source).with_line_directives()
+    """What the OpenCL compiler sees: the defines, the dialect, then the source."""
+    first = ["#pragma OPENCL EXTENSION cl_khr_fp64 : enable"] if precision == "f64" else []
+    if "cpu" in device.kind.split("/"):
+        first.append("#define HARNESS_CPU_DEVICE 1")
+    return c_program(spec, source, precision, "opencl", _C_TYPES, first)
 
 
 def _is_out_of_memory(exc: Exception) -> bool:

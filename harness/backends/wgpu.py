@@ -8,9 +8,10 @@ WGSL convention for kernels/wgsl/<kernel>.wgsl:
   It also prepends ``REAL_BITS``, the unsigned integer of REAL's width (u32, or
   u64 where the adapter has ``shader-int64``), for atomics on REAL done as a
   compare-and-swap loop on ``array<atomic<REAL_BITS>>`` with ``bitcast``; the
-  description's type aliases as ``alias`` and its integer constants as
-  ``const NAME = value;``. ``#include "file"`` lines are expanded. Compiler
-  messages name the file and line a user edits, not the compiled text's.
+  description's type aliases as ``alias``, its integer constants as
+  ``const NAME = value;`` and its real ones as ``const NAME: REAL = REAL(value);``.
+  ``#include "file"`` lines are expanded. Compiler messages name the file and
+  line a user edits, not the compiled text's.
 - Group 0, binding i is array i of the launch, in the launch's order:
   ``var<storage, read>`` for an array of intent ``in``, else
   ``var<storage, read_write>`` (wgpu wants the layout's access exactly).
@@ -160,7 +161,10 @@ def _prelude(spec: KernelSpec, precision: str, int64: bool) -> list[str]:
         lines.append(f"alias {name} = {precision if dtype == 'real' else dtype};")
     lines.append(f"const GROUP: u32 = {spec.group_size}u;")
     for name, value in spec.constants.items():
-        lines.append(f"const {name} = {int(value)};")
+        if isinstance(value, float):
+            lines.append(f"const {name}: REAL = REAL({value!r});")
+        else:
+            lines.append(f"const {name} = {int(value)};")
     return lines
 
 

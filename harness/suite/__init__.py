@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Iterable
+from pathlib import Path
 
 from harness.spec import KernelSpec, Param
 from harness.suite import algorithm, apps, basic, demo, lcals, polybench, sort, stream
@@ -20,9 +21,19 @@ ALL: tuple[KernelSpec, ...] = (
     *demo.KERNELS,
 )
 BY_NAME: dict[str, KernelSpec] = {k.name: k for k in ALL}
+_MODULES = (stream, basic, lcals, polybench, apps, algorithm, sort, demo)
 GROUPS: tuple[str, ...] = tuple(dict.fromkeys(k.group for k in ALL))
 #: Every run option some kernel takes, by name (the command line offers each).
 PARAMS: dict[str, Param] = {p.name: p for k in ALL for p in k.params}
+
+
+def module_file(spec: KernelSpec) -> Path:
+    """The Python file that holds a kernel's description."""
+    for module in _MODULES:
+        held = (*getattr(module, "KERNELS", ()), *getattr(module, "RAJAPERF_KERNELS", ()))
+        if any(k is spec for k in held):
+            return Path(str(module.__file__))
+    raise LookupError(f"{spec.name} is no kernel of the suite")
 
 
 def takers(param: str) -> list[str]:

@@ -137,7 +137,7 @@ def _del_dot_traffic(size: int, real_bytes: int) -> Traffic:
 
 #: RAJAPerf's floor and replacement for the sound-speed term before its sqrt.
 SSC_FLOOR = 0.1111111e-36
-_SSC_MIN = 0.3333333e-18
+SSC_MIN = 0.3333333e-18
 
 _ENERGY_ARRAYS = (
     "e_new",
@@ -194,7 +194,7 @@ def _energy_plan(size: int) -> list[Launch]:
 def _sound_speed(ssc: np.ndarray) -> np.ndarray:
     """sqrt(ssc), or RAJAPerf's small constant where ssc is at or below its floor."""
     small = ssc <= SSC_FLOOR
-    return np.where(small, _SSC_MIN, np.sqrt(np.where(small, 1.0, ssc)))
+    return np.where(small, SSC_MIN, np.sqrt(np.where(small, 1.0, ssc)))
 
 
 def _ssc_arg(pbvc, e, v, bvc, p, rho0) -> np.ndarray:
@@ -989,6 +989,7 @@ KERNELS = (
             N,
         ),
         plan=_energy_plan,
+        constants={"SSC_FLOOR": SSC_FLOOR, "SSC_MIN": SSC_MIN},
         init=_energy_init,
         reference=_energy_reference,
         cpu=ENERGY_CPU,
@@ -1009,7 +1010,7 @@ KERNELS = (
     KernelSpec(
         name="Apps_FIR",
         group=GROUP_NAME,
-        summary="out[i] = sum of 16 coeff[j] * in[i + j]",
+        summary=f"out[i] = sum of {FIR_LEN} coeff[j] * in[i + j]",
         arrays=(
             _real("in", lambda n: n + FIR_LEN - 1),
             _real("out", _n, "out"),
@@ -1017,6 +1018,7 @@ KERNELS = (
         ),
         scalars=(N,),
         plan=one_launch("fir", ("in", "out", "coeff")),
+        constants={"COEFFLEN": FIR_LEN},
         init=_fir_init,
         reference=_fir_reference,
         cpu={"fir": _fir_cpu},

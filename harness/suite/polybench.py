@@ -315,6 +315,7 @@ KERNELS = (
             Scalar("nk", "u32"),
         ),
         plan=_gemm_plan,
+        constants={"TILE": GEMM_TILE},
         init=_gemm_init,
         reference=_gemm_reference,
         cpu={"gemm": _gemm_cpu},

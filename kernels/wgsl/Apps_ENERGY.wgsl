@@ -7,8 +7,8 @@
 
 // sqrt(ssc), or a small constant where ssc is at or below RAJAPerf's floor.
 fn sound_speed(ssc: REAL) -> REAL {
-    if (ssc <= REAL(0.1111111e-36)) {
-        return REAL(0.3333333e-18);
+    if (ssc <= SSC_FLOOR) {
+        return SSC_MIN;
     }
     return sqrt(ssc);
 }

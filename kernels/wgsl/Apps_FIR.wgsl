@@ -1,5 +1,5 @@
-// Apps_FIR: out[i] = sum over j < 16 of coeff[j] * in[i + j]; in has n + 15 elements.
-const COEFFLEN: u32 = 16u;
+// Apps_FIR: out[i] = sum over j < COEFFLEN of coeff[j] * in[i + j]; in has
+// n + COEFFLEN - 1 elements. COEFFLEN, the tap count, comes from the description.
 
 struct Scalars {
     n: u32,

@@ -2,7 +2,6 @@
 // C is first scaled by beta and then overwritten, so beta has no effect.
 // Each work-group computes one TILE x TILE block of C, staging tiles of A and
 // B in workgroup memory; every work-item sums its k terms in order 0..nk-1.
-const TILE: u32 = 16u;
 
 struct Scalars {
     alpha: REAL,

@@ -1,0 +1,96 @@
+// The reduce-then-scan shared by Algorithm_SCAN.cl and Basic_INDEXLIST_3LOOP.cl,
+// planned by harness/suite/scan.py; SCAN_T is the element type.
+// scan_reduce: work-group g sums its contiguous chunk [g*chunk, (g+1)*chunk) into sums[g].
+// scan_sums: one work-group turns the count chunk sums into their exclusive scan.
+// scan_chunk: what scan_apply does: a chunk scanned tile by tile from offset sums[g].
+#include "chunk.h"
+
+// Sum of one value per work-item across the work-group, valid in work-item 0.
+DEVICE SCAN_T group_sum(LOCAL SCAN_T* tree, const uint lid, const SCAN_T v)
+{
+    tree[lid] = v;
+    BARRIER();
+    for (uint s = GROUP / 2; s > 0; s >>= 1) {
+        if (lid < s) {
+            tree[lid] += tree[lid + s];
+        }
+        BARRIER();
+    }
+    return tree[0];
+}
+
+// Exclusive scan of one value per work-item across the work-group; *total gets their sum.
+DEVICE SCAN_T group_scan(LOCAL SCAN_T* tile, const uint lid, const SCAN_T v, SCAN_T* total)
+{
+    tile[lid] = v;
+    BARRIER();
+    for (uint off = 1; off < GROUP; off <<= 1) {
+        const SCAN_T t = lid >= off ? tile[lid - off] : (SCAN_T)0;
+        BARRIER();
+        tile[lid] += t;
+        BARRIER();
+    }
+    const SCAN_T before = lid > 0 ? tile[lid - 1] : (SCAN_T)0;
+    *total = tile[GROUP - 1];
+    BARRIER();
+    return before;
+}
+
+KERNEL void scan_reduce(GLOBAL const SCAN_T* x, GLOBAL SCAN_T* sums, const uint n, const uint chunk)
+{
+    SHARED SCAN_T tree[GROUP];
+    const uint lid = LOCAL_ID(0);
+    const uint g = GROUP_ID(0);
+    const ulong begin = (ulong)g * chunk;
+    const ulong end = min(begin + chunk, (ulong)n);
+    SCAN_T sum = 0;
+    FOR_CHUNK(i, begin, end) {
+        sum += x[i];
+    }
+    sum = group_sum(tree, lid, sum);
+    if (lid == 0) {
+        sums[g] = sum;
+    }
+}
+
+KERNEL void scan_sums(GLOBAL SCAN_T* sums, const uint count)
+{
+    SHARED SCAN_T tile[GROUP];
+    const uint lid = LOCAL_ID(0);
+    const uint per = (count + GROUP - 1) / GROUP;
+    const uint begin = min(lid * per, count);
+    const uint end = min(begin + per, count);
+    SCAN_T own = 0;
+    for (uint i = begin; i < end; ++i) {
+        own += sums[i];
+    }
+    SCAN_T total;
+    SCAN_T offset = group_scan(tile, lid, own, &total);
+    for (uint i = begin; i < end; ++i) {
+        const SCAN_T v = sums[i];
+        sums[i] = offset;
+        offset += v;
+    }
+}
+
+// Scans work-group g's chunk of src into dst (they may be one array), tile by
+// tile, from the offset sums[g]; `tile` is the kernel's local array.
+DEVICE void scan_chunk(GLOBAL const SCAN_T* src, GLOBAL SCAN_T* dst, GLOBAL const SCAN_T* sums,
+                       LOCAL SCAN_T* tile, const uint n, const uint chunk)
+{
+    const uint lid = LOCAL_ID(0);
+    const uint g = GROUP_ID(0);
+    const ulong begin = (ulong)g * chunk;
+    const ulong end = min(begin + chunk, (ulong)n);
+    SCAN_T carry = begin < end ? sums[g] : (SCAN_T)0;
+    for (ulong base = begin; base < end; base += GROUP) {
+        const ulong i = base + lid;
+        const SCAN_T v = i < end ? src[i] : (SCAN_T)0;
+        SCAN_T total;
+        const SCAN_T before = group_scan(tile, lid, v, &total);
+        if (i < end) {
+            dst[i] = carry + before;
+        }
+        carry += total;
+    }
+}

@@ -1,9 +1,0 @@
-// Stream_TRIAD: a[i] = b[i] + alpha * c[i]
-extern "C" __global__ void triad(REAL* a, const REAL* b, const REAL* c, const REAL alpha,
-                                 const unsigned int n)
-{
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        a[i] = b[i] + alpha * c[i];
-    }
-}

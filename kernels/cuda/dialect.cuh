@@ -1,0 +1,68 @@
+// The shared C dialect in CUDA C++. A body in kernels/c/ is written in these
+// words and compiles for CUDA and OpenCL alike; kernels/opencl/dialect.clh
+// defines the same words for OpenCL. The backend puts this file in front of
+// every CUDA source, after the description's defines (REAL, GROUP, ...).
+
+// OpenCL C's type names (macros, not typedefs: nvcc's host headers typedef
+// some of these names to other types).
+#define uchar unsigned char
+#define uint unsigned int
+#define ulong unsigned long long
+
+// OpenCL C's limits that kernels use.
+#ifndef INT_MAX
+#define INT_MAX 2147483647
+#define INT_MIN (-INT_MAX - 1)
+#endif
+
+// Qualifiers: an entry point, a helper function, pointers to global, to
+// read-only (constant) and to work-group memory, and a work-group array
+// declared in a kernel.
+#define KERNEL extern "C" __global__
+#define DEVICE __device__ inline
+#define GLOBAL
+#define CONSTANT const
+#define LOCAL
+#define SHARED __shared__
+
+// Ids and sizes along axis d, as size_t.
+#define HARNESS_AXIS(v, d) ((size_t)((d) == 0 ? (v).x : (d) == 1 ? (v).y : (v).z))
+#define LOCAL_ID(d) HARNESS_AXIS(threadIdx, d)
+#define GROUP_ID(d) HARNESS_AXIS(blockIdx, d)
+#define NUM_GROUPS(d) HARNESS_AXIS(gridDim, d)
+#define GLOBAL_ID(d) (GROUP_ID(d) * HARNESS_AXIS(blockDim, d) + LOCAL_ID(d))
+#define GLOBAL_SIZE(d) (NUM_GROUPS(d) * HARNESS_AXIS(blockDim, d))
+
+// Every thread of the block waits here; shared memory is then consistent.
+#define BARRIER() __syncthreads()
+
+// The grid-stride loop over [0, n).
+#define FOR_EACH(i, n) for (size_t i = GLOBAL_ID(0); i < (n); i += GLOBAL_SIZE(0))
+
+// Integer atomics on global or shared memory.
+#define ATOMIC_ADD(p, v) atomicAdd(p, v)
+#define ATOMIC_INC(p) atomicAdd(p, 1)
+
+// Floating-point atomic add: native for float, and for double from sm_60.
+DEVICE void atomic_add_real(REAL* p, const REAL v)
+{
+    atomicAdd(p, v);
+}
+
+// OpenCL C's reinterpreting casts.
+DEVICE uint as_uint(const float x)
+{
+    return __float_as_uint(x);
+}
+DEVICE float as_float(const uint x)
+{
+    return __uint_as_float(x);
+}
+DEVICE ulong as_ulong(const double x)
+{
+    return (ulong)__double_as_longlong(x);
+}
+DEVICE double as_double(const ulong x)
+{
+    return __longlong_as_double((long long)x);
+}
