@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness import sources
+from harness.backends import wgsl_module
 from harness.runner import param_choices
 from harness.spec import KernelSpec, numpy_dtype
 
@@ -229,12 +230,18 @@ def problems(spec: KernelSpec, language: str, roots: Sequence[Path] = ()) -> lis
     found = []
     for (entry, args), bound in launches(spec).items():
         where = f"{path.name}: {entry}"
+        arrays = {a.name: a for a in bound.arrays}
+        scalars = {s.name: s for s in bound.scalars}
+        if language == "wgsl":
+            try:
+                entries = wgsl_entries(_wgsl_module(text, entry, args, bound))
+            except ValueError as exc:
+                found.append(f"{where}: {exc}")
+                continue
         if entry not in entries:
             found.append(f"{where}: no such entry point")
             continue
         params = entries[entry]
-        arrays = {a.name: a for a in bound.arrays}
-        scalars = {s.name: s for s in bound.scalars}
         if len(params) != len(args):
             written = ", ".join(p.name for p in params)
             found.append(
@@ -266,6 +273,18 @@ def problems(spec: KernelSpec, language: str, roots: Sequence[Path] = ()) -> lis
                 elif not _matches(bound, param.type, scalar.dtype):
                     found.append(f"{label} of {scalar.dtype}, but is {param.type}")
     return found
+
+
+def _wgsl_module(text: str, entry: str, args: Sequence[str], spec: KernelSpec) -> str:
+    """The WGSL the backend compiles for one launch: the source, or, where it leaves
+    declarations to the backend, that entry point with them written."""
+    dtypes = {a.name: a.dtype for a in spec.arrays} | {s.name: s.dtype for s in spec.scalars}
+    read_only = {a.name: a.intent == "in" for a in spec.arrays}
+    arguments = wgsl_module.arguments(args, dtypes, read_only)
+    if not wgsl_module.leaves_declarations(text):
+        return text
+    written = "\n".join(wgsl_module.declarations(arguments))
+    return written + "\n" + wgsl_module.for_entry(text, entry)
 
 
 def repeated_lines(a: str, b: str) -> list[str]:

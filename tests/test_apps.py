@@ -400,7 +400,7 @@ PLANTED = [
         "/ (REAL)6.0;\n        if (fabs(e) <= e_cut) {",
         "e_new",
     ),
-    ("Apps_ENERGY", "wgpu", "if (abs(q) < s6.q_cut) {", "if (abs(q) <= s6.q_cut) {", "q_new"),
+    ("Apps_ENERGY", "wgpu", "if (abs(q) < s.q_cut) {", "if (abs(q) <= s.q_cut) {", "q_new"),
     (
         "Apps_PRESSURE",
         "opencl",
@@ -411,8 +411,8 @@ PLANTED = [
     (
         "Apps_PRESSURE",
         "wgpu",
-        "if (vnewc[i] >= s2.eosvmax) {",
-        "if (vnewc[i] > s2.eosvmax) {",
+        "if (vnewc[i] >= s.eosvmax) {",
+        "if (vnewc[i] > s.eosvmax) {",
         "p_new",
     ),
     ("Apps_DEL_DOT_VEC_2D", "opencl", "- xj * yi + ptiny);", "- xj * yi - ptiny);", "div"),

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness import contract, sources, suite
+from harness.backends import wgsl_module
 
 
 @pytest.mark.parametrize("language", list(contract.LANGUAGES))
@@ -97,14 +98,47 @@ def test_a_binding_reordered_in_wgsl_is_found(tmp_path: Path) -> None:
     found = _planted(
         tmp_path,
         "wgsl",
-        "Stream_TRIAD",
-        "@binding(1) var<storage, read> b: array<REAL>;\n@group(0) @binding(2)",
-        "@binding(2) var<storage, read> b: array<REAL>;\n@group(0) @binding(1)",
+        "Algorithm_HISTOGRAM",
+        "@binding(0) var<storage, read> bins: array<i32>;\n"
+        "@group(0) @binding(1) var<storage, read_write> counts",
+        "@binding(1) var<storage, read> bins: array<i32>;\n"
+        "@group(0) @binding(0) var<storage, read_write> counts",
     )
     assert found == [
-        "Stream_TRIAD.wgsl: triad: parameter 2 (c@1) gets b: the arguments are swapped",
-        "Stream_TRIAD.wgsl: triad: parameter 3 (b@2) gets c: the arguments are swapped",
+        "Algorithm_HISTOGRAM.wgsl: histogram: parameter 1 (counts@0) gets bins: "
+        "the arguments are swapped",
+        "Algorithm_HISTOGRAM.wgsl: histogram: parameter 2 (bins@1) gets counts: "
+        "the arguments are swapped",
     ]
+
+
+def test_a_wgsl_body_gets_its_declarations_from_the_description() -> None:
+    """A source that declares no binding is checked as the backend compiles it: the
+    launch's arrays and scalars declared for it, its other entry points blanked."""
+    source = sources.find("wgsl", ".wgsl", "Apps_PRESSURE")
+    assert source is not None and "@binding" not in source.read_text()
+    arguments = wgsl_module.arguments(
+        ("bvc", "compression", "cls", "n"),
+        {"bvc": "real", "compression": "real", "cls": "real", "n": "u32"},
+        {"bvc": False, "compression": True},
+    )
+    assert wgsl_module.declarations(arguments) == [
+        "@group(0) @binding(0) var<storage, read_write> bvc: array<REAL>;",
+        "@group(0) @binding(1) var<storage, read> compression: array<REAL>;",
+        "struct Scalars { cls: REAL, n: u32, }",
+        "@group(0) @binding(2) var<uniform> s: Scalars;",
+    ]
+    text = source.read_text()
+    alone = wgsl_module.for_entry(text, "pressure1")
+    assert alone.count("\n") == text.count("\n") and "fn pressure2" not in alone
+    assert "fn pressure1" in alone
+    assert contract.problems(suite.BY_NAME["Apps_PRESSURE"], "wgsl") == []
+
+
+def test_a_declaration_wgsl_cannot_write_is_named() -> None:
+    arguments = wgsl_module.arguments(("keys",), {"keys": "u64"}, {"keys": False})
+    with pytest.raises(ValueError, match="keys is u64, which WGSL has no type for here"):
+        wgsl_module.declarations(arguments)
 
 
 def test_a_parameter_dropped_in_a_cuda_override_is_found(tmp_path: Path) -> None:
@@ -140,5 +174,7 @@ def test_a_wrong_element_type_and_a_writable_input_are_found(tmp_path: Path, lan
 
 
 def test_a_uniform_field_of_the_wrong_type_is_found(tmp_path: Path) -> None:
-    found = _planted(tmp_path, "wgsl", "Stream_TRIAD", "alpha: REAL,", "alpha: u32,")
-    assert found == ["Stream_TRIAD.wgsl: triad: parameter 4 (alpha) gets alpha of real, but is u32"]
+    found = _planted(tmp_path, "wgsl", "Algorithm_HISTOGRAM", "chunk: u32,", "chunk: f32,")
+    assert found == [
+        "Algorithm_HISTOGRAM.wgsl: histogram: parameter 4 (chunk) gets chunk of u32, but is f32"
+    ]

@@ -122,7 +122,9 @@ def test_wgpu_verification_dispatches_launches_as_2d_grids(tmp_path: Path) -> No
     assert folded(40, (40, 1)) == (20, 2)
     assert folded(37, (37, 1)) == (1, 37)
     assert folded(67, (67, 1)) == (67, 1)  # no divisor up to 64: 1-D, never an extra group
-    plant(tmp_path, "wgsl", "Stream_COPY.wgsl", "(wid.x + wid.y * nwg.x)", "wid.x")
+    plant(
+        tmp_path, "wgsl", "Stream_COPY.wgsl", "global_index(wid, nwg, lid)", "wid.x * GROUP + lid"
+    )
     row = Runner(RunOptions(check=True, sources=(tmp_path,))).execute(
         Task("Stream_COPY", "wgpu", 0, 40 * 256, "f64")
     )

@@ -307,8 +307,13 @@ def test_hydro_1d_2d_group_index_is_checked_at_check_sizes(tmp_path: Path) -> No
     need_backend("wgpu")
     spec = suite.BY_NAME["Lcals_HYDRO_1D"]
     assert 4_096 % 256 == 0 and 4_096 in spec.sizes_for_check
-    index = "wid.x + wid.y * nwg.x"
-    plant(tmp_path, "wgsl", "Lcals_HYDRO_1D.wgsl", index, index.replace("*", "/"))
+    plant(
+        tmp_path,
+        "wgsl",
+        "Lcals_HYDRO_1D.wgsl",
+        "global_index(wid, nwg, lid)",
+        "wid.x * GROUP + lid",
+    )
     row = Runner(RunOptions(check=True, sources=(tmp_path,))).execute(
         Task("Lcals_HYDRO_1D", "wgpu", 0, 4_096, "f64")
     )

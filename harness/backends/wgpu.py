@@ -18,6 +18,13 @@ WGSL convention for kernels/wgsl/<kernel>.wgsl:
 - A launch's scalars are ONE ``var<uniform>`` struct at binding len(arrays),
   its members the launch's scalars in order (REAL, f32, f64, i32, u32, i64, u64),
   packed on the host with WGSL's layout rules.
+- A source that declares no binding gets these declarations written for it,
+  per launch, under the description's names (arrays by name, scalars as the
+  fields of ``s``), its other entry points left out (`wgsl_module`); a source
+  that needs its own names or types (atomics, 64-bit keys, one entry point
+  launched on different arrays) declares every binding itself.
+- ``global_index(wid, nwg, lid)`` is the work-item's linear index, with the
+  linear group index ``wid.x + wid.y * nwg.x`` of a folded grid.
 - Each entry point is a ``@compute`` function named like the launch's entry,
   with ``@workgroup_size`` equal to the launch's group size.
 - A launch over more work-groups than the adapter allows per dimension
@@ -37,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from harness import sources
+from harness.backends import wgsl_module
 from harness.backends.base import (
     Backend,
     BackendUnavailable,
@@ -160,6 +168,11 @@ def _prelude(spec: KernelSpec, precision: str, int64: bool) -> list[str]:
     for name, dtype in spec.type_aliases.items():
         lines.append(f"alias {name} = {precision if dtype == 'real' else dtype};")
     lines.append(f"const GROUP: u32 = {spec.group_size}u;")
+    # The work-item's place in a launch, wherever the grid was folded into 2-D.
+    lines.append(
+        "fn global_index(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 "
+        "{ return (wid.x + wid.y * nwg.x) * GROUP + lid; }"
+    )
     for name, value in spec.constants.items():
         if isinstance(value, float):
             lines.append(f"const {name}: REAL = REAL({value!r});")
@@ -236,6 +249,14 @@ def _pipeline_message(exc: Exception) -> str:
     return " | ".join(kept)
 
 
+def launch_arguments(spec: KernelSpec, launch: ResolvedLaunch) -> list[wgsl_module.Argument]:
+    """A launch's arrays and scalars with the types and access its declarations need."""
+    dtypes = {a.name: a.dtype for a in spec.arrays} | {s.name: s.dtype for s in spec.scalars}
+    read_only = {a.name: a.intent == "in" for a in spec.arrays}
+    names = (*launch.arrays, *(name for name, _ in launch.scalars))
+    return wgsl_module.arguments(names, dtypes, read_only)
+
+
 class _Module:
     """A compiled WGSL module and the pipelines made from its entry points."""
 
@@ -276,12 +297,14 @@ class WgpuExecution(Execution):
         session: WgpuSession,
         spec: KernelSpec,
         precision: str,
-        module: _Module,
+        source: Path,
         inputs: Mapping[str, np.ndarray],
     ) -> None:
         self._session = session
         self._device = session.device
-        self._module = module
+        self._spec = spec
+        self._precision = precision
+        self._source = source
         self._read_only = {a.name: a.intent == "in" for a in spec.arrays}
         self._host = {name: np.ascontiguousarray(value) for name, value in inputs.items()}
         wgpu = _wgpu()
@@ -332,8 +355,9 @@ class WgpuExecution(Execution):
             )
             self._others.append(uniform)
         read_only = tuple(self._read_only[n] for n in launch.arrays)
+        module = self._session.module(self._spec, self._source, self._precision, launch)
         pipeline, layout = self._session.pipeline(
-            self._module, launch.entry, read_only, uniform is not None
+            module, launch.entry, read_only, uniform is not None
         )
         buffers = [self._buffers[n] for n in launch.arrays]
         if uniform is not None:
@@ -468,7 +492,7 @@ class WgpuSession(Session):
         if "timestamp-query" in features:
             self.period_ns = _timestamp_period_ns(self.device)
         self.timer = "device" if self.period_ns is not None else "host"
-        self._modules: dict[tuple[Path, float, str], _Module] = {}
+        self._modules: dict[tuple[Any, ...], _Module] = {}
         self._layouts: dict[tuple[tuple[bool, ...], bool], tuple[Any, Any]] = {}
         self._query_set: Any = None
 
@@ -483,19 +507,33 @@ class WgpuSession(Session):
             self._query_set = self.device.create_query_set(type="timestamp", count=MAX_QUERIES)
         return self._query_set
 
-    def _module(self, spec: KernelSpec, source: Path, precision: str) -> _Module:
+    def module(
+        self, spec: KernelSpec, source: Path, precision: str, launch: ResolvedLaunch
+    ) -> _Module:
+        """The compiled module a launch runs: the source as written where it declares
+        everything the launch binds, else the source for that entry point alone with
+        the declarations it leaves out (see `wgsl_module`)."""
         wgpu = _wgpu()
-        key = build_key(spec, source, precision)
+        expanded = sources.expand(source)
+        args = launch_arguments(spec, launch)
+        own = not wgsl_module.leaves_declarations(expanded.text)
+        key = (build_key(spec, source, precision), None if own else (launch.entry, *args))
         if key not in self._modules:
             prelude = _prelude(spec, precision, "shader-int64" in self.device.features)
-            expanded = sources.expand(source)
+            text = expanded.text
+            if not own:
+                try:
+                    prelude += wgsl_module.declarations(args)
+                except ValueError as exc:
+                    raise CompileError(f"{source.name}: {launch.entry}: {exc}") from None
+                text = wgsl_module.for_entry(text, launch.entry)
 
             def where(line: int) -> str:
                 if line <= len(prelude):
-                    return f"<prelude>:{line}"
+                    return f"<declarations>:{line}"
                 return expanded.where(line - len(prelude))
 
-            code = "\n".join(prelude) + "\n" + expanded.text
+            code = "\n".join(prelude) + "\n" + text
             try:
                 module = self.device.create_shader_module(label=source.name, code=code)
             except wgpu.GPUError as exc:
@@ -560,7 +598,7 @@ class WgpuSession(Session):
     ) -> Execution:
         if source is None:
             raise CompileError(f"no WGSL source for {spec.name}")
-        return WgpuExecution(self, spec, precision, self._module(spec, source, precision), inputs)
+        return WgpuExecution(self, spec, precision, source, inputs)
 
 
 class WgpuBackend(Backend):

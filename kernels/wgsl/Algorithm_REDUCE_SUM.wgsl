@@ -2,7 +2,6 @@
 // reduce_sum_partial: work-group g sums its contiguous chunk [g*chunk, (g+1)*chunk),
 // each work-item striding by the group size, then a tree in workgroup memory.
 // reduce_sum_final: one work-group adds the count partials and writes sum[0].
-// The two entry points bind different arrays at the same binding numbers.
 
 var<workgroup> tree: array<REAL, GROUP>;
 
@@ -19,23 +18,13 @@ fn group_sum(lid: u32, v: REAL) -> REAL {
     return tree[0];
 }
 
-struct PartialScalars {
-    n: u32,
-    chunk: u32,
-}
-
-@group(0) @binding(0) var<storage, read> x: array<REAL>;
-@group(0) @binding(1) var<storage, read_write> partial: array<REAL>;
-@group(0) @binding(2) var<uniform> ps: PartialScalars;
-
-// Grids over the per-dimension limit arrive as 2-D dispatches: linear group index.
 @compute @workgroup_size(GROUP)
 fn reduce_sum_partial(@builtin(workgroup_id) wid: vec3<u32>,
                       @builtin(num_workgroups) nwg: vec3<u32>,
                       @builtin(local_invocation_index) lid: u32) {
     let g = wid.x + wid.y * nwg.x;
-    let begin = g * ps.chunk;
-    let end = min(begin + ps.chunk, ps.n);
+    let begin = g * s.chunk;
+    let end = min(begin + s.chunk, s.n);
     var sum = REAL(0);
     for (var i = begin + lid; i < end; i += GROUP) {
         sum += x[i];
@@ -46,22 +35,14 @@ fn reduce_sum_partial(@builtin(workgroup_id) wid: vec3<u32>,
     }
 }
 
-struct FinalScalars {
-    count: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> partial_in: array<REAL>;
-@group(0) @binding(1) var<storage, read_write> total: array<REAL>;
-@group(0) @binding(2) var<uniform> fs: FinalScalars;
-
 @compute @workgroup_size(GROUP)
 fn reduce_sum_final(@builtin(local_invocation_index) lid: u32) {
-    var sum = REAL(0);
-    for (var i = lid; i < fs.count; i += GROUP) {
-        sum += partial_in[i];
+    var total = REAL(0);
+    for (var i = lid; i < s.count; i += GROUP) {
+        total += partial[i];
     }
-    sum = group_sum(lid, sum);
+    total = group_sum(lid, total);
     if (lid == 0u) {
-        total[0] = sum;
+        sum[0] = total;
     }
 }

@@ -1,30 +1,14 @@
 // Apps_DEL_DOT_VEC_2D: divergence of (xdot, ydot) on each real zone of a 2-D mesh.
 // Zone i has nodes i (4), i+1 (1), i+1+jp (2), i+jp (3), as RAJAPerf's NDSET2D.
 
-struct Scalars {
-    one_half: REAL,
-    ptiny: REAL,
-    jp: i32,
-    n: u32,
-}
-
-@group(0) @binding(0) var<storage, read> x: array<REAL>;
-@group(0) @binding(1) var<storage, read> y: array<REAL>;
-@group(0) @binding(2) var<storage, read> xdot: array<REAL>;
-@group(0) @binding(3) var<storage, read> ydot: array<REAL>;
-@group(0) @binding(4) var<storage, read_write> div: array<REAL>;
-@group(0) @binding(5) var<storage, read> real_zones: array<i32>;
-@group(0) @binding(6) var<uniform> s: Scalars;
-
-// Grids over the per-dimension limit arrive as 2-D dispatches: linear group index.
 @compute @workgroup_size(GROUP)
 fn del_dot_vec_2d(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                   @builtin(local_invocation_index) lid: u32) {
-    let ii = (wid.x + wid.y * nwg.x) * GROUP + lid;
+    let ii = global_index(wid, nwg, lid);
     if (ii >= s.n) {
         return;
     }
-    let h = s.one_half;
+    let h = s.half;
     let i4 = real_zones[ii];
     let i1 = i4 + 1;
     let i2 = i1 + s.jp;

@@ -1,23 +1,10 @@
 // Apps_LTIMES: phi(z, g, m) += ell(m, d) * psi(z, g, d), one invocation per (z, g, m).
 // Layouts: phi[m + M*(g + G*z)], ell[d + D*m], psi[d + D*(g + G*z)].
 
-struct Scalars {
-    num_d: u32,
-    num_g: u32,
-    num_m: u32,
-    n: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> phi: array<REAL>;
-@group(0) @binding(1) var<storage, read> ell: array<REAL>;
-@group(0) @binding(2) var<storage, read> psi: array<REAL>;
-@group(0) @binding(3) var<uniform> s: Scalars;
-
-// Grids over the per-dimension limit arrive as 2-D dispatches: linear group index.
 @compute @workgroup_size(GROUP)
 fn ltimes(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
           @builtin(local_invocation_index) lid: u32) {
-    let t = (wid.x + wid.y * nwg.x) * GROUP + lid;
+    let t = global_index(wid, nwg, lid);
     if (t >= s.n) {
         return;
     }

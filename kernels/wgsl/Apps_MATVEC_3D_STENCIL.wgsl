@@ -5,37 +5,11 @@
 // It binds 17 storage buffers, past WebGPU's baseline of 8 per stage, so it needs
 // a device created with the adapter's higher limit (native adapters have one).
 
-struct Scalars {
-    jp: i32,
-    kp: i32,
-    n: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> b: array<REAL>;
-@group(0) @binding(1) var<storage, read> x: array<REAL>;
-@group(0) @binding(2) var<storage, read> dbl: array<REAL>;
-@group(0) @binding(3) var<storage, read> dbc: array<REAL>;
-@group(0) @binding(4) var<storage, read> dbr: array<REAL>;
-@group(0) @binding(5) var<storage, read> dcl: array<REAL>;
-@group(0) @binding(6) var<storage, read> dcc: array<REAL>;
-@group(0) @binding(7) var<storage, read> dcr: array<REAL>;
-@group(0) @binding(8) var<storage, read> dfl: array<REAL>;
-@group(0) @binding(9) var<storage, read> dfc: array<REAL>;
-@group(0) @binding(10) var<storage, read> dfr: array<REAL>;
-@group(0) @binding(11) var<storage, read> cbl: array<REAL>;
-@group(0) @binding(12) var<storage, read> cbc: array<REAL>;
-@group(0) @binding(13) var<storage, read> cbr: array<REAL>;
-@group(0) @binding(14) var<storage, read> ccl: array<REAL>;
-@group(0) @binding(15) var<storage, read> ccc: array<REAL>;
-@group(0) @binding(16) var<storage, read> real_zones: array<i32>;
-@group(0) @binding(17) var<uniform> s: Scalars;
-
-// Grids over the per-dimension limit arrive as 2-D dispatches: linear group index.
 @compute @workgroup_size(GROUP)
 fn matvec_3d_stencil(@builtin(workgroup_id) wid: vec3<u32>,
                      @builtin(num_workgroups) nwg: vec3<u32>,
                      @builtin(local_invocation_index) lid: u32) {
-    let ii = (wid.x + wid.y * nwg.x) * GROUP + lid;
+    let ii = global_index(wid, nwg, lid);
     if (ii >= s.n) {
         return;
     }

@@ -1,25 +1,10 @@
 // Apps_VOL3D: volume of every zone from first (RAJAPerf's fpz) on, ghosts included.
 // Zone i has nodes i + {0, 1, jp, 1+jp} + {0, kp}, numbered 0..7 as NDPTRSET.
 
-struct Scalars {
-    vnormq: REAL,
-    jp: i32,
-    kp: i32,
-    first: i32,
-    n: u32,
-}
-
-@group(0) @binding(0) var<storage, read> x: array<REAL>;
-@group(0) @binding(1) var<storage, read> y: array<REAL>;
-@group(0) @binding(2) var<storage, read> z: array<REAL>;
-@group(0) @binding(3) var<storage, read_write> vol: array<REAL>;
-@group(0) @binding(4) var<uniform> s: Scalars;
-
-// Grids over the per-dimension limit arrive as 2-D dispatches: linear group index.
 @compute @workgroup_size(GROUP)
 fn vol3d(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
          @builtin(local_invocation_index) lid: u32) {
-    let t = (wid.x + wid.y * nwg.x) * GROUP + lid;
+    let t = global_index(wid, nwg, lid);
     if (t >= s.n) {
         return;
     }

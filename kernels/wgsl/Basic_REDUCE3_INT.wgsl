@@ -2,8 +2,6 @@
 // reduce3_partial: work-group g reduces its contiguous chunk [g*chunk, (g+1)*chunk)
 // into partial[g] (sum), partial[G + g] (min) and partial[2G + g] (max), G groups.
 // reduce3_final: one work-group folds the count partials of each kind.
-// The two entry points bind different arrays at the same binding numbers;
-// WGSL allows that because no entry point uses both.
 const INT_MIN: i32 = -2147483647 - 1;
 const INT_MAX: i32 = 2147483647;
 
@@ -27,24 +25,14 @@ fn group_reduce3(lid: u32, vsum: i32, vmin: i32, vmax: i32) {
     }
 }
 
-struct PartialScalars {
-    n: u32,
-    chunk: u32,
-}
-
-@group(0) @binding(0) var<storage, read> vec: array<i32>;
-@group(0) @binding(1) var<storage, read_write> partial: array<i32>;
-@group(0) @binding(2) var<uniform> ps: PartialScalars;
-
-// Grids over the per-dimension limit arrive as 2-D dispatches: linear group index.
 @compute @workgroup_size(GROUP)
 fn reduce3_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                    @builtin(local_invocation_index) lid: u32) {
     let g = wid.x + wid.y * nwg.x;
     // Folded grids hold exactly the launch's groups.
     let groups = nwg.x * nwg.y;
-    let begin = g * ps.chunk;
-    let end = min(begin + ps.chunk, ps.n);
+    let begin = g * s.chunk;
+    let end = min(begin + s.chunk, s.n);
     var vsum = 0;
     var vmin = INT_MAX;
     var vmax = INT_MIN;
@@ -62,30 +50,20 @@ fn reduce3_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
     }
 }
 
-struct FinalScalars {
-    count: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> partial_in: array<i32>;
-@group(0) @binding(1) var<storage, read_write> vsum_out: array<i32>;
-@group(0) @binding(2) var<storage, read_write> vmin_out: array<i32>;
-@group(0) @binding(3) var<storage, read_write> vmax_out: array<i32>;
-@group(0) @binding(4) var<uniform> fs: FinalScalars;
-
 @compute @workgroup_size(GROUP)
 fn reduce3_final(@builtin(local_invocation_index) lid: u32) {
-    var vsum = 0;
-    var vmin = INT_MAX;
-    var vmax = INT_MIN;
-    for (var i = lid; i < fs.count; i += GROUP) {
-        vsum += partial_in[i];
-        vmin = min(vmin, partial_in[fs.count + i]);
-        vmax = max(vmax, partial_in[2u * fs.count + i]);
+    var total = 0;
+    var lo = INT_MAX;
+    var hi = INT_MIN;
+    for (var i = lid; i < s.count; i += GROUP) {
+        total += partial[i];
+        lo = min(lo, partial[s.count + i]);
+        hi = max(hi, partial[2u * s.count + i]);
     }
-    group_reduce3(lid, vsum, vmin, vmax);
+    group_reduce3(lid, total, lo, hi);
     if (lid == 0u) {
-        vsum_out[0] = sums[0];
-        vmin_out[0] = mins[0];
-        vmax_out[0] = maxs[0];
+        vsum[0] = sums[0];
+        vmin[0] = mins[0];
+        vmax[0] = maxs[0];
     }
 }

@@ -1,21 +1,10 @@
 // Demo_MANDELBROT: escape iterations of pixel (i % side, i / side) of the view
 // starting at (x0, y0) with `step` between pixels, up to `limit` iterations.
-struct Scalars {
-    side: u32,
-    limit: u32,
-    x0: REAL,
-    y0: REAL,
-    step: REAL,
-}
 
-@group(0) @binding(0) var<storage, read_write> iterations: array<u32>;
-@group(0) @binding(1) var<uniform> s: Scalars;
-
-// Grids over the per-dimension limit arrive as 2-D dispatches: linear group index.
 @compute @workgroup_size(GROUP)
 fn mandelbrot(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
-    let i = (wid.x + wid.y * nwg.x) * GROUP + lid;
+    let i = global_index(wid, nwg, lid);
     if (i >= s.side * s.side) {
         return;
     }

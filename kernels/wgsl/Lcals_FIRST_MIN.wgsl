@@ -5,7 +5,6 @@
 // Every candidate starts at (xmin_init, initloc) as RAJAPerf's reduction does;
 // a pair wins with a smaller value, or an equal value at a smaller index, so
 // the result is Base_Seq's whatever order the work is combined in.
-// The two entry points bind different arrays at the same binding numbers.
 
 var<workgroup> vals: array<REAL, GROUP>;
 var<workgroup> locs: array<i32, GROUP>;
@@ -26,28 +25,15 @@ fn reduce_group(lid: u32) {
     }
 }
 
-struct PartialScalars {
-    xmin_init: REAL,
-    initloc: i32,
-    n: u32,
-    chunk: u32,
-}
-
-@group(0) @binding(0) var<storage, read> x: array<REAL>;
-@group(0) @binding(1) var<storage, read_write> block_val: array<REAL>;
-@group(0) @binding(2) var<storage, read_write> block_loc: array<i32>;
-@group(0) @binding(3) var<uniform> ps: PartialScalars;
-
-// Grids over the per-dimension limit arrive as 2-D dispatches: linear group index.
 @compute @workgroup_size(GROUP)
 fn first_min_partial(@builtin(workgroup_id) wid: vec3<u32>,
                      @builtin(num_workgroups) nwg: vec3<u32>,
                      @builtin(local_invocation_index) lid: u32) {
     let g = wid.x + wid.y * nwg.x;
-    let begin = g * ps.chunk;
-    let end = min(begin + ps.chunk, ps.n);
-    var val = ps.xmin_init;
-    var loc = ps.initloc;
+    let begin = g * s.chunk;
+    let end = min(begin + s.chunk, s.n);
+    var val = s.xmin_init;
+    var loc = s.initloc;
     for (var i = begin + lid; i < end; i += GROUP) {
         if (better(x[i], i32(i), val, loc)) {
             val = x[i];
@@ -63,25 +49,14 @@ fn first_min_partial(@builtin(workgroup_id) wid: vec3<u32>,
     }
 }
 
-struct FinalScalars {
-    xmin_init: REAL,
-    initloc: i32,
-    count: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> final_val: array<REAL>;
-@group(0) @binding(1) var<storage, read_write> final_loc: array<i32>;
-@group(0) @binding(2) var<storage, read_write> minloc: array<i32>;
-@group(0) @binding(3) var<uniform> fs: FinalScalars;
-
 @compute @workgroup_size(GROUP)
 fn first_min_final(@builtin(local_invocation_index) lid: u32) {
-    var val = fs.xmin_init;
-    var loc = fs.initloc;
-    for (var i = lid; i < fs.count; i += GROUP) {
-        if (better(final_val[i], final_loc[i], val, loc)) {
-            val = final_val[i];
-            loc = final_loc[i];
+    var val = s.xmin_init;
+    var loc = s.initloc;
+    for (var i = lid; i < s.count; i += GROUP) {
+        if (better(block_val[i], block_loc[i], val, loc)) {
+            val = block_val[i];
+            loc = block_loc[i];
         }
     }
     vals[lid] = val;

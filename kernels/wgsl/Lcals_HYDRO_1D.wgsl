@@ -2,23 +2,10 @@
 // RAJAPerf shifts its z pointer by -10 first, so the elements read are z[i]
 // and z[i+1] of the stored array, which has n+1 elements.
 
-struct Scalars {
-    q: REAL,
-    r: REAL,
-    t: REAL,
-    n: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> x: array<REAL>;
-@group(0) @binding(1) var<storage, read> y: array<REAL>;
-@group(0) @binding(2) var<storage, read> z: array<REAL>;
-@group(0) @binding(3) var<uniform> s: Scalars;
-
-// Grids over the per-dimension limit arrive as 2-D dispatches: linear group index.
 @compute @workgroup_size(GROUP)
 fn hydro_1d(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) lid: u32) {
-    let i = (wid.x + wid.y * nwg.x) * GROUP + lid;
+    let i = global_index(wid, nwg, lid);
     if (i < s.n) {
         x[i] = s.q + y[i] * (s.r * z[i] + s.t * z[i + 1u]);
     }

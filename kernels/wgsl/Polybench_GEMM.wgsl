@@ -3,23 +3,9 @@
 // Each work-group computes one TILE x TILE block of C, staging tiles of A and
 // B in workgroup memory; every work-item sums its k terms in order 0..nk-1.
 
-struct Scalars {
-    alpha: REAL,
-    beta: REAL,
-    ni: u32,
-    nj: u32,
-    nk: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> C: array<REAL>;
-@group(0) @binding(1) var<storage, read> A: array<REAL>;
-@group(0) @binding(2) var<storage, read> B: array<REAL>;
-@group(0) @binding(3) var<uniform> s: Scalars;
-
 var<workgroup> a_tile: array<array<REAL, TILE>, TILE>;
 var<workgroup> b_tile: array<array<REAL, TILE>, TILE>;
 
-// Grids over the per-dimension limit arrive as 2-D dispatches: linear group index.
 @compute @workgroup_size(GROUP)
 fn gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {

@@ -1,19 +1,9 @@
 // Stream_MUL: b[i] = alpha * c[i]
 
-struct Scalars {
-    alpha: REAL,
-    n: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> b: array<REAL>;
-@group(0) @binding(1) var<storage, read> c: array<REAL>;
-@group(0) @binding(2) var<uniform> s: Scalars;
-
-// Grids over the per-dimension limit arrive as 2-D dispatches: linear group index.
 @compute @workgroup_size(GROUP)
 fn mul(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
        @builtin(local_invocation_index) lid: u32) {
-    let i = (wid.x + wid.y * nwg.x) * GROUP + lid;
+    let i = global_index(wid, nwg, lid);
     if (i < s.n) {
         b[i] = s.alpha * c[i];
     }

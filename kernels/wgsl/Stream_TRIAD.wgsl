@@ -1,20 +1,8 @@
 // Stream_TRIAD: a[i] = b[i] + alpha * c[i]
-
-struct Scalars {
-    alpha: REAL,
-    n: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> a: array<REAL>;
-@group(0) @binding(1) var<storage, read> b: array<REAL>;
-@group(0) @binding(2) var<storage, read> c: array<REAL>;
-@group(0) @binding(3) var<uniform> s: Scalars;
-
-// Grids over the per-dimension limit arrive as 2-D dispatches: linear group index.
 @compute @workgroup_size(GROUP)
 fn triad(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
          @builtin(local_invocation_index) lid: u32) {
-    let i = (wid.x + wid.y * nwg.x) * GROUP + lid;
+    let i = global_index(wid, nwg, lid);
     if (i < s.n) {
         a[i] = b[i] + s.alpha * c[i];
     }
