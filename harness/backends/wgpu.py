@@ -305,6 +305,7 @@ class WgpuExecution(Execution):
         self._spec = spec
         self._precision = precision
         self._source = source
+        self._expanded = sources.expand(source)
         self._read_only = {a.name: a.intent == "in" for a in spec.arrays}
         self._host = {name: np.ascontiguousarray(value) for name, value in inputs.items()}
         wgpu = _wgpu()
@@ -355,7 +356,9 @@ class WgpuExecution(Execution):
             )
             self._others.append(uniform)
         read_only = tuple(self._read_only[n] for n in launch.arrays)
-        module = self._session.module(self._spec, self._source, self._precision, launch)
+        module = self._session.module(
+            self._spec, self._source, self._expanded, self._precision, launch
+        )
         pipeline, layout = self._session.pipeline(
             module, launch.entry, read_only, uniform is not None
         )
@@ -508,13 +511,17 @@ class WgpuSession(Session):
         return self._query_set
 
     def module(
-        self, spec: KernelSpec, source: Path, precision: str, launch: ResolvedLaunch
+        self,
+        spec: KernelSpec,
+        source: Path,
+        expanded: sources.Expanded,
+        precision: str,
+        launch: ResolvedLaunch,
     ) -> _Module:
-        """The compiled module a launch runs: the source as written where it declares
-        everything the launch binds, else the source for that entry point alone with
-        the declarations it leaves out (see `wgsl_module`)."""
+        """The compiled module a launch runs: the source (``expanded``) as written where
+        it declares its bindings, else the source for that entry point alone with the
+        declarations written from the description (see `wgsl_module`)."""
         wgpu = _wgpu()
-        expanded = sources.expand(source)
         args = launch_arguments(spec, launch)
         own = not wgsl_module.leaves_declarations(expanded.text)
         key = (build_key(spec, source, precision), None if own else (launch.entry, *args))
