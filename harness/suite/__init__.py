@@ -21,7 +21,8 @@ ALL: tuple[KernelSpec, ...] = (
     *demo.KERNELS,
 )
 BY_NAME: dict[str, KernelSpec] = {k.name: k for k in ALL}
-_MODULES = (stream, basic, lcals, polybench, apps, algorithm, sort, demo)
+#: The modules holding descriptions: one per group, and one per Apps kernel.
+_MODULES = (stream, basic, lcals, polybench, *apps.MODULES, algorithm, sort, demo)
 GROUPS: tuple[str, ...] = tuple(dict.fromkeys(k.group for k in ALL))
 #: Every run option some kernel takes, by name (the command line offers each).
 PARAMS: dict[str, Param] = {p.name: p for k in ALL for p in k.params}
@@ -30,7 +31,11 @@ PARAMS: dict[str, Param] = {p.name: p for k in ALL for p in k.params}
 def module_file(spec: KernelSpec) -> Path:
     """The Python file that holds a kernel's description."""
     for module in _MODULES:
-        held = (*getattr(module, "KERNELS", ()), *getattr(module, "RAJAPERF_KERNELS", ()))
+        held = (
+            getattr(module, "KERNEL", None),
+            *getattr(module, "KERNELS", ()),
+            *getattr(module, "RAJAPERF_KERNELS", ()),
+        )
         if any(k is spec for k in held):
             return Path(str(module.__file__))
     raise LookupError(f"{spec.name} is no kernel of the suite")

@@ -10,7 +10,7 @@ import numpy as np
 
 from harness.rajaperf import DataInit
 from harness.spec import EXACT, NORMAL, Array, CheckCase, Grid, KernelSpec, Launch, Scalar, Traffic
-from harness.suite.forall import GROUP
+from harness.suite.forall import GROUP, as_f64, per_item
 from harness.suite.scan import (
     CHUNK,
     CHUNKED_CHECK_SIZES,
@@ -29,21 +29,8 @@ from harness.suite.scan import (
 GROUP_NAME = "Algorithm"
 N = Scalar("n", "u32")
 
-#: RAJAPerf's default --multi_reduce_num_bins; kernels hold at most GROUP bins.
-NUM_BINS = 10
-#: Bytes of one histogram bin index and one count. RAJAPerf uses Index_type
-#: (64-bit) bins and unsigned long long counts; core WGSL has no 64-bit integers
-#: or atomics, so every backend uses 32-bit ones. Counts cannot overflow: n is a u32.
-BIN_BYTES = 4
-COUNT_BYTES = 4
 
-
-def _n(size: int) -> int:
-    return size
-
-
-def _f64(x: np.ndarray) -> np.ndarray:
-    return np.asarray(x, dtype=np.float64)
+# --- REDUCE_SUM ---------------------------------------------------------------
 
 
 def _reduce_sum_plan(size: int) -> list[Launch]:
@@ -72,6 +59,42 @@ def _reduce_sum_final_cpu(grid: Grid, partial: np.ndarray, total: np.ndarray, co
     total[0] = partial[:count].sum()
 
 
+REDUCE_SUM = KernelSpec(
+    name="Algorithm_REDUCE_SUM",
+    group=GROUP_NAME,
+    summary="sum = sum(x[i]), group partials then one group folding them",
+    arrays=(
+        Array("x", "real", per_item),
+        Array("partial", "real", partial_groups, "scratch"),
+        Array("sum", "real", lambda n: 1, "out"),
+    ),
+    scalars=(N, CHUNK, COUNT),
+    plan=_reduce_sum_plan,
+    init=_reduce_sum_init,
+    reference=lambda x: {"sum": np.array([as_f64(x["x"]).sum()])},
+    cpu={"reduce_sum_partial": chunk_sums, "reduce_sum_final": _reduce_sum_final_cpu},
+    traffic=lambda n, b: Traffic(read=n * b),
+    flops=lambda n: n,
+    default_reps=50,
+    tolerance=NORMAL,
+    features=frozenset({"local_memory"}),
+    rajaperf_features=("Forall", "Reduction"),
+    checksum=lambda out: abs(float(out["sum"][0])),
+    check_cases=(
+        CheckCase(
+            "random",
+            _reduce_sum_check_init,
+            "RAJAPerf's x varies by under 2%, so a value summed from the wrong index "
+            "barely shows; these are distinct random values",
+        ),
+    ),
+    check_sizes=(*CHUNKED_CHECK_SIZES, MANY_PARTIALS_SIZE),
+)
+
+
+# --- SCAN ---------------------------------------------------------------------
+
+
 def _scan_plan(size: int) -> list[Launch]:
     return scan_plan(size, ("x",), "sums", ("x", "y"))
 
@@ -87,8 +110,44 @@ def _scan_init(size: int, seed: int, precision: str) -> dict:
 
 def _scan_reference(x: dict) -> dict:
     y = np.zeros(x["x"].size)
-    y[1:] = np.cumsum(_f64(x["x"]))[:-1]
+    y[1:] = np.cumsum(as_f64(x["x"]))[:-1]
     return {"y": y}
+
+
+SCAN = KernelSpec(
+    name="Algorithm_SCAN",
+    group=GROUP_NAME,
+    summary="y[i] = x[0] + ... + x[i-1], an exclusive scan in three launches",
+    arrays=(
+        Array("x", "real", per_item),
+        Array("y", "real", per_item, "out"),
+        Array("sums", "real", partial_groups, "scratch"),
+    ),
+    scalars=(N, CHUNK, COUNT),
+    plan=_scan_plan,
+    init=_scan_init,
+    reference=_scan_reference,
+    cpu={"scan_reduce": chunk_sums, "scan_sums": exclusive_sums, "scan_apply": scan_chunks},
+    traffic=lambda n, b: Traffic(read=n * b, write=n * b),
+    flops=lambda n: n,
+    default_reps=100,
+    tolerance=NORMAL,
+    features=frozenset({"local_memory"}),
+    rajaperf_features=("Scan",),
+    type_aliases={"SCAN_T": "real"},
+    check_sizes=(*CHUNKED_CHECK_SIZES, MANY_PARTIALS_SIZE),
+)
+
+
+# --- HISTOGRAM ----------------------------------------------------------------
+
+#: RAJAPerf's default --multi_reduce_num_bins; kernels hold at most GROUP bins.
+NUM_BINS = 10
+#: Bytes of one histogram bin index and one count. RAJAPerf uses Index_type
+#: (64-bit) bins and unsigned long long counts; core WGSL has no 64-bit integers
+#: or atomics, so every backend uses 32-bit ones. Counts cannot overflow: n is a u32.
+BIN_BYTES = 4
+COUNT_BYTES = 4
 
 
 def _histogram_plan(size: int) -> list[Launch]:
@@ -144,91 +203,36 @@ def _histogram_cpu(
     counts[:num_bins] += np.bincount(bins[:n], minlength=num_bins)[:num_bins].astype(counts.dtype)
 
 
-KERNELS = (
-    KernelSpec(
-        name="Algorithm_REDUCE_SUM",
-        group=GROUP_NAME,
-        summary="sum = sum(x[i]), group partials then one group folding them",
-        arrays=(
-            Array("x", "real", _n),
-            Array("partial", "real", partial_groups, "scratch"),
-            Array("sum", "real", lambda n: 1, "out"),
-        ),
-        scalars=(N, CHUNK, COUNT),
-        plan=_reduce_sum_plan,
-        init=_reduce_sum_init,
-        reference=lambda x: {"sum": np.array([_f64(x["x"]).sum()])},
-        cpu={"reduce_sum_partial": chunk_sums, "reduce_sum_final": _reduce_sum_final_cpu},
-        traffic=lambda n, b: Traffic(read=n * b),
-        flops=lambda n: n,
-        default_reps=50,
-        tolerance=NORMAL,
-        features=frozenset({"local_memory"}),
-        rajaperf_features=("Forall", "Reduction"),
-        checksum=lambda out: abs(float(out["sum"][0])),
-        check_cases=(
-            CheckCase(
-                "random",
-                _reduce_sum_check_init,
-                "RAJAPerf's x varies by under 2%, so a value summed from the wrong index "
-                "barely shows; these are distinct random values",
-            ),
-        ),
-        check_sizes=(*CHUNKED_CHECK_SIZES, MANY_PARTIALS_SIZE),
+HISTOGRAM = KernelSpec(
+    name="Algorithm_HISTOGRAM",
+    group=GROUP_NAME,
+    summary="counts[bins[i]] += 1 over 10 bins: group-local atomics, then global atomics",
+    arrays=(
+        Array("bins", "i32", per_item),
+        Array("counts", "u32", lambda n: NUM_BINS, "out"),
     ),
-    KernelSpec(
-        name="Algorithm_SCAN",
-        group=GROUP_NAME,
-        summary="y[i] = x[0] + ... + x[i-1], an exclusive scan in three launches",
-        arrays=(
-            Array("x", "real", _n),
-            Array("y", "real", _n, "out"),
-            Array("sums", "real", partial_groups, "scratch"),
+    scalars=(N, CHUNK, Scalar("num_bins", "u32")),
+    plan=_histogram_plan,
+    init=_histogram_init,
+    reference=lambda x: {"counts": np.bincount(x["bins"], minlength=NUM_BINS)},
+    cpu={"histogram_clear": _histogram_clear_cpu, "histogram": _histogram_cpu},
+    traffic=lambda n, b: Traffic(read=n * BIN_BYTES, atomic_modify_write=NUM_BINS * COUNT_BYTES),
+    flops=lambda n: 0,
+    default_reps=50,
+    tolerance=EXACT,
+    features=frozenset({"atomics", "local_memory"}),
+    rajaperf_features=("Forall", "Atomic"),
+    check_cases=(
+        CheckCase(
+            "random",
+            _histogram_check_init,
+            "RAJAPerf's bins are ten long runs, so each group sees one or two bins, and "
+            "counts start at zero; here bins are random, one bin has one item per "
+            "group, and the counts start stale",
         ),
-        scalars=(N, CHUNK, COUNT),
-        plan=_scan_plan,
-        init=_scan_init,
-        reference=_scan_reference,
-        cpu={"scan_reduce": chunk_sums, "scan_sums": exclusive_sums, "scan_apply": scan_chunks},
-        traffic=lambda n, b: Traffic(read=n * b, write=n * b),
-        flops=lambda n: n,
-        default_reps=100,
-        tolerance=NORMAL,
-        features=frozenset({"local_memory"}),
-        rajaperf_features=("Scan",),
-        type_aliases={"SCAN_T": "real"},
-        check_sizes=(*CHUNKED_CHECK_SIZES, MANY_PARTIALS_SIZE),
     ),
-    KernelSpec(
-        name="Algorithm_HISTOGRAM",
-        group=GROUP_NAME,
-        summary="counts[bins[i]] += 1 over 10 bins: group-local atomics, then global atomics",
-        arrays=(
-            Array("bins", "i32", _n),
-            Array("counts", "u32", lambda n: NUM_BINS, "out"),
-        ),
-        scalars=(N, CHUNK, Scalar("num_bins", "u32")),
-        plan=_histogram_plan,
-        init=_histogram_init,
-        reference=lambda x: {"counts": np.bincount(x["bins"], minlength=NUM_BINS)},
-        cpu={"histogram_clear": _histogram_clear_cpu, "histogram": _histogram_cpu},
-        traffic=lambda n, b: Traffic(
-            read=n * BIN_BYTES, atomic_modify_write=NUM_BINS * COUNT_BYTES
-        ),
-        flops=lambda n: 0,
-        default_reps=50,
-        tolerance=EXACT,
-        features=frozenset({"atomics", "local_memory"}),
-        rajaperf_features=("Forall", "Atomic"),
-        check_cases=(
-            CheckCase(
-                "random",
-                _histogram_check_init,
-                "RAJAPerf's bins are ten long runs, so each group sees one or two bins, and "
-                "counts start at zero; here bins are random, one bin has one item per "
-                "group, and the counts start stale",
-            ),
-        ),
-        check_sizes=CHUNKED_CHECK_SIZES,
-    ),
+    check_sizes=CHUNKED_CHECK_SIZES,
 )
+
+
+KERNELS = (REDUCE_SUM, SCAN, HISTOGRAM)

@@ -34,16 +34,19 @@ from harness.suite.scan import (
 
 GROUP_NAME = "Basic"
 N = Scalar("n", "u32")
-INT_MIN = np.iinfo(np.int32).min
-INT_MAX = np.iinfo(np.int32).max
-#: Bytes of RAJAPerf's Index_type (64-bit) values, which every backend holds in
-#: 32 bits (core WGSL has no 64-bit integers; a u32 n bounds every index and count).
-INDEX_BYTES = 4
 INT_BYTES = 4
-#: PI_ATOMIC adds every term to one running sum near 0.8, so in f32 each add
-#: rounds by up to 3e-8 relative and the error grows with n (3.4e-4 seen at
-#: RAJAPerf's default n = 1e6 on PoCL); f64 keeps RAJAPerf's normal class.
-PI_ATOMIC_TOLERANCE = Tolerance(NORMAL.f64, 5e-3)
+
+
+def _scalars_checksum(*names: str):
+    """RAJAPerf's addToChecksum of scalar results: the sum of their magnitudes."""
+
+    def checksum(out: dict[str, np.ndarray]) -> float:
+        return sum(abs(float(out[name][0])) for name in names)
+
+    return checksum
+
+
+# --- DAXPY --------------------------------------------------------------------
 
 
 def _daxpy_init(size: int, seed: int, precision: str) -> dict:
@@ -57,6 +60,30 @@ def _daxpy_cpu(grid: Grid, x: np.ndarray, y: np.ndarray, a, n: int) -> None:
 
 def _daxpy_reference(x: dict) -> dict:
     return {"y": np.asarray(x["y"], np.float64) + float(x["a"]) * np.asarray(x["x"], np.float64)}
+
+
+DAXPY = KernelSpec(
+    name="Basic_DAXPY",
+    group=GROUP_NAME,
+    summary="y[i] += a * x[i]",
+    arrays=(Array("x", "real", lambda n: n), Array("y", "real", lambda n: n, "inout")),
+    scalars=(Scalar("a", "real"), Scalar("n", "u32")),
+    plan=one_launch("daxpy", ("x", "y", "a")),
+    init=_daxpy_init,
+    reference=_daxpy_reference,
+    cpu={"daxpy": _daxpy_cpu},
+    traffic=lambda n, b: Traffic(read=n * b, modify_write=n * b),
+    flops=lambda n: 2 * n,
+    default_reps=500,
+    tolerance=NORMAL,
+    check_sizes=FORALL_CHECK_SIZES,
+)
+
+
+# --- REDUCE3_INT --------------------------------------------------------------
+
+INT_MIN = np.iinfo(np.int32).min
+INT_MAX = np.iinfo(np.int32).max
 
 
 def _reduce3_plan(size: int) -> list[Launch]:
@@ -131,6 +158,49 @@ def _reduce3_reference(x: dict) -> dict:
     }
 
 
+REDUCE3_INT = KernelSpec(
+    name="Basic_REDUCE3_INT",
+    group=GROUP_NAME,
+    summary="int vsum += vec[i], vmin = min, vmax = max in one pass, then one group folding",
+    arrays=(
+        Array("vec", "i32", lambda n: n),
+        Array("partial", "i32", lambda n: 3 * partial_groups(n), "scratch"),
+        Array("vsum", "i32", lambda n: 1, "out"),
+        Array("vmin", "i32", lambda n: 1, "out"),
+        Array("vmax", "i32", lambda n: 1, "out"),
+    ),
+    scalars=(N, CHUNK, COUNT),
+    plan=_reduce3_plan,
+    init=_reduce3_init,
+    reference=_reduce3_reference,
+    cpu={"reduce3_partial": _reduce3_partial_cpu, "reduce3_final": _reduce3_final_cpu},
+    traffic=lambda n, b: Traffic(read=n * INT_BYTES),
+    flops=lambda n: 0,
+    default_reps=50,
+    tolerance=NORMAL,
+    features=frozenset({"local_memory"}),
+    rajaperf_features=("Forall", "Reduction"),
+    checksum=_scalars_checksum("vsum", "vmin", "vmax"),
+    check_cases=(
+        CheckCase(
+            "random",
+            _reduce3_check_init,
+            "RAJAPerf's values are -1 and +1 with one -58 and one 19, so the sums stay "
+            "between the min and max; here every chunk sum is far below the min",
+        ),
+    ),
+    check_sizes=CHUNKED_CHECK_SIZES,
+)
+
+
+# --- PI_ATOMIC ----------------------------------------------------------------
+
+#: PI_ATOMIC adds every term to one running sum near 0.8, so in f32 each add
+#: rounds by up to 3e-8 relative and the error grows with n (3.4e-4 seen at
+#: RAJAPerf's default n = 1e6 on PoCL); f64 keeps RAJAPerf's normal class.
+PI_ATOMIC_TOLERANCE = Tolerance(NORMAL.f64, 5e-3)
+
+
 def _pi_plan(size: int) -> list[Launch]:
     return [
         Launch("pi_atomic", size, GROUP, ("pi", "dx", "n"), {"n": size}),
@@ -160,6 +230,39 @@ def _pi_reference(x: dict) -> dict:
         "pi_final": np.array([4 * np.sum(dx / (1 + ((i + 0.5) * dx) ** 2))]),
         "pi": np.zeros(1),
     }
+
+
+PI_ATOMIC = KernelSpec(
+    name="Basic_PI_ATOMIC",
+    group=GROUP_NAME,
+    summary="pi += dx / (1 + x*x) by every item atomically on one address; 4*pi",
+    arrays=(
+        # Verified: pi_final must leave it zero, or the next repetition starts off.
+        Array("pi", "real", lambda n: 1, "inout"),
+        Array("pi_final", "real", lambda n: 1, "out"),
+    ),
+    scalars=(Scalar("dx", "real"), N),
+    plan=_pi_plan,
+    init=_pi_init,
+    reference=_pi_reference,
+    cpu={"pi_atomic": _pi_atomic_cpu, "pi_final": _pi_final_cpu},
+    traffic=lambda n, b: Traffic(atomic_modify_write=b),
+    flops=lambda n: 6 * n + 1,
+    default_reps=50,
+    tolerance=PI_ATOMIC_TOLERANCE,
+    features=frozenset({"atomics"}),
+    precision_features={"f64": frozenset({"atomics64"})},
+    rajaperf_features=("Forall", "Atomic"),
+    checksum=_scalars_checksum("pi_final"),
+    check_sizes=FORALL_CHECK_SIZES,
+)
+
+
+# --- INDEXLIST_3LOOP ----------------------------------------------------------
+
+#: Bytes of RAJAPerf's Index_type (64-bit) values, which every backend holds in
+#: 32 bits (core WGSL has no 64-bit integers; a u32 n bounds every index and count).
+INDEX_BYTES = 4
 
 
 def _indexlist_plan(size: int) -> list[Launch]:
@@ -219,137 +322,56 @@ def _indexlist_reference(x: dict) -> dict:
     return {"list": out, "len": np.array([hits.size])}
 
 
-def _scalars_checksum(*names: str):
-    """RAJAPerf's addToChecksum of scalar results: the sum of their magnitudes."""
-
-    def checksum(out: dict[str, np.ndarray]) -> float:
-        return sum(abs(float(out[name][0])) for name in names)
-
-    return checksum
-
-
-KERNELS = (
-    KernelSpec(
-        name="Basic_DAXPY",
-        group=GROUP_NAME,
-        summary="y[i] += a * x[i]",
-        arrays=(Array("x", "real", lambda n: n), Array("y", "real", lambda n: n, "inout")),
-        scalars=(Scalar("a", "real"), Scalar("n", "u32")),
-        plan=one_launch("daxpy", ("x", "y", "a")),
-        init=_daxpy_init,
-        reference=_daxpy_reference,
-        cpu={"daxpy": _daxpy_cpu},
-        traffic=lambda n, b: Traffic(read=n * b, modify_write=n * b),
-        flops=lambda n: 2 * n,
-        default_reps=500,
-        tolerance=NORMAL,
-        check_sizes=FORALL_CHECK_SIZES,
+INDEXLIST_3LOOP = KernelSpec(
+    name="Basic_INDEXLIST_3LOOP",
+    group=GROUP_NAME,
+    summary="list of i with x[i] < 0: flags, exclusive scan over n+1, scatter",
+    arrays=(
+        Array("x", "real", lambda n: n),
+        Array("counts", "i32", lambda n: n + 1, "scratch"),
+        Array("sums", "i32", lambda n: partial_groups(n + 1), "scratch"),
+        Array("list", "i32", lambda n: n, "inout"),
+        Array("len", "i32", lambda n: 1, "out"),
     ),
-    KernelSpec(
-        name="Basic_REDUCE3_INT",
-        group=GROUP_NAME,
-        summary="int vsum += vec[i], vmin = min, vmax = max in one pass, then one group folding",
-        arrays=(
-            Array("vec", "i32", lambda n: n),
-            Array("partial", "i32", lambda n: 3 * partial_groups(n), "scratch"),
-            Array("vsum", "i32", lambda n: 1, "out"),
-            Array("vmin", "i32", lambda n: 1, "out"),
-            Array("vmax", "i32", lambda n: 1, "out"),
-        ),
-        scalars=(N, CHUNK, COUNT),
-        plan=_reduce3_plan,
-        init=_reduce3_init,
-        reference=_reduce3_reference,
-        cpu={"reduce3_partial": _reduce3_partial_cpu, "reduce3_final": _reduce3_final_cpu},
-        traffic=lambda n, b: Traffic(read=n * INT_BYTES),
-        flops=lambda n: 0,
-        default_reps=50,
-        tolerance=NORMAL,
-        features=frozenset({"local_memory"}),
-        rajaperf_features=("Forall", "Reduction"),
-        checksum=_scalars_checksum("vsum", "vmin", "vmax"),
-        check_cases=(
-            CheckCase(
-                "random",
-                _reduce3_check_init,
-                "RAJAPerf's values are -1 and +1 with one -58 and one 19, so the sums stay "
-                "between the min and max; here every chunk sum is far below the min",
-            ),
-        ),
-        check_sizes=CHUNKED_CHECK_SIZES,
+    scalars=(N, CHUNK, COUNT),
+    plan=_indexlist_plan,
+    init=_indexlist_init,
+    reference=_indexlist_reference,
+    cpu={
+        "indexlist_count": _indexlist_count_cpu,
+        "scan_reduce": chunk_sums,
+        "scan_sums": exclusive_sums,
+        "scan_apply": scan_chunks_in_place,
+        "indexlist_scatter": _indexlist_scatter_cpu,
+    },
+    traffic=lambda n, b: Traffic(
+        read=n * b + (n + 1) * INDEX_BYTES,
+        write=n * INDEX_BYTES + INT_BYTES * (n + 1) // 2,
+        modify_write=(n + 1) * INDEX_BYTES,
     ),
-    KernelSpec(
-        name="Basic_PI_ATOMIC",
-        group=GROUP_NAME,
-        summary="pi += dx / (1 + x*x) by every item atomically on one address; 4*pi",
-        arrays=(
-            # Verified: pi_final must leave it zero, or the next repetition starts off.
-            Array("pi", "real", lambda n: 1, "inout"),
-            Array("pi_final", "real", lambda n: 1, "out"),
+    flops=lambda n: 0,
+    default_reps=100,
+    tolerance=EXACT,
+    features=frozenset({"local_memory"}),
+    rajaperf_features=("Forall", "Scan"),
+    checksum=lambda out: array_checksum(out["list"]) + abs(float(out["len"][0])),
+    type_aliases={"SCAN_T": "i32"},
+    check_cases=(
+        CheckCase(
+            "zeros",
+            _indexlist_check_init,
+            "RAJAPerf's x has no zeros, so x < 0 and x <= 0 agree; here a third of x "
+            "is exactly 0, and list starts with values no index has",
         ),
-        scalars=(Scalar("dx", "real"), N),
-        plan=_pi_plan,
-        init=_pi_init,
-        reference=_pi_reference,
-        cpu={"pi_atomic": _pi_atomic_cpu, "pi_final": _pi_final_cpu},
-        traffic=lambda n, b: Traffic(atomic_modify_write=b),
-        flops=lambda n: 6 * n + 1,
-        default_reps=50,
-        tolerance=PI_ATOMIC_TOLERANCE,
-        features=frozenset({"atomics"}),
-        precision_features={"f64": frozenset({"atomics64"})},
-        rajaperf_features=("Forall", "Atomic"),
-        checksum=_scalars_checksum("pi_final"),
-        check_sizes=FORALL_CHECK_SIZES,
+        CheckCase(
+            "all",
+            _indexlist_all_init,
+            "every x is negative, so every entry the scan adds is 1 and an entry added "
+            "twice or skipped at a chunk's edge shows",
+        ),
     ),
-    KernelSpec(
-        name="Basic_INDEXLIST_3LOOP",
-        group=GROUP_NAME,
-        summary="list of i with x[i] < 0: flags, exclusive scan over n+1, scatter",
-        arrays=(
-            Array("x", "real", lambda n: n),
-            Array("counts", "i32", lambda n: n + 1, "scratch"),
-            Array("sums", "i32", lambda n: partial_groups(n + 1), "scratch"),
-            Array("list", "i32", lambda n: n, "inout"),
-            Array("len", "i32", lambda n: 1, "out"),
-        ),
-        scalars=(N, CHUNK, COUNT),
-        plan=_indexlist_plan,
-        init=_indexlist_init,
-        reference=_indexlist_reference,
-        cpu={
-            "indexlist_count": _indexlist_count_cpu,
-            "scan_reduce": chunk_sums,
-            "scan_sums": exclusive_sums,
-            "scan_apply": scan_chunks_in_place,
-            "indexlist_scatter": _indexlist_scatter_cpu,
-        },
-        traffic=lambda n, b: Traffic(
-            read=n * b + (n + 1) * INDEX_BYTES,
-            write=n * INDEX_BYTES + INT_BYTES * (n + 1) // 2,
-            modify_write=(n + 1) * INDEX_BYTES,
-        ),
-        flops=lambda n: 0,
-        default_reps=100,
-        tolerance=EXACT,
-        features=frozenset({"local_memory"}),
-        rajaperf_features=("Forall", "Scan"),
-        checksum=lambda out: array_checksum(out["list"]) + abs(float(out["len"][0])),
-        type_aliases={"SCAN_T": "i32"},
-        check_cases=(
-            CheckCase(
-                "zeros",
-                _indexlist_check_init,
-                "RAJAPerf's x has no zeros, so x < 0 and x <= 0 agree; here a third of x "
-                "is exactly 0, and list starts with values no index has",
-            ),
-            CheckCase(
-                "all",
-                _indexlist_all_init,
-                "every x is negative, so every entry the scan adds is 1 and an entry added "
-                "twice or skipped at a chunk's edge shows",
-            ),
-        ),
-        check_sizes=CHUNKED_CHECK_SIZES,
-    ),
+    check_sizes=CHUNKED_CHECK_SIZES,
 )
+
+
+KERNELS = (DAXPY, REDUCE3_INT, PI_ATOMIC, INDEXLIST_3LOOP)

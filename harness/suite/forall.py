@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from harness.spec import WORK_GROUP, Launch
 
 #: Work-group size of one-dimensional launches (the descriptions' default).
@@ -22,3 +24,13 @@ def one_launch(entry: str, args: tuple[str, ...]) -> Callable[[int], list[Launch
         return [Launch(entry, size, GROUP, (*args, "n"), {"n": size})]
 
     return plan
+
+
+def per_item(size: int) -> int:
+    """Length of an array with one element per item: the size itself."""
+    return size
+
+
+def as_f64(x: np.ndarray) -> np.ndarray:
+    """A copy in float64, the precision references compute in."""
+    return np.array(x, dtype=np.float64)

@@ -16,18 +16,10 @@ from harness.spec import (
     Scalar,
     Traffic,
 )
-from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, one_launch
+from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, as_f64, one_launch, per_item
 from harness.suite.scan import CHUNKED_CHECK_SIZES, chunking, partial_groups
 
 GROUP_NAME = "Lcals"
-
-
-def _n(size: int) -> int:
-    return size
-
-
-def _f64(x: np.ndarray) -> np.ndarray:
-    return np.asarray(x, dtype=np.float64)
 
 
 # --- HYDRO_1D -----------------------------------------------------------------
@@ -66,9 +58,39 @@ def _hydro_1d_cpu(grid: Grid, x, y, z, q, r, t, n: int) -> None:
 
 
 def _hydro_1d_reference(x: dict) -> dict:
-    z = _f64(x["z"])
+    z = as_f64(x["z"])
     q, r, t = float(x["q"]), float(x["r"]), float(x["t"])
-    return {"x": q + _f64(x["y"]) * (r * z[:-1] + t * z[1:])}
+    return {"x": q + as_f64(x["y"]) * (r * z[:-1] + t * z[1:])}
+
+
+HYDRO_1D = KernelSpec(
+    name="Lcals_HYDRO_1D",
+    group=GROUP_NAME,
+    summary="x[i] = q + y[i] * (r * z[i+10] + t * z[i+11]), z shifted by -10",
+    arrays=(
+        Array("x", "real", per_item, "out"),
+        Array("y", "real", per_item),
+        Array("z", "real", lambda n: n + 1),
+    ),
+    scalars=(Scalar("q", "real"), Scalar("r", "real"), Scalar("t", "real"), Scalar("n", "u32")),
+    plan=one_launch("hydro_1d", ("x", "y", "z", "q", "r", "t")),
+    init=_hydro_1d_init,
+    reference=_hydro_1d_reference,
+    cpu={"hydro_1d": _hydro_1d_cpu},
+    traffic=lambda n, b: Traffic(read=(2 * n + 1) * b, write=n * b),
+    flops=lambda n: 5 * n,
+    default_reps=1000,
+    tolerance=NORMAL,
+    check_cases=(
+        CheckCase(
+            "random",
+            _hydro_1d_check_init,
+            "RAJAPerf's q equals t and y and z vary by under 2%, so swapped or shifted "
+            "terms barely show; these are random y, z of both signs and distinct q, r, t",
+        ),
+    ),
+    check_sizes=FORALL_CHECK_SIZES,
+)
 
 
 # --- FIRST_MIN ----------------------------------------------------------------
@@ -163,89 +185,62 @@ def _first_min_final_cpu(grid: Grid, block_val, block_loc, minloc, xmin_init, in
 
 
 def _first_min_reference(x: dict) -> dict:
-    values = _f64(x["x"])
+    values = as_f64(x["x"])
     first = int(np.argmin(values))
     loc = first if values[first] < float(x["xmin_init"]) else int(x["initloc"])
     return {"minloc": np.array([loc], dtype=np.int32)}
 
 
-KERNELS = (
-    KernelSpec(
-        name="Lcals_HYDRO_1D",
-        group=GROUP_NAME,
-        summary="x[i] = q + y[i] * (r * z[i+10] + t * z[i+11]), z shifted by -10",
-        arrays=(
-            Array("x", "real", _n, "out"),
-            Array("y", "real", _n),
-            Array("z", "real", lambda n: n + 1),
-        ),
-        scalars=(Scalar("q", "real"), Scalar("r", "real"), Scalar("t", "real"), Scalar("n", "u32")),
-        plan=one_launch("hydro_1d", ("x", "y", "z", "q", "r", "t")),
-        init=_hydro_1d_init,
-        reference=_hydro_1d_reference,
-        cpu={"hydro_1d": _hydro_1d_cpu},
-        traffic=lambda n, b: Traffic(read=(2 * n + 1) * b, write=n * b),
-        flops=lambda n: 5 * n,
-        default_reps=1000,
-        tolerance=NORMAL,
-        check_cases=(
-            CheckCase(
-                "random",
-                _hydro_1d_check_init,
-                "RAJAPerf's q equals t and y and z vary by under 2%, so swapped or shifted "
-                "terms barely show; these are random y, z of both signs and distinct q, r, t",
-            ),
-        ),
-        check_sizes=FORALL_CHECK_SIZES,
+FIRST_MIN = KernelSpec(
+    name="Lcals_FIRST_MIN",
+    group=GROUP_NAME,
+    summary="minloc of x (first index of the minimum), a two-pass reduction",
+    arrays=(
+        Array("x", "real", per_item),
+        Array("block_val", "real", partial_groups, "scratch"),
+        Array("block_loc", "i32", partial_groups, "scratch"),
+        Array("minloc", "i32", lambda n: 1, "out"),
     ),
-    KernelSpec(
-        name="Lcals_FIRST_MIN",
-        group=GROUP_NAME,
-        summary="minloc of x (first index of the minimum), a two-pass reduction",
-        arrays=(
-            Array("x", "real", _n),
-            Array("block_val", "real", partial_groups, "scratch"),
-            Array("block_loc", "i32", partial_groups, "scratch"),
-            Array("minloc", "i32", lambda n: 1, "out"),
-        ),
-        scalars=(
-            Scalar("xmin_init", "real"),
-            Scalar("initloc", "i32"),
-            Scalar("n", "u32"),
-            Scalar("chunk", "u32"),
-            Scalar("count", "u32"),
-        ),
-        plan=_first_min_plan,
-        init=_first_min_init,
-        reference=_first_min_reference,
-        cpu={"first_min_partial": _first_min_partial_cpu, "first_min_final": _first_min_final_cpu},
-        traffic=lambda n, b: Traffic(read=n * b),
-        flops=lambda n: 0,
-        default_reps=100,
-        tolerance=EXACT,
-        features=frozenset({"local_memory"}),
-        rajaperf_features=("Forall", "Reduction"),
-        checksum=lambda out: abs(float(out["minloc"][0])),
-        check_cases=(
-            CheckCase(
-                "ties",
-                _first_min_ties_init,
-                "RAJAPerf's minimum is unique, so which of equal values wins never shows; "
-                "here the minimum recurs across groups and work-items, not at x[0]",
-            ),
-            CheckCase(
-                "last",
-                _first_min_last_init,
-                "RAJAPerf's minimum is mid-array; here it is the very last element, so a "
-                "range that stops one short of its end misses it",
-            ),
-            CheckCase(
-                "none",
-                _first_min_none_init,
-                "every value is +inf, so the initial location must win and a read past "
-                "the end (the guard's huge finite value) would",
-            ),
-        ),
-        check_sizes=CHUNKED_CHECK_SIZES,
+    scalars=(
+        Scalar("xmin_init", "real"),
+        Scalar("initloc", "i32"),
+        Scalar("n", "u32"),
+        Scalar("chunk", "u32"),
+        Scalar("count", "u32"),
     ),
+    plan=_first_min_plan,
+    init=_first_min_init,
+    reference=_first_min_reference,
+    cpu={"first_min_partial": _first_min_partial_cpu, "first_min_final": _first_min_final_cpu},
+    traffic=lambda n, b: Traffic(read=n * b),
+    flops=lambda n: 0,
+    default_reps=100,
+    tolerance=EXACT,
+    features=frozenset({"local_memory"}),
+    rajaperf_features=("Forall", "Reduction"),
+    checksum=lambda out: abs(float(out["minloc"][0])),
+    check_cases=(
+        CheckCase(
+            "ties",
+            _first_min_ties_init,
+            "RAJAPerf's minimum is unique, so which of equal values wins never shows; "
+            "here the minimum recurs across groups and work-items, not at x[0]",
+        ),
+        CheckCase(
+            "last",
+            _first_min_last_init,
+            "RAJAPerf's minimum is mid-array; here it is the very last element, so a "
+            "range that stops one short of its end misses it",
+        ),
+        CheckCase(
+            "none",
+            _first_min_none_init,
+            "every value is +inf, so the initial location must win and a read past "
+            "the end (the guard's huge finite value) would",
+        ),
+    ),
+    check_sizes=CHUNKED_CHECK_SIZES,
 )
+
+
+KERNELS = (HYDRO_1D, FIRST_MIN)

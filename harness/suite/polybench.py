@@ -15,14 +15,10 @@ import numpy as np
 
 from harness.rajaperf import DataInit
 from harness.spec import NORMAL, Array, CheckCase, Grid, KernelSpec, Launch, Scalar, Traffic
-from harness.suite.forall import GROUP
+from harness.suite.forall import GROUP, as_f64
 
 GROUP_NAME = "Polybench"
 EDGE = Scalar("n", "u32")
-
-
-def _f64(x: np.ndarray) -> np.ndarray:
-    return np.asarray(x, dtype=np.float64)
 
 
 def _ping_pong(entry: str, items: int, n: int) -> list[Launch]:
@@ -65,8 +61,8 @@ def _jacobi_2d_check_init(size: int, seed: int, precision: str) -> dict:
 
 def _jacobi_2d_reference(x: dict) -> dict:
     n = math.isqrt(x["A"].size)
-    a = _f64(x["A"]).reshape(n, n).copy()
-    b = _f64(x["B"]).reshape(n, n).copy()
+    a = as_f64(x["A"]).reshape(n, n).copy()
+    b = as_f64(x["B"]).reshape(n, n).copy()
     b[1:-1, 1:-1] = _jacobi_2d_sweep(a)
     a[1:-1, 1:-1] = _jacobi_2d_sweep(b)
     return {"A": a.ravel(), "B": b.ravel()}
@@ -75,6 +71,39 @@ def _jacobi_2d_reference(x: dict) -> dict:
 def _jacobi_2d_traffic(size: int, real_bytes: int) -> Traffic:
     n = jacobi_2d_edge(size)
     return Traffic(read=2 * (n * n - 4) * real_bytes, write=2 * (n - 2) ** 2 * real_bytes)
+
+
+JACOBI_2D = KernelSpec(
+    name="Polybench_JACOBI_2D",
+    group=GROUP_NAME,
+    summary="one Jacobi step: B = 5-point average of A, then A of B (interior)",
+    arrays=(
+        Array("A", "real", lambda s: jacobi_2d_edge(s) ** 2, "inout"),
+        Array("B", "real", lambda s: jacobi_2d_edge(s) ** 2, "inout"),
+    ),
+    scalars=(EDGE,),
+    plan=lambda s: _ping_pong("jacobi_2d", (jacobi_2d_edge(s) - 2) ** 2, jacobi_2d_edge(s)),
+    init=_jacobi_2d_init,
+    reference=_jacobi_2d_reference,
+    cpu={"jacobi_2d": _jacobi_2d_cpu},
+    traffic=_jacobi_2d_traffic,
+    flops=lambda s: 10 * (jacobi_2d_edge(s) - 2) ** 2,
+    default_reps=2000,
+    check_size=5000,
+    tolerance=NORMAL,
+    rajaperf_features=("Kernel",),
+    check_cases=(
+        CheckCase(
+            "random",
+            _jacobi_2d_check_init,
+            "RAJAPerf's A and B vary by under 2% along a row, so a neighbour read from "
+            "the wrong place barely shows; these are independent random values",
+        ),
+    ),
+    # Size 1 is the smallest grid, 3 x 3 with one interior point; size 256 has
+    # 16 x 16 interior points, whole work-groups.
+    check_sizes=(5000, 1, 256),
+)
 
 
 # --- HEAT_3D ------------------------------------------------------------------
@@ -116,8 +145,8 @@ def _heat_3d_check_init(size: int, seed: int, precision: str) -> dict:
 
 def _heat_3d_reference(x: dict) -> dict:
     n = round(float(np.cbrt(x["A"].size)))
-    a = _f64(x["A"]).reshape(n, n, n).copy()
-    b = _f64(x["B"]).reshape(n, n, n).copy()
+    a = as_f64(x["A"]).reshape(n, n, n).copy()
+    b = as_f64(x["B"]).reshape(n, n, n).copy()
     b[1:-1, 1:-1, 1:-1] = _heat_3d_sweep(a)
     a[1:-1, 1:-1, 1:-1] = _heat_3d_sweep(b)
     return {"A": a.ravel(), "B": b.ravel()}
@@ -127,6 +156,39 @@ def _heat_3d_traffic(size: int, real_bytes: int) -> Traffic:
     n = heat_3d_edge(size)
     stencil_reads = n**3 - 12 * (n - 2) - 8
     return Traffic(read=2 * stencil_reads * real_bytes, write=2 * (n - 2) ** 3 * real_bytes)
+
+
+HEAT_3D = KernelSpec(
+    name="Polybench_HEAT_3D",
+    group=GROUP_NAME,
+    summary="one heat step: B = 7-point update of A, then A of B (interior)",
+    arrays=(
+        Array("A", "real", lambda s: heat_3d_edge(s) ** 3, "inout"),
+        Array("B", "real", lambda s: heat_3d_edge(s) ** 3, "inout"),
+    ),
+    scalars=(EDGE,),
+    plan=lambda s: _ping_pong("heat_3d", (heat_3d_edge(s) - 2) ** 3, heat_3d_edge(s)),
+    init=_heat_3d_init,
+    reference=_heat_3d_reference,
+    cpu={"heat_3d": _heat_3d_cpu},
+    traffic=_heat_3d_traffic,
+    flops=lambda s: 30 * (heat_3d_edge(s) - 2) ** 3,
+    default_reps=400,
+    check_size=6000,
+    tolerance=NORMAL,
+    rajaperf_features=("Kernel",),
+    check_cases=(
+        CheckCase(
+            "random",
+            _heat_3d_check_init,
+            "RAJAPerf's A and B vary by under 2% along a row, so a neighbour read from "
+            "the wrong place barely shows; these are independent random values",
+        ),
+    ),
+    # Size 1 is the smallest grid, 3 x 3 x 3 with one interior point; size 512
+    # has 8 x 8 x 8 interior points, whole work-groups.
+    check_sizes=(6000, 1, 512),
+)
 
 
 # --- GEMM ---------------------------------------------------------------------
@@ -220,9 +282,9 @@ def _gemm_cpu(grid: Grid, C, A, B, alpha, beta, ni: int, nj: int, nk: int) -> No
 def _gemm_reference(x: dict) -> dict:
     ni = nj = math.isqrt(x["C"].size)
     nk = x["A"].size // ni
-    a = float(x["alpha"]) * _f64(x["A"]).reshape(ni, nk)
+    a = float(x["alpha"]) * as_f64(x["A"]).reshape(ni, nk)
     with np.errstate(invalid="ignore"):
-        return {"C": _matmul(a, _f64(x["B"]).reshape(nk, nj)).ravel()}
+        return {"C": _matmul(a, as_f64(x["B"]).reshape(nk, nj)).ravel()}
 
 
 def _gemm_traffic(size: int, real_bytes: int) -> Traffic:
@@ -235,113 +297,52 @@ def _gemm_flops(size: int) -> int:
     return (1 + 3 * nk) * ni * nj
 
 
-KERNELS = (
-    KernelSpec(
-        name="Polybench_JACOBI_2D",
-        group=GROUP_NAME,
-        summary="one Jacobi step: B = 5-point average of A, then A of B (interior)",
-        arrays=(
-            Array("A", "real", lambda s: jacobi_2d_edge(s) ** 2, "inout"),
-            Array("B", "real", lambda s: jacobi_2d_edge(s) ** 2, "inout"),
-        ),
-        scalars=(EDGE,),
-        plan=lambda s: _ping_pong("jacobi_2d", (jacobi_2d_edge(s) - 2) ** 2, jacobi_2d_edge(s)),
-        init=_jacobi_2d_init,
-        reference=_jacobi_2d_reference,
-        cpu={"jacobi_2d": _jacobi_2d_cpu},
-        traffic=_jacobi_2d_traffic,
-        flops=lambda s: 10 * (jacobi_2d_edge(s) - 2) ** 2,
-        default_reps=2000,
-        check_size=5000,
-        tolerance=NORMAL,
-        rajaperf_features=("Kernel",),
-        check_cases=(
-            CheckCase(
-                "random",
-                _jacobi_2d_check_init,
-                "RAJAPerf's A and B vary by under 2% along a row, so a neighbour read from "
-                "the wrong place barely shows; these are independent random values",
-            ),
-        ),
-        # Size 1 is the smallest grid, 3 x 3 with one interior point; size 256 has
-        # 16 x 16 interior points, whole work-groups.
-        check_sizes=(5000, 1, 256),
+GEMM = KernelSpec(
+    name="Polybench_GEMM",
+    group=GROUP_NAME,
+    summary="C = alpha * A.B (C *= beta first, then overwritten, as RAJAPerf does)",
+    arrays=(
+        Array("C", "real", lambda s: gemm_dims(s)[0] * gemm_dims(s)[1], "out"),
+        Array("A", "real", lambda s: gemm_dims(s)[0] * gemm_dims(s)[2]),
+        Array("B", "real", lambda s: gemm_dims(s)[2] * gemm_dims(s)[1]),
     ),
-    KernelSpec(
-        name="Polybench_HEAT_3D",
-        group=GROUP_NAME,
-        summary="one heat step: B = 7-point update of A, then A of B (interior)",
-        arrays=(
-            Array("A", "real", lambda s: heat_3d_edge(s) ** 3, "inout"),
-            Array("B", "real", lambda s: heat_3d_edge(s) ** 3, "inout"),
-        ),
-        scalars=(EDGE,),
-        plan=lambda s: _ping_pong("heat_3d", (heat_3d_edge(s) - 2) ** 3, heat_3d_edge(s)),
-        init=_heat_3d_init,
-        reference=_heat_3d_reference,
-        cpu={"heat_3d": _heat_3d_cpu},
-        traffic=_heat_3d_traffic,
-        flops=lambda s: 30 * (heat_3d_edge(s) - 2) ** 3,
-        default_reps=400,
-        check_size=6000,
-        tolerance=NORMAL,
-        rajaperf_features=("Kernel",),
-        check_cases=(
-            CheckCase(
-                "random",
-                _heat_3d_check_init,
-                "RAJAPerf's A and B vary by under 2% along a row, so a neighbour read from "
-                "the wrong place barely shows; these are independent random values",
-            ),
-        ),
-        # Size 1 is the smallest grid, 3 x 3 x 3 with one interior point; size 512
-        # has 8 x 8 x 8 interior points, whole work-groups.
-        check_sizes=(6000, 1, 512),
+    scalars=(
+        Scalar("alpha", "real"),
+        Scalar("beta", "real"),
+        Scalar("ni", "u32"),
+        Scalar("nj", "u32"),
+        Scalar("nk", "u32"),
     ),
-    KernelSpec(
-        name="Polybench_GEMM",
-        group=GROUP_NAME,
-        summary="C = alpha * A.B (C *= beta first, then overwritten, as RAJAPerf does)",
-        arrays=(
-            Array("C", "real", lambda s: gemm_dims(s)[0] * gemm_dims(s)[1], "out"),
-            Array("A", "real", lambda s: gemm_dims(s)[0] * gemm_dims(s)[2]),
-            Array("B", "real", lambda s: gemm_dims(s)[2] * gemm_dims(s)[1]),
+    plan=_gemm_plan,
+    constants={"TILE": GEMM_TILE},
+    init=_gemm_init,
+    reference=_gemm_reference,
+    cpu={"gemm": _gemm_cpu},
+    traffic=_gemm_traffic,
+    flops=_gemm_flops,
+    default_reps=4,
+    check_size=5000,
+    tolerance=NORMAL,
+    features=frozenset({"local_memory"}),
+    rajaperf_features=("Kernel",),
+    complexity="N^(3/2)",
+    check_cases=(
+        CheckCase(
+            "random",
+            _gemm_check_init,
+            "RAJAPerf's A and B vary by under 2% along a row, so a misplaced tile element "
+            "barely shows, and C starts at 0; these are random, C stale",
         ),
-        scalars=(
-            Scalar("alpha", "real"),
-            Scalar("beta", "real"),
-            Scalar("ni", "u32"),
-            Scalar("nj", "u32"),
-            Scalar("nk", "u32"),
+        CheckCase(
+            "inf",
+            _gemm_inf_init,
+            "with +inf in some rows of A, a padded product 0 * A that should never be "
+            "formed shows as NaN",
         ),
-        plan=_gemm_plan,
-        constants={"TILE": GEMM_TILE},
-        init=_gemm_init,
-        reference=_gemm_reference,
-        cpu={"gemm": _gemm_cpu},
-        traffic=_gemm_traffic,
-        flops=_gemm_flops,
-        default_reps=4,
-        check_size=5000,
-        tolerance=NORMAL,
-        features=frozenset({"local_memory"}),
-        rajaperf_features=("Kernel",),
-        complexity="N^(3/2)",
-        check_cases=(
-            CheckCase(
-                "random",
-                _gemm_check_init,
-                "RAJAPerf's A and B vary by under 2% along a row, so a misplaced tile element "
-                "barely shows, and C starts at 0; these are random, C stale",
-            ),
-            CheckCase(
-                "inf",
-                _gemm_inf_init,
-                "with +inf in some rows of A, a padded product 0 * A that should never be "
-                "formed shows as NaN",
-            ),
-        ),
-        # Edges 71, 64 and 65: not a whole number of tiles, exactly four, one past.
-        check_sizes=(5000, 4096, 4200),
     ),
+    # Edges 71, 64 and 65: not a whole number of tiles, exactly four, one past.
+    check_sizes=(5000, 4096, 4200),
 )
+
+
+KERNELS = (JACOBI_2D, HEAT_3D, GEMM)

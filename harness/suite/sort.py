@@ -332,6 +332,32 @@ def _case_init(dist: str, descending: bool, key_type: np.dtype, value: str | Non
     return init
 
 
+_SCALARS = (
+    Scalar("n", "u32"),
+    Scalar("d", "u32"),
+    Scalar("flip", "u32"),
+    Scalar("descending", "u32"),
+)
+
+
+def _check_sizes(tile: int) -> tuple[int, ...]:
+    """Lengths that reach the network's edges: none or one pair, a partial
+    pair, a tile less one, one, and one more (the last tile partial or just
+    full), and lengths of several tiles that are no power of two (six tiles less
+    one: its local launches fold into a 3 x 2 grid in wgpu's verification)."""
+    return tuple(sorted({1, 2, 3, 5, tile - 1, tile, tile + 1, 2 * tile + 3, 3001, 6 * tile - 1}))
+
+
+def _features(strategy: str, word_bytes: int) -> frozenset[str]:
+    features = {"local_memory"} if strategy == "local" else set()
+    if word_bytes == 8:
+        features.add("int64")
+    return frozenset(features)
+
+
+# --- Bitonic_*: any key type, order and distribution --------------------------
+
+
 def _bitonic(
     name: str, key: str, value: str | None, values: Mapping[str, str], summary: str
 ) -> KernelSpec:
@@ -385,28 +411,18 @@ def _bitonic(
     )
 
 
-_SCALARS = (
-    Scalar("n", "u32"),
-    Scalar("d", "u32"),
-    Scalar("flip", "u32"),
-    Scalar("descending", "u32"),
-)
 _DEFAULTS = {"strategy": "global", "order": "asc", "dist": "uniform"}
 
+KERNELS = (
+    _bitonic("Bitonic_U32", "u32", None, _DEFAULTS, "bitonic sort of u32 keys, any length"),
+    _bitonic("Bitonic_I32", "i32", None, _DEFAULTS, "bitonic sort of i32 keys, any length"),
+    _bitonic("Bitonic_F32", "f32", None, _DEFAULTS, "bitonic sort of f32 keys (NaNs last)"),
+    _bitonic("Bitonic_F64", "f64", None, _DEFAULTS, "bitonic sort of f64 keys (NaNs last)"),
+    _bitonic("Bitonic_PAIRS", "u32", "u32", _DEFAULTS, "bitonic sort of u32 keys with u32 values"),
+)
 
-def _check_sizes(tile: int) -> tuple[int, ...]:
-    """Lengths that reach the network's edges: none or one pair, a partial
-    pair, a tile less one, one, and one more (the last tile partial or just
-    full), and lengths of several tiles that are no power of two (six tiles less
-    one: its local launches fold into a 3 x 2 grid in wgpu's verification)."""
-    return tuple(sorted({1, 2, 3, 5, tile - 1, tile, tile + 1, 2 * tile + 3, 3001, 6 * tile - 1}))
 
-
-def _features(strategy: str, word_bytes: int) -> frozenset[str]:
-    features = {"local_memory"} if strategy == "local" else set()
-    if word_bytes == 8:
-        features.add("int64")
-    return frozenset(features)
+# --- RAJAPerf's Algorithm_SORT and Algorithm_SORTPAIRS ------------------------
 
 
 def _rajaperf_sort(name: str, pairs: bool, strategy: str) -> KernelSpec:
@@ -463,14 +479,6 @@ def _rajaperf_sort(name: str, pairs: bool, strategy: str) -> KernelSpec:
         items="keys",
     )
 
-
-KERNELS = (
-    _bitonic("Bitonic_U32", "u32", None, _DEFAULTS, "bitonic sort of u32 keys, any length"),
-    _bitonic("Bitonic_I32", "i32", None, _DEFAULTS, "bitonic sort of i32 keys, any length"),
-    _bitonic("Bitonic_F32", "f32", None, _DEFAULTS, "bitonic sort of f32 keys (NaNs last)"),
-    _bitonic("Bitonic_F64", "f64", None, _DEFAULTS, "bitonic sort of f64 keys (NaNs last)"),
-    _bitonic("Bitonic_PAIRS", "u32", "u32", _DEFAULTS, "bitonic sort of u32 keys with u32 values"),
-)
 
 RAJAPERF_KERNELS = (
     _rajaperf_sort("Algorithm_SORT", False, "local"),

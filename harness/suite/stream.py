@@ -20,7 +20,7 @@ from harness.spec import (
     Scalar,
     Traffic,
 )
-from harness.suite.forall import FORALL_CHECK_SIZES, one_launch
+from harness.suite.forall import FORALL_CHECK_SIZES, as_f64, one_launch, per_item
 from harness.suite.scan import (
     CHUNK,
     CHUNKED_CHECK_SIZES,
@@ -34,12 +34,16 @@ GROUP_NAME = "Stream"
 N = Scalar("n", "u32")
 
 
-def _n(size: int) -> int:
-    return size
+def _real_traffic(read: int, write: int = 0, modify: int = 0):
+    def traffic(size: int, real_bytes: int) -> Traffic:
+        return Traffic(
+            read * size * real_bytes, write * size * real_bytes, modify * size * real_bytes
+        )
+
+    return traffic
 
 
-def _f64(x: np.ndarray) -> np.ndarray:
-    return np.asarray(x, dtype=np.float64)
+# --- COPY ---------------------------------------------------------------------
 
 
 def _copy_init(size: int, seed: int, precision: str) -> dict:
@@ -51,6 +55,28 @@ def _copy_cpu(grid: Grid, a: np.ndarray, c: np.ndarray, n: int) -> None:
     np.copyto(c[:n], a[:n])
 
 
+COPY = KernelSpec(
+    name="Stream_COPY",
+    group=GROUP_NAME,
+    summary="c[i] = a[i]",
+    arrays=(Array("a", "real", per_item), Array("c", "real", per_item, "out")),
+    scalars=(N,),
+    plan=one_launch("copy", ("a", "c")),
+    init=_copy_init,
+    reference=lambda x: {"c": as_f64(x["a"])},
+    cpu={"copy": _copy_cpu},
+    traffic=_real_traffic(1, 1),
+    flops=lambda n: 0,
+    default_reps=1800,
+    tolerance=EXACT,
+    peak_bandwidth=True,
+    check_sizes=FORALL_CHECK_SIZES,
+)
+
+
+# --- MUL ----------------------------------------------------------------------
+
+
 def _mul_init(size: int, seed: int, precision: str) -> dict:
     d = DataInit()
     return {"b": d.const(size, 0.0), "c": d.data(size), "alpha": d.scalar()}
@@ -58,6 +84,26 @@ def _mul_init(size: int, seed: int, precision: str) -> dict:
 
 def _mul_cpu(grid: Grid, b: np.ndarray, c: np.ndarray, alpha, n: int) -> None:
     np.multiply(c[:n], alpha, out=b[:n])
+
+
+MUL = KernelSpec(
+    name="Stream_MUL",
+    group=GROUP_NAME,
+    summary="b[i] = alpha * c[i]",
+    arrays=(Array("b", "real", per_item, "out"), Array("c", "real", per_item)),
+    scalars=(Scalar("alpha", "real"), N),
+    plan=one_launch("mul", ("b", "c", "alpha")),
+    init=_mul_init,
+    reference=lambda x: {"b": float(x["alpha"]) * as_f64(x["c"])},
+    cpu={"mul": _mul_cpu},
+    traffic=_real_traffic(1, 1),
+    flops=lambda n: n,
+    default_reps=1800,
+    check_sizes=FORALL_CHECK_SIZES,
+)
+
+
+# --- ADD ----------------------------------------------------------------------
 
 
 def _add_init(size: int, seed: int, precision: str) -> dict:
@@ -69,6 +115,30 @@ def _add_cpu(grid: Grid, a: np.ndarray, b: np.ndarray, c: np.ndarray, n: int) ->
     np.add(a[:n], b[:n], out=c[:n])
 
 
+ADD = KernelSpec(
+    name="Stream_ADD",
+    group=GROUP_NAME,
+    summary="c[i] = a[i] + b[i]",
+    arrays=(
+        Array("a", "real", per_item),
+        Array("b", "real", per_item),
+        Array("c", "real", per_item, "out"),
+    ),
+    scalars=(N,),
+    plan=one_launch("add", ("a", "b", "c")),
+    init=_add_init,
+    reference=lambda x: {"c": as_f64(x["a"]) + as_f64(x["b"])},
+    cpu={"add": _add_cpu},
+    traffic=_real_traffic(2, 1),
+    flops=lambda n: n,
+    default_reps=1000,
+    check_sizes=FORALL_CHECK_SIZES,
+)
+
+
+# --- TRIAD --------------------------------------------------------------------
+
+
 def _triad_init(size: int, seed: int, precision: str) -> dict:
     d = DataInit()
     return {"a": d.const(size, 0.0), "b": d.data(size), "c": d.data(size), "alpha": d.scalar()}
@@ -77,6 +147,30 @@ def _triad_init(size: int, seed: int, precision: str) -> dict:
 def _triad_cpu(grid: Grid, a: np.ndarray, b: np.ndarray, c: np.ndarray, alpha, n: int) -> None:
     np.multiply(c[:n], alpha, out=a[:n])
     np.add(a[:n], b[:n], out=a[:n])
+
+
+TRIAD = KernelSpec(
+    name="Stream_TRIAD",
+    group=GROUP_NAME,
+    summary="a[i] = b[i] + alpha * c[i]",
+    arrays=(
+        Array("a", "real", per_item, "out"),
+        Array("b", "real", per_item),
+        Array("c", "real", per_item),
+    ),
+    scalars=(Scalar("alpha", "real"), N),
+    plan=one_launch("triad", ("a", "b", "c", "alpha")),
+    init=_triad_init,
+    reference=lambda x: {"a": as_f64(x["b"]) + float(x["alpha"]) * as_f64(x["c"])},
+    cpu={"triad": _triad_cpu},
+    traffic=_real_traffic(2, 1),
+    flops=lambda n: 2 * n,
+    default_reps=1000,
+    check_sizes=FORALL_CHECK_SIZES,
+)
+
+
+# --- DOT ----------------------------------------------------------------------
 
 
 def _dot_plan(size: int) -> list[Launch]:
@@ -118,108 +212,38 @@ def _dot_final_cpu(grid: Grid, partial, dot, count: int) -> None:
     dot[0] += partial[:count].sum()
 
 
-def _real_traffic(read: int, write: int = 0, modify: int = 0):
-    def traffic(size: int, real_bytes: int) -> Traffic:
-        return Traffic(
-            read * size * real_bytes, write * size * real_bytes, modify * size * real_bytes
-        )
-
-    return traffic
-
-
-KERNELS = (
-    KernelSpec(
-        name="Stream_COPY",
-        group=GROUP_NAME,
-        summary="c[i] = a[i]",
-        arrays=(Array("a", "real", _n), Array("c", "real", _n, "out")),
-        scalars=(N,),
-        plan=one_launch("copy", ("a", "c")),
-        init=_copy_init,
-        reference=lambda x: {"c": _f64(x["a"])},
-        cpu={"copy": _copy_cpu},
-        traffic=_real_traffic(1, 1),
-        flops=lambda n: 0,
-        default_reps=1800,
-        tolerance=EXACT,
-        peak_bandwidth=True,
-        check_sizes=FORALL_CHECK_SIZES,
+DOT = KernelSpec(
+    name="Stream_DOT",
+    group=GROUP_NAME,
+    summary="dot += sum(a[i] * b[i]), a two-pass reduction",
+    arrays=(
+        Array("a", "real", per_item),
+        Array("b", "real", per_item),
+        Array("partial", "real", partial_groups, "scratch"),
+        Array("dot", "real", lambda n: 1, "inout"),
     ),
-    KernelSpec(
-        name="Stream_MUL",
-        group=GROUP_NAME,
-        summary="b[i] = alpha * c[i]",
-        arrays=(Array("b", "real", _n, "out"), Array("c", "real", _n)),
-        scalars=(Scalar("alpha", "real"), N),
-        plan=one_launch("mul", ("b", "c", "alpha")),
-        init=_mul_init,
-        reference=lambda x: {"b": float(x["alpha"]) * _f64(x["c"])},
-        cpu={"mul": _mul_cpu},
-        traffic=_real_traffic(1, 1),
-        flops=lambda n: n,
-        default_reps=1800,
-        check_sizes=FORALL_CHECK_SIZES,
-    ),
-    KernelSpec(
-        name="Stream_ADD",
-        group=GROUP_NAME,
-        summary="c[i] = a[i] + b[i]",
-        arrays=(Array("a", "real", _n), Array("b", "real", _n), Array("c", "real", _n, "out")),
-        scalars=(N,),
-        plan=one_launch("add", ("a", "b", "c")),
-        init=_add_init,
-        reference=lambda x: {"c": _f64(x["a"]) + _f64(x["b"])},
-        cpu={"add": _add_cpu},
-        traffic=_real_traffic(2, 1),
-        flops=lambda n: n,
-        default_reps=1000,
-        check_sizes=FORALL_CHECK_SIZES,
-    ),
-    KernelSpec(
-        name="Stream_TRIAD",
-        group=GROUP_NAME,
-        summary="a[i] = b[i] + alpha * c[i]",
-        arrays=(Array("a", "real", _n, "out"), Array("b", "real", _n), Array("c", "real", _n)),
-        scalars=(Scalar("alpha", "real"), N),
-        plan=one_launch("triad", ("a", "b", "c", "alpha")),
-        init=_triad_init,
-        reference=lambda x: {"a": _f64(x["b"]) + float(x["alpha"]) * _f64(x["c"])},
-        cpu={"triad": _triad_cpu},
-        traffic=_real_traffic(2, 1),
-        flops=lambda n: 2 * n,
-        default_reps=1000,
-        check_sizes=FORALL_CHECK_SIZES,
-    ),
-    KernelSpec(
-        name="Stream_DOT",
-        group=GROUP_NAME,
-        summary="dot += sum(a[i] * b[i]), a two-pass reduction",
-        arrays=(
-            Array("a", "real", _n),
-            Array("b", "real", _n),
-            Array("partial", "real", partial_groups, "scratch"),
-            Array("dot", "real", lambda n: 1, "inout"),
+    scalars=(N, CHUNK, COUNT),
+    plan=_dot_plan,
+    init=_dot_init,
+    reference=lambda x: {"dot": as_f64(x["dot"]) + np.dot(as_f64(x["a"]), as_f64(x["b"]))},
+    cpu={"dot_partial": _dot_partial_cpu, "dot_final": _dot_final_cpu},
+    traffic=_real_traffic(2),
+    flops=lambda n: 2 * n,
+    default_reps=2000,
+    tolerance=NORMAL,
+    features=frozenset({"local_memory"}),
+    rajaperf_features=("Forall", "Reduction"),
+    checksum=lambda out: abs(float(out["dot"][0])),
+    check_cases=(
+        CheckCase(
+            "random",
+            _dot_check_init,
+            "RAJAPerf's a and b each vary by under 2%, so a term read from the wrong "
+            "index barely shows; these are distinct random factors and dot starts nonzero",
         ),
-        scalars=(N, CHUNK, COUNT),
-        plan=_dot_plan,
-        init=_dot_init,
-        reference=lambda x: {"dot": _f64(x["dot"]) + np.dot(_f64(x["a"]), _f64(x["b"]))},
-        cpu={"dot_partial": _dot_partial_cpu, "dot_final": _dot_final_cpu},
-        traffic=_real_traffic(2),
-        flops=lambda n: 2 * n,
-        default_reps=2000,
-        tolerance=NORMAL,
-        features=frozenset({"local_memory"}),
-        rajaperf_features=("Forall", "Reduction"),
-        checksum=lambda out: abs(float(out["dot"][0])),
-        check_cases=(
-            CheckCase(
-                "random",
-                _dot_check_init,
-                "RAJAPerf's a and b each vary by under 2%, so a term read from the wrong "
-                "index barely shows; these are distinct random factors and dot starts nonzero",
-            ),
-        ),
-        check_sizes=CHUNKED_CHECK_SIZES,
     ),
+    check_sizes=CHUNKED_CHECK_SIZES,
 )
+
+
+KERNELS = (COPY, MUL, ADD, TRIAD, DOT)

@@ -1,0 +1,82 @@
+"""Apps_LTIMES (RAJAPerf's LTIMES.cpp): a discrete-ordinates moment sum over a 4-D nest."""
+
+from __future__ import annotations
+
+from harness.rajaperf import DataInit
+from harness.spec import NORMAL, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.suite.apps.shared import GROUP_NAME, N, real, wide
+from harness.suite.forall import GROUP
+
+#: RAJAPerf's defaults for --ltimes_num_d, --ltimes_num_g and --ltimes_num_m.
+LTIMES_D, LTIMES_G, LTIMES_M = 6, 32, 25
+
+
+def _ltimes_z(size: int) -> int:
+    per_z = LTIMES_D * LTIMES_G
+    return max((size + per_z // 2) // per_z, 1)
+
+
+def _ltimes_init(size: int, seed: int, precision: str) -> dict:
+    z = _ltimes_z(size)
+    d = DataInit()
+    return {
+        "phi": d.const(LTIMES_M * LTIMES_G * z, 0.0),
+        "ell": d.data(LTIMES_D * LTIMES_M),
+        "psi": d.data(LTIMES_D * LTIMES_G * z),
+    }
+
+
+def _ltimes_plan(size: int) -> list[Launch]:
+    items = LTIMES_M * LTIMES_G * _ltimes_z(size)
+    values = {"num_d": LTIMES_D, "num_g": LTIMES_G, "num_m": LTIMES_M, "n": items}
+    args = ("phi", "ell", "psi", "num_d", "num_g", "num_m", "n")
+    return [Launch("ltimes", items, GROUP, args, values)]
+
+
+def _ltimes_cpu(grid: Grid, phi, ell, psi, num_d, num_g, num_m, n) -> None:
+    """phi(z, g, m) += ell(m, d) * psi(z, g, d), one d after another."""
+    view = phi[:n].reshape(-1, num_g, num_m)
+    zgd = psi[: view.shape[0] * num_g * num_d].reshape(-1, num_g, num_d)
+    md = ell[: num_m * num_d].reshape(num_m, num_d)
+    for d in range(num_d):
+        view += md[None, None, :, d] * zgd[:, :, d, None]
+
+
+def _ltimes_traffic(size: int, real_bytes: int) -> Traffic:
+    z = _ltimes_z(size)
+    return Traffic(
+        read=real_bytes * (LTIMES_D * LTIMES_M + LTIMES_D * LTIMES_G * z),
+        modify_write=real_bytes * LTIMES_M * LTIMES_G * z,
+    )
+
+
+def _ltimes_reference(inputs: dict) -> dict:
+    a = wide(inputs)
+    _ltimes_cpu(None, a["phi"], a["ell"], a["psi"], LTIMES_D, LTIMES_G, LTIMES_M, a["phi"].size)
+    return {"phi": a["phi"]}
+
+
+KERNEL = KernelSpec(
+    name="Apps_LTIMES",
+    group=GROUP_NAME,
+    summary="phi(z, g, m) += ell(m, d) * psi(z, g, d) over a 4-D nest",
+    arrays=(
+        real("phi", lambda n: LTIMES_M * LTIMES_G * _ltimes_z(n), "inout"),
+        real("ell", lambda n: LTIMES_D * LTIMES_M),
+        real("psi", lambda n: LTIMES_D * LTIMES_G * _ltimes_z(n)),
+    ),
+    scalars=(Scalar("num_d", "u32"), Scalar("num_g", "u32"), Scalar("num_m", "u32"), N),
+    plan=_ltimes_plan,
+    init=_ltimes_init,
+    reference=_ltimes_reference,
+    cpu={"ltimes": _ltimes_cpu},
+    traffic=_ltimes_traffic,
+    flops=lambda size: 2 * LTIMES_D * LTIMES_G * LTIMES_M * _ltimes_z(size),
+    default_size=LTIMES_D * LTIMES_G * _ltimes_z(1_000_000),
+    default_reps=50,
+    check_size=4_000,
+    # 1_536 makes 8 zones: 6_400 items, exactly 25 work-groups.
+    check_sizes=(4_000, 1_536),
+    tolerance=NORMAL,
+    rajaperf_features=("Kernel", "Launch", "View"),
+)
