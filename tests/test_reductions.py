@@ -1,9 +1,9 @@
 """Reductions, scans and atomics: Algorithm_REDUCE_SUM, _SCAN, _HISTOGRAM and
 Basic_REDUCE3_INT, _PI_ATOMIC, _INDEXLIST_3LOOP.
 
-Every kernel on cpu and opencl at its check size is covered by test_kernels;
-here: wgpu, sizes that exercise the chunked plans' edges, repetitions that must
-not depend on each other, the scan machinery being shared, and checksums pinned
+That every kernel verifies on every backend is tests/test_verification_matrix.py's;
+here: sizes that exercise the chunked plans' edges, repetitions that must not
+depend on each other, the scan machinery being shared, and checksums pinned
 against scalar transcriptions of RAJAPerf's Base_Seq code.
 """
 
@@ -22,7 +22,7 @@ from conftest import need_backend, plant
 
 from harness import sources, suite
 from harness.backends import get as get_backend
-from harness.runner import Runner, RunOptions, Task, make_inputs, task_size
+from harness.runner import Runner, RunOptions, Task, make_inputs
 from harness.suite.scan import CHUNKED_CHECK_SIZES, MANY_PARTIALS_SIZE, chunking, scan_plan
 
 KERNELS = (
@@ -189,25 +189,6 @@ def test_checksum_matches_the_pin(kernel: str, backend: str) -> None:
 
 # ---------------------------------------------------------------------------
 # The descriptions on real backends.
-
-
-def _row(kernel: str, backend: str, size: int, precision: str) -> dict:
-    return Runner(RunOptions(precision=precision, check=True)).execute(
-        Task(kernel, backend, 0, size, precision)
-    )
-
-
-@pytest.mark.parametrize("precision", ["f64", "f32"])
-@pytest.mark.parametrize("kernel", KERNELS)
-def test_wgpu_matches_reference(kernel: str, precision: str) -> None:
-    need_backend("wgpu")
-    spec = suite.BY_NAME[kernel]
-    options = RunOptions(precision=precision, check=True)
-    row = _row(kernel, "wgpu", task_size(spec, options), precision)
-    if row["status"] == "skipped":
-        pytest.skip(row["reason"])
-    assert row["status"] == "ok", row["reason"]
-    assert row["max_rel_error"] <= spec.tolerance.at(precision)
 
 
 #: Sizes around the group and tile edges, and one whose group sums need more

@@ -1,0 +1,96 @@
+"""Every kernel verifies on every backend: what ``harness run --check`` runs, as one matrix.
+
+A case is one kernel in one precision on one backend: the tasks ``--check``
+plans for it (each check size, each default choice of its run options, such as
+both strategies of a bitonic sort), every row verified against the reference
+on the timed inputs and on every check case. A backend unavailable here skips
+its cases with the backend's reason, or fails them where the set-up requires
+it, so that a machine with a GPU verifies every kernel on CUDA too.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+from conftest import need_backend
+
+from harness import suite
+from harness.backends import BACKENDS
+from harness.backends import get as get_backend
+from harness.backends.base import DeviceInfo
+from harness.runner import Data, Runner, RunOptions, Task, data_key, make_data, plan
+
+
+class SharedData:
+    """Inputs and references by task, made once for every backend of a kernel.
+
+    The backend is the innermost axis of the matrix, so only the current
+    kernel and precision's data is kept: the largest check sizes hold
+    hundreds of megabytes.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._held: tuple[str, str] | None = None
+        self._data: dict[tuple, Data] = {}
+
+    def __call__(self, task: Task) -> Data:
+        if self._held != (task.kernel, task.precision):
+            self._held, self._data = (task.kernel, task.precision), {}
+        key = data_key(task)
+        if key not in self._data:
+            spec = suite.BY_NAME[task.kernel].with_params(dict(task.params))
+            self._data[key] = make_data(spec, task, self.seed)
+        return self._data[key]
+
+
+@pytest.fixture(scope="module")
+def runner() -> Runner:
+    """One verifying runner for the module, so device sessions and compiled
+    programs are made once per backend, not once per case."""
+    return Runner(RunOptions(check=True))
+
+
+@pytest.fixture(scope="module")
+def shared_data(runner: Runner) -> SharedData:
+    """The module's inputs and references, made with the runner's seed."""
+    return SharedData(runner.options.seed)
+
+
+@cache
+def default_devices(backend: str) -> tuple[DeviceInfo, ...]:
+    """The devices a run on ``backend`` uses when none is named (listed once)."""
+    return tuple(get_backend(backend).default_devices())
+
+
+def _shown(row: dict[str, Any]) -> str:
+    """A row as a message shows it: what ran, and why it did not pass."""
+    params = "".join(f" {name}={row[name]}" for name in suite.PARAMS if name in row)
+    return f"{row['kernel']} size {row['size']}{params}: {row['status']}: {row['reason']}"
+
+
+@pytest.mark.parametrize("backend", list(BACKENDS))
+@pytest.mark.parametrize("precision", ["f64", "f32"])
+@pytest.mark.parametrize("kernel", [k.name for k in suite.ALL])
+def test_kernel_verifies(
+    runner: Runner, shared_data: SharedData, kernel: str, precision: str, backend: str
+) -> None:
+    """Every row ``--check`` makes for the kernel on the backend is ok; a row the
+    device cannot run skips the case with its reason, after the others pass."""
+    need_backend(backend)
+    options = RunOptions(precision=precision, check=True)
+    tasks = plan([suite.BY_NAME[kernel]], default_devices(backend), options)
+    assert tasks, f"--check plans no task for {kernel} on {backend}"
+    rows = []
+    for task in tasks:
+        runner.provide(task, shared_data(task))
+        rows.append(runner.execute(task))
+    bad = [_shown(r) for r in rows if r["status"] not in ("ok", "skipped")]
+    assert not bad, "\n".join(bad)
+    unsummed = [r["size"] for r in rows if r["status"] == "ok" and r["checksum"] is None]
+    assert not unsummed, f"ok rows without a checksum at sizes {unsummed}"
+    skipped = [_shown(r) for r in rows if r["status"] == "skipped"]
+    if skipped:
+        pytest.skip("; ".join(skipped))
