@@ -1,0 +1,138 @@
+"""Kernel timings of this working tree beside those of an earlier revision.
+
+A change to kernel sources or to how they are compiled should not slow a
+kernel down. This script checks out ``--base`` (a git revision; ``--this``
+too, where given) into a temporary worktree and, for each process launch,
+runs ``harness run`` with the same arguments from both trees, alternating
+which goes first (memory bandwidth on shared machines drifts between
+launches). The base revision runs
+its own code over its own sources. The table gives, per row, the median over
+launches of each tree's median time per repetition, and this tree's time over
+the base's; the last line is the median ratio.
+
+    python benchmarks/revision_ab.py --base HEAD~1 --launches 5 -- -k Stream -b opencl
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+
+
+def rows(tree: Path, args: list[str]) -> list[dict[str, str]]:
+    """``harness run ARGS`` with the harness and kernel sources of ``tree``."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    env.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
+    # An installed harness resolves its sources to the installation; --sources
+    # makes each tree compile its own.
+    extra = ["--sources", str(tree / "kernels")] if tree != HERE else []
+    with tempfile.TemporaryDirectory(prefix="harness-ab-") as out:
+        done = subprocess.run(
+            [sys.executable, "-m", "harness", "run", *args, *extra, "--out", out],
+            cwd=tree,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        if done.returncode != 0:
+            raise SystemExit(f"harness run failed in {tree}: {done.stderr.strip()}")
+        (folder,) = Path(out).iterdir()
+        with (folder / "results.csv").open() as f:
+            return list(csv.DictReader(f))
+
+
+#: Columns that are measurements or provenance, not what a row measures.
+MEASURED = {
+    "reps",
+    "warmup",
+    "launches",
+    "status",
+    "reason",
+    "max_rel_error",
+    "checksum",
+    "unstable",
+    "gbytes_per_s",
+    "gflops_per_s",
+    "bytes_per_rep",
+    "flops_per_rep",
+    "timer",
+    "source",
+    "source_sha256",
+    "device",
+    "group",
+    "backend",
+}
+
+
+def key(row: dict[str, str]) -> tuple[str, ...]:
+    """What a row measures: kernel, device, precision, size and run options."""
+    return tuple(v for c, v in row.items() if c not in MEASURED and not c.startswith("time_"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", required=True, help="git revision to compare with")
+    parser.add_argument(
+        "--this", help="git revision to compare (default: this working tree, as it is)"
+    )
+    parser.add_argument("--launches", type=int, default=5, help="process launches per tree")
+    parser.add_argument("run_args", nargs=argparse.REMAINDER, help="-- then harness run args")
+    args = parser.parse_args()
+    run_args = [a for a in args.run_args if a != "--"]
+    trees = {}
+    for name, revision in (("base", args.base), ("this", args.this)):
+        trees[name] = HERE
+        if revision:
+            trees[name] = Path(tempfile.mkdtemp(prefix=f"harness-{name}-"))
+            subprocess.run(
+                ["git", "-C", str(HERE), "worktree", "add", "-f", str(trees[name]), revision],
+                check=True,
+                capture_output=True,
+            )
+    times: dict[str, dict[tuple[str, ...], list[float]]] = {
+        "base": defaultdict(list),
+        "this": defaultdict(list),
+    }
+    try:
+        for launch in range(args.launches):
+            order = list(trees.items())
+            for name, tree in order if launch % 2 == 0 else order[::-1]:
+                for row in rows(tree, run_args):
+                    if row["status"] == "ok" and row.get("time_median_s"):
+                        times[name][key(row)].append(float(row["time_median_s"]))
+            print(f"launch {launch + 1} of {args.launches} done", file=sys.stderr)
+    finally:
+        for tree in trees.values():
+            if tree != HERE:
+                subprocess.run(
+                    ["git", "-C", str(HERE), "worktree", "remove", "--force", str(tree)],
+                    check=False,
+                    capture_output=True,
+                )
+    ratios = []
+    print(f"{'row':<60} {'base':>11} {'this':>11} {'this/base':>9}")
+    for k in times["this"]:
+        if k not in times["base"]:
+            continue
+        a = statistics.median(times["base"][k])
+        b = statistics.median(times["this"][k])
+        ratios.append(b / a)
+        label = " ".join(v for v in k if v)
+        print(f"{label:<60} {a * 1e3:>9.3f}ms {b * 1e3:>9.3f}ms {b / a:>9.3f}")
+    if ratios:
+        print(f"median ratio over {len(ratios)} rows: {statistics.median(ratios):.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
