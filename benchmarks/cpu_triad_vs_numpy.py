@@ -22,7 +22,7 @@ def one_launch(size: int, reps: int) -> tuple[float, float]:
     """Median seconds per repetition: (harness CPU backend, plain numpy)."""
     from harness import suite
     from harness.backends.cpu import CpuBackend
-    from harness.runner import make_inputs
+    from harness.execution.runner import make_inputs
 
     spec = suite.BY_NAME["Stream_TRIAD"]
     inputs = make_inputs(spec, size, 1, "f64")

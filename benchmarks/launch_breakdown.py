@@ -14,9 +14,10 @@ import argparse
 import collections
 import statistics
 
-from harness import sources, suite
+from harness import suite
 from harness.backends import get
-from harness.runner import make_inputs
+from harness.execution.runner import make_inputs
+from harness.model import sources
 
 
 def breakdown(kernel: str, backend: str, size: int, params: dict[str, str], reps: int) -> None:

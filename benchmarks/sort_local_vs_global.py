@@ -17,7 +17,7 @@ import numpy as np
 from common import harness_rows
 
 from harness import suite
-from harness.runner import make_inputs
+from harness.execution.runner import make_inputs
 
 
 def main() -> None:

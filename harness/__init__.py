@@ -13,7 +13,7 @@ __version__ = "0.1.0"
 
 
 def load(run_dir: str | PathLike[str]) -> pd.DataFrame:
-    """A run folder's rows as a pandas DataFrame (`harness.data.load`; needs pandas)."""
-    from harness.data import load as load_run
+    """A run folder's rows as a pandas DataFrame (`harness.reporting.frames.load`; needs pandas)."""
+    from harness.reporting.frames import load as load_run
 
     return load_run(run_dir)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from harness.runner import MAX_SECONDS
+from harness.execution.runner import MAX_SECONDS
 
 
 def positive_int(text: str) -> int:

@@ -12,24 +12,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from harness import (
-    __version__,
-    arguments,
-    metadata,
-    mutants,
-    reporting_cli,
-    results,
-    sources,
-    suite,
-    table,
-)
+from harness import __version__, arguments, suite
 from harness.backends import BACKENDS, Catalog
 from harness.backends import get as get_backend
 from harness.backends.base import DeviceInfo
 from harness.errors import UsageError
-from harness.runner import MAX_SECONDS, RunOptions, Task, plan
-from harness.spec import PRECISIONS
-from harness.workers import InProcess, Workers
+from harness.execution import metadata, results
+from harness.execution.runner import MAX_SECONDS, RunOptions, Task, plan
+from harness.execution.workers import InProcess, Workers
+from harness.model import sources
+from harness.model.spec import PRECISIONS
+from harness.mutation import mutants
+from harness.reporting import commands, table
 
 DESCRIPTION = """\
 Benchmark GPU compute kernels on every backend this machine has (numpy on the
@@ -237,7 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("run_dir", type=Path, metavar="RUN_DIR")
     show.set_defaults(handler=_cmd_show)
     run.set_defaults(handler=_cmd_run)
-    reporting_cli.register(sub)
+    commands.register(sub)
     mutants.register(sub)
     return parser
 

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 from conftest import need_backend, plant
 
-from harness.runner import Runner, RunOptions, Task, make_inputs
+from harness.execution.runner import Runner, RunOptions, Task, make_inputs
 from harness.suite import apps
 from harness.suite.apps import energy
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, harness, need_backend, run_folder
 
-from harness import results
+from harness.execution import results
 
 
 def test_devices_lists_every_backend_with_reason_or_devices() -> None:

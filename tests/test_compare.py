@@ -11,7 +11,7 @@ from conftest import FIXTURES, harness, need_backend, run_folder
 
 pytest.importorskip("pandas")
 
-from harness import compare
+from harness.reporting import comparison
 
 #: Stream_TRIAD with the same result but a few hundred dependent FMAs per element first.
 SLOW_TRIAD = """
@@ -83,7 +83,7 @@ def test_a_run_against_itself_is_all_noise(runs: dict[str, Path]) -> None:
 def test_a_planted_slowdown_is_a_regression_and_fails_the_gate(
     runs: dict[str, Path], tmp_path: Path
 ) -> None:
-    out = tmp_path / "compare.csv"
+    out = tmp_path / "comparison.csv"
     proc = harness(
         "compare", str(runs["base"]), str(runs["slow"]), "--threshold", "10", "--csv", str(out)
     )
@@ -97,8 +97,8 @@ def test_a_planted_slowdown_is_a_regression_and_fails_the_gate(
     with out.open() as f:
         table = {(r["kernel"], r["device_id"]): r for r in csv.DictReader(f)}
     assert len(table) == 6
-    assert table[("Stream_TRIAD", "opencl:0")]["verdict"] == compare.REGRESSION
-    assert table[("Basic_DAXPY", "cpu:0")]["verdict"] == compare.ONLY_NEW
+    assert table[("Stream_TRIAD", "opencl:0")]["verdict"] == comparison.REGRESSION
+    assert table[("Basic_DAXPY", "cpu:0")]["verdict"] == comparison.ONLY_NEW
     assert math.isnan(float(table[("Basic_DAXPY", "cpu:0")]["ratio"] or "nan"))
 
     back = harness("compare", str(runs["slow"]), str(runs["base"]), "--threshold", "10")
@@ -128,17 +128,17 @@ def _row(median: float, minimum: float, std: float, status: str = "ok") -> dict:
 @pytest.mark.parametrize(
     ("base", "new", "verdict"),
     [
-        (_row(1.0, 0.99, 0.01), _row(1.2, 1.19, 0.01), compare.REGRESSION),
-        (_row(1.0, 0.99, 0.01), _row(0.8, 0.79, 0.01), compare.IMPROVEMENT),
-        (_row(1.0, 0.99, 0.01), _row(1.04, 1.03, 0.01), compare.NOISE),  # within threshold
-        (_row(1.0, 0.80, 0.15), _row(1.2, 1.0, 0.15), compare.NOISE),  # within the spread
-        (_row(1.0, 0.99, math.nan), _row(1.3, 1.0, math.nan), compare.NOISE),  # median - min
-        (_row(1.0, 1.0, 0.0), _row(math.nan, math.nan, math.nan, "skipped"), compare.NOT_TIMED),
-        (_row(1.0, 1.0, 0.0), _row(math.nan, math.nan, math.nan, "error"), compare.BROKEN),
+        (_row(1.0, 0.99, 0.01), _row(1.2, 1.19, 0.01), comparison.REGRESSION),
+        (_row(1.0, 0.99, 0.01), _row(0.8, 0.79, 0.01), comparison.IMPROVEMENT),
+        (_row(1.0, 0.99, 0.01), _row(1.04, 1.03, 0.01), comparison.NOISE),  # within threshold
+        (_row(1.0, 0.80, 0.15), _row(1.2, 1.0, 0.15), comparison.NOISE),  # within the spread
+        (_row(1.0, 0.99, math.nan), _row(1.3, 1.0, math.nan), comparison.NOISE),  # median - min
+        (_row(1.0, 1.0, 0.0), _row(math.nan, math.nan, math.nan, "skipped"), comparison.NOT_TIMED),
+        (_row(1.0, 1.0, 0.0), _row(math.nan, math.nan, math.nan, "error"), comparison.BROKEN),
     ],
 )
 def test_the_noise_rule(base: dict, new: dict, verdict: str) -> None:
-    assert compare.judge(base, new, 0.05)[0] == verdict
+    assert comparison.judge(base, new, 0.05)[0] == verdict
 
 
 def test_threshold_must_be_a_percentage(runs: dict[str, Path]) -> None:

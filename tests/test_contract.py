@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import contract, sources, suite
-from harness.backends import wgsl_module
+from harness import suite
+from harness.model import contract, sources, wgsl_module
 
 
 @pytest.mark.parametrize("language", list(contract.LANGUAGES))

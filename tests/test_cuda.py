@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, harness, required
 
-from harness import sources, suite
+from harness import suite
 from harness.backends import cuda, cuda_compile
 from harness.backends.base import CompileError
-from harness.spec import PRECISIONS
+from harness.model import sources
+from harness.model.spec import PRECISIONS
 
 BROKEN = FIXTURES / "cuda_broken"
 

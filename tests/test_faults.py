@@ -10,9 +10,9 @@ from pathlib import Path
 
 from conftest import FIXTURES, harness, need_backend, run_folder, start_run, wait_rows
 
-from harness import results
-from harness.runner import stats
-from harness.table import format_rows
+from harness.execution import results
+from harness.execution.runner import stats
+from harness.reporting.table import format_rows
 
 STREAM = ["-k", "Stream", "-b", "cpu", "opencl"]
 

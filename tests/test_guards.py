@@ -14,10 +14,11 @@ import numpy as np
 import pytest
 from conftest import need_backend, plant
 
-from harness import sources, suite
+from harness import suite
 from harness.backends.wgpu import folded
-from harness.runner import Runner, RunOptions, Task
-from harness.verify import guard_problem, guard_zone, input_problem, with_guard
+from harness.execution.runner import Runner, RunOptions, Task
+from harness.model import sources
+from harness.model.verify import guard_problem, guard_zone, input_problem, with_guard
 
 SIZE = 1001
 

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from conftest import need_backend
 
-from harness import sources, suite
-from harness.runner import Runner, RunOptions, Task, make_inputs
+from harness import suite
+from harness.execution.runner import Runner, RunOptions, Task, make_inputs
+from harness.model import sources
 from harness.suite.forall import GROUP
 
 BACKENDS = ("cpu", "opencl")

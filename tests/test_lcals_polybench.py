@@ -16,9 +16,10 @@ import numpy as np
 import pytest
 from conftest import need_backend, plant
 
-from harness import sources, suite
+from harness import suite
 from harness.backends import get as get_backend
-from harness.runner import Runner, RunOptions, Task, make_inputs
+from harness.execution.runner import Runner, RunOptions, Task, make_inputs
+from harness.model import sources
 from harness.suite import polybench
 from harness.suite.scan import chunking
 

@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 from conftest import need_backend
 
-from harness import mutants, sources, suite
+from harness import suite
 from harness.backends import get as get_backend
 from harness.cli import main
-from harness.mutation import Mutant
-from harness.mutation import mutants as make_mutants
+from harness.model import sources
+from harness.mutation import mutants
+from harness.mutation.operators import Mutant
+from harness.mutation.operators import mutants as make_mutants
 
 C_SOURCE = """\
 // a comment with a + b and x < y

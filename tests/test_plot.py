@@ -18,8 +18,9 @@ from matplotlib.figure import Figure
 from matplotlib.image import imread
 
 import harness as harness_package
-from harness import plot, results
-from harness.data import load_runs
+from harness.execution import results
+from harness.reporting import plot
+from harness.reporting.frames import load_runs
 
 KERNELS = ("Stream_COPY", "Stream_TRIAD", "Basic_DAXPY")
 

@@ -14,7 +14,7 @@ import pytest
 from conftest import need_backend
 
 from harness import suite
-from harness.runner import Runner, RunOptions, Task
+from harness.execution.runner import Runner, RunOptions, Task
 
 RAJAPERF_BASE_SEQ_10000 = {
     "Apps_DEL_DOT_VEC_2D": 783.22396833396003074,

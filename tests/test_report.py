@@ -20,8 +20,9 @@ pd = pytest.importorskip("pandas")
 pytest.importorskip("matplotlib")
 
 import harness as harness_package  # noqa: E402
-from harness import data, results  # noqa: E402
 from harness.cli import main  # noqa: E402
+from harness.execution import results  # noqa: E402
+from harness.reporting import frames  # noqa: E402
 
 KERNELS = ("Stream_COPY", "Stream_TRIAD", "Stream_DOT", "Basic_DAXPY")
 
@@ -272,9 +273,11 @@ def test_bad_run_folders_get_one_clear_line(
 def test_missing_report_extra_names_what_to_install(
     runs: dict[str, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    real = data.importlib.util.find_spec
+    real = frames.importlib.util.find_spec
     monkeypatch.setattr(
-        data.importlib.util, "find_spec", lambda name: None if name == "matplotlib" else real(name)
+        frames.importlib.util,
+        "find_spec",
+        lambda name: None if name == "matplotlib" else real(name),
     )
     assert main(["report", str(runs["timed"])]) == 2
     assert "pip install 'harness[report]'" in capsys.readouterr().err

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, harness, need_backend, run_folder, start_run, wait_rows
 
-from harness import results
 from harness.cli import MAX_SECONDS, main
+from harness.execution import results
 
 #: A run whose rows take a second or two each on the cpu backend.
 SLOW = ["-k", "Stream", "-b", "cpu", "--size", "4000000", "--reps", "500"]

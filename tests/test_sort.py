@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 from conftest import harness, need_backend, plant, run_folder
 
-from harness import results, suite
-from harness.runner import Runner, RunOptions, Task, make_data, make_inputs
+from harness import suite
+from harness.execution import results
+from harness.execution.runner import Runner, RunOptions, Task, make_data, make_inputs
 from harness.suite.sort import DIST, TILE_BYTES, bitonic_keys, bitonic_plan
 
 BACKENDS = ("cpu", "opencl", "wgpu")

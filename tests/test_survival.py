@@ -12,7 +12,7 @@ from pathlib import Path
 
 from conftest import harness, need_backend, run_folder
 
-from harness import results
+from harness.execution import results
 
 
 def test_sigkill_keeps_finished_rows_and_show_rebuilds_results(tmp_path: Path) -> None:

@@ -15,8 +15,8 @@ import pytest
 from conftest import ROOT
 
 from harness import suite
-from harness.rajaperf import DataInit, checksum, glibc_rand
-from harness.verify import compare, relative_errors
+from harness.model.rajaperf import DataInit, checksum, glibc_rand
+from harness.model.verify import compare, relative_errors
 
 
 def test_data_init_replays_rajaperf_factors() -> None:

@@ -20,7 +20,7 @@ from harness import suite
 from harness.backends import BACKENDS
 from harness.backends import get as get_backend
 from harness.backends.base import DeviceInfo
-from harness.runner import Data, Runner, RunOptions, Task, data_key, make_data, plan
+from harness.execution.runner import Data, Runner, RunOptions, Task, data_key, make_data, plan
 
 
 class SharedData:

@@ -8,11 +8,13 @@ import numpy as np
 import pytest
 from conftest import FIXTURES, harness, need_backend, required, run_folder
 
-from harness import results, sources, suite
+from harness import suite
 from harness.backends import get as get_backend
 from harness.backends.base import Backend, DeviceInfo
 from harness.backends.wgpu import pack_uniform
-from harness.runner import Runner, RunOptions, Task, largest_size, make_inputs
+from harness.execution import results
+from harness.execution.runner import Runner, RunOptions, Task, largest_size, make_inputs
+from harness.model import sources
 
 #: Work-groups one dispatch dimension takes at most (WebGPU's and lavapipe's limit).
 MAX_GROUPS = 65535

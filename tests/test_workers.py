@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, harness, need_backend, required, run_folder
 
-from harness import results
+from harness.execution import results
 
 
 def broken_opencl(tmp_path: Path, *flags: str) -> dict[str, str]:

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from harness import sources
-from harness.spec import KernelSpec, ResolvedLaunch
+from harness.model import sources
+from harness.model.spec import KernelSpec, ResolvedLaunch
 
 
 class BackendUnavailable(RuntimeError):

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from harness.backends.base import Backend, DeviceInfo, DeviceOutOfMemory, Execution, Session
-from harness.spec import FEATURES, Grid, KernelSpec, ResolvedLaunch
+from harness.model.spec import FEATURES, Grid, KernelSpec, ResolvedLaunch
 
 
 def _cpu_name() -> str:

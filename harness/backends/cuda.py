@@ -52,7 +52,7 @@ from harness.backends.base import (
     build_key,
     out_of_device_memory,
 )
-from harness.spec import FEATURES, KernelSpec, ResolvedLaunch
+from harness.model.spec import FEATURES, KernelSpec, ResolvedLaunch
 
 if TYPE_CHECKING:
     from harness.backends.cuda_compile import Binary

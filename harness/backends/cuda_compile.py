@@ -31,9 +31,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from harness import sources, suite
+from harness import suite
 from harness.backends.base import CompileError, c_program
-from harness.spec import PRECISIONS, KernelSpec
+from harness.model import sources
+from harness.model.spec import PRECISIONS, KernelSpec
 
 COMPILERS = ("nvrtc", "nvcc")
 INSTALL_HINT = "pip install 'harness[cuda]' for NVRTC, or put the CUDA toolkit's nvcc on PATH"

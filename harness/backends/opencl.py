@@ -29,7 +29,7 @@ from harness.backends.base import (
     c_program,
     out_of_device_memory,
 )
-from harness.spec import KernelSpec, ResolvedLaunch
+from harness.model.spec import KernelSpec, ResolvedLaunch
 
 INSTALL_HINT = "pip install 'harness[opencl]' (and 'harness[pocl]' for a CPU OpenCL device)"
 

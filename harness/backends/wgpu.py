@@ -43,8 +43,6 @@ from typing import Any
 
 import numpy as np
 
-from harness import sources
-from harness.backends import wgsl_module
 from harness.backends.base import (
     Backend,
     BackendUnavailable,
@@ -56,7 +54,8 @@ from harness.backends.base import (
     Session,
     build_key,
 )
-from harness.spec import KernelSpec, ResolvedLaunch
+from harness.model import sources, wgsl_module
+from harness.model.spec import KernelSpec, ResolvedLaunch
 
 INSTALL_HINT = "pip install 'harness[wgpu]'"
 

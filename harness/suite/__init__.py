@@ -6,7 +6,7 @@ import fnmatch
 from collections.abc import Iterable
 from pathlib import Path
 
-from harness.spec import KernelSpec, Param
+from harness.model.spec import KernelSpec, Param
 from harness.suite import algorithm, apps, basic, demo, lcals, polybench, sort, stream
 
 ALL: tuple[KernelSpec, ...] = (

@@ -8,8 +8,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.rajaperf import DataInit
-from harness.spec import EXACT, NORMAL, Array, CheckCase, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.model.rajaperf import DataInit
+from harness.model.spec import (
+    EXACT,
+    NORMAL,
+    Array,
+    CheckCase,
+    Grid,
+    KernelSpec,
+    Launch,
+    Scalar,
+    Traffic,
+)
 from harness.suite.forall import GROUP, as_f64, per_item
 from harness.suite.scan import (
     CHUNK,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.rajaperf import DataInit
-from harness.rajaperf import checksum as array_checksum
-from harness.spec import (
+from harness.model.rajaperf import DataInit
+from harness.model.rajaperf import checksum as array_checksum
+from harness.model.spec import (
     EXACT,
     NORMAL,
     Array,

@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 
-from harness.spec import EXACT, TIGHT, Array, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.model.spec import EXACT, TIGHT, Array, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.model.verify import Verdict
 from harness.suite.forall import GROUP, one_launch
-from harness.verify import Verdict
 
 GROUP_NAME = "Demo"
 

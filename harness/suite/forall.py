@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from harness.spec import WORK_GROUP, Launch
+from harness.model.spec import WORK_GROUP, Launch
 
 #: Work-group size of one-dimensional launches (the descriptions' default).
 GROUP = WORK_GROUP

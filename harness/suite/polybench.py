@@ -13,8 +13,8 @@ import math
 
 import numpy as np
 
-from harness.rajaperf import DataInit
-from harness.spec import NORMAL, Array, CheckCase, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.model.rajaperf import DataInit
+from harness.model.spec import NORMAL, Array, CheckCase, Grid, KernelSpec, Launch, Scalar, Traffic
 from harness.suite.forall import GROUP, as_f64
 
 GROUP_NAME = "Polybench"

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from harness.spec import Grid, Launch, Scalar
+from harness.model.spec import Grid, Launch, Scalar
 from harness.suite.forall import GROUP
 
 #: Most work-groups a chunked launch uses: enough to fill a large GPU.

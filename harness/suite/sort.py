@@ -39,8 +39,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from harness.rajaperf import DataInit
-from harness.spec import (
+from harness.model.rajaperf import DataInit
+from harness.model.spec import (
     EXACT,
     Array,
     CheckCase,
@@ -52,8 +52,8 @@ from harness.spec import (
     Traffic,
     numpy_dtype,
 )
+from harness.model.verify import Verdict
 from harness.suite.forall import GROUP
-from harness.verify import Verdict
 
 #: Work-group memory one tile of keys (and values) may use: every backend has 8 KiB.
 TILE_BYTES = 8192

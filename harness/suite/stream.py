@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.rajaperf import DataInit
-from harness.spec import (
+from harness.model.rajaperf import DataInit
+from harness.model.spec import (
     EXACT,
     NORMAL,
     Array,

@@ -11,7 +11,7 @@ Pieces several kernels share live in `harness.suite.apps.shared`.
 
 from __future__ import annotations
 
-from harness.spec import KernelSpec
+from harness.model.spec import KernelSpec
 from harness.suite.apps import (
     del_dot_vec_2d,
     energy,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.rajaperf import DataInit
-from harness.spec import NORMAL, Array, CheckCase, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.model.rajaperf import DataInit
+from harness.model.spec import NORMAL, Array, CheckCase, Grid, KernelSpec, Launch, Scalar, Traffic
 from harness.suite.apps.mesh import INDEX, INDEX_BYTES, domain_2d
 from harness.suite.apps.shared import GROUP_NAME, JP, MESH_CHECK_SIZE, N, real, wide
 from harness.suite.forall import GROUP

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.rajaperf import DataInit
-from harness.spec import NORMAL, CheckCase, CpuEntry, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.model.rajaperf import DataInit
+from harness.model.spec import (
+    NORMAL,
+    CheckCase,
+    CpuEntry,
+    Grid,
+    KernelSpec,
+    Launch,
+    Scalar,
+    Traffic,
+)
 from harness.suite.apps.shared import GROUP_NAME, N, real, wide
 from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, per_item
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.rajaperf import DataInit
-from harness.spec import NORMAL, Grid, KernelSpec, Tolerance, Traffic
+from harness.model.rajaperf import DataInit
+from harness.model.spec import NORMAL, Grid, KernelSpec, Tolerance, Traffic
 from harness.suite.apps.shared import GROUP_NAME, N, real, wide
 from harness.suite.forall import FORALL_CHECK_SIZES, one_launch, per_item
 

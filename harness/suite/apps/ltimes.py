@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from harness.rajaperf import DataInit
-from harness.spec import NORMAL, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.model.rajaperf import DataInit
+from harness.model.spec import NORMAL, Grid, KernelSpec, Launch, Scalar, Traffic
 from harness.suite.apps.shared import GROUP_NAME, N, real, wide
 from harness.suite.forall import GROUP
 

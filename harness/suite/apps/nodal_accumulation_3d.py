@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.rajaperf import DataInit
-from harness.spec import NORMAL, Array, CheckCase, Grid, KernelSpec, Launch, Traffic
+from harness.model.rajaperf import DataInit
+from harness.model.spec import NORMAL, Array, CheckCase, Grid, KernelSpec, Launch, Traffic
 from harness.suite.apps.mesh import INDEX, INDEX_BYTES, domain_3d
 from harness.suite.apps.shared import (
     GROUP_NAME,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.rajaperf import DataInit
-from harness.rajaperf import checksum as array_checksum
-from harness.spec import NORMAL, CheckCase, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.model.rajaperf import DataInit
+from harness.model.rajaperf import checksum as array_checksum
+from harness.model.spec import NORMAL, CheckCase, Grid, KernelSpec, Launch, Scalar, Traffic
 from harness.suite.apps.shared import GROUP_NAME, N, real, wide
 from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, per_item
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from harness.spec import Array, Scalar
+from harness.model.spec import Array, Scalar
 from harness.suite.apps.mesh import INDEX, domain_3d
 from harness.suite.forall import as_f64
 

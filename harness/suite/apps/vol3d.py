@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.rajaperf import DataInit
-from harness.spec import NORMAL, CheckCase, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.model.rajaperf import DataInit
+from harness.model.spec import NORMAL, CheckCase, Grid, KernelSpec, Launch, Scalar, Traffic
 from harness.suite.apps.mesh import INDEX, domain_3d
 from harness.suite.apps.shared import GROUP_NAME, JP, KP, N, nodal_length_3d, real, wide
 from harness.suite.forall import GROUP

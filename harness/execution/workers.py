@@ -37,7 +37,7 @@ import numpy as np
 
 from harness import suite
 from harness.backends import Catalog, catalog, drivers_loaded
-from harness.runner import (
+from harness.execution.runner import (
     Case,
     Data,
     Runner,

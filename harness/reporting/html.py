@@ -13,7 +13,7 @@ from html import escape
 
 from matplotlib.figure import Figure
 
-from harness.report import Report, Table
+from harness.reporting.report import Report, Table
 
 CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2rem auto;

@@ -25,10 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import sources
-from harness.backends import wgsl_module
-from harness.runner import param_choices
-from harness.spec import KernelSpec, numpy_dtype
+from harness.model import sources, wgsl_module
+from harness.model.spec import KernelSpec, numpy_dtype, param_choices
 
 #: Each language: its folder and file suffix (OpenCL and CUDA fall back on the
 #: shared C bodies, see `sources.find`).

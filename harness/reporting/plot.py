@@ -1,7 +1,7 @@
 """Comparison plots of run folders, as matplotlib Figures (so they also work in notebooks).
 
 Each ``plot_*`` function takes rows loaded by `harness.load` or
-`harness.data.load_runs` and returns a Figure, or raises `NothingToPlot`
+`harness.reporting.frames.load_runs` and returns a Figure, or raises `NothingToPlot`
 saying why these rows make no such plot. `write_plots` saves every plot that
 applies as PNG and SVG. Figures are made without pyplot, so nothing needs a
 display and nothing global is kept.
@@ -27,9 +27,9 @@ from matplotlib.colors import TwoSlopeNorm, to_rgb
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
 
-from harness.data import prepare, timed
-from harness.report import TIMES, find_baseline, speedups
-from harness.table import format_time
+from harness.reporting.frames import prepare, timed
+from harness.reporting.report import TIMES, find_baseline, speedups
+from harness.reporting.table import format_time
 
 if TYPE_CHECKING:
     import pandas as pd

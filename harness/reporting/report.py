@@ -1,7 +1,7 @@
 """The run report: per kernel x device status, times, rates and speedup, then devices and versions.
 
-`build` turns loaded rows (`harness.data.load_runs`) into a `Report` of
-formatted tables, which `to_markdown` and `harness.html.to_html` render. The
+`build` turns loaded rows (`harness.reporting.frames.load_runs`) into a `Report` of
+formatted tables, which `to_markdown` and `harness.reporting.html.to_html` render. The
 speedup of a row is the baseline device's median time over the row's, for the
 same kernel, precision and size (and sort input, where rows have one).
 """
@@ -12,9 +12,9 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from harness.data import timed
 from harness.errors import UsageError
-from harness.table import format_time
+from harness.reporting.frames import timed
+from harness.reporting.table import format_time
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -129,7 +129,7 @@ def _spread(row: pd.Series) -> str:
 
 
 def build(frame: pd.DataFrame, metas: list[dict[str, Any]], baseline: str | None = None) -> Report:
-    """The report of loaded rows (``harness.data.load_runs``) and their runs' metadata."""
+    """The report of loaded rows (``frames.load_runs``) and their runs' metadata."""
     notes = []
     for meta in metas:
         if not meta.get("start"):

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import sources
+from harness.model import sources
 
 _TOKEN = re.compile(
     r"""

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from harness.table import format_time
+from harness.reporting.table import format_time
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -246,7 +246,7 @@ def compare(
     return result
 
 
-#: The run-option columns rows also match on (`harness.data.prepare` makes them
+#: The run-option columns rows also match on (`harness.reporting.frames.prepare` makes them
 #: from the kernels' descriptions), and their headings.
 _OPTIONS = {"variant_params": "variant", "case_params": "case"}
 

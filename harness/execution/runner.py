@@ -9,25 +9,25 @@ row with a status and a reason; the run goes on.
 
 from __future__ import annotations
 
-import itertools
 import math
 import os
 import statistics
 import time
 import traceback
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from harness import sources, suite
+from harness import suite
 from harness.backends import base
 from harness.backends import get as get_backend
-from harness.rajaperf import checksum as array_checksum
-from harness.spec import KernelSpec, numpy_dtype
-from harness.verify import (
+from harness.model import sources
+from harness.model.rajaperf import checksum as array_checksum
+from harness.model.spec import KernelSpec, numpy_dtype, param_choices
+from harness.model.verify import (
     Verdict,
     compare,
     guard_problem,
@@ -84,14 +84,6 @@ def task_sizes(spec: KernelSpec, options: RunOptions) -> tuple[int, ...]:
     if options.check and options.size is None:
         return spec.sizes_for_check
     return (task_size(spec, options),)
-
-
-def param_choices(
-    spec: KernelSpec, chosen: Mapping[str, Sequence[str]]
-) -> list[tuple[tuple[str, str], ...]]:
-    """Every combination of the kernel's run options: the user's, else the defaults."""
-    axes = [[(p.name, v) for v in chosen.get(p.name, p.default)] for p in spec.params]
-    return [tuple(combo) for combo in itertools.product(*axes)]
 
 
 def plan(

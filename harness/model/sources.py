@@ -31,7 +31,7 @@ def shipped_root() -> Path:
     try:
         return Path(str(resources.files("harness.kernels")))
     except ModuleNotFoundError:
-        return Path(__file__).resolve().parent.parent / "kernels"
+        return Path(__file__).resolve().parents[2] / "kernels"
 
 
 #: The folder and suffix of the bodies OpenCL and CUDA share.

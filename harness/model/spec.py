@@ -8,6 +8,7 @@ the very same plan. Backends only ever see resolved launches and arrays.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from harness.verify import Verdict
+from harness.model.verify import Verdict
 
 #: Element types a description may use. ``real`` is f64 or f32 by run option.
 DTYPES = ("real", "f32", "f64", "i32", "u32", "i64", "u64")
@@ -368,3 +369,11 @@ class KernelSpec:
     def lengths(self, size: int) -> dict[str, int]:
         """Element count of every array at a problem size."""
         return {a.name: int(a.length(size)) for a in self.arrays}
+
+
+def param_choices(
+    spec: KernelSpec, chosen: Mapping[str, Sequence[str]]
+) -> list[tuple[tuple[str, str], ...]]:
+    """Every combination of the kernel's run options: the user's, else the defaults."""
+    axes = [[(p.name, v) for v in chosen.get(p.name, p.default)] for p in spec.params]
+    return [tuple(combo) for combo in itertools.product(*axes)]

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness import suite
-from harness.spec import numpy_dtype
+from harness.model.spec import numpy_dtype
 
 if TYPE_CHECKING:
     import pandas as pd

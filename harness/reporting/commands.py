@@ -147,11 +147,12 @@ def register(subparsers: Any) -> None:
 
 
 def _load(paths: list[Path]) -> Any:
-    from harness import data, results
+    from harness.execution import results
+    from harness.reporting import frames
 
-    data.require()
+    frames.require()
     try:
-        return data.load_runs(paths)
+        return frames.load_runs(paths)
     except results.RunFolderError as exc:
         raise UsageError(str(exc)) from None
 
@@ -167,7 +168,7 @@ def _out_dir(args: argparse.Namespace, default: str) -> Path:
 
 def _cmd_report(args: argparse.Namespace) -> int:
     frame, metas = _load(args.run_dirs)
-    from harness import rajaperf_files, report
+    from harness.reporting import rajaperf_files, report
 
     out = _out_dir(args, "report")
     baseline_key, _, _ = report.find_baseline(frame, args.baseline)
@@ -176,7 +177,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     paths = [out / "report.md", *([out / "report.html"] if args.html else [])]
     built.files = [p.name for p in paths] + [str(p.relative_to(out)) for p in written]
     if args.html:
-        from harness import html, plot
+        from harness.reporting import html, plot
 
         images, skipped = [], []
         peaks = dict(args.peak_gbs)
@@ -197,8 +198,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 def _cmd_plot(args: argparse.Namespace) -> int:
     frame, _ = _load(args.run_dirs)
-    from harness import plot
-    from harness.report import find_baseline, has_timings
+    from harness.reporting import plot
+    from harness.reporting.report import find_baseline, has_timings
 
     find_baseline(frame, args.baseline)
     if not has_timings(frame):
@@ -217,23 +218,23 @@ def _cmd_plot(args: argparse.Namespace) -> int:
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     (base, (base_meta,)), (new, (new_meta,)) = _load([args.base]), _load([args.new])
-    from harness import compare
+    from harness.reporting import comparison
 
-    result = compare.compare(
+    result = comparison.compare(
         base, new, args.threshold, base_meta.get("devices") or [], new_meta.get("devices") or []
     )
-    if result["verdict"].isin([compare.ONLY_BASE, compare.ONLY_NEW]).all():
+    if result["verdict"].isin([comparison.ONLY_BASE, comparison.ONLY_NEW]).all():
         why = "".join(f"; {note}" for note in result.attrs["notes"])
         raise UsageError(
             f"{args.base} and {args.new} have no row in common (same kernel, device, precision "
             f"and size), so there is nothing to compare{why}"
         )
-    print(compare.format_table(result, str(args.base), str(args.new)))
-    if (result["verdict"] == compare.NOT_TIMED).all():
+    print(comparison.format_table(result, str(args.base), str(args.new)))
+    if (result["verdict"] == comparison.NOT_TIMED).all():
         print("note: no row has timings in both runs (check-only runs?)", file=sys.stderr)
     if args.csv:
         try:
             result.to_csv(args.csv, index=False)
         except OSError as exc:
             raise UsageError(f"--csv {str(args.csv)!r}: cannot write it ({exc.strerror})") from None
-    return 1 if result["verdict"].isin(compare.FAILING).any() else 0
+    return 1 if result["verdict"].isin(comparison.FAILING).any() else 0

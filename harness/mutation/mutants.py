@@ -1,7 +1,7 @@
 """``harness mutants``: how many planted bugs the verification catches.
 
 For each selected kernel, every single-token mutant of the sources a backend
-compiles for it (see `harness.mutation`) is put in a scratch sources folder and
+compiles for it (see `harness.mutation.operators`) is put in a scratch sources folder and
 the kernel's check is run on it, at its check sizes and a small odd one, in a
 worker process with a timeout. A mutant is
 
@@ -32,15 +32,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness import arguments, sources, suite
+from harness import arguments, suite
 from harness.backends import BACKENDS
 from harness.backends import get as get_backend
 from harness.backends.base import DeviceInfo
 from harness.errors import UsageError
-from harness.mutation import Mutant, continued, live_lines, mutants
-from harness.runner import RunOptions, Task, param_choices, plan
-from harness.spec import PRECISIONS, KernelSpec
-from harness.workers import Workers
+from harness.execution.runner import RunOptions, Task, plan
+from harness.execution.workers import Workers
+from harness.model import sources
+from harness.model.spec import PRECISIONS, KernelSpec, param_choices
+from harness.mutation.operators import Mutant, continued, live_lines, mutants
 
 #: The reviewed list of mutants that cannot change any output.
 EQUIVALENTS = "equivalent-mutants.txt"

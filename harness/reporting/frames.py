@@ -1,7 +1,7 @@
 """Run folders as pandas DataFrames, for reports, plots, comparisons and notebooks.
 
 One row per journal row (an interrupted run's rows included), every column of
-`harness.results.COLUMNS` present, numbers as numbers, plus where each row came
+`harness.execution.results.COLUMNS` present, numbers as numbers, plus where each row came
 from: ``run`` (the run folder's name), ``run_dir`` and ``host``. Several run
 folders load into one frame; ``series`` then names each device so that the
 same device in two runs (a size sweep) stays one line on a plot, while two
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness import results
 from harness.errors import UsageError
+from harness.execution import results
 
 if TYPE_CHECKING:
     import pandas as pd
