@@ -98,16 +98,10 @@ def c_entries(text: str) -> dict[str, list[Parameter]]:
     return found
 
 
-@dataclass(frozen=True)
-class _Wgsl:
-    bindings: dict[str, tuple[int, str, str]]
-    structs: dict[str, list[tuple[str, str]]]
-    functions: dict[str, str]
-    entries: set[str]
-
-
-def _wgsl(text: str) -> _Wgsl:
-    code = _strip_comments(text)
+def wgsl_entries(text: str) -> dict[str, list[Parameter]]:
+    """Entry points and what they bind, in binding order: storage arrays, then the
+    uniform struct's fields (marked as not pointers)."""
+    code = wgsl_module.without_comments(text)
     bindings = {}
     for m in re.finditer(
         r"@binding\((\d+)\)\s*var<\s*(\w+)\s*(?:,\s*(\w+))?\s*>\s*(\w+)\s*:\s*([^;]+);", code
@@ -118,46 +112,24 @@ def _wgsl(text: str) -> _Wgsl:
     for m in re.finditer(r"struct\s+(\w+)\s*\{([^}]*)\}", code):
         fields = re.findall(r"(\w+)\s*:\s*([\w<>, ]+?)\s*(?:,|$)", m[2].strip())
         structs[m[1]] = [(f, t.strip()) for f, t in fields]
-    functions = {}
-    entries = set()
-    for m in re.finditer(r"(@compute[^f]*)?\bfn\s+(\w+)\s*\(", code):
-        start, depth, i = code.index("{", m.end()), 0, code.index("{", m.end())
-        while True:
-            depth += {"{": 1, "}": -1}.get(code[i], 0)
-            i += 1
-            if depth == 0:
-                break
-        functions[m[2]] = code[start:i]
-        if m[1]:
-            entries.add(m[2])
-    return _Wgsl(bindings, structs, functions, entries)
-
-
-def wgsl_entries(text: str) -> dict[str, list[Parameter]]:
-    """Entry points and what they bind, in binding order: storage arrays, then the
-    uniform struct's fields (marked as not pointers)."""
-    module = _wgsl(text)
+    functions = wgsl_module.functions(text)
     found = {}
-    for entry in module.entries:
-        seen, todo, used = {entry}, [entry], set()
-        while todo:
-            body = module.functions[todo.pop()]
-            for word in set(re.findall(r"(?<![.\w])\w+", body)):
-                if word in module.bindings:
-                    used.add(word)
-                elif word in module.functions and word not in seen:
-                    seen.add(word)
-                    todo.append(word)
+    for entry in (f.name for f in functions.values() if f.entry):
+        used = set()
+        for name in wgsl_module.called(text, entry):
+            f = functions[name]
+            body = code[code.index("{", f.start) : f.end]
+            used |= set(re.findall(r"(?<![.\w])\w+", body)) & bindings.keys()
         params: list[Parameter] = []
-        for name in sorted(used, key=lambda n: module.bindings[n][0]):
-            binding, access, kind = module.bindings[name]
+        for name in sorted(used, key=lambda n: bindings[n][0]):
+            binding, access, kind = bindings[name]
             if access == "uniform":
-                for field, ftype in module.structs.get(kind, []):
+                for field, ftype in structs.get(kind, []):
                     params.append(Parameter(field, ftype, False, True))
                 continue
             element = re.fullmatch(r"array<\s*(?:atomic<\s*)?([\w<>]+?)\s*>?\s*>", kind)
-            params.append(Parameter(name, element[1] if element else kind, True, access == "read"))
-            params[-1] = Parameter(f"{name}@{binding}", params[-1].type, True, access == "read")
+            element_type = element[1] if element else kind
+            params.append(Parameter(f"{name}@{binding}", element_type, True, access == "read"))
         found[entry] = params
     return found
 
