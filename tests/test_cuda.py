@@ -91,6 +91,30 @@ def test_module_the_driver_refuses_names_a_too_new_compiler() -> None:
     assert "newer" not in cuda.load_failure(source, binary, refused, 99000)
 
 
+@pytest.mark.parametrize(
+    ("kind", "error", "driver", "hinted"),
+    [
+        # A cubin loads on any driver of its major release: 13.5's on a 13.0 driver.
+        ("cubin", "CUDA_ERROR_INVALID_IMAGE", 13000, False),
+        ("cubin", "CUDA_ERROR_NO_BINARY_FOR_GPU", 12080, True),
+        # PTX needs a driver at least as new as the compiler.
+        ("ptx", "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", 13000, True),
+        ("ptx", "the provided PTX was compiled with an unsupported toolchain", 12080, True),
+        # Other refusals are not explained by the compiler's version.
+        ("cubin", "CUDA_ERROR_OUT_OF_MEMORY", 12080, False),
+        ("ptx", "CUDA_ERROR_ILLEGAL_ADDRESS", 13000, False),
+    ],
+)
+def test_the_newer_compiler_hint_only_where_it_explains_the_refusal(
+    kind: str, error: str, driver: int, hinted: bool
+) -> None:
+    binary = cuda_compile.Binary(b"", kind, "sm_90", "NVRTC 13.5")
+    refused = RuntimeError(f"cuModuleLoadData failed: {error}")
+    text = cuda.load_failure(Path("Stream_DOT.c"), binary, refused, driver)
+    assert text.endswith(error) != hinted
+    assert ("the compiler is newer than the driver" in text) == hinted
+
+
 def test_unknown_binding_is_reported() -> None:
     reason = cuda.CudaBackend("nonsense").unavailable_reason()
     assert reason is not None and "cuda-python or pycuda" in reason

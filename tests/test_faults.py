@@ -8,10 +8,12 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
 from conftest import FIXTURES, harness, need_backend, run_folder, start_run, wait_rows
 
+from harness.backends.opencl import OpenCLExecution
 from harness.execution import results
-from harness.execution.runner import stats
+from harness.execution.runner import Runner, RunOptions, Task, stats
 from harness.reporting.table import format_rows
 
 STREAM = ["-k", "Stream", "-b", "cpu", "opencl"]
@@ -163,3 +165,27 @@ def test_the_summary_warns_about_unstable_rows() -> None:
     text = format_rows(rows)
     assert "warning: 1 row(s) unstable" in text and "Stream_COPY n=8 on cpu:0" in text
     assert "Stream_ADD" not in text.split("warning:")[1]
+
+
+@pytest.mark.parametrize("during", ["run", "time"])
+def test_a_failure_to_free_arrays_does_not_hide_the_fault_before_it(
+    during: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a kernel faults, a GPU context refuses every call, freeing arrays
+    included; the row must name the fault, not the failed clean-up."""
+    need_backend("opencl")
+
+    def fault(self: object, *args: object) -> None:
+        raise RuntimeError("illegal address in triad")
+
+    def refuse(self: object) -> None:
+        raise RuntimeError("cuMemFree failed: CUDA_ERROR_ILLEGAL_ADDRESS")
+
+    monkeypatch.setattr(OpenCLExecution, during, fault)
+    monkeypatch.setattr(OpenCLExecution, "close", refuse)
+    row = Runner(RunOptions(reps=3, warmup=0)).execute(
+        Task("Stream_TRIAD", "opencl", 0, 4096, "f64")
+    )
+    assert row["status"] == "error"
+    assert row["reason"].startswith("RuntimeError: illegal address in triad"), row["reason"]
+    assert "cuMemFree" not in row["reason"]

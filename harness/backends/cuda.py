@@ -523,16 +523,37 @@ def _info(driver: _Driver, index: int, props: _Props) -> DeviceInfo:
     )
 
 
+#: How the driver says a module is too new for it, in cuda-python's codes and
+#: pycuda's words: the only refusals a newer compiler explains.
+_VERSION_REFUSALS = (
+    "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+    "CUDA_ERROR_NO_BINARY_FOR_GPU",
+    "CUDA_ERROR_INVALID_IMAGE",
+    "CUDA_ERROR_INVALID_PTX",
+    "unsupported toolchain",
+    "no kernel image is available",
+    "device kernel image is invalid",
+    "a PTX JIT compilation failed",
+)
+
+
 def load_failure(source: Path, binary: Binary, exc: Exception, cuda: int) -> str:
     """Why a driver supporting CUDA ``cuda`` refused a compiled module, with the usual
-    cause (a compiler newer than the driver) when it applies."""
+    cause (a compiler newer than the driver) where it explains the refusal: a
+    version or image error, from a compiler of a later major release (a cubin
+    loads on any driver of its major) or, for PTX, of a later release at all."""
     driver = _cuda_version(cuda)
     text = (
         f"{source.name}: the driver (CUDA {driver}) could not load the {binary.kind} "
         f"for {binary.target} made by {binary.compiler}: {exc}"
     )
     made_by = re.search(r"(\d+)\.(\d+)", binary.compiler)
-    if made_by and tuple(map(int, made_by.groups())) > (cuda // 1000, cuda % 1000 // 10):
+    if made_by is None or not any(word in str(exc) for word in _VERSION_REFUSALS):
+        return text
+    made = tuple(map(int, made_by.groups()))
+    supported = (cuda // 1000, cuda % 1000 // 10)
+    newer = made > supported if binary.kind == "ptx" else made[0] > supported[0]
+    if newer:
         text += (
             "; the compiler is newer than the driver: update the driver, or install an "
             f"NVRTC for CUDA {cuda // 1000} (for CUDA 12: pip install 'cuda-python<13' "

@@ -440,8 +440,8 @@ class Runner:
                     problems.append(input_problem(a.name, after[:length], case.inputs[a.name]))
                 if a.name in case.reference:
                     outputs[a.name] = after[:length]
-        except BaseException:
-            execution.close()
+        except BaseException as exc:
+            _close_after(execution, exc)
             raise
         if spec.verify is not None:
             verdict = spec.verify(case.inputs, outputs, case.reference)
@@ -466,6 +466,7 @@ class Runner:
         timed, *checks = self._inputs(spec, task)
         execution, verdict, outputs, estimate = self._verify(spec, task, session, source, timed)
         worst = verdict.max_rel_error
+        failed: BaseException | None = None
         try:
             row["checksum"] = kernel_checksum(spec, outputs)
             for case in checks if verdict.ok else ():
@@ -496,8 +497,14 @@ class Runner:
                 spec.default_reps, estimate, self.options.max_time
             )
             times = execution.time(launches, reps)
+        except BaseException as exc:
+            failed = exc
+            raise
         finally:
-            execution.close()
+            if failed is None:
+                execution.close()
+            else:
+                _close_after(execution, failed)
         row.update(reps=reps, warmup=self.options.warmup, **stats(times))
         median = row["time_median_s"]
         if median > 0:
@@ -505,6 +512,16 @@ class Runner:
             row["gflops_per_s"] = row["flops_per_rep"] / median / 1e9
             if spec.items:
                 row[f"{spec.items}_per_s"] = task.size / median
+
+
+def _close_after(execution: base.Execution, error: BaseException) -> None:
+    """Close an execution while ``error`` is on its way up, so that a failure to free
+    its arrays (a faulted context refuses every call after the fault) cannot take
+    the place of the error that caused it: it becomes a note on that error."""
+    try:
+        execution.close()
+    except Exception as exc:
+        error.add_note(f"closing the kernel's arrays afterwards failed too: {exc}")
 
 
 def _budget_reps(default: int, estimate: float, max_time: float) -> int:
