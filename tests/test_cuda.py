@@ -115,6 +115,23 @@ def test_the_newer_compiler_hint_only_where_it_explains_the_refusal(
     assert ("the compiler is newer than the driver" in text) == hinted
 
 
+def test_a_driver_the_bindings_cannot_use_keeps_their_message(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only a missing driver library reads as 'no NVIDIA driver found'; any other
+    failure of cuInit (a driver older than the bindings) says what the binding said."""
+    driver = pytest.importorskip("cuda.bindings.driver")
+
+    def too_old(flags: int) -> None:
+        raise RuntimeError("cuInit requires a driver for CUDA 13.0, found CUDA 12.2")
+
+    monkeypatch.setattr(driver, "cuInit", too_old)
+    reason = cuda.CudaBackend("cuda-python").unavailable_reason()
+    assert reason is not None and reason != cuda.NO_DRIVER
+    assert "RuntimeError: cuInit requires a driver for CUDA 13.0, found CUDA 12.2" in reason
+    assert "pip install 'harness[cuda12]'" in reason
+
+
 def test_unknown_binding_is_reported() -> None:
     reason = cuda.CudaBackend("nonsense").unavailable_reason()
     assert reason is not None and "cuda-python or pycuda" in reason

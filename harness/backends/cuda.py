@@ -201,8 +201,8 @@ class _CudaPython(_Driver):
         self.api = driver
         try:
             (err,) = driver.cuInit(0)
-        except Exception as exc:  # the binding raises when it cannot load the driver library
-            raise BackendUnavailable(NO_DRIVER) from exc
+        except Exception as exc:  # the binding raises when it cannot use the driver library
+            raise BackendUnavailable(_load_failure(exc)) from exc
         if err != driver.CUresult.CUDA_SUCCESS:
             raise BackendUnavailable(_init_failure(err.name, self._describe(err)))
         self.binding = f"cuda-python {cuda.bindings.__version__}"
@@ -445,6 +445,19 @@ class _PyCudaContext(_Context):
 
 
 # ------------------------------------------------------------ binding choice
+
+
+def _load_failure(exc: Exception) -> str:
+    """Why cuda-python could not call into the driver library: not there at all, or
+    there but not usable (too old for the bindings, say), in the binding's words."""
+    text = str(exc)
+    if isinstance(exc, OSError) or type(exc).__name__ == "DynamicLibNotFoundError":
+        return NO_DRIVER
+    return (
+        f"cuda-python could not use the NVIDIA driver ({type(exc).__name__}: {text}): "
+        "update the driver, or install bindings for its CUDA version "
+        "(for a CUDA 12 driver: pip install 'harness[cuda12]')"
+    )
 
 
 def _init_failure(code: str, text: str) -> str:
