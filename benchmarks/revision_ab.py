@@ -76,7 +76,11 @@ MEASURED = {
 
 def key(row: dict[str, str]) -> tuple[str, ...]:
     """What a row measures: kernel, device, precision, size and run options."""
-    return tuple(v for c, v in row.items() if c not in MEASURED and not c.startswith("time_"))
+    return tuple(
+        v
+        for c, v in row.items()
+        if c not in MEASURED and not c.startswith("time_") and not c.endswith("_per_s")
+    )
 
 
 def main() -> int:
