@@ -224,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="DIR",
         help="extra kernel folder searched before the shipped one "
-        "(DIR/opencl/<kernel>.cl, ...); repeatable",
+        "(DIR/opencl/<kernel>.cl, DIR/c/<kernel>.c, ...); repeatable",
     )
 
     show = sub.add_parser("show", help="print a run folder's table (rebuilds results.csv)")

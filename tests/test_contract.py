@@ -117,11 +117,8 @@ def test_a_wgsl_body_gets_its_declarations_from_the_description() -> None:
     launch's arrays and scalars declared for it, its other entry points blanked."""
     source = sources.find("wgsl", ".wgsl", "Apps_PRESSURE")
     assert source is not None and "@binding" not in source.read_text()
-    arguments = wgsl_module.arguments(
-        ("bvc", "compression", "cls", "n"),
-        {"bvc": "real", "compression": "real", "cls": "real", "n": "u32"},
-        {"bvc": False, "compression": True},
-    )
+    pressure = suite.BY_NAME["Apps_PRESSURE"]
+    arguments = wgsl_module.arguments(pressure, ("bvc", "compression", "cls", "n"))
     assert wgsl_module.declarations(arguments) == [
         "@group(0) @binding(0) var<storage, read_write> bvc: array<REAL>;",
         "@group(0) @binding(1) var<storage, read> compression: array<REAL>;",
@@ -132,13 +129,13 @@ def test_a_wgsl_body_gets_its_declarations_from_the_description() -> None:
     alone = wgsl_module.for_entry(text, "pressure1")
     assert alone.count("\n") == text.count("\n") and "fn pressure2" not in alone
     assert "fn pressure1" in alone
-    assert contract.problems(suite.BY_NAME["Apps_PRESSURE"], "wgsl") == []
+    assert contract.problems(pressure, "wgsl") == []
 
 
 def test_a_declaration_wgsl_cannot_write_is_named() -> None:
-    arguments = wgsl_module.arguments(("keys",), {"keys": "u64"}, {"keys": False})
+    keys = wgsl_module.Argument("keys", "u64", read_only=False, array=True)
     with pytest.raises(ValueError, match="keys is u64, which WGSL has no type for here"):
-        wgsl_module.declarations(arguments)
+        wgsl_module.declarations([keys])
 
 
 def test_a_parameter_dropped_in_a_cuda_override_is_found(tmp_path: Path) -> None:

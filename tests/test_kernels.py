@@ -9,11 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import need_backend
+from conftest import need_backend, plant
 
 from harness import suite
 from harness.execution.runner import Runner, RunOptions, Task, make_inputs
-from harness.model import sources
 from harness.suite.forall import GROUP
 
 BACKENDS = ("cpu", "opencl")
@@ -58,14 +57,7 @@ def test_dot_check_case_starts_from_a_stale_dot(tmp_path: Path) -> None:
     assert x["dot"][0] != 0 and np.unique(x["a"]).size == x["a"].size
     # Storing the sum instead of adding it: RAJAPerf's dot starts at 0, so only the
     # check case shows it.
-    source = sources.find("opencl", ".cl", "Stream_DOT")
-    assert source is not None
-    (tmp_path / source.parent.name).mkdir()
-    text = source.read_text(encoding="utf-8")
-    assert text.count("dot[0] += total;") == 1
-    (tmp_path / source.parent.name / source.name).write_text(
-        text.replace("dot[0] += total;", "dot[0] = total;")
-    )
+    plant(tmp_path, "c", "Stream_DOT.c", "dot[0] += total;", "dot[0] = total;")
     row = Runner(RunOptions(check=True, sources=(tmp_path,))).execute(
         Task("Stream_DOT", "opencl", 0, 10_007, "f64")
     )

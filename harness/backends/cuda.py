@@ -1,18 +1,21 @@
 """CUDA through NVIDIA's cuda-python or through pycuda: every NVIDIA GPU, timed by CUDA events.
 
-Source convention: kernels/cuda/<KernelName>.cu, compiled with ``-DREAL=double``
-or ``-DREAL=float`` for the run's precision, for the device's own architecture
+Source convention: kernels/cuda/<KernelName>.cu, else the body OpenCL shares,
+kernels/c/<KernelName>.c, after the dialect's CUDA prelude
+(kernels/cuda/dialect.cuh), compiled with ``REAL`` defined as double or float
+for the run's precision, for the device's own architecture
 (``sm_<major><minor>``), by NVRTC or nvcc (see `harness.backends.cuda_compile`,
 imported where used so that ``python -m harness.backends.cuda_compile`` runs it).
-Entry points are ``extern "C" __global__`` functions named like the OpenCL entry
-points. Their parameters are the launch's arrays as pointers, in launch order,
-then its scalars by value, in order: u32 -> ``unsigned int``, i32 -> ``int``,
-u64 -> ``unsigned long long``, i64 -> ``long long``, f32 -> ``float``,
-f64 -> ``double``, real -> ``REAL``. A launch is one-dimensional: ``groups``
-blocks of ``group`` threads, so kernels guard their index. A description's
+Entry points are ``extern "C" __global__`` functions (``KERNEL`` in a shared
+body) named like the OpenCL entry points. Their parameters are the launch's
+arrays as pointers, in launch order, then its scalars by value, in order:
+u32 -> ``unsigned int``, i32 -> ``int``, u64 -> ``unsigned long long``,
+i64 -> ``long long``, f32 -> ``float``, f64 -> ``double``, real -> ``REAL``.
+A launch is one-dimensional: ``groups`` blocks of ``group`` threads, so
+kernels guard their index. A description's
 constants and type aliases arrive as ``#define`` lines, ``#include "file"``
 lines are expanded from the source's folder, and ``#line`` directives keep the
-compiler's messages on the .cu files' own line numbers.
+compiler's messages on the source files' own line numbers.
 
 Bindings: cuda-python (``cuda.bindings``; NVRTC comes from PyPI, no toolkit
 needed) or pycuda, whichever is installed, cuda-python first when both are.

@@ -1,13 +1,16 @@
 """OpenCL through pyopencl: every platform and device, timed by profiling events.
 
-Sources are kernels/opencl/<kernel>.cl. The run precision reaches them as the
+Sources are kernels/opencl/<kernel>.cl, else the body CUDA shares,
+kernels/c/<kernel>.c, after the dialect's OpenCL prelude
+(kernels/opencl/dialect.clh). The run precision reaches them as the
 macro ``REAL``, a description's constants and type aliases as macros too;
 ``#include "file"`` lines are expanded from the source's folder;
 ``HARNESS_CPU_DEVICE`` is defined on CPU devices, so a source can
 pick a CPU-friendly memory walk; ``#line`` directives keep compiler messages
 pointing at the files' own lines. Elementwise kernels are written as
-grid-stride loops rather than ``if (i < n)``: PoCL vectorises the loop across
-work-items but not the guarded form (about 37 against 26 GB/s for Stream_TRIAD).
+grid-stride loops (the dialect's ``FOR_EACH``) rather than ``if (i < n)``:
+PoCL vectorises the loop across work-items but not the guarded form (about 37
+against 26 GB/s for Stream_TRIAD).
 """
 
 from __future__ import annotations

@@ -248,14 +248,6 @@ def _pipeline_message(exc: Exception) -> str:
     return " | ".join(kept)
 
 
-def launch_arguments(spec: KernelSpec, launch: ResolvedLaunch) -> list[wgsl_module.Argument]:
-    """A launch's arrays and scalars with the types and access its declarations need."""
-    dtypes = {a.name: a.dtype for a in spec.arrays} | {s.name: s.dtype for s in spec.scalars}
-    read_only = {a.name: a.intent == "in" for a in spec.arrays}
-    names = (*launch.arrays, *(name for name, _ in launch.scalars))
-    return wgsl_module.arguments(names, dtypes, read_only)
-
-
 class _Module:
     """A compiled WGSL module and the pipelines made from its entry points."""
 
@@ -521,18 +513,15 @@ class WgpuSession(Session):
         it declares its bindings, else the source for that entry point alone with the
         declarations written from the description (see `wgsl_module`)."""
         wgpu = _wgpu()
-        args = launch_arguments(spec, launch)
-        own = not wgsl_module.leaves_declarations(expanded.text)
-        key = (build_key(spec, source, precision), None if own else (launch.entry, *args))
+        names = (*launch.arrays, *(name for name, _ in launch.scalars))
+        try:
+            written, text = wgsl_module.for_launch(expanded.text, spec, launch.entry, names)
+        except ValueError as exc:
+            raise CompileError(f"{source.name}: {launch.entry}: {exc}") from None
+        key = (build_key(spec, source, precision), *written, launch.entry if written else None)
         if key not in self._modules:
             prelude = _prelude(spec, precision, "shader-int64" in self.device.features)
-            text = expanded.text
-            if not own:
-                try:
-                    prelude += wgsl_module.declarations(args)
-                except ValueError as exc:
-                    raise CompileError(f"{source.name}: {launch.entry}: {exc}") from None
-                text = wgsl_module.for_entry(text, launch.entry)
+            prelude += written
 
             def where(line: int) -> str:
                 if line <= len(prelude):

@@ -204,7 +204,8 @@ def problems(spec: KernelSpec, language: str, roots: Sequence[Path] = ()) -> lis
         scalars = {s.name: s for s in bound.scalars}
         if language == "wgsl":
             try:
-                entries = wgsl_entries(_wgsl_module(text, entry, args, bound))
+                written, body = wgsl_module.for_launch(text, bound, entry, args)
+                entries = wgsl_entries("\n".join(written) + "\n" + body)
             except ValueError as exc:
                 found.append(f"{where}: {exc}")
                 continue
@@ -243,18 +244,6 @@ def problems(spec: KernelSpec, language: str, roots: Sequence[Path] = ()) -> lis
                 elif not _matches(bound, param.type, scalar.dtype):
                     found.append(f"{label} of {scalar.dtype}, but is {param.type}")
     return found
-
-
-def _wgsl_module(text: str, entry: str, args: Sequence[str], spec: KernelSpec) -> str:
-    """The WGSL the backend compiles for one launch: the source, or, where it leaves
-    declarations to the backend, that entry point with them written."""
-    dtypes = {a.name: a.dtype for a in spec.arrays} | {s.name: s.dtype for s in spec.scalars}
-    read_only = {a.name: a.intent == "in" for a in spec.arrays}
-    arguments = wgsl_module.arguments(args, dtypes, read_only)
-    if not wgsl_module.leaves_declarations(text):
-        return text
-    written = "\n".join(wgsl_module.declarations(arguments))
-    return written + "\n" + wgsl_module.for_entry(text, entry)
 
 
 def repeated_lines(a: str, b: str) -> list[str]:

@@ -139,7 +139,7 @@ def digest(path: Path) -> str:
 
 
 def shown(path: Path) -> str:
-    """The path a row records: relative to the shipped folder (``opencl/X.cl``),
+    """The path a row records: relative to the shipped folder (``c/X.c``),
     or in full for a source from ``--sources``."""
     try:
         return path.resolve().relative_to(shipped_root().resolve()).as_posix()

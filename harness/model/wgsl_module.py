@@ -20,8 +20,10 @@ the source's line numbers.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from harness.model.spec import KernelSpec
 
 #: WGSL's name for each element type a declaration can be written for.
 _TYPES = {"real": "REAL", "f32": "f32", "f64": "f64", "i32": "i32", "u32": "u32"}
@@ -133,9 +135,24 @@ def leaves_declarations(text: str) -> bool:
     return "@binding(" not in without_comments(text)
 
 
-def arguments(
-    args: Sequence[str], dtypes: Mapping[str, str], read_only: Mapping[str, bool]
-) -> list[Argument]:
-    """A launch's arguments: ``dtypes`` of every array and scalar by name, and
-    ``read_only`` for the arrays (the names it lacks are scalars)."""
-    return [Argument(n, dtypes[n], read_only.get(n, True), n in read_only) for n in args]
+def arguments(spec: KernelSpec, names: Sequence[str]) -> list[Argument]:
+    """A launch's arguments, by name, with the types and access the description gives."""
+    arrays = {a.name: a for a in spec.arrays}
+    scalars = {s.name: s for s in spec.scalars}
+    return [
+        Argument(n, arrays[n].dtype, arrays[n].intent == "in", True)
+        if n in arrays
+        else Argument(n, scalars[n].dtype, True, False)
+        for n in names
+    ]
+
+
+def for_launch(
+    text: str, spec: KernelSpec, entry: str, names: Sequence[str]
+) -> tuple[list[str], str]:
+    """What a backend compiles for one launch of ``entry`` on the arguments ``names``:
+    the declaration lines to put first and the source text. A source that declares
+    its bindings is taken as it is, with nothing put first."""
+    if not leaves_declarations(text):
+        return [], text
+    return declarations(arguments(spec, names)), for_entry(text, entry)

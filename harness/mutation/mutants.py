@@ -70,7 +70,7 @@ class Equivalent:
     """A reviewed mutant that cannot change any output, and why.
 
     ``file`` may be several names or globs, comma-separated (``*.wgsl``,
-    ``Stream_COPY.cl,Stream_MUL.cl``), where the same line means the same in
+    ``Stream_COPY.c,Stream_MUL.c``), where the same line means the same in
     every file it matches; ``kernels`` likewise limits the entry to kernels
     for which it holds (a shared header's branch that only other key types
     take). A ``mutated`` of ``*`` covers every mutant of the line: for a line

@@ -3,20 +3,7 @@
 // each work-item striding by the group size, then a tree in local memory.
 // reduce_sum_final: one work-group adds the count partials and writes sum[0].
 #include "chunk.h"
-
-// Sum of one value per work-item across the work-group, valid in work-item 0.
-DEVICE REAL group_sum(LOCAL REAL* tree, const uint lid, const REAL v)
-{
-    tree[lid] = v;
-    BARRIER();
-    for (uint s = GROUP / 2; s > 0; s >>= 1) {
-        if (lid < s) {
-            tree[lid] += tree[lid + s];
-        }
-        BARRIER();
-    }
-    return tree[0];
-}
+#include "group_sum.h"
 
 KERNEL void reduce_sum_partial(GLOBAL const REAL* x, GLOBAL REAL* partial, const uint n,
                                const uint chunk)

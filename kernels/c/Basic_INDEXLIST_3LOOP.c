@@ -1,7 +1,7 @@
 // Basic_INDEXLIST_3LOOP: the indices i with x[i] < 0, listed in order, and their number.
 // indexlist_count: counts[i] = 1 where x[i] < 0, else 0.
 // scan_reduce, scan_sums, scan_apply: the shared three-launch exclusive scan of
-// counts over n + 1 entries, in place (scan.clh on int counts).
+// counts over n + 1 entries, in place (scan.h on int counts).
 // indexlist_scatter: list[counts[i]] = i where counts[i] != counts[i+1]; len[0] = counts[n].
 #include "scan.h"
 

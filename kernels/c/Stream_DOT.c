@@ -5,20 +5,7 @@
 // CPU devices each work-item sums its own contiguous slice with four
 // accumulators, which a CPU streams and a strided walk would not.
 
-// Tree sum of one value per work-item; the result is valid in work-item 0.
-DEVICE REAL group_sum(LOCAL REAL* sums, REAL value)
-{
-    const uint lid = LOCAL_ID(0);
-    sums[lid] = value;
-    BARRIER();
-    for (uint s = GROUP / 2; s > 0; s >>= 1) {
-        if (lid < s) {
-            sums[lid] += sums[lid + s];
-        }
-        BARRIER();
-    }
-    return sums[0];
-}
+#include "group_sum.h"
 
 KERNEL void dot_partial(GLOBAL const REAL* a, GLOBAL const REAL* b, GLOBAL REAL* partial,
                         const uint n, const uint chunk)
@@ -49,7 +36,7 @@ KERNEL void dot_partial(GLOBAL const REAL* a, GLOBAL const REAL* b, GLOBAL REAL*
         sum += a[i] * b[i];
     }
 #endif
-    const REAL total = group_sum(sums, sum);
+    const REAL total = group_sum(sums, lid, sum);
     if (lid == 0) {
         partial[GROUP_ID(0)] = total;
     }
@@ -63,7 +50,7 @@ KERNEL void dot_final(GLOBAL const REAL* partial, GLOBAL REAL* dot, const uint c
     for (uint i = lid; i < count; i += GROUP) {
         sum += partial[i];
     }
-    const REAL total = group_sum(sums, sum);
+    const REAL total = group_sum(sums, lid, sum);
     if (lid == 0) {
         dot[0] += total;
     }

@@ -1,4 +1,4 @@
-// The bitonic network shared by Bitonic.cl and BitonicPairs.cl (see
+// The bitonic network shared by Bitonic.c and BitonicPairs.c (see
 // harness/suite/sort.py for the plan that drives it).
 // Keys are read as unsigned words: WORD is as wide as a key, WORD_BITS its
 // width, KEY_KIND says how to order them (0 unsigned, 1 signed, 2 float), and

@@ -2,7 +2,7 @@
 // that this work-item visits, for reductions, whose order does not matter.
 // On GPUs neighbouring work-items take neighbouring items, so loads coalesce;
 // on CPU devices each work-item walks its own contiguous slice, which a CPU
-// streams, where the strided walk costs several times more (see Stream_DOT.cl).
+// streams, where the strided walk costs several times more (see Stream_DOT.c).
 #ifdef HARNESS_CPU_DEVICE
 #define FOR_CHUNK(i, begin, end)                                                                   \
     const ulong i##_slice = ((end) - (begin) + GROUP - 1) / GROUP;                                 \

@@ -1,23 +1,12 @@
-// The reduce-then-scan shared by Algorithm_SCAN.cl and Basic_INDEXLIST_3LOOP.cl,
+// The reduce-then-scan shared by Algorithm_SCAN.c and Basic_INDEXLIST_3LOOP.c,
 // planned by harness/suite/scan.py; SCAN_T is the element type.
 // scan_reduce: work-group g sums its contiguous chunk [g*chunk, (g+1)*chunk) into sums[g].
 // scan_sums: one work-group turns the count chunk sums into their exclusive scan.
 // scan_chunk: what scan_apply does: a chunk scanned tile by tile from offset sums[g].
 #include "chunk.h"
 
-// Sum of one value per work-item across the work-group, valid in work-item 0.
-DEVICE SCAN_T group_sum(LOCAL SCAN_T* tree, const uint lid, const SCAN_T v)
-{
-    tree[lid] = v;
-    BARRIER();
-    for (uint s = GROUP / 2; s > 0; s >>= 1) {
-        if (lid < s) {
-            tree[lid] += tree[lid + s];
-        }
-        BARRIER();
-    }
-    return tree[0];
-}
+#define SUM_T SCAN_T
+#include "group_sum.h"
 
 // Exclusive scan of one value per work-item across the work-group; *total gets their sum.
 DEVICE SCAN_T group_scan(LOCAL SCAN_T* tile, const uint lid, const SCAN_T v, SCAN_T* total)
