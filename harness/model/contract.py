@@ -257,3 +257,24 @@ def repeated_lines(a: str, b: str) -> list[str]:
 
     theirs = set(code(b))
     return list(dict.fromkeys(line for line in code(a) if line in theirs))
+
+
+def written_twice(root: Path, most: int = 5) -> list[str]:
+    """Backend-only sources under a sources folder (``root/opencl/*.cl``,
+    ``root/cuda/*.cu``) that share more than ``most`` lines of code with the
+    shared body or the other backend's version of the same kernel: a body
+    written twice where the dialect would have served both."""
+    own = {"opencl": ".cl", "cuda": ".cu"}
+    found = []
+    for folder, suffix in own.items():
+        for path in sorted((root / folder).glob(f"*{suffix}")):
+            others = [root / "c" / f"{path.stem}.c"]
+            others += [root / f / f"{path.stem}{x}" for f, x in own.items() if f != folder]
+            for other in (o for o in others if o.is_file()):
+                shared = repeated_lines(path.read_text(), other.read_text())
+                if len(shared) > most:
+                    found.append(
+                        f"{folder}/{path.name} repeats {len(shared)} lines of "
+                        f"{other.parent.name}/{other.name}"
+                    )
+    return found

@@ -3,7 +3,7 @@
 
 KERNEL void fir(GLOBAL const REAL* in, GLOBAL REAL* out, CONSTANT REAL* coeff, const uint n)
 {
-    // The guarded form: PoCL runs it about 1.1x faster than as a grid-stride loop.
+    // The guarded form: PoCL ran it about 1.1x faster than as a grid-stride loop.
     const size_t i = GLOBAL_ID(0);
     if (i < n) {
         REAL sum = (REAL)0.0;
