@@ -7,22 +7,56 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from harness.model.spec import KernelSpec, Param
-from harness.suite import algorithm, apps, basic, demo, lcals, polybench, sort, stream
+from harness.suite import (
+    algorithm,
+    apps,
+    atomics,
+    basic,
+    basic_elementwise,
+    basic_multidim,
+    demo,
+    lcals,
+    polybench,
+    sort,
+    stream,
+)
 
-ALL: tuple[KernelSpec, ...] = (
-    *stream.KERNELS,
-    *basic.KERNELS,
-    *lcals.KERNELS,
-    *polybench.KERNELS,
-    *apps.KERNELS,
-    *algorithm.KERNELS,
-    *sort.RAJAPERF_KERNELS,
-    *sort.KERNELS,
-    *demo.KERNELS,
+#: Groups in RAJAPerf's order, then this suite's own.
+_GROUP_ORDER = ("Stream", "Basic", "Lcals", "Polybench", "Apps", "Algorithm", "Sort", "Demo")
+ALL: tuple[KernelSpec, ...] = tuple(
+    sorted(
+        (
+            *stream.KERNELS,
+            *basic.KERNELS,
+            *basic_elementwise.KERNELS,
+            *basic_multidim.KERNELS,
+            *lcals.KERNELS,
+            *polybench.KERNELS,
+            *apps.KERNELS,
+            *algorithm.KERNELS,
+            *atomics.KERNELS,
+            *sort.RAJAPERF_KERNELS,
+            *sort.KERNELS,
+            *demo.KERNELS,
+        ),
+        key=lambda k: _GROUP_ORDER.index(k.group),
+    )
 )
 BY_NAME: dict[str, KernelSpec] = {k.name: k for k in ALL}
-#: The modules holding descriptions: one per group, and one per Apps kernel.
-_MODULES = (stream, basic, lcals, polybench, *apps.MODULES, algorithm, sort, demo)
+#: The modules holding descriptions: by group or theme, and one per Apps kernel.
+_MODULES = (
+    stream,
+    basic,
+    basic_elementwise,
+    basic_multidim,
+    atomics,
+    lcals,
+    polybench,
+    *apps.MODULES,
+    algorithm,
+    sort,
+    demo,
+)
 GROUPS: tuple[str, ...] = tuple(dict.fromkeys(k.group for k in ALL))
 #: Every run option some kernel takes, by name (the command line offers each).
 PARAMS: dict[str, Param] = {p.name: p for k in ALL for p in k.params}
