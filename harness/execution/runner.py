@@ -159,10 +159,11 @@ def make_data(spec: KernelSpec, task: Task, seed: int) -> Data:
 
 
 def kernel_checksum(spec: KernelSpec, outputs: dict[str, np.ndarray]) -> float:
-    """RAJAPerf's checksum of the verified arrays (or the description's own)."""
+    """RAJAPerf's checksum of the verified arrays (or the description's own),
+    totalled in long double as RAJAPerf totals it."""
     if spec.checksum is not None:
-        return spec.checksum(outputs)
-    return sum(array_checksum(outputs[a.name]) for a in spec.outputs)
+        return float(spec.checksum(outputs))
+    return float(sum((array_checksum(outputs[a.name]) for a in spec.outputs), np.longdouble(0)))
 
 
 #: A row is flagged unstable when its repetitions spread more than this

@@ -86,16 +86,19 @@ def glibc_rand(count: int) -> np.ndarray:
     return _glibc_stream(count).astype(np.float64)
 
 
-def checksum(values: np.ndarray) -> float:
+def checksum(values: np.ndarray) -> np.longdouble:
     """RAJAPerf's array checksum: sum of mult(j, v>=0 ? 1 : 0.5) * |v_j|.
 
     RAJAPerf sums in long double with Kahan compensation; a long double
-    pairwise sum agrees with it far below every tolerance class.
+    pairwise sum agrees with it far below every tolerance class. The result
+    stays a long double because RAJAPerf totals a kernel's arrays in long
+    double too: rounding each to a double first can move the total by an ulp,
+    which the zero tolerance class (COPY8) rejects.
     """
     v = np.asarray(values).ravel().astype(np.longdouble)
     if v.size == 0:
-        return 0.0
+        return np.longdouble(0)
     offset = np.where(v >= 0, 1.0, 0.5)
     val = (np.arange(v.size, dtype=np.float64) + offset) * _PI_INV
     mult = val - np.floor(val) + 0.5
-    return float(np.sum(mult.astype(np.longdouble) * np.abs(v)))
+    return np.sum(mult.astype(np.longdouble) * np.abs(v))
