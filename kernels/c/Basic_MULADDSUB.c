@@ -1,0 +1,10 @@
+// Basic_MULADDSUB: out1[i] = in1[i] * in2[i], out2[i] = in1[i] + in2[i], out3[i] = in1[i] - in2[i]
+KERNEL void muladdsub(GLOBAL REAL* out1, GLOBAL REAL* out2, GLOBAL REAL* out3,
+                      GLOBAL const REAL* in1, GLOBAL const REAL* in2, const uint n)
+{
+    FOR_EACH(i, n) {
+        out1[i] = in1[i] * in2[i];
+        out2[i] = in1[i] + in2[i];
+        out3[i] = in1[i] - in2[i];
+    }
+}

@@ -1,0 +1,13 @@
+// Basic_INIT3: out1[i] = out2[i] = out3[i] = -in1[i] - in2[i]
+
+@compute @workgroup_size(GROUP)
+fn init3(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+         @builtin(local_invocation_index) lid: u32) {
+    let i = global_index(wid, nwg, lid);
+    if (i < s.n) {
+        let value = -in1[i] - in2[i];
+        out3[i] = value;
+        out2[i] = value;
+        out1[i] = value;
+    }
+}
