@@ -1,4 +1,5 @@
-"""RAJAPerf's Algorithm group (src/algorithm/*.cpp): REDUCE_SUM, SCAN and HISTOGRAM.
+"""RAJAPerf's Algorithm group (src/algorithm/*.cpp): REDUCE_SUM, SCAN, MEMSET,
+MEMCPY and HISTOGRAM.
 
 Math, default sizes and reps, init order and bytes/FLOPs follow RAJAPerf;
 the multi-launch reduction and scan plans come from `harness.suite.scan`.
@@ -19,8 +20,9 @@ from harness.model.spec import (
     Launch,
     Scalar,
     Traffic,
+    numpy_dtype,
 )
-from harness.suite.forall import GROUP, as_f64, per_item
+from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, as_f64, one_launch, per_item
 from harness.suite.scan import (
     CHUNK,
     CHUNKED_CHECK_SIZES,
@@ -245,4 +247,100 @@ HISTOGRAM = KernelSpec(
 )
 
 
-KERNELS = (REDUCE_SUM, SCAN, HISTOGRAM)
+# --- MEMSET and MEMCPY --------------------------------------------------------
+
+#: The value RAJAPerf fills the arrays MEMSET and MEMCPY overwrite with; in f32
+#: it rounds to -inf.
+STALE = -1.234567e89
+#: RAJAPerf's MEMSET value (m_val).
+MEMSET_VAL = 0.0
+
+
+def _stale(d: DataInit, size: int, precision: str) -> np.ndarray:
+    """allocAndInitDataConst(STALE) at the run precision."""
+    with np.errstate(over="ignore"):
+        return d.const(size, STALE).astype(numpy_dtype("real", precision))
+
+
+def _memset_init(size: int, seed: int, precision: str) -> dict:
+    return {"x": _stale(DataInit(), size, precision), "val": MEMSET_VAL}
+
+
+def _memset_check_init(size: int, seed: int, precision: str) -> dict:
+    """A random nonzero value over random stale values."""
+    rng = np.random.default_rng(seed)
+    return {"x": rng.uniform(-1.0, 1.0, size), "val": rng.uniform(0.5, 1.5)}
+
+
+def _memset_cpu(grid: Grid, x: np.ndarray, val, n: int) -> None:
+    x[:n] = val
+
+
+MEMSET = KernelSpec(
+    name="Algorithm_MEMSET",
+    group=GROUP_NAME,
+    summary="x[i] = val, RAJAPerf's loop (not its library memset tuning)",
+    arrays=(Array("x", "real", per_item, "out"),),
+    scalars=(Scalar("val", "real"), N),
+    plan=one_launch("memset_loop", ("x", "val")),
+    init=_memset_init,
+    reference=lambda x: {"x": np.full(x["x"].size, float(x["val"]))},
+    cpu={"memset_loop": _memset_cpu},
+    traffic=lambda n, b: Traffic(write=n * b),
+    flops=lambda n: 0,
+    default_reps=100,
+    tolerance=EXACT,
+    check_cases=(
+        CheckCase(
+            "value",
+            _memset_check_init,
+            "RAJAPerf's value is 0, which a kernel that writes zeros (or no value at all "
+            "into zeroed memory) matches; here it is random and nonzero",
+        ),
+    ),
+    check_sizes=FORALL_CHECK_SIZES,
+)
+
+
+def _memcpy_init(size: int, seed: int, precision: str) -> dict:
+    d = DataInit()
+    return {"x": d.const(size, 0.0), "y": _stale(d, size, precision)}
+
+
+def _memcpy_check_init(size: int, seed: int, precision: str) -> dict:
+    """Distinct random x over random stale y."""
+    rng = np.random.default_rng(seed)
+    return {"x": rng.uniform(0.5, 1.5, size), "y": rng.uniform(-1.0, 1.0, size)}
+
+
+def _memcpy_cpu(grid: Grid, x: np.ndarray, y: np.ndarray, n: int) -> None:
+    y[:n] = x[:n]
+
+
+MEMCPY = KernelSpec(
+    name="Algorithm_MEMCPY",
+    group=GROUP_NAME,
+    summary="y[i] = x[i], RAJAPerf's loop (not its library memcpy tuning)",
+    arrays=(Array("x", "real", per_item), Array("y", "real", per_item, "out")),
+    scalars=(N,),
+    plan=one_launch("memcpy_loop", ("x", "y")),
+    init=_memcpy_init,
+    reference=lambda x: {"y": as_f64(x["x"])},
+    cpu={"memcpy_loop": _memcpy_cpu},
+    traffic=lambda n, b: Traffic(read=n * b, write=n * b),
+    flops=lambda n: 0,
+    default_reps=100,
+    tolerance=EXACT,
+    check_cases=(
+        CheckCase(
+            "random",
+            _memcpy_check_init,
+            "RAJAPerf's x is all zeros, so an element copied from the wrong index (or a "
+            "zero written) matches; here x is distinct random values",
+        ),
+    ),
+    check_sizes=FORALL_CHECK_SIZES,
+)
+
+
+KERNELS = (REDUCE_SUM, SCAN, MEMSET, MEMCPY, HISTOGRAM)
