@@ -1,0 +1,32 @@
+// Basic_DAXPY_ATOMIC: y[i] += a * x[i] as an atomic add; every address is distinct.
+// WGSL has no floating-point atomics: the add is a compare-and-swap loop on the
+// value's bits in an atomic<REAL_BITS> (u32 for f32, u64 for f64), so f64 needs
+// 64-bit atomics (the description's atomics64; adapters without them skip f64).
+
+struct Scalars {
+    a: REAL,
+    n: u32,
+}
+
+@group(0) @binding(0) var<storage, read> x: array<REAL>;
+@group(0) @binding(1) var<storage, read_write> y: array<atomic<REAL_BITS>>;
+@group(0) @binding(2) var<uniform> s: Scalars;
+
+fn atomic_add_y(i: u32, v: REAL) {
+    loop {
+        let old = atomicLoad(&y[i]);
+        let sum = bitcast<REAL_BITS>(bitcast<REAL>(old) + v);
+        if (atomicCompareExchangeWeak(&y[i], old, sum).exchanged) {
+            break;
+        }
+    }
+}
+
+@compute @workgroup_size(GROUP)
+fn daxpy_atomic(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
+    let i = global_index(wid, nwg, lid);
+    if (i < s.n) {
+        atomic_add_y(i, s.a * x[i]);
+    }
+}
