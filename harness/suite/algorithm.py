@@ -169,7 +169,7 @@ def _histogram_plan(size: int) -> list[Launch]:
     ]
 
 
-def _histogram_bins(size: int, num_bins: int = NUM_BINS) -> np.ndarray:
+def histogram_bins(size: int, num_bins: int = NUM_BINS) -> np.ndarray:
     """RAJAPerf's RunsRandomSizes bin assignment: contiguous runs of random lengths.
 
     Sorted rand() draws are the run ends as fractions of ``size``; index i goes
@@ -182,7 +182,7 @@ def _histogram_bins(size: int, num_bins: int = NUM_BINS) -> np.ndarray:
 
 def _histogram_init(size: int, seed: int, precision: str) -> dict:
     return {
-        "bins": _histogram_bins(size),
+        "bins": histogram_bins(size),
         "counts": np.zeros(NUM_BINS),
         "num_bins": NUM_BINS,
     }

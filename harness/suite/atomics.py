@@ -26,7 +26,7 @@ from harness.model.spec import (
     Tolerance,
     Traffic,
 )
-from harness.suite.algorithm import BIN_BYTES, _histogram_bins
+from harness.suite.algorithm import BIN_BYTES, histogram_bins
 from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, as_f64, one_launch, per_item
 from harness.suite.scan import CHUNK, CHUNKED_CHECK_SIZES, chunked_launch
 
@@ -135,7 +135,7 @@ def _multi_reduce(num_bins: int) -> KernelSpec:
     def init(size: int, seed: int, precision: str) -> dict:
         d = DataInit()
         data = d.rand_value(size)
-        return _multi_reduce_inputs(data, _histogram_bins(size, num_bins), np.zeros(num_bins))
+        return _multi_reduce_inputs(data, histogram_bins(size, num_bins), np.zeros(num_bins))
 
     def check_init(size: int, seed: int, precision: str) -> dict:
         """Bins drawn at random and stale values to clear."""
