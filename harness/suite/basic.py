@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 import numpy as np
 
 from harness.model.rajaperf import DataInit
@@ -17,8 +20,9 @@ from harness.model.spec import (
     Scalar,
     Tolerance,
     Traffic,
+    numpy_dtype,
 )
-from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, one_launch
+from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, as_f64, one_launch
 from harness.suite.scan import (
     CHUNK,
     CHUNKED_CHECK_SIZES,
@@ -273,34 +277,60 @@ def _indexlist_plan(size: int) -> list[Launch]:
     ]
 
 
-def _indexlist_init(size: int, seed: int, precision: str) -> dict:
-    d = DataInit()
-    return {
-        "x": d.rand_sign(size),
-        "counts": np.zeros(size + 1),
-        "sums": np.zeros(partial_groups(size + 1)),
-        "list": d.int_data(size),
-        "len": np.zeros(1),
-    }
+def _indexlist_3loop_scratch(size: int) -> dict:
+    return {"counts": np.zeros(size + 1), "sums": np.zeros(partial_groups(size + 1))}
 
 
-def _indexlist_check_init(size: int, seed: int, precision: str) -> dict:
-    """x of -1, 0 and +1 times random magnitudes: exact zeros must not be listed."""
-    rng = np.random.default_rng(seed)
-    x = rng.integers(-1, 2, size) * rng.uniform(0.5, 1.5, size)
-    return {
-        "x": x,
-        "counts": np.zeros(size + 1),
-        "sums": np.zeros(partial_groups(size + 1)),
-        "list": rng.integers(-1000, -1, size),
-        "len": np.full(1, -1),
-    }
+def _indexlist_init(scratch: Callable[[int], dict]) -> Callable[[int, int, str], dict]:
+    """RAJAPerf's setUp of a list of the i with x[i] < 0 (x, then list), with
+    ``scratch(size)``, the plan's working arrays."""
+
+    def init(size: int, seed: int, precision: str) -> dict:
+        d = DataInit()
+        return {
+            "x": d.rand_sign(size),
+            **scratch(size),
+            "list": d.int_data(size),
+            "len": np.zeros(1),
+        }
+
+    return init
 
 
-def _indexlist_all_init(size: int, seed: int, precision: str) -> dict:
-    """Every x negative: every index is listed, and every count the scan adds is 1."""
-    rng = np.random.default_rng(seed)
-    return {**_indexlist_check_init(size, seed, precision), "x": -rng.uniform(0.5, 1.5, size)}
+def _indexlist_cases(scratch: Callable[[int], dict]) -> tuple[CheckCase, CheckCase]:
+    """The check cases of a list of the i with x[i] < 0; ``scratch(size)`` makes
+    the plan's working arrays."""
+
+    def zeros(size: int, seed: int, precision: str) -> dict:
+        """x of -1, 0 and +1 times random magnitudes: exact zeros must not be listed."""
+        rng = np.random.default_rng(seed)
+        x = rng.integers(-1, 2, size) * rng.uniform(0.5, 1.5, size)
+        return {
+            "x": x,
+            **scratch(size),
+            "list": rng.integers(-1000, -1, size),
+            "len": np.full(1, -1),
+        }
+
+    def every(size: int, seed: int, precision: str) -> dict:
+        """Every x negative: every index is listed, and every count the scan adds is 1."""
+        rng = np.random.default_rng(seed)
+        return {**zeros(size, seed, precision), "x": -rng.uniform(0.5, 1.5, size)}
+
+    return (
+        CheckCase(
+            "zeros",
+            zeros,
+            "RAJAPerf's x has no zeros, so x < 0 and x <= 0 agree; here a third of x "
+            "is exactly 0, and list starts with values no index has",
+        ),
+        CheckCase(
+            "all",
+            every,
+            "every x is negative, so every entry the scan adds is 1 and an entry added "
+            "twice or skipped at a chunk's edge shows",
+        ),
+    )
 
 
 def _indexlist_count_cpu(grid: Grid, x: np.ndarray, counts: np.ndarray, n: int) -> None:
@@ -335,7 +365,7 @@ INDEXLIST_3LOOP = KernelSpec(
     ),
     scalars=(N, CHUNK, COUNT),
     plan=_indexlist_plan,
-    init=_indexlist_init,
+    init=_indexlist_init(_indexlist_3loop_scratch),
     reference=_indexlist_reference,
     cpu={
         "indexlist_count": _indexlist_count_cpu,
@@ -356,22 +386,378 @@ INDEXLIST_3LOOP = KernelSpec(
     rajaperf_features=("Forall", "Scan"),
     checksum=lambda out: array_checksum(out["list"]) + abs(float(out["len"][0])),
     type_aliases={"SCAN_T": "i32"},
+    check_cases=_indexlist_cases(_indexlist_3loop_scratch),
+    check_sizes=CHUNKED_CHECK_SIZES,
+)
+
+
+# --- INDEXLIST ----------------------------------------------------------------
+
+
+def _indexlist_1loop_plan(size: int) -> list[Launch]:
+    """Two launches: RAJAPerf's CUDA variant scans in one, each block waiting on the
+    blocks before it (decoupled look-back), which needs every earlier block to make
+    progress while a later one spins. OpenCL and Vulkan promise no such progress
+    between work-groups, and WGSL's atomics order nothing across them, so the
+    waiting is split off at a launch boundary: one launch counts each chunk's
+    negatives, the next adds the counts before its chunk and lists the chunk."""
+    return [
+        chunked_launch("indexlist_count", size, ("x", "counts")),
+        chunked_launch("indexlist_scan", size, ("x", "counts", "list", "len")),
+    ]
+
+
+def _indexlist_1loop_scratch(size: int) -> dict:
+    return {"counts": np.zeros(partial_groups(size))}
+
+
+def _indexlist_chunk_count_cpu(
+    grid: Grid, x: np.ndarray, counts: np.ndarray, n: int, chunk: int
+) -> None:
+    chunk_sums(grid, (x[:n] < 0).astype(counts.dtype), counts, n, chunk)
+
+
+def _indexlist_chunk_scan_cpu(
+    grid: Grid,
+    x: np.ndarray,
+    counts: np.ndarray,
+    out: np.ndarray,
+    length: np.ndarray,
+    n: int,
+    chunk: int,
+) -> None:
+    offsets = np.concatenate(([0], np.cumsum(counts[: grid.groups], dtype=np.int64)))
+    hits = np.nonzero(x[:n] < 0)[0]
+    group = hits // chunk
+    rank = np.arange(hits.size) - np.searchsorted(hits, group * chunk)
+    out[offsets[group] + rank] = hits
+    length[0] = offsets[-1]
+
+
+INDEXLIST = KernelSpec(
+    name="Basic_INDEXLIST",
+    group=GROUP_NAME,
+    summary="list of i with x[i] < 0: chunk counts, then each chunk listed from their sum",
+    arrays=(
+        Array("x", "real", lambda n: n),
+        Array("counts", "i32", partial_groups, "scratch"),
+        Array("list", "i32", lambda n: n, "inout"),
+        Array("len", "i32", lambda n: 1, "out"),
+    ),
+    scalars=(N, CHUNK),
+    plan=_indexlist_1loop_plan,
+    init=_indexlist_init(_indexlist_1loop_scratch),
+    reference=_indexlist_reference,
+    cpu={
+        "indexlist_count": _indexlist_chunk_count_cpu,
+        "indexlist_scan": _indexlist_chunk_scan_cpu,
+    },
+    traffic=lambda n, b: Traffic(read=n * b, write=n * INT_BYTES // 2),
+    flops=lambda n: 0,
+    default_reps=100,
+    tolerance=EXACT,
+    features=frozenset({"local_memory"}),
+    rajaperf_features=("Forall", "Scan"),
+    checksum=lambda out: array_checksum(out["list"]) + abs(float(out["len"][0])),
+    type_aliases={"SCAN_T": "i32"},
+    check_cases=_indexlist_cases(_indexlist_1loop_scratch),
+    check_sizes=CHUNKED_CHECK_SIZES,
+)
+
+
+# --- PI_REDUCE and TRAP_INT: sums of a function of the index ------------------
+
+
+def _index_sum_cpu(term: Callable[..., np.ndarray]) -> Callable[..., None]:
+    """The numpy chunked launch writing each chunk's sum of ``term(i, *scalars)``
+    into partial, in the run precision."""
+
+    def partial_sums(grid: Grid, partial: np.ndarray, n: int, chunk: int, *scalars) -> None:
+        i = np.arange(n, dtype=partial.dtype)
+        chunk_sums(grid, term(i, *scalars).astype(partial.dtype), partial, n, chunk)
+
+    return partial_sums
+
+
+def _pi_term(i: np.ndarray, dx) -> np.ndarray:
+    x = (i + i.dtype.type(0.5)) * dx
+    return dx / (1 + x * x)
+
+
+def _pi_reduce_plan(size: int) -> list[Launch]:
+    return [
+        chunked_launch("pi_reduce_partial", size, ("partial",), ("dx",)),
+        fold_launch("pi_reduce_final", size, ("partial", "pi")),
+    ]
+
+
+def _pi_reduce_init(size: int, seed: int, precision: str) -> dict:
+    return {
+        "partial": np.zeros(partial_groups(size)),
+        "pi": np.zeros(1),
+        "dx": 1.0 / size,
+        "n": size,
+    }
+
+
+def _pi_reduce_reference(x: dict) -> dict:
+    i = np.arange(int(x["n"]), dtype=np.float64)
+    return {"pi": np.array([4 * _pi_term(i, float(x["dx"])).sum()])}
+
+
+def _pi_reduce_final_cpu(grid: Grid, partial: np.ndarray, pi: np.ndarray, count: int) -> None:
+    pi[0] = 4 * partial[:count].sum()
+
+
+PI_REDUCE = KernelSpec(
+    name="Basic_PI_REDUCE",
+    group=GROUP_NAME,
+    summary="pi = 4 * sum(dx / (1 + x*x)), x = (i + 0.5) * dx: group partials, then their sum",
+    arrays=(
+        Array("partial", "real", partial_groups, "scratch"),
+        Array("pi", "real", lambda n: 1, "out"),
+    ),
+    scalars=(Scalar("dx", "real"), N, CHUNK, COUNT),
+    plan=_pi_reduce_plan,
+    init=_pi_reduce_init,
+    reference=_pi_reduce_reference,
+    cpu={"pi_reduce_partial": _index_sum_cpu(_pi_term), "pi_reduce_final": _pi_reduce_final_cpu},
+    traffic=lambda n, b: Traffic(),
+    flops=lambda n: 6 * n + 1,
+    default_reps=50,
+    tolerance=NORMAL,
+    features=frozenset({"local_memory"}),
+    rajaperf_features=("Forall", "Reduction"),
+    checksum=_scalars_checksum("pi"),
+    check_sizes=CHUNKED_CHECK_SIZES,
+)
+
+
+#: TRAP_INT's real scalars, in trap_int_partial's parameter order.
+TRAP_INT_SCALARS = ("x0", "xp", "y", "yp", "h")
+
+
+def _trap_term(i: np.ndarray, x0, xp, y, yp, h) -> np.ndarray:
+    """RAJAPerf's trap_int_func at x = x0 + i*h."""
+    x = x0 + i * h
+    return 1 / np.sqrt((x - xp) * (x - xp) + (y - yp) * (y - yp))
+
+
+def _trap_int_plan(size: int) -> list[Launch]:
+    final = fold_launch("trap_int_final", size, ("partial", "sumx"))
+    return [
+        chunked_launch("trap_int_partial", size, ("partial",), TRAP_INT_SCALARS),
+        replace(final, args=(*final.args, "h")),
+    ]
+
+
+def _trap_int_init(size: int, seed: int, precision: str) -> dict:
+    """setUp's initData calls, in order: xn, x0, xp, y, yp; then h = xn - x0."""
+    d = DataInit()
+    xn, x0, xp, y, yp = (d.scalar() for _ in range(5))
+    return {
+        "partial": np.zeros(partial_groups(size)),
+        "sumx": np.zeros(1),
+        **dict(zip(TRAP_INT_SCALARS, (x0, xp, y, yp, xn - x0), strict=True)),
+        "n": size,
+    }
+
+
+def _trap_int_check_init(size: int, seed: int, precision: str) -> dict:
+    """Distinct random x0, xp, y, yp and h, and a nonzero sumx to add to."""
+    rng = np.random.default_rng(seed)
+    return {
+        "partial": np.zeros(partial_groups(size)),
+        "sumx": np.array([rng.uniform(1.0, 2.0)]),
+        "x0": rng.uniform(0.2, 0.4),
+        "xp": rng.uniform(-0.8, -0.6),
+        "y": rng.uniform(0.4, 0.5),
+        "yp": rng.uniform(1.1, 1.3),
+        "h": rng.uniform(0.01, 0.02),
+        "n": size,
+    }
+
+
+def _trap_int_final_cpu(grid: Grid, partial: np.ndarray, sumx: np.ndarray, count: int, h) -> None:
+    sumx[0] += partial[:count].sum() * h
+
+
+def _trap_int_reference(x: dict) -> dict:
+    i = np.arange(int(x["n"]), dtype=np.float64)
+    scalars = (float(x[name]) for name in TRAP_INT_SCALARS)
+    total = _trap_term(i, *scalars).sum() * float(x["h"])
+    return {"sumx": np.asarray(x["sumx"], np.float64) + total}
+
+
+TRAP_INT = KernelSpec(
+    name="Basic_TRAP_INT",
+    group=GROUP_NAME,
+    summary="sumx += h * sum(1 / sqrt((x - xp)^2 + (y - yp)^2)), x = x0 + i*h, in two launches",
+    arrays=(
+        Array("partial", "real", partial_groups, "scratch"),
+        Array("sumx", "real", lambda n: 1, "inout"),
+    ),
+    scalars=(*(Scalar(name, "real") for name in TRAP_INT_SCALARS), N, CHUNK, COUNT),
+    plan=_trap_int_plan,
+    init=_trap_int_init,
+    reference=_trap_int_reference,
+    cpu={"trap_int_partial": _index_sum_cpu(_trap_term), "trap_int_final": _trap_int_final_cpu},
+    traffic=lambda n, b: Traffic(),
+    flops=lambda n: 10 * n,
+    default_reps=50,
+    tolerance=NORMAL,
+    features=frozenset({"local_memory"}),
+    rajaperf_features=("Forall", "Reduction"),
+    checksum=_scalars_checksum("sumx"),
     check_cases=(
         CheckCase(
-            "zeros",
-            _indexlist_check_init,
-            "RAJAPerf's x has no zeros, so x < 0 and x <= 0 agree; here a third of x "
-            "is exactly 0, and list starts with values no index has",
-        ),
-        CheckCase(
-            "all",
-            _indexlist_all_init,
-            "every x is negative, so every entry the scan adds is 1 and an entry added "
-            "twice or skipped at a chunk's edge shows",
+            "distinct",
+            _trap_int_check_init,
+            "RAJAPerf's y equals x0 and yp equals xp (each pair one initData factor), "
+            "so swapping either pair shows nowhere; here all five differ, and sumx "
+            "starts nonzero, so assigning the sum instead of adding it shows",
         ),
     ),
     check_sizes=CHUNKED_CHECK_SIZES,
 )
 
 
-KERNELS = (DAXPY, REDUCE3_INT, PI_ATOMIC, INDEXLIST_3LOOP)
+# --- REDUCE_STRUCT ------------------------------------------------------------
+
+#: Rows of REDUCE_STRUCT's partials and entries of its points, in the order of
+#: RAJAPerf's PointsType: center (x, y), then xmin, xmax, ymin, ymax.
+POINTS = ("xcenter", "ycenter", "xmin", "xmax", "ymin", "ymax")
+
+
+def _reduce_struct_plan(size: int) -> list[Launch]:
+    bounds = ("init_min", "init_max")
+    final = fold_launch("reduce_struct_final", size, ("partial", "points"))
+    return [
+        chunked_launch("reduce_struct_partial", size, ("x", "y", "partial"), bounds),
+        replace(final, args=(*final.args, "n", *bounds), values={**final.values, "n": size}),
+    ]
+
+
+def _reduce_struct_scratch(size: int, precision: str) -> dict:
+    limits = np.finfo(numpy_dtype("real", precision))
+    return {
+        "partial": np.zeros(len(POINTS) * partial_groups(size)),
+        "points": np.zeros(len(POINTS)),
+        "init_min": float(limits.max),
+        "init_max": float(limits.min),
+    }
+
+
+def _reduce_struct_init(size: int, seed: int, precision: str) -> dict:
+    """x[i] = i * 100/n and y[i] = i * 50/n, as setUp overwrites its initData."""
+    i = np.arange(size, dtype=np.float64)
+    return {
+        "x": i * (100.0 / size),
+        "y": i * (50.0 / size),
+        **_reduce_struct_scratch(size, precision),
+    }
+
+
+#: Where REDUCE_STRUCT's check case puts each extreme, as a fraction of the size:
+#: x's min, x's max, y's min, y's max, in the middle and last of three chunks, so
+#: a partial stored to or read from another group's or row's slot shows.
+EXTREMES_AT = (0.9, 0.5, 0.6, 0.8)
+
+
+def _reduce_struct_check_init(size: int, seed: int, precision: str) -> dict:
+    """Random x in [-1, 3) and y in [-4, 1), each extreme planted past the ranges."""
+    rng = np.random.default_rng(seed)
+    x, y = rng.uniform(-1.0, 3.0, size), rng.uniform(-4.0, 1.0, size)
+    for values, at, extreme in zip((x, x, y, y), EXTREMES_AT, (-2.5, 4.0, -5.0, 2.0), strict=True):
+        values[int(at * size)] = extreme
+    return {"x": x, "y": y, **_reduce_struct_scratch(size, precision)}
+
+
+def _reduce_struct_rows(x: np.ndarray, y: np.ndarray, starts: np.ndarray) -> list[np.ndarray]:
+    """Sums, mins and maxes of the ranges beginning at ``starts``, as POINTS orders them."""
+    return [
+        np.add.reduceat(x, starts),
+        np.add.reduceat(y, starts),
+        np.minimum.reduceat(x, starts),
+        np.maximum.reduceat(x, starts),
+        np.minimum.reduceat(y, starts),
+        np.maximum.reduceat(y, starts),
+    ]
+
+
+def _reduce_struct_partial_cpu(
+    grid: Grid, x, y, partial: np.ndarray, n: int, chunk: int, init_min, init_max
+) -> None:
+    groups = grid.groups
+    rows = partial[: len(POINTS) * groups].reshape(len(POINTS), groups)
+    rows[:2], rows[2::2], rows[3::2] = 0, init_min, init_max
+    if n:
+        values = _reduce_struct_rows(x[:n], y[:n], np.arange(0, n, chunk))
+        for row, value in zip(rows, values, strict=True):
+            row[: value.size] = value
+
+
+def _reduce_struct_final_cpu(
+    grid: Grid, partial: np.ndarray, points: np.ndarray, count: int, n: int, init_min, init_max
+) -> None:
+    rows = partial[: len(POINTS) * count].reshape(len(POINTS), count)
+    points[:2] = rows[:2].sum(axis=1) / n
+    points[2:6:2] = np.minimum(rows[2::2].min(axis=1), init_min)
+    points[3:6:2] = np.maximum(rows[3::2].max(axis=1), init_max)
+
+
+def _reduce_struct_reference(x: dict) -> dict:
+    values = _reduce_struct_rows(as_f64(x["x"]), as_f64(x["y"]), np.zeros(1, dtype=np.intp))
+    points = np.concatenate(values)
+    points[:2] /= len(x["x"])
+    return {"points": points}
+
+
+REDUCE_STRUCT = KernelSpec(
+    name="Basic_REDUCE_STRUCT",
+    group=GROUP_NAME,
+    summary="center, min and max of points (x[i], y[i]): six reductions in one pass, then a fold",
+    arrays=(
+        Array("x", "real", lambda n: n),
+        Array("y", "real", lambda n: n),
+        Array("partial", "real", lambda n: len(POINTS) * partial_groups(n), "scratch"),
+        Array("points", "real", lambda n: len(POINTS), "out"),
+    ),
+    scalars=(Scalar("init_min", "real"), Scalar("init_max", "real"), N, CHUNK, COUNT),
+    plan=_reduce_struct_plan,
+    init=_reduce_struct_init,
+    reference=_reduce_struct_reference,
+    cpu={
+        "reduce_struct_partial": _reduce_struct_partial_cpu,
+        "reduce_struct_final": _reduce_struct_final_cpu,
+    },
+    traffic=lambda n, b: Traffic(read=2 * n * b),
+    flops=lambda n: 2 * n + 2,
+    default_reps=50,
+    tolerance=NORMAL,
+    features=frozenset({"local_memory"}),
+    rajaperf_features=("Forall", "Reduction"),
+    checksum=lambda out: float(np.abs(out["points"]).sum()),
+    check_cases=(
+        CheckCase(
+            "random",
+            _reduce_struct_check_init,
+            "RAJAPerf's x and y rise with i, so each min is the first item and each max "
+            "the last, of every chunk too, and both are never negative; here values "
+            "of both signs are random and each extreme lies inside a chunk past the first",
+        ),
+    ),
+    check_sizes=CHUNKED_CHECK_SIZES,
+)
+
+
+KERNELS = (
+    DAXPY,
+    INDEXLIST,
+    INDEXLIST_3LOOP,
+    PI_ATOMIC,
+    PI_REDUCE,
+    REDUCE3_INT,
+    REDUCE_STRUCT,
+    TRAP_INT,
+)
