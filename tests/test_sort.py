@@ -40,8 +40,13 @@ def test_small_lengths(backend: str, kernel: str, strategy: str, order: str) -> 
         assert_sorted(run_sort(kernel, backend, n, strategy=strategy, order=order))
 
 
-@pytest.mark.parametrize("backend", ["opencl", "wgpu"])
-@pytest.mark.parametrize("kernel", ["Bitonic_U32", "Bitonic_I32", "Bitonic_F32", "Bitonic_PAIRS"])
+# A length past a power of two, so the padded network has every stage, on
+# each device backend. The key type changes only the comparison, which smaller
+# lengths test; pairs run on opencl alone, as on wgpu they take 25 s here.
+@pytest.mark.parametrize(
+    ("backend", "kernel"),
+    [("opencl", "Bitonic_U32"), ("wgpu", "Bitonic_U32"), ("opencl", "Bitonic_PAIRS")],
+)
 @pytest.mark.parametrize("strategy", ["global", "local"])
 def test_a_million_and_three(backend: str, kernel: str, strategy: str) -> None:
     assert_sorted(run_sort(kernel, backend, 1_000_003, strategy=strategy))
