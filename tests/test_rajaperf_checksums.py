@@ -84,3 +84,29 @@ def test_checksum_matches_rajaperf(kernel: str, backend: str) -> None:
     want = RAJAPERF_BASE_SEQ_10000[kernel]
     allowed = suite.BY_NAME[kernel].tolerance.f64
     assert abs(row["checksum"] - want) <= allowed * abs(want), (row["checksum"], want)
+
+
+#: raja-perf.exe's Base_Seq checksums at ``--size 10000`` with a run option
+#: other than RAJAPerf's default, given to both tools by the same name.
+RAJAPERF_BASE_SEQ_10000_OPTIONS = {
+    ("Basic_MULTI_REDUCE", "multi_reduce_num_bins", "1"): 4048.6788383622374574,
+    ("Basic_MULTI_REDUCE", "multi_reduce_num_bins", "100"): 5007.0372006582462907,
+    ("Basic_ARRAY_OF_PTRS", "array_of_ptrs_array_size", "5"): 4993.4030261392311898,
+}
+
+
+@pytest.mark.parametrize("backend", ["cpu", "opencl", "wgpu"])
+@pytest.mark.parametrize(
+    "choice", sorted(RAJAPERF_BASE_SEQ_10000_OPTIONS), ids=lambda c: f"{c[0]}[{c[2]}]"
+)
+def test_checksum_with_a_run_option_matches_rajaperf(
+    choice: tuple[str, str, str], backend: str
+) -> None:
+    need_backend(backend)
+    kernel, option, value = choice
+    task = Task(kernel, backend, 0, 10_000, "f64", ((option, value),))
+    row = Runner(RunOptions(check=True)).execute(task)
+    assert row["status"] == "ok", row["reason"]
+    want = RAJAPERF_BASE_SEQ_10000_OPTIONS[choice]
+    allowed = suite.BY_NAME[kernel].tolerance.f64
+    assert abs(row["checksum"] - want) <= allowed * abs(want), (row["checksum"], want)

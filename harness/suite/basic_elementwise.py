@@ -14,6 +14,7 @@ from harness.model.spec import (
     CheckCase,
     Grid,
     KernelSpec,
+    Param,
     Scalar,
     Traffic,
 )
@@ -33,65 +34,83 @@ def _real(name: str, intent: str = "in") -> Array:
 
 # --- ARRAY_OF_PTRS --------------------------------------------------------------
 
-#: RAJAPerf's --array_of_ptrs_array_size (default and largest): arrays summed.
-ARRAY_SIZE = 26
+#: RAJAPerf's ARRAY_OF_PTRS_MAX_ARRAY_SIZE: the pointers every launch passes.
+MAX_ARRAY_SIZE = 26
+X_NAMES = tuple(f"x{a}" for a in range(MAX_ARRAY_SIZE))
+
+ARRAY_SIZE = Param(
+    "array_of_ptrs_array_size",
+    tuple(str(a) for a in range(1, MAX_ARRAY_SIZE + 1)),
+    (str(MAX_ARRAY_SIZE),),
+    "Basic_ARRAY_OF_PTRS's number of arrays summed, as RAJAPerf's "
+    f"--array_of_ptrs_array_size (1 to {MAX_ARRAY_SIZE}, default {MAX_ARRAY_SIZE})",
+)
 
 
-def _aop_init(size: int, seed: int, precision: str) -> dict:
-    d = DataInit()
-    return {"y": d.const(size, 0.0), "x": d.data(ARRAY_SIZE * size)}
+def _aop_split(x: np.ndarray, size: int) -> dict:
+    """RAJAPerf's pointers x[a] = x_data + a*n as the arrays x0, x1, ...; those past
+    the arrays summed are empty of meaning but still passed, as RAJAPerf passes all."""
+    parts = [x[a * size : (a + 1) * size] for a in range(x.size // max(size, 1))]
+    return {name: parts[a] if a < len(parts) else np.zeros(size) for a, name in enumerate(X_NAMES)}
 
 
-def _aop_random_init(size: int, seed: int, precision: str) -> dict:
-    """Random positive x (positive, so no sum cancels), distinct across the arrays."""
-    rng = np.random.default_rng(seed)
-    return {"y": np.full(size, -1.0), "x": rng.uniform(0.25, 1.0, ARRAY_SIZE * size)}
-
-
-def _aop_sum(x: np.ndarray, n: int, dtype: np.dtype) -> np.ndarray:
-    """y[i] = x[0][i] + x[1][i] + ..., added in RAJAPerf's order from 0."""
-    y = np.zeros(n, dtype=dtype)
-    for a in range(ARRAY_SIZE):
-        y += x[a * n : (a + 1) * n]
+def _aop_sum(x: dict, array_size: int, dtype: np.dtype) -> np.ndarray:
+    """y[i] = x0[i] + x1[i] + ..., added in RAJAPerf's order from 0."""
+    y = np.zeros(x["x0"].size, dtype=dtype)
+    for name in X_NAMES[:array_size]:
+        y += np.asarray(x[name], dtype=dtype)
     return y
 
 
-def _aop_cpu(grid: Grid, y: np.ndarray, x: np.ndarray, n: int) -> None:
-    y[:n] = _aop_sum(x, n, y.dtype)
+def _array_of_ptrs(array_size: int) -> KernelSpec:
+    """ARRAY_OF_PTRS summing ``array_size`` of its MAX_ARRAY_SIZE arrays."""
 
+    def init(size: int, seed: int, precision: str) -> dict:
+        d = DataInit()
+        y = d.const(size, 0.0)
+        return {"y": y, **_aop_split(d.data(array_size * size), size), "array_size": array_size}
 
-def _aop_reference(x: dict) -> dict:
-    return {"y": _aop_sum(as_f64(x["x"]), x["y"].size, np.float64)}
+    def random_init(size: int, seed: int, precision: str) -> dict:
+        """Random positive x (positive, so no sum cancels), and a stale y."""
+        rng = np.random.default_rng(seed)
+        x = rng.uniform(0.25, 1.0, MAX_ARRAY_SIZE * size)
+        return {"y": np.full(size, -1.0), **_aop_split(x, size), "array_size": array_size}
 
+    def cpu(grid: Grid, y: np.ndarray, *rest) -> None:
+        *xs, count, n = rest
+        y[:n] = _aop_sum(dict(zip(X_NAMES, (x[:n] for x in xs), strict=True)), count, y.dtype)
 
-ARRAY_OF_PTRS = KernelSpec(
-    name="Basic_ARRAY_OF_PTRS",
-    group=GROUP_NAME,
-    summary="y[i] = sum over a < ARRAY_SIZE of x[a][i]; x[a] is at offset a*n of one array",
-    # RAJAPerf passes ARRAY_SIZE pointers x[a] = x_data + a*n (by value, in a
-    # struct); WGSL has no pointers in buffers, so every backend takes x_data
-    # and reads x[a][i] at x_data[a*n + i], adding in the same order.
-    arrays=(_real("y", "out"), Array("x", "real", lambda n: ARRAY_SIZE * n)),
-    scalars=(N,),
-    plan=one_launch("array_of_ptrs", ("y", "x")),
-    init=_aop_init,
-    reference=_aop_reference,
-    cpu={"array_of_ptrs": _aop_cpu},
-    traffic=lambda n, b: Traffic(read=ARRAY_SIZE * n * b, write=n * b),
-    flops=lambda n: ARRAY_SIZE * n,
-    default_reps=50,
-    tolerance=NORMAL,
-    constants={"ARRAY_SIZE": ARRAY_SIZE},
-    check_cases=(
-        CheckCase(
-            "random",
-            _aop_random_init,
-            "RAJAPerf's x varies by about 2% across all its 26n values, so a read of "
-            "the wrong array or element barely shows; here every value is random",
+    return KernelSpec(
+        name="Basic_ARRAY_OF_PTRS",
+        group=GROUP_NAME,
+        summary=f"y[i] = x[0][i] + ... + x[{array_size - 1}][i], x an array of pointers",
+        arrays=(_real("y", "out"), *(_real(name) for name in X_NAMES)),
+        scalars=(Scalar("array_size", "u32"), N),
+        plan=one_launch("array_of_ptrs", ("y", *X_NAMES, "array_size")),
+        init=init,
+        reference=lambda x: {"y": _aop_sum(x, int(x["array_size"]), np.float64)},
+        cpu={"array_of_ptrs": cpu},
+        traffic=lambda n, b: Traffic(read=array_size * n * b, write=n * b),
+        flops=lambda n: array_size * n,
+        default_reps=50,
+        tolerance=NORMAL,
+        constants={"MAX_ARRAY_SIZE": MAX_ARRAY_SIZE},
+        check_cases=(
+            CheckCase(
+                "random",
+                random_init,
+                "RAJAPerf's x varies by about 2% across all its values, so a read of "
+                "the wrong array or element barely shows; here every value is random",
+            ),
         ),
-    ),
-    check_sizes=FORALL_CHECK_SIZES,
-)
+        check_sizes=FORALL_CHECK_SIZES,
+        params=(ARRAY_SIZE,),
+        bind=lambda chosen: _array_of_ptrs(int(chosen.get(ARRAY_SIZE.name, ARRAY_SIZE.default[0]))),
+        param_values={ARRAY_SIZE.name: str(array_size)},
+    )
+
+
+ARRAY_OF_PTRS = _array_of_ptrs(MAX_ARRAY_SIZE)
 
 
 # --- COPY8 --------------------------------------------------------------------
