@@ -1,6 +1,8 @@
 // Basic_ARRAY_OF_PTRS: y[i] = x[0][i] + ... + x[array_size-1][i].
 // WGSL has no pointers to pick a binding by index, so x[a][i] is a switch
-// over the MAX_ARRAY_SIZE arrays, each its own binding.
+// over the MAX_ARRAY_SIZE arrays, each its own binding. a is always below
+// array_size, at most MAX_ARRAY_SIZE, so the default never runs; it reads x0
+// again so that a loop running one step too far shows.
 
 fn x_at(a: u32, i: u32) -> REAL {
     switch a {
@@ -29,7 +31,8 @@ fn x_at(a: u32, i: u32) -> REAL {
         case 22u: { return x22[i]; }
         case 23u: { return x23[i]; }
         case 24u: { return x24[i]; }
-        default: { return x25[i]; }
+        case 25u: { return x25[i]; }
+        default: { return x0[i]; }
     }
 }
 
