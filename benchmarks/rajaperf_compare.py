@@ -7,7 +7,10 @@ Base_OpenMP variants of the same kernels; launches alternate because memory
 bandwidth on shared machines changes between launches. The table gives the
 median over launches of the time per repetition, and our time over
 Base_OpenMP's. ``--checksums`` also compares our checksums after one
-repetition with raja-perf.exe's ``--checkrun 1`` Base_Seq checksums.
+repetition with raja-perf.exe's ``--checkrun 1`` Base_Seq checksums, at each
+kernel's default size or at ``--checksum-size``. A kernel with run options
+(Algorithm_ATOMIC's replication, say) gives a row per choice, compared with
+RAJAPerf's default tuning of that variant.
 
     OMP_NUM_THREADS=2 python benchmarks/rajaperf_compare.py --rajaperf ./raja-perf.exe \\
         --device opencl:0 --launches 3 --checksums
@@ -44,37 +47,58 @@ def rajaperf(exe: str, kernels: list[str], *extra: str) -> Path:
 
 
 def run_data(folder: Path) -> dict[tuple[str, str], float]:
-    """Mean time per repetition by (kernel, variant) from RAJAPerf-kernel-run-data.csv."""
-    times = {}
+    """Mean time per repetition by (kernel, variant) from RAJAPerf-kernel-run-data.csv.
+
+    Of a variant's tunings the ``default`` one counts, else the first listed
+    (ATOMIC's only OpenMP tuning is ``replicate_64``).
+    """
+    times: dict[tuple[str, str], float] = {}
     with (folder / "RAJAPerf-kernel-run-data.csv").open() as f:
         lines = [line for line in f if "," in line]
     rows = list(csv.reader(lines))
     header = [h.strip() for h in rows[0]]
     kernel, variant = header.index("Kernel"), header.index("Variant")
+    tuning = header.index("Tuning")
     column = next(i for i, h in enumerate(header) if h.startswith("Mean time per rep"))
     for row in rows[1:]:
         cells = [c.strip() for c in row]
         try:
-            times[(cells[kernel], cells[variant])] = float(cells[column])
+            seconds = float(cells[column])
         except (ValueError, IndexError):
             continue
+        key = (cells[kernel], cells[variant])
+        if key not in times or cells[tuning] == "default":
+            times[key] = seconds
     return times
 
 
 def checksums(folder: Path) -> dict[str, float]:
-    """Base_Seq-default checksums by kernel from RAJAPerf-checksum.txt.
+    """Base_Seq checksums by kernel from RAJAPerf-checksum.txt: the default
+    tuning's, else the first tuning's.
 
     The report names a kernel alone on a line, then one line per variant:
     variant-tuning, result, tolerance, checksum, relative difference.
     """
-    found, kernel = {}, None
+    found: dict[str, float] = {}
+    kernel = None
     for line in (folder / "RAJAPerf-checksum.txt").read_text().splitlines():
         cells = line.split()
         if len(cells) == 1 and cells[0] in suite.BY_NAME:
             kernel = cells[0]
-        elif kernel and cells and cells[0] == "Base_Seq-default":
+        elif (
+            kernel
+            and len(cells) > 3
+            and cells[0].startswith("Base_Seq-")
+            and (kernel not in found or cells[0] == "Base_Seq-default")
+        ):
             found[kernel] = float(cells[3])
     return found
+
+
+def label(row: dict[str, str]) -> str:
+    """A row's kernel, with its run options' choices: ``Algorithm_ATOMIC[64]``."""
+    chosen = [row[p] for p in suite.PARAMS if row.get(p)]
+    return f"{row['kernel']}[{','.join(chosen)}]" if chosen else row["kernel"]
 
 
 def main() -> None:
@@ -87,6 +111,11 @@ def main() -> None:
     )
     parser.add_argument("--launches", type=int, default=3, help="launches of each tool (default 3)")
     parser.add_argument("--checksums", action="store_true", help="also compare checksums")
+    parser.add_argument(
+        "--checksum-size",
+        type=int,
+        help="problem size of the checksum comparison (default: each kernel's default)",
+    )
     parser.add_argument(
         "-k",
         "--kernels",
@@ -102,37 +131,45 @@ def main() -> None:
         rows, _ = harness_rows("-k", *names, "--device", args.device)
         for r in rows:
             if r["status"] == "ok" and r["time_median_s"]:
-                ours[r["kernel"]].append(float(r["time_median_s"]))
+                ours[label(r)].append(float(r["time_median_s"]))
         for key, seconds in run_data(
             rajaperf(args.rajaperf, names, "--variants", *VARIANTS)
         ).items():
             theirs[key].append(seconds)
         print(f"launch {launch + 1} of {args.launches} done", flush=True)
-    print(f"\n{'kernel':28}{'harness':>12}{'Base_Seq':>12}{'Base_OpenMP':>13}{'ours/OpenMP':>13}")
-    for name in names:
-        med = {v: statistics.median(theirs[(name, v)]) for v in VARIANTS if theirs[(name, v)]}
-        mine = statistics.median(ours[name]) if ours[name] else float("nan")
+    print(f"\n{'kernel':32}{'harness':>12}{'Base_Seq':>12}{'Base_OpenMP':>13}{'ours/OpenMP':>13}")
+    ratios = []
+    for name in ours:
+        kernel = name.split("[")[0]
+        med = {v: statistics.median(theirs[(kernel, v)]) for v in VARIANTS if theirs[(kernel, v)]}
+        mine = statistics.median(ours[name])
         omp = med.get("Base_OpenMP", float("nan"))
+        ratios.append(mine / omp)
         print(
-            f"{name:28}{mine * 1e3:10.3f}ms{med.get('Base_Seq', float('nan')) * 1e3:10.3f}ms"
+            f"{name:32}{mine * 1e3:10.3f}ms{med.get('Base_Seq', float('nan')) * 1e3:10.3f}ms"
             f"{omp * 1e3:11.3f}ms{mine / omp:13.2f}"
         )
+    within = sum(r <= 1.2 for r in ratios)
+    print(f"\n{within} of {len(ratios)} rows at most 1.2x Base_OpenMP")
     if args.checksums:
+        sized = ("--size", str(args.checksum_size)) if args.checksum_size else ()
         reference = checksums(
-            rajaperf(args.rajaperf, names, "--variants", "Base_Seq", "--checkrun", "1")
+            rajaperf(args.rajaperf, names, "--variants", "Base_Seq", "--checkrun", "1", *sized)
         )
         rows, _ = harness_rows(
-            "-k", *names, "--device", args.device, "--reps", "1", "--warmup", "0"
+            "-k", *names, "--device", args.device, "--reps", "1", "--warmup", "0", *sized
         )
         print(
-            f"\n{'kernel':28}{'harness checksum':>26}{'raja-perf.exe Base_Seq':>26}{'rel diff':>10}"
+            f"\n{'kernel':32}{'harness checksum':>26}{'raja-perf.exe Base_Seq':>26}"
+            f"{'diff':>10}  within tolerance"
         )
         for r in rows:
-            want = reference.get(r["kernel"])
+            want = reference.get(r["kernel"], float("nan"))
             got = float(r["checksum"]) if r["checksum"] else float("nan")
-            diff = abs(got - want) / abs(want) if want else float("nan")
-            shown = float("nan") if want is None else want
-            print(f"{r['kernel']:28}{got:26.15g}{shown:26.15g}{diff:10.2g}")
+            # RAJAPerf's rule: relative difference, absolute where the reference is 0.
+            diff = abs(got - want) / (abs(want) or 1.0)
+            ok = diff <= suite.BY_NAME[r["kernel"]].tolerance.f64
+            print(f"{label(r):32}{got:26.17g}{want:26.17g}{diff:10.2g}  {'yes' if ok else 'NO'}")
 
 
 if __name__ == "__main__":
