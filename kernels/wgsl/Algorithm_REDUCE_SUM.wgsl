@@ -3,20 +3,7 @@
 // each work-item striding by the group size, then a tree in workgroup memory.
 // reduce_sum_final: one work-group adds the count partials and writes sum[0].
 
-var<workgroup> tree: array<REAL, GROUP>;
-
-// Sum of one value per work-item across the work-group, valid in work-item 0.
-fn group_sum(lid: u32, v: REAL) -> REAL {
-    tree[lid] = v;
-    workgroupBarrier();
-    for (var stride = GROUP / 2u; stride > 0u; stride >>= 1u) {
-        if (lid < stride) {
-            tree[lid] += tree[lid + stride];
-        }
-        workgroupBarrier();
-    }
-    return tree[0];
-}
+#include "group_sum.wgslh"
 
 @compute @workgroup_size(GROUP)
 fn reduce_sum_partial(@builtin(workgroup_id) wid: vec3<u32>,

@@ -3,20 +3,7 @@
 // [g*chunk, (g+1)*chunk), each work-item striding by the group size, into partial[g];
 // pi_reduce_final: one work-item adds the count partials and writes 4 times their sum.
 
-var<workgroup> tree: array<REAL, GROUP>;
-
-// Sum of one value per work-item across the work-group, returned to every work-item.
-fn group_sum(lid: u32, v: REAL) -> REAL {
-    tree[lid] = v;
-    workgroupBarrier();
-    for (var stride = GROUP / 2u; stride > 0u; stride >>= 1u) {
-        if (lid < stride) {
-            tree[lid] += tree[lid + stride];
-        }
-        workgroupBarrier();
-    }
-    return tree[0];
-}
+#include "group_sum.wgslh"
 
 @compute @workgroup_size(GROUP)
 fn pi_reduce_partial(@builtin(workgroup_id) wid: vec3<u32>,

@@ -4,20 +4,7 @@
 // size, into partial[g]; trap_int_final: one work-item adds the count partials,
 // times h, to sumx[0].
 
-var<workgroup> tree: array<REAL, GROUP>;
-
-// Sum of one value per work-item across the work-group, returned to every work-item.
-fn group_sum(lid: u32, v: REAL) -> REAL {
-    tree[lid] = v;
-    workgroupBarrier();
-    for (var stride = GROUP / 2u; stride > 0u; stride >>= 1u) {
-        if (lid < stride) {
-            tree[lid] += tree[lid + stride];
-        }
-        workgroupBarrier();
-    }
-    return tree[0];
-}
+#include "group_sum.wgslh"
 
 // RAJAPerf's trap_int_func.
 fn trap_int_func(x: REAL, y: REAL, xp: REAL, yp: REAL) -> REAL {
