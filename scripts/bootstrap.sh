@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up everything the harness needs, then runs it:
 #   bash scripts/bootstrap.sh bench [harness run options]   the default benchmark suite
-#   bash scripts/bootstrap.sh test  [pytest options]        the test suite
+#   bash scripts/bootstrap.sh test  [pytest options]        the test suite, one process per core
 # Safe to run again: it installs only what is missing. As root on Debian it also
 # installs the system packages (lavapipe for wgpu; for the tests, Chromium and a C compiler).
 set -euo pipefail
@@ -58,4 +58,6 @@ dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 && required+=,wgpu
 command -v chromium >/dev/null && required+=,chromium
 required+=,cuda-compile
 export HARNESS_REQUIRE_BACKENDS=${HARNESS_REQUIRE_BACKENDS:-$required}
-exec "$venv/bin/python" -m pytest "$@"
+# One test process per core (pytest-xdist): compiling the kernels, which a
+# fresh machine has no cache of, is most of the suite's time.
+exec "$venv/bin/python" -m pytest -n auto "$@"
