@@ -7,6 +7,7 @@ therefore depend on the order of its setUp calls, which `DataInit` replays.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -102,3 +103,18 @@ def checksum(values: np.ndarray) -> np.longdouble:
     val = (np.arange(v.size, dtype=np.float64) + offset) * _PI_INV
     mult = val - np.floor(val) + 0.5
     return np.sum(mult.astype(np.longdouble) * np.abs(v))
+
+
+def registered(
+    arrays: tuple[str, ...] = (), scalars: tuple[str, ...] = ()
+) -> Callable[[dict[str, np.ndarray]], np.longdouble]:
+    """A kernel's checksum over only what its updateChecksum registers: each named
+    array's checksum, then each named one-element result's magnitude (RAJAPerf's
+    addToChecksum of a scalar), totalled in long double."""
+
+    def total(out: dict[str, np.ndarray]) -> np.longdouble:
+        values = [checksum(out[name]) for name in arrays]
+        values += [np.longdouble(abs(out[name][0])) for name in scalars]
+        return sum(values, np.longdouble(0))
+
+    return total

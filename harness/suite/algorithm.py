@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.model.rajaperf import DataInit
+from harness.model.rajaperf import DataInit, registered
 from harness.model.spec import (
     EXACT,
     NORMAL,
@@ -22,7 +22,7 @@ from harness.model.spec import (
     Traffic,
     numpy_dtype,
 )
-from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, as_f64, one_launch, per_item
+from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, N, as_f64, one_launch, per_item
 from harness.suite.scan import (
     CHUNK,
     CHUNKED_CHECK_SIZES,
@@ -39,7 +39,6 @@ from harness.suite.scan import (
 )
 
 GROUP_NAME = "Algorithm"
-N = Scalar("n", "u32")
 
 
 # --- REDUCE_SUM ---------------------------------------------------------------
@@ -91,7 +90,7 @@ REDUCE_SUM = KernelSpec(
     tolerance=NORMAL,
     features=frozenset({"local_memory"}),
     rajaperf_features=("Forall", "Reduction"),
-    checksum=lambda out: abs(float(out["sum"][0])),
+    checksum=registered(scalars=("sum",)),
     check_cases=(
         CheckCase(
             "random",

@@ -27,10 +27,9 @@ from harness.model.spec import (
     Traffic,
 )
 from harness.suite.algorithm import BIN_BYTES, histogram_bins
-from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, as_f64, one_launch, per_item
+from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, N, as_f64, one_launch, per_item
 from harness.suite.scan import CHUNK, CHUNKED_CHECK_SIZES, chunked_launch
 
-N = Scalar("n", "u32")
 #: What the kernels need to add reals atomically, at either precision.
 ATOMIC_FEATURES = frozenset({"atomics"})
 ATOMIC_PRECISION_FEATURES = {"f64": frozenset({"atomics64"})}

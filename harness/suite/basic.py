@@ -7,8 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from harness.model.rajaperf import DataInit
-from harness.model.rajaperf import checksum as array_checksum
+from harness.model.rajaperf import DataInit, registered
 from harness.model.spec import (
     EXACT,
     NORMAL,
@@ -22,7 +21,7 @@ from harness.model.spec import (
     Traffic,
     numpy_dtype,
 )
-from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, as_f64, one_launch
+from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, N, as_f64, one_launch
 from harness.suite.scan import (
     CHUNK,
     CHUNKED_CHECK_SIZES,
@@ -37,17 +36,7 @@ from harness.suite.scan import (
 )
 
 GROUP_NAME = "Basic"
-N = Scalar("n", "u32")
 INT_BYTES = 4
-
-
-def _scalars_checksum(*names: str):
-    """RAJAPerf's addToChecksum of scalar results: the sum of their magnitudes."""
-
-    def checksum(out: dict[str, np.ndarray]) -> float:
-        return sum(abs(float(out[name][0])) for name in names)
-
-    return checksum
 
 
 # --- DAXPY --------------------------------------------------------------------
@@ -184,7 +173,7 @@ REDUCE3_INT = KernelSpec(
     tolerance=NORMAL,
     features=frozenset({"local_memory"}),
     rajaperf_features=("Forall", "Reduction"),
-    checksum=_scalars_checksum("vsum", "vmin", "vmax"),
+    checksum=registered(scalars=("vsum", "vmin", "vmax")),
     check_cases=(
         CheckCase(
             "random",
@@ -257,7 +246,7 @@ PI_ATOMIC = KernelSpec(
     features=frozenset({"atomics"}),
     precision_features={"f64": frozenset({"atomics64"})},
     rajaperf_features=("Forall", "Atomic"),
-    checksum=_scalars_checksum("pi_final"),
+    checksum=registered(scalars=("pi_final",)),
     check_sizes=FORALL_CHECK_SIZES,
 )
 
@@ -384,7 +373,7 @@ INDEXLIST_3LOOP = KernelSpec(
     tolerance=EXACT,
     features=frozenset({"local_memory"}),
     rajaperf_features=("Forall", "Scan"),
-    checksum=lambda out: array_checksum(out["list"]) + abs(float(out["len"][0])),
+    checksum=registered(arrays=("list",), scalars=("len",)),
     type_aliases={"SCAN_T": "i32"},
     check_cases=_indexlist_cases(_indexlist_3loop_scratch),
     check_sizes=CHUNKED_CHECK_SIZES,
@@ -458,7 +447,7 @@ INDEXLIST = KernelSpec(
     tolerance=EXACT,
     features=frozenset({"local_memory"}),
     rajaperf_features=("Forall", "Scan"),
-    checksum=lambda out: array_checksum(out["list"]) + abs(float(out["len"][0])),
+    checksum=registered(arrays=("list",), scalars=("len",)),
     type_aliases={"SCAN_T": "i32"},
     check_cases=_indexlist_cases(_indexlist_1loop_scratch),
     check_sizes=CHUNKED_CHECK_SIZES,
@@ -528,7 +517,7 @@ PI_REDUCE = KernelSpec(
     tolerance=NORMAL,
     features=frozenset({"local_memory"}),
     rajaperf_features=("Forall", "Reduction"),
-    checksum=_scalars_checksum("pi"),
+    checksum=registered(scalars=("pi",)),
     check_sizes=CHUNKED_CHECK_SIZES,
 )
 
@@ -608,7 +597,7 @@ TRAP_INT = KernelSpec(
     tolerance=NORMAL,
     features=frozenset({"local_memory"}),
     rajaperf_features=("Forall", "Reduction"),
-    checksum=_scalars_checksum("sumx"),
+    checksum=registered(scalars=("sumx",)),
     check_cases=(
         CheckCase(
             "distinct",

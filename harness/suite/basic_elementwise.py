@@ -18,10 +18,9 @@ from harness.model.spec import (
     Scalar,
     Traffic,
 )
-from harness.suite.forall import FORALL_CHECK_SIZES, as_f64, one_launch, per_item
+from harness.suite.forall import FORALL_CHECK_SIZES, N, as_f64, one_launch, per_item
 
 GROUP_NAME = "Basic"
-N = Scalar("n", "u32")
 V = Scalar("v", "real")
 #: RAJAPerf's INIT_VIEW1D and INIT_VIEW1D_OFFSET multiplier (their m_val).
 INIT_VIEW_VAL = 0.00000123

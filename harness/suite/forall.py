@@ -6,7 +6,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from harness.model.spec import WORK_GROUP, Launch
+from harness.model.spec import WORK_GROUP, Launch, Scalar
+
+#: The problem size every one-launch kernel takes last (``one_launch`` passes it).
+N = Scalar("n", "u32")
 
 #: Work-group size of one-dimensional launches (the descriptions' default).
 GROUP = WORK_GROUP

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from harness.model.rajaperf import DataInit
+from harness.model.rajaperf import DataInit, registered
 from harness.model.rajaperf import checksum as array_checksum
 from harness.model.spec import (
     EXACT,
@@ -22,20 +22,10 @@ from harness.model.spec import (
     Tolerance,
     Traffic,
 )
-from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, as_f64, one_launch, per_item
+from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, N, as_f64, one_launch, per_item
 from harness.suite.scan import CHUNKED_CHECK_SIZES, chunking, partial_groups
 
 GROUP_NAME = "Lcals"
-N = Scalar("n", "u32")
-
-
-def _checksum_of(*names: str) -> Callable[[dict[str, np.ndarray]], float]:
-    """RAJAPerf's checksum over only the arrays its updateChecksum registers, in order."""
-
-    def checksum(out: dict[str, np.ndarray]) -> float:
-        return sum(array_checksum(out[name]) for name in names)
-
-    return checksum
 
 
 # --- HYDRO_1D -----------------------------------------------------------------
@@ -234,7 +224,7 @@ FIRST_MIN = KernelSpec(
     tolerance=EXACT,
     features=frozenset({"local_memory"}),
     rajaperf_features=("Forall", "Reduction"),
-    checksum=lambda out: abs(float(out["minloc"][0])),
+    checksum=registered(scalars=("minloc",)),
     check_cases=(
         CheckCase(
             "ties",
@@ -647,7 +637,7 @@ GEN_LIN_RECUR = KernelSpec(
     flops=lambda n: 6 * n,
     default_reps=500,
     tolerance=NORMAL,
-    checksum=_checksum_of("b5"),
+    checksum=registered(arrays=("b5",)),
     check_cases=(
         CheckCase(
             "random",
@@ -810,7 +800,7 @@ HYDRO_2D = KernelSpec(
     # The floor: in f32 the check case's zu and zv updates can cancel to near 0.
     tolerance=Tolerance(NORMAL.f64, NORMAL.f32, floor=1e-2),
     rajaperf_features=("Kernel",),
-    checksum=_checksum_of("zzout", "zrout"),
+    checksum=registered(arrays=("zzout", "zrout")),
     check_cases=(
         CheckCase(
             "random",
@@ -971,7 +961,7 @@ PLANCKIAN = KernelSpec(
     flops=lambda n: 4 * n,
     default_reps=50,
     tolerance=NORMAL,
-    checksum=_checksum_of("w"),
+    checksum=registered(arrays=("w",)),
     check_cases=(
         CheckCase(
             "random",

@@ -256,16 +256,16 @@ def _gemm_inf_init(size: int, seed: int, precision: str) -> dict:
     return inputs
 
 
-def _matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a @ b, with rows of ``a`` holding an inf or NaN multiplied term by term.
 
     BLAS pads its blocks with zeros, so such a row can pick up a NaN from a
     0 * inf that the plain sum of products never forms.
     """
-    out = a @ b
-    rows = np.flatnonzero(~np.isfinite(a).all(axis=1))
-    if rows.size:
-        with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore"):
+        out = a @ b
+        rows = np.flatnonzero(~np.isfinite(a).all(axis=1))
+        if rows.size:
             out[rows] = np.einsum("ik,kj->ij", a[rows], b, optimize=False)
     return out
 
@@ -276,7 +276,7 @@ def _gemm_cpu(grid: Grid, C, A, B, alpha, beta, ni: int, nj: int, nk: int) -> No
     out *= beta
     a = alpha * A[: ni * nk].reshape(ni, nk)
     with np.errstate(invalid="ignore"):
-        out[:] = _matmul(a, B[: nk * nj].reshape(nk, nj)).ravel()
+        out[:] = matmul(a, B[: nk * nj].reshape(nk, nj)).ravel()
 
 
 def _gemm_reference(x: dict) -> dict:
@@ -284,7 +284,7 @@ def _gemm_reference(x: dict) -> dict:
     nk = x["A"].size // ni
     a = float(x["alpha"]) * as_f64(x["A"]).reshape(ni, nk)
     with np.errstate(invalid="ignore"):
-        return {"C": _matmul(a, as_f64(x["B"]).reshape(nk, nj)).ravel()}
+        return {"C": matmul(a, as_f64(x["B"]).reshape(nk, nj)).ravel()}
 
 
 def _gemm_traffic(size: int, real_bytes: int) -> Traffic:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.model.rajaperf import DataInit
+from harness.model.rajaperf import DataInit, registered
 from harness.model.spec import (
     EXACT,
     NORMAL,
@@ -20,7 +20,7 @@ from harness.model.spec import (
     Scalar,
     Traffic,
 )
-from harness.suite.forall import FORALL_CHECK_SIZES, as_f64, one_launch, per_item
+from harness.suite.forall import FORALL_CHECK_SIZES, N, as_f64, one_launch, per_item
 from harness.suite.scan import (
     CHUNK,
     CHUNKED_CHECK_SIZES,
@@ -31,7 +31,6 @@ from harness.suite.scan import (
 )
 
 GROUP_NAME = "Stream"
-N = Scalar("n", "u32")
 
 
 def _real_traffic(read: int, write: int = 0, modify: int = 0):
@@ -233,7 +232,7 @@ DOT = KernelSpec(
     tolerance=NORMAL,
     features=frozenset({"local_memory"}),
     rajaperf_features=("Forall", "Reduction"),
-    checksum=lambda out: abs(float(out["dot"][0])),
+    checksum=registered(scalars=("dot",)),
     check_cases=(
         CheckCase(
             "random",

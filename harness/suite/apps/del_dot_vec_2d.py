@@ -7,8 +7,8 @@ import numpy as np
 from harness.model.rajaperf import DataInit
 from harness.model.spec import NORMAL, Array, CheckCase, Grid, KernelSpec, Launch, Scalar, Traffic
 from harness.suite.apps.mesh import INDEX, INDEX_BYTES, domain_2d
-from harness.suite.apps.shared import GROUP_NAME, JP, MESH_CHECK_SIZE, N, real, wide
-from harness.suite.forall import GROUP
+from harness.suite.apps.shared import GROUP_NAME, JP, MESH_CHECK_SIZE, real, wide
+from harness.suite.forall import GROUP, N
 
 
 def _del_dot_init(size: int, seed: int, precision: str) -> dict:

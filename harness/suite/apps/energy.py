@@ -15,8 +15,8 @@ from harness.model.spec import (
     Scalar,
     Traffic,
 )
-from harness.suite.apps.shared import GROUP_NAME, N, real, wide
-from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, per_item
+from harness.suite.apps.shared import GROUP_NAME, real, wide
+from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, N, per_item
 
 #: RAJAPerf's floor and replacement for the sound-speed term before its sqrt.
 SSC_FLOOR = 0.1111111e-36

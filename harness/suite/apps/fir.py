@@ -6,8 +6,8 @@ import numpy as np
 
 from harness.model.rajaperf import DataInit
 from harness.model.spec import NORMAL, Grid, KernelSpec, Tolerance, Traffic
-from harness.suite.apps.shared import GROUP_NAME, N, real, wide
-from harness.suite.forall import FORALL_CHECK_SIZES, one_launch, per_item
+from harness.suite.apps.shared import GROUP_NAME, real, wide
+from harness.suite.forall import FORALL_CHECK_SIZES, N, one_launch, per_item
 
 #: RAJAPerf's FIR_COEFF: 3 at every fifth tap from the first, -1 elsewhere.
 FIR_COEFF = tuple(3.0 if j % 5 == 0 else -1.0 for j in range(16))

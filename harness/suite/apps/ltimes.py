@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from harness.model.rajaperf import DataInit
 from harness.model.spec import NORMAL, Grid, KernelSpec, Launch, Scalar, Traffic
-from harness.suite.apps.shared import GROUP_NAME, N, real, wide
-from harness.suite.forall import GROUP
+from harness.suite.apps.shared import GROUP_NAME, real, wide
+from harness.suite.forall import GROUP, N
 
 #: RAJAPerf's defaults for --ltimes_num_d, --ltimes_num_g and --ltimes_num_m.
 LTIMES_D, LTIMES_G, LTIMES_M = 6, 32, 25

@@ -12,13 +12,12 @@ from harness.suite.apps.shared import (
     JP,
     KP,
     MESH_CHECK_SIZE,
-    N,
     real,
     wide,
     zonal_length_3d,
     zones_3d,
 )
-from harness.suite.forall import GROUP
+from harness.suite.forall import GROUP, N
 
 #: The 27 coefficients in RAJAPerf's order: plane d(own), c(entre), u(p); row
 #: b(ack), c(entre), f(ront); column l(eft), c(entre), r(ight).

@@ -12,14 +12,13 @@ from harness.suite.apps.shared import (
     JP,
     KP,
     MESH_CHECK_SIZE,
-    N,
     nodal_length_3d,
     real,
     wide,
     zonal_length_3d,
     zones_3d,
 )
-from harness.suite.forall import GROUP
+from harness.suite.forall import GROUP, N
 
 
 def _nodal_init(size: int, seed: int, precision: str) -> dict:

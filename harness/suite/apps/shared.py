@@ -11,7 +11,6 @@ from harness.suite.apps.mesh import INDEX, domain_3d
 from harness.suite.forall import as_f64
 
 GROUP_NAME = "Apps"
-N = Scalar("n", "u32")
 JP = Scalar("jp", INDEX)
 KP = Scalar("kp", INDEX)
 #: A mesh size whose real zones fill whole work-groups: 64^2 in 2-D, 16^3 in 3-D.

@@ -7,8 +7,8 @@ import numpy as np
 from harness.model.rajaperf import DataInit
 from harness.model.spec import NORMAL, CheckCase, Grid, KernelSpec, Launch, Scalar, Traffic
 from harness.suite.apps.mesh import INDEX, domain_3d
-from harness.suite.apps.shared import GROUP_NAME, JP, KP, N, nodal_length_3d, real, wide
-from harness.suite.forall import GROUP
+from harness.suite.apps.shared import GROUP_NAME, JP, KP, nodal_length_3d, real, wide
+from harness.suite.forall import GROUP, N
 
 
 def _vol3d_init(size: int, seed: int, precision: str) -> dict:
