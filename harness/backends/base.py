@@ -66,14 +66,14 @@ def c_program(
     first: Sequence[str] = (),
 ) -> str:
     """What a C compiler sees: ``first`` lines (pragmas), the description's
-    defines (REAL, REAL_IS_F64, its type aliases, GROUP, its constants), the
+    defines (REAL, REAL_IS_F64, its type aliases, GROUP and its axes, its constants), the
     language's prelude of the shared dialect, then the expanded source, with
     ``#line`` directives so messages name the files' own lines."""
     lines = [*first, f"#define REAL {c_types[precision]}"]
     lines.append(f"#define REAL_IS_F64 {int(precision == 'f64')}")
     for name, dtype in spec.type_aliases.items():
         lines.append(f"#define {name} {c_types[precision if dtype == 'real' else dtype]}")
-    lines.append(f"#define GROUP {spec.group_size}")
+    lines += [f"#define {name} {value}" for name, value in spec.group_names.items()]
     for name, value in spec.constants.items():
         text = f"((REAL){value!r})" if isinstance(value, float) else str(int(value))
         lines.append(f"#define {name} {text}")

@@ -86,6 +86,10 @@ def _cuda_version(number: int) -> str:
     return f"{number // 1000}.{number % 1000 // 10}"
 
 
+#: Extents along x, y and z: a grid's blocks or a block's threads.
+Dims = tuple[int, int, int]
+
+
 @dataclass(frozen=True)
 class _Props:
     """What the backend asks of a device."""
@@ -96,7 +100,9 @@ class _Props:
     sm_count: int
     max_threads_per_block: int
     shared_mem_per_block: int
-    max_grid_x: int
+    #: Largest block and grid along x, y and z.
+    max_block: Dims
+    max_grid: Dims
 
 
 class _Context(ABC):
@@ -138,8 +144,8 @@ class _Context(ABC):
         """Arguments packed once, so a timed loop only launches."""
 
     @abstractmethod
-    def launch(self, prepared: Any, blocks: int, threads: int) -> None:
-        """Queue a prepared launch on the stream."""
+    def launch(self, prepared: Any, blocks: Dims, threads: Dims) -> None:
+        """Queue a prepared launch of a grid of blocks on the stream."""
 
     @abstractmethod
     def _new_event(self) -> Any:
@@ -254,7 +260,8 @@ class _CudaPython(_Driver):
             sm_count=get("CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT"),
             max_threads_per_block=get("CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK"),
             shared_mem_per_block=get("CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK"),
-            max_grid_x=get("CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X"),
+            max_block=tuple(get(f"CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_{a}") for a in "XYZ"),
+            max_grid=tuple(get(f"CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_{a}") for a in "XYZ"),
         )
 
     def open(self, index: int) -> _Context:
@@ -308,10 +315,9 @@ class _CudaPythonContext(_Context):
         addresses = np.array([v.ctypes.data for v in values], dtype=np.uint64)
         return function, addresses.ctypes.data, (values, addresses)
 
-    def launch(self, prepared: Any, blocks: int, threads: int) -> None:
+    def launch(self, prepared: Any, blocks: Dims, threads: Dims) -> None:
         f, params, _ = prepared
-        d = self._d
-        self._call(d.cuLaunchKernel, f, blocks, 1, 1, threads, 1, 1, 0, self._stream, params, 0)
+        self._call(self._d.cuLaunchKernel, f, *blocks, *threads, 0, self._stream, params, 0)
 
     def _new_event(self) -> Any:
         return self._call(self._d.cuEventCreate, 0)
@@ -368,7 +374,12 @@ class _PyCuda(_Driver):
             sm_count=int(device.get_attribute(attr.MULTIPROCESSOR_COUNT)),
             max_threads_per_block=int(device.get_attribute(attr.MAX_THREADS_PER_BLOCK)),
             shared_mem_per_block=int(device.get_attribute(attr.MAX_SHARED_MEMORY_PER_BLOCK)),
-            max_grid_x=int(device.get_attribute(attr.MAX_GRID_DIM_X)),
+            max_block=tuple(
+                int(device.get_attribute(getattr(attr, f"MAX_BLOCK_DIM_{a}"))) for a in "XYZ"
+            ),
+            max_grid=tuple(
+                int(device.get_attribute(getattr(attr, f"MAX_GRID_DIM_{a}"))) for a in "XYZ"
+            ),
         )
 
     def open(self, index: int) -> _Context:
@@ -423,13 +434,13 @@ class _PyCudaContext(_Context):
         function.prepare("P" * len(pointers) + "".join(s.dtype.char for s in scalars))
         return function, (*(int(p) for p in pointers), *scalars)
 
-    def launch(self, prepared: Any, blocks: int, threads: int) -> None:
+    def launch(self, prepared: Any, blocks: Dims, threads: Dims) -> None:
         function, args = prepared
         self._checked(
             "launch",
             function.prepared_async_call,
-            (blocks, 1),
-            (threads, 1, 1),
+            blocks,
+            threads,
             self._stream,
             *args,
         )
@@ -534,7 +545,8 @@ def _info(driver: _Driver, index: int, props: _Props) -> DeviceInfo:
             "compute_capability": f"{major}.{minor}",
             "max_threads_per_block": props.max_threads_per_block,
             "shared_mem_per_block": props.shared_mem_per_block,
-            "max_grid_dim_x": props.max_grid_x,
+            "max_block_dims": list(props.max_block),
+            "max_grid_dims": list(props.max_grid),
         },
     )
 
@@ -623,25 +635,29 @@ class CudaExecution(Execution):
                 ) from exc
         return self._functions[entry]
 
-    def _prepare(self, launches: Sequence[ResolvedLaunch]) -> list[tuple[Any, int, int]]:
+    def _prepare(self, launches: Sequence[ResolvedLaunch]) -> list[tuple[Any, Dims, Dims]]:
         prepared = []
+        props = self._props
         for launch in launches:
-            if launch.group > self._props.max_threads_per_block:
+            block = launch.group_axes
+            if launch.threads > props.max_threads_per_block or any(
+                b > most for b, most in zip(block, props.max_block, strict=True)
+            ):
                 raise DeviceLimit(
-                    f"{launch.entry} needs blocks of {launch.group} threads, over this "
-                    f"device's {self._props.max_threads_per_block}"
+                    f"{launch.entry} needs blocks of {block} threads, over this device's "
+                    f"{props.max_threads_per_block} threads or {props.max_block} per axis"
                 )
-            if launch.groups > self._props.max_grid_x:
+            if any(g > most for g, most in zip(launch.grid, props.max_grid, strict=True)):
                 raise DeviceLimit(
-                    f"{launch.entry} needs {launch.groups} blocks, over this device's "
-                    f"{self._props.max_grid_x}"
+                    f"{launch.entry} needs a grid of {launch.grid} blocks, over this "
+                    f"device's {props.max_grid}"
                 )
             args = self._context.prepare(
                 self._function(launch.entry),
                 [self._buffers[n] for n in launch.arrays],
                 [v for _, v in launch.scalars],
             )
-            prepared.append((args, launch.groups, launch.group))
+            prepared.append((args, launch.grid, block))
         return prepared
 
     def run(self, launches: Sequence[ResolvedLaunch]) -> None:

@@ -169,9 +169,9 @@ class OpenCLExecution(Execution):
     def _enqueue(self, launch: ResolvedLaunch) -> Any:
         kernel = self._kernel(launch.entry)
         kernel.set_args(*(self._buffers[n] for n in launch.arrays), *(v for _, v in launch.scalars))
-        return self._cl.enqueue_nd_range_kernel(
-            self._queue, kernel, (launch.groups * launch.group,), (launch.group,)
-        )
+        local = launch.group_axes[: launch.dims]
+        size = tuple(n * g for n, g in zip(launch.grid[: launch.dims], local, strict=True))
+        return self._cl.enqueue_nd_range_kernel(self._queue, kernel, size, local)
 
     def run(self, launches: Sequence[ResolvedLaunch]) -> None:
         for launch in launches:

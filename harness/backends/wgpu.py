@@ -26,10 +26,14 @@ WGSL convention for kernels/wgsl/<kernel>.wgsl:
 - ``global_index(wid, nwg, lid)`` is the work-item's linear index, with the
   linear group index ``wid.x + wid.y * nwg.x`` of a folded grid.
 - Each entry point is a ``@compute`` function named like the launch's entry,
-  with ``@workgroup_size`` equal to the launch's group size.
-- A launch over more work-groups than the adapter allows per dimension
-  (65535) is dispatched as a 2-D grid of (min(groups, limit), ceil(groups /
-  limit)) groups, so shaders use ``workgroup_id.x + workgroup_id.y *
+  with ``@workgroup_size`` equal to the launch's group shape: ``GROUP`` for a
+  1-D launch, ``GROUP_X, GROUP_Y, GROUP_Z`` for one over several axes (the
+  backend prepends these constants, from the description's ``group_size``).
+- A launch over several axes is dispatched as it is, its groups per axis
+  within the adapter's per-dimension limit. A 1-D launch over more
+  work-groups than the adapter allows per dimension (65535) is dispatched
+  as a 2-D grid of (min(groups, limit), ceil(groups / limit)) groups, so
+  shaders use ``workgroup_id.x + workgroup_id.y *
   num_workgroups.x`` as the linear group index and guard against ``n``.
 """
 
@@ -166,7 +170,7 @@ def _prelude(spec: KernelSpec, precision: str, int64: bool) -> list[str]:
         lines.append(f"alias REAL_BITS = {'u32' if precision == 'f32' else 'u64'};")
     for name, dtype in spec.type_aliases.items():
         lines.append(f"alias {name} = {precision if dtype == 'real' else dtype};")
-    lines.append(f"const GROUP: u32 = {spec.group_size}u;")
+    lines += [f"const {name}: u32 = {value}u;" for name, value in spec.group_names.items()]
     # The work-item's place in a launch, wherever the grid was folded into 2-D.
     lines.append(
         "fn global_index(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 "
@@ -322,12 +326,12 @@ class WgpuExecution(Execution):
                 f"out of device memory allocating {total} bytes of arrays: {exc}"
             ) from exc
 
-    def _launch(self, launch: ResolvedLaunch) -> tuple[Any, Any, tuple[int, int]]:
-        """Pipeline, bind group and 2-D grid of a launch, made once and reused."""
+    def _launch(self, launch: ResolvedLaunch) -> tuple[Any, Any, tuple[int, int, int]]:
+        """Pipeline, bind group and grid of a launch, made once and reused."""
         key = (
             launch.entry,
             launch.arrays,
-            launch.groups,
+            launch.grid,
             pack_uniform([v for _, v in launch.scalars]),
         )
         if key in self._encoded:
@@ -366,9 +370,17 @@ class WgpuExecution(Execution):
         self._encoded[key] = (pipeline, bind_group, self._grid(launch))
         return self._encoded[key]
 
-    def _grid(self, launch: ResolvedLaunch) -> tuple[int, int]:
-        """Work-groups as (x, y): folded into 2-D past the per-dimension limit."""
+    def _grid(self, launch: ResolvedLaunch) -> tuple[int, int, int]:
+        """Work-groups as (x, y, z): a 1-D launch folded into 2-D past the
+        per-dimension limit, a launch over several axes as it is."""
         most = self._session.info.limits["max_compute_workgroups_per_dimension"]
+        if launch.dims > 1:
+            if max(launch.grid) > most:
+                raise DeviceLimit(
+                    f"launch {launch.entry} needs {launch.grid} work-groups, more than "
+                    f"max_compute_workgroups_per_dimension {most} along an axis"
+                )
+            return launch.grid
         groups = launch.groups
         x = min(groups, most)
         y = -(-groups // x)
@@ -377,22 +389,23 @@ class WgpuExecution(Execution):
                 f"launch {launch.entry} needs {groups} work-groups, more than "
                 f"max_compute_workgroups_per_dimension {most} squared"
             )
-        return x, y
+        return x, y, 1
 
     def _encode(
         self, encoder: Any, launches: Sequence[ResolvedLaunch], writes: Any, fold: bool = False
     ) -> None:
         """One repetition as one compute pass; wgpu orders dispatches within it.
 
-        With ``fold``, launches of several groups go as 2-D grids of the same
-        groups (see `folded`)."""
+        With ``fold``, 1-D launches of several groups go as 2-D grids of the
+        same groups (see `folded`)."""
         prepared = [self._launch(launch) for launch in launches]
         compute = encoder.begin_compute_pass(timestamp_writes=writes)
         for launch, (pipeline, bind_group, grid) in zip(launches, prepared, strict=True):
-            x, y = folded(launch.groups, grid) if fold else grid
+            if fold and launch.dims == 1:
+                grid = (*folded(launch.groups, grid[:2]), 1)
             compute.set_pipeline(pipeline)
             compute.set_bind_group(0, bind_group)
-            compute.dispatch_workgroups(x, y)
+            compute.dispatch_workgroups(*grid)
         compute.end()
 
     def _submit_and_wait(self, encoder: Any) -> None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.model import sources, wgsl_module
-from harness.model.spec import KernelSpec, numpy_dtype, param_choices
+from harness.model.spec import KernelSpec, axes, numpy_dtype, param_choices
 
 #: Each language: its folder and file suffix (OpenCL and CUDA fall back on the
 #: shared C bodies, see `sources.find`).
@@ -153,15 +153,15 @@ def _matches(spec: KernelSpec, written: str, wanted: str) -> bool:
 
 
 def group_problems(spec: KernelSpec) -> list[str]:
-    """Launches whose work-group is not the description's ``group_size``, which every
-    backend hands the sources as GROUP."""
+    """Launches whose work-group's shape is not the description's ``group_size``,
+    which every backend hands the sources as GROUP and GROUP_X, _Y, _Z."""
     choices = {p.name: p.choices for p in spec.params}
     found = []
     for combo in param_choices(spec, choices):
         bound = spec.with_params(dict(combo))
         for size in (*bound.sizes_for_check, bound.default_size):
             for launch in bound.plan(size):
-                if launch.group != bound.group_size:
+                if launch.group_axes != axes(bound.group_size):
                     found.append(
                         f"{bound.name}: launch {launch.entry} at size {size} has groups of "
                         f"{launch.group}, but the sources' GROUP is {bound.group_size}"

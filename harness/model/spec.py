@@ -78,43 +78,93 @@ class Scalar:
     dtype: str
 
 
+#: A launch's extent: an int for one axis, or a tuple of 2 or 3 (x first).
+Extent = int | tuple[int, ...]
+
+
+def axes(extent: Extent) -> tuple[int, int, int]:
+    """An extent as (x, y, z), axes past the given ones counting 1."""
+    given = (extent,) if isinstance(extent, int | np.integer) else tuple(extent)
+    if not 1 <= len(given) <= 3:
+        raise ValueError(f"an extent has 1 to 3 axes, not {len(given)}: {extent!r}")
+    return tuple(int(v) for v in given) + (1,) * (3 - len(given))  # type: ignore[return-value]
+
+
+class _Geometry:
+    """Groups of a launch's extent: ceil(items / group) along every axis."""
+
+    items: Extent
+    group: Extent
+
+    @property
+    def dims(self) -> int:
+        """How many axes the launch spans (1 for an int extent)."""
+        return 1 if isinstance(self.items, int | np.integer) else len(self.items)
+
+    @property
+    def group_axes(self) -> tuple[int, int, int]:
+        """Work-items of a work-group along x, y and z."""
+        return axes(self.group)
+
+    @property
+    def threads(self) -> int:
+        """Work-items of one work-group."""
+        return math.prod(self.group_axes)
+
+    @property
+    def grid(self) -> tuple[int, int, int]:
+        """Work-groups along x, y and z, at least one along each."""
+        return tuple(  # type: ignore[return-value]
+            max(1, -(-n // g)) for n, g in zip(axes(self.items), self.group_axes, strict=True)
+        )
+
+    @property
+    def groups(self) -> int:
+        """Number of work-groups the launch covers."""
+        return math.prod(self.grid)
+
+
 @dataclass(frozen=True)
-class Launch:
+class Launch(_Geometry):
     """One kernel launch of a repetition, as a description plans it.
 
-    ``items`` is the number of work-items the kernel needs; backends round it up
-    to a whole number of work-groups of ``group`` items, so kernels guard their
-    index. ``args`` are array names then scalar names, in the entry point's
-    parameter order. ``values`` gives launch-specific scalar values; other
-    scalars take the values `init` produced.
+    ``items`` is the number of work-items the kernel needs, along one axis (an
+    int) or two or three (a tuple, x first); ``group`` is the work-group's shape
+    with as many axes. Backends round each axis up to whole work-groups, so
+    kernels guard their index. ``args`` are array names then scalar names, in
+    the entry point's parameter order. ``values`` gives launch-specific scalar
+    values; other scalars take the values `init` produced.
     """
 
     entry: str
-    items: int
-    group: int
+    items: Extent
+    group: Extent
     args: tuple[str, ...]
     values: Mapping[str, float | int] = field(default_factory=dict)
 
-    @property
-    def groups(self) -> int:
-        """Number of work-groups the launch covers."""
-        return max(1, math.ceil(self.items / self.group))
+    def __post_init__(self) -> None:
+        same = isinstance(self.group, int | np.integer) == (self.dims == 1)
+        if not same or (self.dims > 1 and len(self.group) != self.dims):  # type: ignore[arg-type]
+            raise ValueError(
+                f"launch {self.entry}: items {self.items!r} and group {self.group!r} "
+                "must have the same number of axes"
+            )
+        if min(self.group_axes) < 1 or min(axes(self.items)) < 0:
+            raise ValueError(
+                f"launch {self.entry}: group {self.group!r} must be positive and "
+                f"items {self.items!r} not negative"
+            )
 
 
 @dataclass(frozen=True)
-class ResolvedLaunch:
+class ResolvedLaunch(_Geometry):
     """A launch with its arrays and typed scalar values, ready for a backend."""
 
     entry: str
-    items: int
-    group: int
+    items: Extent
+    group: Extent
     arrays: tuple[str, ...]
     scalars: tuple[tuple[str, Any], ...]
-
-    @property
-    def groups(self) -> int:
-        """Number of work-groups the launch covers."""
-        return max(1, math.ceil(self.items / self.group))
 
 
 @dataclass(frozen=True)
@@ -158,16 +208,11 @@ LOOSE = Tolerance(5e-6, 1e-3)
 
 
 @dataclass(frozen=True)
-class Grid:
+class Grid(_Geometry):
     """Launch geometry handed to the numpy entry points (for group-wise work)."""
 
-    items: int
-    group: int
-
-    @property
-    def groups(self) -> int:
-        """Number of work-groups."""
-        return max(1, math.ceil(self.items / self.group))
+    items: Extent
+    group: Extent
 
 
 @dataclass(frozen=True)
@@ -256,8 +301,10 @@ class KernelSpec:
     #: one value).
     constants: Mapping[str, int | float] = field(default_factory=dict)
     type_aliases: Mapping[str, str] = field(default_factory=dict)
-    #: Work-items per work-group of every launch; sources see it as ``GROUP``.
-    group_size: int = WORK_GROUP
+    #: Shape of every launch's work-group: an int, or (x, y) or (x, y, z) for
+    #: launches over 2 or 3 axes. Sources see its work-items as ``GROUP`` and
+    #: its axes as ``GROUP_X``, ``GROUP_Y`` and ``GROUP_Z``.
+    group_size: Extent = WORK_GROUP
     #: Run options the kernel takes, the function that makes the kernel for one
     #: choice of them, and (on a kernel so made) the choice.
     params: tuple[Param, ...] = ()
@@ -331,6 +378,13 @@ class KernelSpec:
                 )
             )
         return launches
+
+    @property
+    def group_names(self) -> dict[str, int]:
+        """What sources see of the work-group's shape: ``GROUP``, its work-items,
+        and ``GROUP_X``, ``GROUP_Y``, ``GROUP_Z``, its axes."""
+        x, y, z = axes(self.group_size)
+        return {"GROUP": x * y * z, "GROUP_X": x, "GROUP_Y": y, "GROUP_Z": z}
 
     @property
     def source_name(self) -> str:
