@@ -373,9 +373,14 @@ def test_gemm_planted_bug_fails_on_stale_c(tmp_path: Path) -> None:
 def test_stencils_check_the_smallest_grid_and_whole_groups(kernel: str) -> None:
     spec = suite.BY_NAME[kernel]
     assert 1 in spec.sizes_for_check
-    assert [launch.items for launch in spec.plan(1)] == [1, 1]  # one interior point
-    # Some check size's interior is a whole number of work-groups.
-    assert any(spec.plan(size)[0].items % 256 == 0 for size in spec.sizes_for_check)
+    # One interior point along every axis.
+    assert {launch.items for launch in spec.plan(1)} == {(1,) * spec.plan(1)[0].dims}
+    # Some check size's interior is whole work-groups along every axis, some not.
+    whole = [
+        all(n % g == 0 for n, g in zip(launch.items, launch.group, strict=True))
+        for launch in (spec.plan(size)[0] for size in spec.sizes_for_check)
+    ]
+    assert any(whole) and not all(whole)
 
 
 def test_gemm_inf_case_poisons_only_padded_products() -> None:

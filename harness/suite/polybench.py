@@ -2,9 +2,9 @@
 
 Matrices are row-major, ``A[i][j] = A[j + i*ncols]``. Each kernel's edge
 lengths come from the problem size exactly as RAJAPerf's ``setSize`` computes
-them (floating-point expression, then truncation to an integer). Multi-D
-iteration spaces are launched 1-D over the flattened space; the kernels
-recover the indices, the interior of a stencil starting at 1.
+them (floating-point expression, then truncation to an integer). The
+stencils launch over 2 or 3 axes with RAJAPerf's thread blocks, the interior
+starting at 1.
 """
 
 from __future__ import annotations
@@ -14,19 +14,35 @@ import math
 import numpy as np
 
 from harness.model.rajaperf import DataInit
-from harness.model.spec import NORMAL, Array, CheckCase, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.model.spec import (
+    NORMAL,
+    Array,
+    CheckCase,
+    Extent,
+    Grid,
+    KernelSpec,
+    Launch,
+    Scalar,
+    Traffic,
+)
 from harness.suite.forall import GROUP, as_f64
 
 GROUP_NAME = "Polybench"
 EDGE = Scalar("n", "u32")
 
 
-def _ping_pong(entry: str, items: int, n: int) -> list[Launch]:
+def _ping_pong(entry: str, items: Extent, n: int, group: Extent = GROUP) -> list[Launch]:
     """One time step of a two-array stencil: B from A, then A from B."""
     return [
-        Launch(entry, items, GROUP, ("A", "B", "n"), {"n": n}),
-        Launch(entry, items, GROUP, ("B", "A", "n"), {"n": n}),
+        Launch(entry, items, group, ("A", "B", "n"), {"n": n}),
+        Launch(entry, items, group, ("B", "A", "n"), {"n": n}),
     ]
+
+
+#: RAJAPerf's thread blocks for the stencils: 32 along a row, the rest of 256
+#: along the next axis.
+STENCIL_2D_GROUP = (32, 8)
+STENCIL_3D_GROUP = (32, 8, 1)
 
 
 # --- JACOBI_2D ----------------------------------------------------------------
@@ -82,7 +98,9 @@ JACOBI_2D = KernelSpec(
         Array("B", "real", lambda s: jacobi_2d_edge(s) ** 2, "inout"),
     ),
     scalars=(EDGE,),
-    plan=lambda s: _ping_pong("jacobi_2d", (jacobi_2d_edge(s) - 2) ** 2, jacobi_2d_edge(s)),
+    plan=lambda s: _ping_pong(
+        "jacobi_2d", (jacobi_2d_edge(s) - 2,) * 2, jacobi_2d_edge(s), STENCIL_2D_GROUP
+    ),
     init=_jacobi_2d_init,
     reference=_jacobi_2d_reference,
     cpu={"jacobi_2d": _jacobi_2d_cpu},
@@ -100,9 +118,10 @@ JACOBI_2D = KernelSpec(
             "the wrong place barely shows; these are independent random values",
         ),
     ),
-    # Size 1 is the smallest grid, 3 x 3 with one interior point; size 256 has
-    # 16 x 16 interior points, whole work-groups.
-    check_sizes=(5000, 1, 256),
+    # Size 1 is the smallest grid, 3 x 3 with one interior point; size 1024 has
+    # 32 x 32 interior points, whole work-groups; 5000's 71 x 71 leave some ragged.
+    check_sizes=(5000, 1, 1024),
+    group_size=STENCIL_2D_GROUP,
 )
 
 
@@ -167,7 +186,9 @@ HEAT_3D = KernelSpec(
         Array("B", "real", lambda s: heat_3d_edge(s) ** 3, "inout"),
     ),
     scalars=(EDGE,),
-    plan=lambda s: _ping_pong("heat_3d", (heat_3d_edge(s) - 2) ** 3, heat_3d_edge(s)),
+    plan=lambda s: _ping_pong(
+        "heat_3d", (heat_3d_edge(s) - 2,) * 3, heat_3d_edge(s), STENCIL_3D_GROUP
+    ),
     init=_heat_3d_init,
     reference=_heat_3d_reference,
     cpu={"heat_3d": _heat_3d_cpu},
@@ -185,9 +206,11 @@ HEAT_3D = KernelSpec(
             "the wrong place barely shows; these are independent random values",
         ),
     ),
-    # Size 1 is the smallest grid, 3 x 3 x 3 with one interior point; size 512
-    # has 8 x 8 x 8 interior points, whole work-groups.
-    check_sizes=(6000, 1, 512),
+    # Size 1 is the smallest grid, 3 x 3 x 3 with one interior point; size
+    # 32768 has 32^3 interior points, whole work-groups; 6000's 18^3 leave some
+    # ragged.
+    check_sizes=(6000, 1, 32768),
+    group_size=STENCIL_3D_GROUP,
 )
 
 

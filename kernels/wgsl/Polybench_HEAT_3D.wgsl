@@ -1,6 +1,7 @@
 // Polybench_HEAT_3D: dst = 7-point heat update of src over the interior of an
 // n^3 grid indexed [k + n*(j + n*i)]. A step launches it twice: B from A, then
-// A from B. Work-item w handles interior point (i, j, k), k fastest.
+// A from B. A 3-D launch over the interior: x is k, y is j, z is i; z's groups
+// are of one work-item, so i never passes the interior.
 
 struct Scalars {
     n: u32,
@@ -10,19 +11,15 @@ struct Scalars {
 @group(0) @binding(1) var<storage, read_write> dst: array<REAL>;
 @group(0) @binding(2) var<uniform> s: Scalars;
 
-// Grids over the per-dimension limit arrive as 2-D dispatches: linear group index.
-@compute @workgroup_size(GROUP)
-fn heat_3d(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-           @builtin(local_invocation_index) lid: u32) {
-    let w = (wid.x + wid.y * nwg.x) * GROUP + lid;
+@compute @workgroup_size(GROUP_X, GROUP_Y, GROUP_Z)
+fn heat_3d(@builtin(global_invocation_id) gid: vec3<u32>) {
     let n = s.n;
-    if (n < 3u || w >= (n - 2u) * (n - 2u) * (n - 2u)) {
+    let k = 1u + gid.x;
+    let j = 1u + gid.y;
+    let i = 1u + gid.z;
+    if (j + 1u >= n || k + 1u >= n) {
         return;
     }
-    let m = n - 2u;
-    let i = 1u + w / (m * m);
-    let j = 1u + (w / m) % m;
-    let k = 1u + w % m;
     let c = k + n * (j + n * i);
     let di = n * n;
     dst[c] = REAL(0.125) * (src[c + di] - REAL(2.0) * src[c] + src[c - di])
