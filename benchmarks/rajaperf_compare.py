@@ -30,7 +30,7 @@ from common import harness_rows
 
 from harness import suite
 
-GROUPS = ("Stream", "Basic", "Lcals", "Polybench", "Apps", "Algorithm")
+GROUPS = suite.RAJAPERF_GROUPS
 VARIANTS = ("Base_Seq", "Base_OpenMP")
 
 

@@ -11,13 +11,15 @@ from harness.suite.forall import GROUP, N
 LTIMES_D, LTIMES_G, LTIMES_M = 6, 32, 25
 
 
-def _ltimes_z(size: int) -> int:
+def ltimes_z(size: int) -> int:
+    """RAJAPerf's number of zones for a target size (at least one)."""
     per_z = LTIMES_D * LTIMES_G
     return max((size + per_z // 2) // per_z, 1)
 
 
-def _ltimes_init(size: int, seed: int, precision: str) -> dict:
-    z = _ltimes_z(size)
+def ltimes_init(size: int, seed: int, precision: str) -> dict:
+    """RAJAPerf's phi (zero), ell and psi, in its setUp order."""
+    z = ltimes_z(size)
     d = DataInit()
     return {
         "phi": d.const(LTIMES_M * LTIMES_G * z, 0.0),
@@ -27,13 +29,13 @@ def _ltimes_init(size: int, seed: int, precision: str) -> dict:
 
 
 def _ltimes_plan(size: int) -> list[Launch]:
-    items = LTIMES_M * LTIMES_G * _ltimes_z(size)
+    items = LTIMES_M * LTIMES_G * ltimes_z(size)
     values = {"num_d": LTIMES_D, "num_g": LTIMES_G, "num_m": LTIMES_M, "n": items}
     args = ("phi", "ell", "psi", "num_d", "num_g", "num_m", "n")
     return [Launch("ltimes", items, GROUP, args, values)]
 
 
-def _ltimes_cpu(grid: Grid, phi, ell, psi, num_d, num_g, num_m, n) -> None:
+def ltimes_cpu(grid: Grid, phi, ell, psi, num_d, num_g, num_m, n) -> None:
     """phi(z, g, m) += ell(m, d) * psi(z, g, d), one d after another."""
     view = phi[:n].reshape(-1, num_g, num_m)
     zgd = psi[: view.shape[0] * num_g * num_d].reshape(-1, num_g, num_d)
@@ -42,17 +44,19 @@ def _ltimes_cpu(grid: Grid, phi, ell, psi, num_d, num_g, num_m, n) -> None:
         view += md[None, None, :, d] * zgd[:, :, d, None]
 
 
-def _ltimes_traffic(size: int, real_bytes: int) -> Traffic:
-    z = _ltimes_z(size)
+def ltimes_traffic(size: int, real_bytes: int) -> Traffic:
+    """RAJAPerf's bytes: ell and psi read, phi read and written."""
+    z = ltimes_z(size)
     return Traffic(
         read=real_bytes * (LTIMES_D * LTIMES_M + LTIMES_D * LTIMES_G * z),
         modify_write=real_bytes * LTIMES_M * LTIMES_G * z,
     )
 
 
-def _ltimes_reference(inputs: dict) -> dict:
+def ltimes_reference(inputs: dict) -> dict:
+    """phi after one repetition, in float64."""
     a = wide(inputs)
-    _ltimes_cpu(None, a["phi"], a["ell"], a["psi"], LTIMES_D, LTIMES_G, LTIMES_M, a["phi"].size)
+    ltimes_cpu(None, a["phi"], a["ell"], a["psi"], LTIMES_D, LTIMES_G, LTIMES_M, a["phi"].size)
     return {"phi": a["phi"]}
 
 
@@ -61,18 +65,18 @@ KERNEL = KernelSpec(
     group=GROUP_NAME,
     summary="phi(z, g, m) += ell(m, d) * psi(z, g, d) over a 4-D nest",
     arrays=(
-        real("phi", lambda n: LTIMES_M * LTIMES_G * _ltimes_z(n), "inout"),
+        real("phi", lambda n: LTIMES_M * LTIMES_G * ltimes_z(n), "inout"),
         real("ell", lambda n: LTIMES_D * LTIMES_M),
-        real("psi", lambda n: LTIMES_D * LTIMES_G * _ltimes_z(n)),
+        real("psi", lambda n: LTIMES_D * LTIMES_G * ltimes_z(n)),
     ),
     scalars=(Scalar("num_d", "u32"), Scalar("num_g", "u32"), Scalar("num_m", "u32"), N),
     plan=_ltimes_plan,
-    init=_ltimes_init,
-    reference=_ltimes_reference,
-    cpu={"ltimes": _ltimes_cpu},
-    traffic=_ltimes_traffic,
-    flops=lambda size: 2 * LTIMES_D * LTIMES_G * LTIMES_M * _ltimes_z(size),
-    default_size=LTIMES_D * LTIMES_G * _ltimes_z(1_000_000),
+    init=ltimes_init,
+    reference=ltimes_reference,
+    cpu={"ltimes": ltimes_cpu},
+    traffic=ltimes_traffic,
+    flops=lambda size: 2 * LTIMES_D * LTIMES_G * LTIMES_M * ltimes_z(size),
+    default_size=LTIMES_D * LTIMES_G * ltimes_z(1_000_000),
     default_reps=50,
     check_size=4_000,
     # 1_536 makes 8 zones: 6_400 items, exactly 25 work-groups.
