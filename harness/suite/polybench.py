@@ -31,7 +31,7 @@ GROUP_NAME = "Polybench"
 EDGE = Scalar("n", "u32")
 
 
-def _ping_pong(entry: str, items: Extent, n: int, group: Extent = GROUP) -> list[Launch]:
+def ping_pong(entry: str, items: Extent, n: int, group: Extent = GROUP) -> list[Launch]:
     """One time step of a two-array stencil: B from A, then A from B."""
     return [
         Launch(entry, items, group, ("A", "B", "n"), {"n": n}),
@@ -98,7 +98,7 @@ JACOBI_2D = KernelSpec(
         Array("B", "real", lambda s: jacobi_2d_edge(s) ** 2, "inout"),
     ),
     scalars=(EDGE,),
-    plan=lambda s: _ping_pong(
+    plan=lambda s: ping_pong(
         "jacobi_2d", (jacobi_2d_edge(s) - 2,) * 2, jacobi_2d_edge(s), STENCIL_2D_GROUP
     ),
     init=_jacobi_2d_init,
@@ -186,7 +186,7 @@ HEAT_3D = KernelSpec(
         Array("B", "real", lambda s: heat_3d_edge(s) ** 3, "inout"),
     ),
     scalars=(EDGE,),
-    plan=lambda s: _ping_pong(
+    plan=lambda s: ping_pong(
         "heat_3d", (heat_3d_edge(s) - 2,) * 3, heat_3d_edge(s), STENCIL_3D_GROUP
     ),
     init=_heat_3d_init,
