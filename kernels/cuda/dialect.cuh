@@ -35,6 +35,9 @@
 
 // Every thread of the block waits here; shared memory is then consistent.
 #define BARRIER() __syncthreads()
+// The same, for threads that share global memory across it (__syncthreads
+// orders global memory within the block too).
+#define GLOBAL_BARRIER() __syncthreads()
 
 // The grid-stride loop over [0, n).
 #define FOR_EACH(i, n) for (size_t i = GLOBAL_ID(0); i < (n); i += GLOBAL_SIZE(0))
