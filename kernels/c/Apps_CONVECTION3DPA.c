@@ -6,6 +6,8 @@
 // local ids index, those past D1D idle. Stage 7 writes sm1, which stage 4 filled, rather
 // than sm5, whose padding is never written, so that every cell past D1D holds a value.
 // B(q, d) = Basis[q + Q1D*d], G likewise from dBasis, Bt(d, q) = tBasis[d + D1D*q].
+#include "mfem.h"
+
 KERNEL void convection3dpa(GLOBAL const REAL* Basis, GLOBAL const REAL* tBasis,
                            GLOBAL const REAL* dBasis, GLOBAL const REAL* D, GLOBAL const REAL* X,
                            GLOBAL REAL* Y, const uint NE)
@@ -16,9 +18,7 @@ KERNEL void convection3dpa(GLOBAL const REAL* Basis, GLOBAL const REAL* tBasis,
     SHARED REAL sm3[MDQ][MDQ][MDQ];
     SHARED REAL sm4[MDQ][MDQ][MDQ];
     SHARED REAL sm5[MDQ][MDQ][MDQ];
-    // Groups past the last element (the grid is near-square) recompute one and write nothing:
-    // PoCL miscomputes barriers that follow a conditional return, even one no group takes.
-    const size_t g = GROUP_ID(0) + NUM_GROUPS(0) * GROUP_ID(1);
+    const size_t g = mfem_group();
     const size_t e = g % NE;
     const uint tx = LOCAL_ID(0);
     const uint ty = LOCAL_ID(1);

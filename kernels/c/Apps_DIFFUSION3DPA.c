@@ -8,6 +8,8 @@
 // that holds dBasis after each load (G's store follows B's to the same place): all four are
 // read here from dBasis, B(q, d) = G(q, d) = Bt(d, q) = Gt(d, q) = dBasis[q + Q1D*d];
 // Basis, whose values are never used, is not passed.
+#include "mfem.h"
+
 KERNEL void diffusion3dpa(GLOBAL const REAL* dBasis, GLOBAL const REAL* D, GLOBAL const REAL* X,
                           GLOBAL REAL* Y, const uint NE)
 {
@@ -17,9 +19,7 @@ KERNEL void diffusion3dpa(GLOBAL const REAL* dBasis, GLOBAL const REAL* D, GLOBA
     SHARED REAL sm10[MDQ][MDQ][MDQ];
     SHARED REAL sm11[MDQ][MDQ][MDQ];
     SHARED REAL sm12[MDQ][MDQ][MDQ];
-    // Groups past the last element (the grid is near-square) recompute one and write nothing:
-    // PoCL miscomputes barriers that follow a conditional return, even one no group takes.
-    const size_t g = GROUP_ID(0) + NUM_GROUPS(0) * GROUP_ID(1);
+    const size_t g = mfem_group();
     const size_t e = g % NE;
     const uint tx = LOCAL_ID(0);
     const uint ty = LOCAL_ID(1);

@@ -4,6 +4,8 @@
 // from the 2-D grid of groups) stages B and the element's D, then work-item (i1, i2, i3)
 // computes its row's D1D^3 entries. The products are RAJAPerf's, in its order, each partial
 // product computed once per k1 and per (k1, k2).
+#include "mfem.h"
+
 typedef struct {
     REAL s_B[Q1D][D1D];
     REAL s_D[Q1D][Q1D][Q1D];
@@ -12,9 +14,7 @@ typedef struct {
 KERNEL void mass3dea(GLOBAL const REAL* B, GLOBAL const REAL* D, GLOBAL REAL* M, const uint NE)
 {
     SHARED Mass3deaShared sm;
-    // Groups past the last element (the grid is near-square) compute element g % NE and write
-    // nothing: PoCL mishandles a group that returns before its barriers.
-    const uint g = GROUP_ID(0) + NUM_GROUPS(0) * GROUP_ID(1);
+    const uint g = mfem_group();
     const uint e = g % NE;
     const uint i1 = LOCAL_ID(0);
     const uint i2 = LOCAL_ID(1);

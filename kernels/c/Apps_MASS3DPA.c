@@ -4,6 +4,7 @@
 // select, looping over the third axis, those past D1D idle. Bt is read as RAJAPerf reads it,
 // Bt(q, d) = Bt[q + D1D*d]. B and Bt are staged together, and stages 5 and 9 read only what
 // the same work-item wrote in stages 4 and 8, so of RAJAPerf's eight barriers five remain.
+#include "mfem.h"
 
 // The shared arrays, in an order where an index run past an array's end (a bug) reads or
 // spoils data still in use, so that the check sees it: QDD is followed by DDQ, DDQ by Bs, QQD
@@ -23,9 +24,7 @@ KERNEL void mass3dpa(GLOBAL const REAL* B, GLOBAL const REAL* Bt, GLOBAL const R
                      GLOBAL const REAL* X, GLOBAL REAL* Y, const uint NE)
 {
     SHARED Mass3dpaShared sm;
-    // Groups past the last element (the grid is near-square) compute element g % NE and write
-    // nothing: PoCL mishandles a group that returns before its barriers.
-    const uint g = GROUP_ID(0) + NUM_GROUPS(0) * GROUP_ID(1);
+    const uint g = mfem_group();
     const uint e = g % NE;
     const uint tx = LOCAL_ID(0);
     const uint ty = LOCAL_ID(1);

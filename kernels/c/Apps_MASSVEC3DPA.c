@@ -8,9 +8,7 @@ KERNEL void massvec3dpa(GLOBAL const REAL* B, GLOBAL const REAL* D, GLOBAL const
                         GLOBAL REAL* Y, const uint NE)
 {
     SHARED MassShared sm;
-    // Groups past the last element (the grid is near-square) compute element g % NE and write
-    // nothing: PoCL mishandles a group that returns before its barriers.
-    const uint g = GROUP_ID(0) + NUM_GROUPS(0) * GROUP_ID(1);
+    const uint g = mfem_group();
     const uint e = g % NE;
     const uint tx = LOCAL_ID(0);
     const uint ty = LOCAL_ID(1);

@@ -1,6 +1,7 @@
 // The mass operator's stages on one element, for a Q1D^3 work-group (MASS3DPA_ATOMIC and
 // MASSVEC3DPA): RAJAPerf's contractions along x, y, z from dofs to points, the product with D
 // at each point, and three back, one entry per work-item and a barrier before each stage.
+#include "mfem.h"
 
 // The shared arrays, in an order where an index run past an array's end (a bug) reads or
 // spoils data still in use, so that the check sees it: DDQ is followed by Bs, DQQ by Bts.

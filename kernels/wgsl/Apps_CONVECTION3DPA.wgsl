@@ -6,6 +6,7 @@
 // local ids index, those past D1D idle. Stage 7 writes sm1, which stage 4 filled, rather
 // than sm5, whose padding is never written, so that every cell past D1D holds a value.
 // B(q, d) = Basis[q + Q1D*d], G likewise from dBasis, Bt(d, q) = tBasis[d + D1D*q].
+#include "mfem.wgslh"
 
 var<workgroup> sm0: array<array<array<REAL, MDQ>, MDQ>, MDQ>;
 var<workgroup> sm1: array<array<array<REAL, MDQ>, MDQ>, MDQ>;
@@ -18,9 +19,7 @@ var<workgroup> sm5: array<array<array<REAL, MDQ>, MDQ>, MDQ>;
 fn convection3dpa(@builtin(local_invocation_id) lid: vec3<u32>,
                   @builtin(workgroup_id) wid: vec3<u32>,
                   @builtin(num_workgroups) nwg: vec3<u32>) {
-    // Groups past the last element (the grid is near-square) recompute one and write nothing:
-    // PoCL miscomputes barriers that follow a conditional return, even one no group takes.
-    let g = wid.x + nwg.x * wid.y;
+    let g = mfem_group(wid, nwg);
     let e = g % s.NE;
     let tx = lid.x;
     let ty = lid.y;

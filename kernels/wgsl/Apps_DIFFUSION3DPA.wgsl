@@ -8,6 +8,7 @@
 // that holds dBasis after each load (G's store follows B's to the same place): all four are
 // read here from dBasis, B(q, d) = G(q, d) = Bt(d, q) = Gt(d, q) = dBasis[q + Q1D*d];
 // Basis, whose values are never used, is not passed.
+#include "mfem.wgslh"
 
 var<workgroup> sm00: array<array<array<REAL, MDQ>, MDQ>, MDQ>;
 var<workgroup> sm01: array<array<array<REAL, MDQ>, MDQ>, MDQ>;
@@ -20,9 +21,7 @@ var<workgroup> sm12: array<array<array<REAL, MDQ>, MDQ>, MDQ>;
 fn diffusion3dpa(@builtin(local_invocation_id) lid: vec3<u32>,
                  @builtin(workgroup_id) wid: vec3<u32>,
                  @builtin(num_workgroups) nwg: vec3<u32>) {
-    // Groups past the last element (the grid is near-square) recompute one and write nothing:
-    // PoCL miscomputes barriers that follow a conditional return, even one no group takes.
-    let g = wid.x + nwg.x * wid.y;
+    let g = mfem_group(wid, nwg);
     let e = g % s.NE;
     let tx = lid.x;
     let ty = lid.y;

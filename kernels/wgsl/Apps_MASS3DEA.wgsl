@@ -4,6 +4,7 @@
 // from the 2-D grid of groups) stages B and the element's D, then work-item (i1, i2, i3)
 // computes its row's D1D^3 entries. The products are RAJAPerf's, in its order, each partial
 // product computed once per k1 and per (k1, k2).
+#include "mfem.wgslh"
 
 var<workgroup> s_B: array<array<REAL, D1D>, Q1D>;
 var<workgroup> s_D: array<array<array<REAL, Q1D>, Q1D>, Q1D>;
@@ -12,9 +13,7 @@ var<workgroup> s_D: array<array<array<REAL, Q1D>, Q1D>, Q1D>;
 fn mass3dea(@builtin(local_invocation_id) lid: vec3<u32>,
             @builtin(workgroup_id) wid: vec3<u32>,
             @builtin(num_workgroups) nwg: vec3<u32>) {
-    // Groups past the last element (the grid is near-square) compute element g % NE and write
-    // nothing, as the C source does.
-    let g = wid.x + nwg.x * wid.y;
+    let g = mfem_group(wid, nwg);
     let e = g % s.NE;
     let i1 = lid.x;
     let i2 = lid.y;

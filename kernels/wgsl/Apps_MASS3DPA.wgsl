@@ -4,6 +4,7 @@
 // select, looping over the third axis, those past D1D idle. Bt is read as RAJAPerf reads it,
 // Bt(q, d) = Bt[q + D1D*d]. B and Bt are staged together, and stages 5 and 9 read only what
 // the same work-item wrote in stages 4 and 8, so of RAJAPerf's eight barriers five remain.
+#include "mfem.wgslh"
 
 var<workgroup> Bs: array<array<REAL, D1D>, Q1D>;
 var<workgroup> Bts: array<array<REAL, Q1D>, D1D>;
@@ -18,9 +19,7 @@ var<workgroup> QDD: array<array<array<REAL, D1D>, D1D>, Q1D>;
 fn mass3dpa(@builtin(local_invocation_id) lid: vec3<u32>,
             @builtin(workgroup_id) wid: vec3<u32>,
             @builtin(num_workgroups) nwg: vec3<u32>) {
-    // Groups past the last element (the grid is near-square) compute element g % NE and write
-    // nothing, as the C source does.
-    let g = wid.x + nwg.x * wid.y;
+    let g = mfem_group(wid, nwg);
     let e = g % s.NE;
     let tx = lid.x;
     let ty = lid.y;

@@ -34,9 +34,7 @@ fn atomic_add_real(i: i32, v: REAL) {
 fn mass3dpa_atomic(@builtin(local_invocation_id) lid: vec3<u32>,
                    @builtin(workgroup_id) wid: vec3<u32>,
                    @builtin(num_workgroups) nwg: vec3<u32>) {
-    // Groups past the last element (the grid is near-square) compute element g % NE and write
-    // nothing, as the C source does.
-    let g = wid.x + nwg.x * wid.y;
+    let g = mfem_group(wid, nwg);
     let e = g % s.NE;
     let tx = lid.x;
     let ty = lid.y;

@@ -7,18 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 from harness.model.rajaperf import DataInit
-from harness.model.spec import NORMAL, CheckCase, Grid, KernelSpec, Traffic
-from harness.suite.apps.mfem import (
-    CHECK_ELEMENTS,
-    NE,
-    basis,
-    by_element,
-    check_sizes,
-    element_plan,
-    elements,
-    random_inputs,
-)
-from harness.suite.apps.shared import GROUP_NAME, real, wide
+from harness.model.spec import NORMAL, KernelSpec, Traffic
+from harness.suite.apps import mfem
+from harness.suite.apps.mfem import NE, basis, by_element
+from harness.suite.apps.shared import GROUP_NAME, real
 
 #: Degrees of freedom and quadrature points along an axis (RAJAPerf's mea::).
 D1D = 4
@@ -29,7 +21,7 @@ _ARGS = ("B", "D", "M")
 
 
 def _elements(size: int) -> int:
-    return elements(size, _ENTRIES)
+    return mfem.elements(size, _ENTRIES)
 
 
 def _init(size: int, seed: int, precision: str) -> dict:
@@ -42,10 +34,6 @@ def _init(size: int, seed: int, precision: str) -> dict:
     }
 
 
-def _check_init(size: int, seed: int, precision: str) -> dict:
-    return random_inputs(_init(size, seed, precision), seed)
-
-
 def _assemble(B, D, M, ne: int) -> None:
     """M[e][j3][j2][j1][i3][i2][i1] = sum over points (k1, k2, k3) of
     B(k1, i1) B(k1, j1) B(k2, i2) B(k2, j2) B(k3, i3) B(k3, j3) D[e][k3][k2][k1]."""
@@ -54,16 +42,6 @@ def _assemble(B, D, M, ne: int) -> None:
     by_element(M, ne, *(D1D,) * 6)[...] = np.einsum(
         "ecba,aiI,bjJ,ckK->eKJIkji", by_element(D, ne, Q1D, Q1D, Q1D), bb, bb, bb, optimize=True
     )
-
-
-def _cpu(grid: Grid, B, D, M, NE) -> None:
-    _assemble(B, D, M, NE)
-
-
-def _reference(inputs: dict) -> dict:
-    a = wide(inputs)
-    _assemble(a["B"], a["D"], a["M"], a["M"].size // _ENTRIES)
-    return {"M": a["M"]}
 
 
 KERNEL = KernelSpec(
@@ -76,10 +54,10 @@ KERNEL = KernelSpec(
         real("M", lambda size: _ENTRIES * _elements(size), "out"),
     ),
     scalars=(NE,),
-    plan=element_plan("mass3dea", _ARGS, (D1D, D1D, D1D), _elements),
+    plan=mfem.element_plan("mass3dea", _ARGS, (D1D, D1D, D1D), _elements),
     init=_init,
-    reference=_reference,
-    cpu={"mass3dea": _cpu},
+    reference=mfem.reference(_assemble, _ARGS, output="M", counted="M", per_element=_ENTRIES),
+    cpu={"mass3dea": mfem.cpu(_assemble)},
     traffic=lambda size, b: Traffic(
         read=b * (Q1D * D1D + Q1D**3 * _elements(size)), write=b * _ENTRIES * _elements(size)
     ),
@@ -92,13 +70,12 @@ KERNEL = KernelSpec(
     constants={"D1D": D1D, "Q1D": Q1D},
     group_size=(D1D, D1D, D1D),
     check_cases=(
-        CheckCase(
-            "random",
-            _check_init,
+        mfem.random_case(
+            _init,
             "RAJAPerf's B and D are all ones, so every entry of M is Q1D^3: B read "
             "transposed, a row index for a column one, or a point's D taken from "
             "another gives the same M; these are random",
         ),
     ),
-    check_sizes=check_sizes(_ENTRIES, CHECK_ELEMENTS),
+    check_sizes=mfem.check_sizes(_ENTRIES, mfem.CHECK_ELEMENTS),
 )

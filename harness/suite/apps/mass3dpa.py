@@ -11,20 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from harness.model.rajaperf import DataInit
-from harness.model.spec import NORMAL, CheckCase, Grid, KernelSpec, Traffic
-from harness.suite.apps.mfem import (
-    CHECK_ELEMENTS,
-    NE,
-    basis,
-    by_element,
-    check_sizes,
-    element_plan,
-    elements,
-    mass_apply,
-    mass_flops,
-    random_inputs,
-)
-from harness.suite.apps.shared import GROUP_NAME, real, wide
+from harness.model.spec import NORMAL, KernelSpec, Traffic
+from harness.suite.apps import mfem
+from harness.suite.apps.mfem import NE, basis, by_element, mass_apply, mass_flops
+from harness.suite.apps.shared import GROUP_NAME, real
 
 #: Degrees of freedom and quadrature points along an axis (RAJAPerf's mpa::).
 D1D = 4
@@ -34,7 +24,7 @@ _ARGS = ("B", "Bt", "D", "X", "Y")
 
 
 def _elements(size: int) -> int:
-    return elements(size, _DOFS)
+    return mfem.elements(size, _DOFS)
 
 
 def _init(size: int, seed: int, precision: str) -> dict:
@@ -49,10 +39,6 @@ def _init(size: int, seed: int, precision: str) -> dict:
     }
 
 
-def _check_init(size: int, seed: int, precision: str) -> dict:
-    return random_inputs(_init(size, seed, precision), seed)
-
-
 def _apply(B, Bt, D, X, Y, ne: int) -> None:
     """Y += the mass operator on X over ne elements; Bt read as RAJAPerf reads it."""
     bt = Bt[np.arange(Q1D)[None, :] + D1D * np.arange(D1D)[:, None]]
@@ -62,16 +48,6 @@ def _apply(B, Bt, D, X, Y, ne: int) -> None:
         by_element(X, ne, D1D, D1D, D1D),
         by_element(D, ne, Q1D, Q1D, Q1D),
     )
-
-
-def _cpu(grid: Grid, B, Bt, D, X, Y, NE) -> None:
-    _apply(B, Bt, D, X, Y, NE)
-
-
-def _reference(inputs: dict) -> dict:
-    a = wide(inputs)
-    _apply(*(a[name] for name in _ARGS), a["X"].size // _DOFS)
-    return {"Y": a["Y"]}
 
 
 def _traffic(size: int, b: int) -> Traffic:
@@ -91,10 +67,10 @@ KERNEL = KernelSpec(
         real("Y", lambda size: _DOFS * _elements(size), "inout"),
     ),
     scalars=(NE,),
-    plan=element_plan("mass3dpa", _ARGS, (Q1D, Q1D), _elements),
+    plan=mfem.element_plan("mass3dpa", _ARGS, (Q1D, Q1D), _elements),
     init=_init,
-    reference=_reference,
-    cpu={"mass3dpa": _cpu},
+    reference=mfem.reference(_apply, _ARGS, output="Y", counted="X", per_element=_DOFS),
+    cpu={"mass3dpa": mfem.cpu(_apply)},
     traffic=_traffic,
     flops=lambda size: _elements(size) * (mass_flops(D1D, Q1D) + _DOFS),
     default_size=8_000 * _DOFS,
@@ -105,13 +81,12 @@ KERNEL = KernelSpec(
     constants={"D1D": D1D, "Q1D": Q1D},
     group_size=(Q1D, Q1D),
     check_cases=(
-        CheckCase(
-            "random",
-            _check_init,
+        mfem.random_case(
+            _init,
             "RAJAPerf's B, Bt, X and D are all ones and Y zero, so B read transposed, "
             "Bt for B, an index order swapped or an overwrite of Y gives the same Y; "
             "these are random, Y stale",
         ),
     ),
-    check_sizes=check_sizes(_DOFS, CHECK_ELEMENTS),
+    check_sizes=mfem.check_sizes(_DOFS, mfem.CHECK_ELEMENTS),
 )

@@ -13,18 +13,11 @@ from __future__ import annotations
 import numpy as np
 
 from harness.model.rajaperf import DataInit
-from harness.model.spec import NORMAL, Array, CheckCase, Grid, KernelSpec, Traffic
+from harness.model.spec import NORMAL, Array, CheckCase, KernelSpec, Traffic
+from harness.suite.apps import mfem
 from harness.suite.apps.mesh import INDEX, INDEX_BYTES
-from harness.suite.apps.mfem import (
-    NE,
-    basis,
-    by_element,
-    element_plan,
-    mass_apply,
-    mass_flops,
-    random_inputs,
-)
-from harness.suite.apps.shared import GROUP_NAME, real, wide
+from harness.suite.apps.mfem import NE, basis, by_element, mass_apply, mass_flops
+from harness.suite.apps.shared import GROUP_NAME, real
 
 #: Degrees of freedom and quadrature points along an axis (RAJAPerf's mpa_at::).
 D1D = 3
@@ -72,13 +65,9 @@ def _init(size: int, seed: int, precision: str) -> dict:
     }
 
 
-def _check_init(size: int, seed: int, precision: str) -> dict:
-    return random_inputs(_init(size, seed, precision), seed)
-
-
 def _contended_init(size: int, seed: int, precision: str) -> dict:
     """Random inputs, every entry of every element at one dof."""
-    inputs = _check_init(size, seed, precision)
+    inputs = mfem.randomised(_init)(size, seed, precision)
     inputs["ElemToDoF"] = np.full_like(inputs["ElemToDoF"], inputs["ElemToDoF"][0])
     return inputs
 
@@ -89,16 +78,6 @@ def _apply(B, D, X, ElemToDoF, Y, ne: int) -> None:
     dofs = by_element(ElemToDoF, ne, D1D, D1D, D1D)
     ye = mass_apply(b, b.T, X[dofs], by_element(D, ne, Q1D, Q1D, Q1D))
     np.add.at(Y, dofs, ye)
-
-
-def _cpu(grid: Grid, B, D, X, ElemToDoF, Y, NE) -> None:
-    _apply(B, D, X, ElemToDoF, Y, NE)
-
-
-def _reference(inputs: dict) -> dict:
-    a = wide(inputs)
-    _apply(*(a[name] for name in _ARGS), a["ElemToDoF"].size // D1D**3)
-    return {"Y": a["Y"]}
 
 
 def _traffic(size: int, b: int) -> Traffic:
@@ -121,10 +100,10 @@ KERNEL = KernelSpec(
         real("Y", _dofs, "inout"),
     ),
     scalars=(NE,),
-    plan=element_plan("mass3dpa_atomic", _ARGS, (Q1D, Q1D, Q1D), _elements),
+    plan=mfem.element_plan("mass3dpa_atomic", _ARGS, (Q1D, Q1D, Q1D), _elements),
     init=_init,
-    reference=_reference,
-    cpu={"mass3dpa_atomic": _cpu},
+    reference=mfem.reference(_apply, _ARGS, output="Y", counted="ElemToDoF", per_element=D1D**3),
+    cpu={"mass3dpa_atomic": mfem.cpu(_apply)},
     traffic=_traffic,
     flops=lambda size: _elements(size) * (mass_flops(D1D, Q1D) + D1D**3),
     default_size=1_000_000,
@@ -137,9 +116,8 @@ KERNEL = KernelSpec(
     constants={"D1D": D1D, "Q1D": Q1D},
     group_size=(Q1D, Q1D, Q1D),
     check_cases=(
-        CheckCase(
-            "random",
-            _check_init,
+        mfem.random_case(
+            _init,
             "RAJAPerf's B, X and D are all ones and Y zero, so B read transposed, an "
             "index order swapped, a dof taken from a neighbour's place or an add "
             "that loses to another element's gives a Y too near the right one to "

@@ -5,20 +5,10 @@ factorisation, Y overwritten."""
 from __future__ import annotations
 
 from harness.model.rajaperf import DataInit
-from harness.model.spec import NORMAL, CheckCase, Grid, KernelSpec, Traffic
-from harness.suite.apps.mfem import (
-    CHECK_ELEMENTS,
-    NE,
-    basis,
-    by_element,
-    check_sizes,
-    element_plan,
-    elements,
-    mass_apply,
-    mass_flops,
-    random_inputs,
-)
-from harness.suite.apps.shared import GROUP_NAME, real, wide
+from harness.model.spec import NORMAL, KernelSpec, Traffic
+from harness.suite.apps import mfem
+from harness.suite.apps.mfem import NE, basis, by_element, mass_apply, mass_flops
+from harness.suite.apps.shared import GROUP_NAME, real
 
 #: Degrees of freedom and quadrature points along an axis, components (RAJAPerf's mvpa::).
 D1D = 3
@@ -30,7 +20,7 @@ _ARGS = ("B", "D", "X", "Y")
 
 def _elements(size: int) -> int:
     """RAJAPerf's NE: the size over DIM * Q1D^3 (points, not dofs), rounded."""
-    return elements(size, DIM * Q1D**3)
+    return mfem.elements(size, DIM * Q1D**3)
 
 
 def _init(size: int, seed: int, precision: str) -> dict:
@@ -44,10 +34,6 @@ def _init(size: int, seed: int, precision: str) -> dict:
     }
 
 
-def _check_init(size: int, seed: int, precision: str) -> dict:
-    return random_inputs(_init(size, seed, precision), seed)
-
-
 def _apply(B, D, X, Y, ne: int) -> None:
     """Y = the mass operator on each component of X over ne elements."""
     b = basis(B, Q1D, D1D)
@@ -56,16 +42,6 @@ def _apply(B, D, X, Y, ne: int) -> None:
     y = by_element(Y, ne, DIM, D1D, D1D, D1D)
     for c in range(DIM):
         y[:, c] = mass_apply(b, b.T, x[:, c], d[:, 0])
-
-
-def _cpu(grid: Grid, B, D, X, Y, NE) -> None:
-    _apply(B, D, X, Y, NE)
-
-
-def _reference(inputs: dict) -> dict:
-    a = wide(inputs)
-    _apply(*(a[name] for name in _ARGS), a["X"].size // _DOFS)
-    return {"Y": a["Y"]}
 
 
 def _traffic(size: int, b: int) -> Traffic:
@@ -84,10 +60,10 @@ KERNEL = KernelSpec(
         real("Y", lambda size: _DOFS * _elements(size), "out"),
     ),
     scalars=(NE,),
-    plan=element_plan("massvec3dpa", _ARGS, (Q1D, Q1D, Q1D), _elements),
+    plan=mfem.element_plan("massvec3dpa", _ARGS, (Q1D, Q1D, Q1D), _elements),
     init=_init,
-    reference=_reference,
-    cpu={"massvec3dpa": _cpu},
+    reference=mfem.reference(_apply, _ARGS, output="Y", counted="X", per_element=_DOFS),
+    cpu={"massvec3dpa": mfem.cpu(_apply)},
     traffic=_traffic,
     flops=lambda size: _elements(size) * DIM * mass_flops(D1D, Q1D),
     default_size=5_208 * _DOFS,
@@ -98,13 +74,12 @@ KERNEL = KernelSpec(
     constants={"D1D": D1D, "Q1D": Q1D, "DIM": DIM},
     group_size=(Q1D, Q1D, Q1D),
     check_cases=(
-        CheckCase(
-            "random",
-            _check_init,
+        mfem.random_case(
+            _init,
             "RAJAPerf's B, X and D are all ones and Y zero, so B read transposed, an "
             "index order swapped, components mixed up or Y added to instead of "
             "overwritten gives the same Y; these are random, Y stale",
         ),
     ),
-    check_sizes=check_sizes(DIM * Q1D**3, CHECK_ELEMENTS),
+    check_sizes=mfem.check_sizes(DIM * Q1D**3, mfem.CHECK_ELEMENTS),
 )

@@ -1,4 +1,5 @@
-"""What the MFEM mass kernels share (MASS3DPA, MASS3DPA_ATOMIC, MASSVEC3DPA, MASS3DEA).
+"""What the MFEM kernels share (MASS3DPA, MASS3DPA_ATOMIC, MASSVEC3DPA, MASS3DEA, and
+through `mfem_3d` CONVECTION3DPA and DIFFUSION3DPA).
 
 Each applies or assembles a finite-element operator on hexahedra element by
 element, with D1D degrees of freedom and Q1D quadrature points along each axis.
@@ -19,7 +20,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from harness.model.spec import Extent, Launch, Scalar
+from harness.model.spec import CheckCase, Extent, Grid, Launch, Scalar
+from harness.suite.apps.shared import wide
 
 #: Element count, every entry point's last argument.
 NE = Scalar("NE", "u32")
@@ -112,3 +114,46 @@ def random_inputs(inputs: dict, seed: int) -> dict:
         else value
         for name, value in inputs.items()
     }
+
+
+def randomised(init: Callable[[int, int, str], dict]) -> Callable[[int, int, str], dict]:
+    """An init giving ``init``'s inputs with every real array random (`random_inputs`)."""
+
+    def check_init(size: int, seed: int, precision: str) -> dict:
+        return random_inputs(init(size, seed, precision), seed)
+
+    return check_init
+
+
+def random_case(init: Callable[[int, int, str], dict], why: str) -> CheckCase:
+    """The check case "random": ``init``'s inputs made random; ``why`` says what
+    RAJAPerf's constant inputs hide."""
+    return CheckCase("random", randomised(init), why)
+
+
+def cpu(apply: Callable[..., None]) -> Callable[..., None]:
+    """A numpy entry point: ``apply`` on the launch's arrays and NE, in order."""
+
+    def entry(grid: Grid, *arguments) -> None:
+        apply(*arguments)
+
+    return entry
+
+
+def reference(
+    apply: Callable[..., None],
+    args: tuple[str, ...],
+    *,
+    output: str,
+    counted: str,
+    per_element: int,
+) -> Callable[[dict], dict]:
+    """A reference: ``apply`` on wide copies of the arrays ``args`` and the element
+    count (the length of ``counted`` over ``per_element``); returns ``output``."""
+
+    def run(inputs: dict) -> dict:
+        a = wide(inputs)
+        apply(*(a[name] for name in args), a[counted].size // per_element)
+        return {output: a[output]}
+
+    return run

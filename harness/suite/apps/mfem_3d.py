@@ -1,5 +1,6 @@
 """What CONVECTION3DPA and DIFFUSION3DPA share beyond `mfem` (element counts and
-launches): their shape, lengths, bytes and the transposed basis.
+launches): their shape, arrays, inputs, bytes, the transposed basis, and the rest of
+their descriptions (`kernel`).
 
 Both apply a 3-D operator element by element with D1D degrees of freedom and
 Q1D quadrature points along each axis, by sum factorisation: tensor
@@ -14,8 +15,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from harness.model.spec import Launch, Traffic
+from harness.model.rajaperf import DataInit
+from harness.model.spec import NORMAL, KernelSpec, Launch, Traffic
 from harness.suite.apps import mfem
+from harness.suite.apps.shared import GROUP_NAME, real
 
 #: Degrees of freedom and quadrature points along an axis (RAJAPerf's conv:: and diff::).
 D1D = 3
@@ -74,3 +77,68 @@ def basis(a: np.ndarray) -> np.ndarray:
 def transposed_basis(a: np.ndarray) -> np.ndarray:
     """A D1D x Q1D basis stored column-major (Bt(d, q) = Bt[d + D1D*q]) as [d][q]."""
     return a[: Q1D * D1D].reshape(Q1D, D1D).T
+
+
+def init(bases: tuple[str, ...], components: int) -> Callable[[int, int, str], dict]:
+    """RAJAPerf's inputs: the ``bases`` and D (``components`` values per point) ones,
+    X ones and Y zeros."""
+
+    def make(size: int, seed: int, precision: str) -> dict:
+        ne = elements(size)
+        d = DataInit()
+        return {
+            **{name: d.const(Q1D * D1D, 1.0) for name in bases},
+            "D": d.const(components * Q1D**3 * ne, 1.0),
+            "X": d.const(D1D**3 * ne, 1.0),
+            "Y": d.const(D1D**3 * ne, 0.0),
+        }
+
+    return make
+
+
+def kernel(
+    *,
+    name: str,
+    summary: str,
+    entry: str,
+    bases: tuple[str, ...],
+    components: int,
+    args: tuple[str, ...],
+    apply: Callable[..., None],
+    flops: int,
+    constants: dict[str, int],
+    why: str,
+) -> KernelSpec:
+    """The description of an operator Y += A X: arrays the 1-D ``bases`` (all allocated
+    and counted, ``args`` naming those the launch of ``entry`` passes), D with
+    ``components`` values per point, X and Y; ``apply(*args, ne)`` the reference and
+    numpy entry point, ``flops`` RAJAPerf's count per element, ``constants`` those beyond
+    the shape, ``why`` what the random check case shows that RAJAPerf's inputs hide."""
+    inputs = init(bases, components)
+    return KernelSpec(
+        name=name,
+        group=GROUP_NAME,
+        summary=summary,
+        arrays=(
+            *(real(b, basis_length) for b in bases),
+            real("D", quad_length(components)),
+            real("X", dofs),
+            real("Y", dofs, "inout"),
+        ),
+        scalars=(mfem.NE,),
+        plan=element_plan(entry, args),
+        init=inputs,
+        reference=mfem.reference(apply, args, output="Y", counted="X", per_element=D1D**3),
+        cpu={entry: mfem.cpu(apply)},
+        traffic=pa_traffic(len(bases), components),
+        flops=lambda size: elements(size) * flops,
+        default_size=DEFAULT_ELEMENTS * D1D**3,
+        default_reps=50,
+        tolerance=NORMAL,
+        features=frozenset({"local_memory"}),
+        rajaperf_features=("Launch",),
+        constants={**CONSTANTS, **constants},
+        group_size=ELEMENT_GROUP,
+        check_cases=(mfem.random_case(inputs, why),),
+        check_sizes=CHECK_SIZES,
+    )
