@@ -382,7 +382,11 @@ def _cmd_list(args: argparse.Namespace) -> int:
     for r in [header, *rows]:
         cells = zip(r[:-1], widths, strict=True)
         print("  ".join(cell.ljust(w) for cell, w in cells) + "  " + r[-1])
-    print(f"\n{len(rows)} kernels")
+    ours = sum(k.group in suite.RAJAPERF_GROUPS for k in kernels)
+    print(
+        f"\n{len(rows)} kernels, {ours} of them RAJAPerf's "
+        f"(of its {suite.RAJAPERF_SINGLE_PROCESS} that run in one process)"
+    )
     return 0
 
 

@@ -36,6 +36,18 @@ def test_list_selects_by_group_glob_and_name() -> None:
     ]
 
 
+def test_list_counts_rajaperfs_kernels() -> None:
+    proc = harness("list")
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split() for line in proc.stdout.splitlines()[1:-2]]
+    groups = {"Stream", "Basic", "Lcals", "Polybench", "Apps", "Algorithm", "Comm"}
+    rajaperf = [row[0] for row in rows if row[1] in groups]
+    assert len(rajaperf) == len(set(rajaperf)) == 79
+    assert proc.stdout.splitlines()[-1] == (
+        f"{len(rows)} kernels, 79 of them RAJAPerf's (of its 79 that run in one process)"
+    )
+
+
 def test_run_writes_a_complete_run_folder(tmp_path: Path) -> None:
     need_backend("opencl")
     proc = harness(

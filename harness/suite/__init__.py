@@ -14,15 +14,21 @@ from harness.suite import (
     basic,
     basic_elementwise,
     basic_multidim,
+    comm,
     demo,
     lcals,
     polybench,
+    polybench_linalg,
+    polybench_steps,
     sort,
     stream,
 )
 
-#: Groups in RAJAPerf's order, then this suite's own.
-_GROUP_ORDER = ("Stream", "Basic", "Lcals", "Polybench", "Apps", "Algorithm", "Sort", "Demo")
+#: RAJAPerf's groups, then this suite's own.
+RAJAPERF_GROUPS = ("Stream", "Basic", "Lcals", "Polybench", "Apps", "Algorithm", "Comm")
+_GROUP_ORDER = (*RAJAPERF_GROUPS, "Sort", "Demo")
+#: RAJAPerf's kernels that run in one process (all but Comm's three MPI ones).
+RAJAPERF_SINGLE_PROCESS = 79
 ALL: tuple[KernelSpec, ...] = tuple(
     sorted(
         (
@@ -32,9 +38,12 @@ ALL: tuple[KernelSpec, ...] = tuple(
             *basic_multidim.KERNELS,
             *lcals.KERNELS,
             *polybench.KERNELS,
+            *polybench_linalg.KERNELS,
+            *polybench_steps.KERNELS,
             *apps.KERNELS,
             *algorithm.KERNELS,
             *atomics.KERNELS,
+            *comm.KERNELS,
             *sort.RAJAPERF_KERNELS,
             *sort.KERNELS,
             *demo.KERNELS,
@@ -52,8 +61,11 @@ _MODULES = (
     atomics,
     lcals,
     polybench,
+    polybench_linalg,
+    polybench_steps,
     *apps.MODULES,
     algorithm,
+    comm,
     sort,
     demo,
 )

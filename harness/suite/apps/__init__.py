@@ -13,25 +13,49 @@ from __future__ import annotations
 
 from harness.model.spec import KernelSpec
 from harness.suite.apps import (
+    convection3dpa,
     del_dot_vec_2d,
+    diffusion3dpa,
+    edge3d,
     energy,
+    femsweep,
     fir,
+    intsc_hexhex,
+    intsc_hexrect,
     ltimes,
+    ltimes_noview,
+    mass3dea,
+    mass3dpa,
+    mass3dpa_atomic,
+    massvec3dpa,
     matvec_3d_stencil,
     nodal_accumulation_3d,
     pressure,
     vol3d,
+    zonal_accumulation_3d,
 )
 
 #: The kernels' modules, in RAJAPerf's order; each holds one kernel as ``KERNEL``.
 MODULES = (
+    convection3dpa,
     del_dot_vec_2d,
+    diffusion3dpa,
+    edge3d,
     energy,
+    femsweep,
     fir,
+    intsc_hexhex,
+    intsc_hexrect,
     ltimes,
+    ltimes_noview,
+    mass3dea,
+    mass3dpa,
+    mass3dpa_atomic,
+    massvec3dpa,
     matvec_3d_stencil,
+    nodal_accumulation_3d,
     pressure,
     vol3d,
-    nodal_accumulation_3d,
+    zonal_accumulation_3d,
 )
 KERNELS: tuple[KernelSpec, ...] = tuple(module.KERNEL for module in MODULES)
