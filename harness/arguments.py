@@ -42,3 +42,16 @@ def seconds(text: str) -> float:
             "(one week)"
         )
     return value
+
+
+def percent(text: str) -> float:
+    """A percentage above 0 and below 100."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of percent") from None
+    if not 0 < value < 100:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is out of range: give more than 0 and under 100"
+        )
+    return value

@@ -18,6 +18,7 @@ from harness.backends import get as get_backend
 from harness.backends.base import DeviceInfo
 from harness.errors import UsageError
 from harness.execution import metadata, results
+from harness.execution.flush import CACHE_MODES
 from harness.execution.runner import MAX_SECONDS, RunOptions, Task, plan
 from harness.execution.workers import InProcess, Workers
 from harness.model import sources
@@ -42,6 +43,16 @@ Exit status: 0 when every row is ok or skipped, 1 when any failed or errored,
 written (a full disk: the message says how to resume), 130 when interrupted
 (Ctrl-C or SIGTERM: the current row finishes, the rows are kept; a second one
 stops at once)."""
+
+
+TIMING_HELP = """\
+By default each row repeats until its timings are quiet: the relative standard
+deviation of its samples (the noise) under --max-noise, judged after at least
+--min-samples samples and --min-time seconds of measured time; or until the
+noise stops changing; or until --max-time runs out. Each row says which
+(columns noise, noise_met, stop), gives its median with quartiles and a 95%
+interval, and keeps every sample in the run folder's samples.jsonl. --reps
+times a fixed count instead."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -148,24 +159,57 @@ def build_parser() -> argparse.ArgumentParser:
         help="a size sweep, one row per size: comma-separated sizes and power-of-two "
         "ranges, e.g. 1024,4096 or 2^10..2^24",
     )
-    run.add_argument(
+    timing = run.add_argument_group("timing", TIMING_HELP)
+    timing.add_argument(
         "--reps",
         type=arguments.positive_int,
-        help="timed repetitions; default: the kernel's (RAJAPerf's) count, cut to fit --max-time",
+        help="a fixed number of timed repetitions per row instead of stopping on noise",
     )
-    run.add_argument(
+    timing.add_argument(
         "--warmup",
         type=arguments.count,
         default=2,
         help="untimed repetitions before timing (default 2)",
     )
-    run.add_argument(
+    timing.add_argument(
         "--max-time",
         type=arguments.seconds,
         default=2.0,
         metavar="SECONDS",
-        help="time budget for one row's timed repetitions when --reps is not given "
-        f"(default 2, at most {MAX_SECONDS})",
+        help="wall-clock budget for one row's timed repetitions: a row stops when it runs "
+        f"out, after at least 3 repetitions (default 2, at most {MAX_SECONDS})",
+    )
+    timing.add_argument(
+        "--min-time",
+        type=arguments.seconds,
+        default=0.5,
+        metavar="SECONDS",
+        help="measured time a row gathers before its noise is judged (default 0.5, "
+        "nvbench's; at most half of --max-time counts)",
+    )
+    timing.add_argument(
+        "--min-samples",
+        type=arguments.positive_int,
+        default=10,
+        metavar="N",
+        help="samples a row gathers before its noise is judged (default 10)",
+    )
+    timing.add_argument(
+        "--max-noise",
+        type=arguments.percent,
+        default=0.5,
+        metavar="PERCENT",
+        help="noise target: the samples' relative standard deviation, in percent "
+        "(default 0.5, nvbench's)",
+    )
+    timing.add_argument(
+        "--cache",
+        nargs="+",
+        choices=CACHE_MODES,
+        default=["hot"],
+        help="hot: repetitions follow each other, data left in cache (default); cold: "
+        "a kernel reads and writes a buffer twice the device's last-level cache before "
+        "each repetition, outside the timed region; both: one row each",
     )
     run.add_argument(
         "--precision",
@@ -433,6 +477,10 @@ def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence
         "seed": options.seed,
         "check": options.check,
         "max_time": options.max_time,
+        "min_time": options.min_time,
+        "min_samples": options.min_samples,
+        "max_noise": options.max_noise,
+        "caches": list(options.caches),
         "params": {name: list(values) for name, values in options.params},
         "sources": [str(s) for s in options.sources],
         "timeout": options.timeout,
@@ -450,6 +498,10 @@ def _options_from_meta(saved: dict[str, Any]) -> RunOptions:
         seed=saved["seed"],
         check=saved["check"],
         max_time=saved["max_time"],
+        min_time=saved.get("min_time", RunOptions.min_time),
+        min_samples=saved.get("min_samples", RunOptions.min_samples),
+        max_noise=saved.get("max_noise", RunOptions.max_noise),
+        caches=tuple(saved.get("caches", RunOptions.caches)),
         params=tuple((name, tuple(values)) for name, values in saved["params"].items()),
         sources=tuple(Path(s) for s in saved["sources"]),
         timeout=saved["timeout"],
@@ -507,6 +559,10 @@ def _new_run(
         seed=args.seed,
         check=args.check,
         max_time=args.max_time,
+        min_time=args.min_time,
+        min_samples=args.min_samples,
+        max_noise=args.max_noise / 100,
+        caches=tuple(dict.fromkeys(args.cache)),
         sources=tuple(args.sources),
         sizes=args.sizes or (),
         params=_chosen_params(args, kernels),
@@ -535,13 +591,17 @@ def _new_run(
 
 
 def _task_key(task: Task) -> tuple:
-    return (task.kernel, f"{task.backend}:{task.device}", task.size, task.precision, task.params)
+    device = f"{task.backend}:{task.device}"
+    return (task.kernel, device, task.size, task.precision, task.params, task.cache)
 
 
 def _row_key(row: dict[str, Any]) -> tuple:
     spec = suite.BY_NAME.get(row.get("kernel", ""))
     params = tuple((p.name, row.get(p.name)) for p in spec.params) if spec else ()
-    return (row.get("kernel"), row.get("device_id"), row.get("size"), row.get("precision"), params)
+    kernel, device, size, precision = (
+        row.get(k) for k in ("kernel", "device_id", "size", "precision")
+    )
+    return (kernel, device, size, precision, params, row.get("cache", "hot"))
 
 
 #: Options of `harness run` that a resumed run takes from its own metadata instead.

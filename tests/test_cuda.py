@@ -33,7 +33,8 @@ def _compiler(name: str | None = None) -> str:
 def test_every_cuda_source_compiles_for_sm80_and_sm90() -> None:
     compiler = _compiler()
     results = cuda_compile.compile_all((80, 90), PRECISIONS, compiler=compiler)
-    assert {r.source.stem for r in results} == {k.source_name for k in suite.ALL}
+    every = (*suite.ALL, *suite.INTERNAL)
+    assert {r.source.stem for r in results} == {k.source_name for k in every}
     assert results, "no CUDA source was compiled"
     assert {(r.arch, r.precision) for r in results} == {
         (a, p) for a in (80, 90) for p in PRECISIONS

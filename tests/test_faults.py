@@ -13,7 +13,7 @@ from conftest import FIXTURES, harness, need_backend, run_folder, start_run, wai
 
 from harness.backends.opencl import OpenCLExecution
 from harness.execution import results
-from harness.execution.runner import Runner, RunOptions, Task, stats
+from harness.execution.runner import Runner, RunOptions, Task
 from harness.reporting.table import format_rows
 
 STREAM = ["-k", "Stream", "-b", "cpu", "opencl"]
@@ -137,12 +137,6 @@ def test_one_interrupt_finishes_the_row_and_keeps_everything(tmp_path: Path) -> 
     kept = rows_of(folder)
     assert 1 <= len(kept) < 10 and all(r["status"] == "ok" for r in kept)
     assert results.read_metadata(folder)["interrupted"] is True
-
-
-def test_spread_repetitions_are_flagged_unstable() -> None:
-    assert not stats([1.0, 1.02, 0.99, 1.01])["unstable"]
-    assert stats([1.0, 1.0, 1.0, 2.5])["unstable"]
-    assert stats([1.0, 1.3, 0.7, 1.2, 0.8])["unstable"]
 
 
 def test_the_summary_warns_about_unstable_rows() -> None:

@@ -103,6 +103,8 @@ class _Props:
     #: Largest block and grid along x, y and z.
     max_block: Dims
     max_grid: Dims
+    #: Bytes of the L2 cache, the last level before device memory.
+    l2_cache_bytes: int = 0
 
 
 class _Context(ABC):
@@ -262,6 +264,7 @@ class _CudaPython(_Driver):
             shared_mem_per_block=get("CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK"),
             max_block=tuple(get(f"CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_{a}") for a in "XYZ"),
             max_grid=tuple(get(f"CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_{a}") for a in "XYZ"),
+            l2_cache_bytes=get("CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE"),
         )
 
     def open(self, index: int) -> _Context:
@@ -380,6 +383,7 @@ class _PyCuda(_Driver):
             max_grid=tuple(
                 int(device.get_attribute(getattr(attr, f"MAX_GRID_DIM_{a}"))) for a in "XYZ"
             ),
+            l2_cache_bytes=int(device.get_attribute(attr.L2_CACHE_SIZE)),
         )
 
     def open(self, index: int) -> _Context:
@@ -547,6 +551,7 @@ def _info(driver: _Driver, index: int, props: _Props) -> DeviceInfo:
             "shared_mem_per_block": props.shared_mem_per_block,
             "max_block_dims": list(props.max_block),
             "max_grid_dims": list(props.max_grid),
+            "cache_bytes": props.l2_cache_bytes,
         },
     )
 

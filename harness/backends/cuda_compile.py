@@ -248,7 +248,7 @@ def compile_all(
     """
     compiler = _pick(compiler)
     variants: dict[tuple, tuple[KernelSpec, Path]] = {}
-    for spec in suite.ALL:
+    for spec in (*suite.ALL, *suite.INTERNAL):
         roots = (root,) if root else ()
         path = sources.find("cuda", ".cu", spec.source_name, roots)
         if path is None or (root is not None and root.resolve() not in path.resolve().parents):

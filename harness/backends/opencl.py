@@ -100,6 +100,7 @@ def _info(index: int, device: Any) -> DeviceInfo:
             "max_alloc_bytes": int(device.max_mem_alloc_size),
             "max_work_group_size": int(device.max_work_group_size),
             "local_mem_bytes": int(device.local_mem_size),
+            "cache_bytes": int(device.global_mem_cache_size),
         },
     )
 

@@ -27,6 +27,7 @@ from typing import Any
 import filelock
 
 JOURNAL = "journal.jsonl"
+SAMPLES = "samples.jsonl"
 METADATA = "metadata.json"
 RESULTS = "results.csv"
 SUMMARY = "summary.txt"
@@ -41,6 +42,7 @@ COLUMNS = (
     "device_id",
     "device",
     "precision",
+    "cache",
     "size",
     "reps",
     "warmup",
@@ -54,6 +56,15 @@ COLUMNS = (
     "time_mean_s",
     "time_max_s",
     "time_std_s",
+    "time_q1_s",
+    "time_q3_s",
+    "time_ci_low_s",
+    "time_ci_high_s",
+    "samples",
+    "noise",
+    "noise_target",
+    "noise_met",
+    "stop",
     "unstable",
     "gbytes_per_s",
     "gflops_per_s",
@@ -79,6 +90,14 @@ NUMERIC = (
     "time_mean_s",
     "time_max_s",
     "time_std_s",
+    "time_q1_s",
+    "time_q3_s",
+    "time_ci_low_s",
+    "time_ci_high_s",
+    "samples",
+    "noise",
+    "noise_target",
+    "flush_bytes",
     "gbytes_per_s",
     "gflops_per_s",
     "bytes_per_rep",
@@ -223,23 +242,67 @@ def _replace(path: Path, text: str) -> None:
 
 
 class Journal:
-    """Appends rows to a run's journal; each row is on disk before the next starts."""
+    """Appends rows to a run's journal; each row is on disk before the next starts.
+
+    A row's raw per-repetition times (``samples_s``) go to samples.jsonl instead,
+    in whole nanoseconds (``samples_ns``),
+    one line per row, written before the row and keyed by the row's line number
+    in the journal (``row``): a row in the journal has its samples on disk.
+    """
 
     def __init__(self, run_dir: Path) -> None:
         self.path = run_dir / JOURNAL
         _drop_torn_tail(self.path)
+        _drop_torn_tail(run_dir / SAMPLES)
+        self._rows = self.path.read_bytes().count(b"\n") if self.path.exists() else 0
         self._file = self.path.open("a", encoding="utf-8")
+        self._samples = (run_dir / SAMPLES).open("a", encoding="utf-8")
 
     def append(self, row: dict[str, Any]) -> None:
-        """Write one finished row and force it to disk."""
-        self._file.write(json.dumps(row, default=_plain) + "\n")
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        """Write one finished row (its samples first) and force it to disk."""
+        row = dict(row)
+        samples = row.pop("samples_s", None)
+        self._rows += 1
+        if samples:
+            line = {
+                "row": self._rows,
+                "kernel": row.get("kernel"),
+                "device_id": row.get("device_id"),
+                "samples_ns": [round(t * 1e9) for t in samples],
+            }
+            _append_synced(self._samples, json.dumps(line, default=_plain))
+        _append_synced(self._file, json.dumps(row, default=_plain))
 
     def close(self) -> None:
-        """Close the file (a write it still buffered, which failed already, is dropped)."""
-        with contextlib.suppress(OSError):
-            self._file.close()
+        """Close the files (a write still buffered, which failed already, is dropped)."""
+        for f in (self._file, self._samples):
+            with contextlib.suppress(OSError):
+                f.close()
+
+
+def _append_synced(file: Any, line: str) -> None:
+    file.write(line + "\n")
+    file.flush()
+    os.fsync(file.fileno())
+
+
+def read_samples(run_dir: Path) -> dict[int, list[float]]:
+    """Each row's raw per-repetition times in seconds, by the row's line number in
+    the journal (the last line for a number wins: a resumed run rewrites the
+    samples of a row whose journal line a crash cut short)."""
+    path = Path(run_dir) / SAMPLES
+    found: dict[int, list[float]] = {}
+    try:
+        lines = path.read_bytes().split(b"\n")
+    except FileNotFoundError:
+        return found
+    for line in lines:
+        try:
+            entry = json.loads(line)
+            found[int(entry["row"])] = [int(t) * 1e-9 for t in entry["samples_ns"]]
+        except (ValueError, TypeError, KeyError):
+            continue
+    return found
 
 
 def _drop_torn_tail(path: Path) -> None:

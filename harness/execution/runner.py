@@ -9,9 +9,7 @@ row with a status and a reason; the run goes on.
 
 from __future__ import annotations
 
-import math
 import os
-import statistics
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
@@ -24,9 +22,11 @@ import numpy as np
 from harness import suite
 from harness.backends import base
 from harness.backends import get as get_backend
+from harness.execution.flush import Flusher
+from harness.execution.sampling import Sampler, StopRule, summarise
 from harness.model import sources
 from harness.model.rajaperf import checksum as array_checksum
-from harness.model.spec import KernelSpec, numpy_dtype, param_choices
+from harness.model.spec import KernelSpec, ResolvedLaunch, numpy_dtype, param_choices
 from harness.model.verify import (
     Verdict,
     compare,
@@ -35,9 +35,6 @@ from harness.model.verify import (
     input_problem,
     with_guard,
 )
-
-#: Fewest timed repetitions when the time budget cuts the default count.
-MIN_REPS = 3
 
 
 @dataclass(frozen=True)
@@ -51,6 +48,10 @@ class RunOptions:
     seed: int = 1
     check: bool = False
     max_time: float = 2.0
+    min_time: float = 0.5
+    min_samples: int = 10
+    max_noise: float = 0.005
+    caches: tuple[str, ...] = ("hot",)
     sources: tuple[Path, ...] = ()
     sizes: tuple[int, ...] = ()
     params: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -68,6 +69,17 @@ class Task:
     size: int
     precision: str
     params: tuple[tuple[str, str], ...] = ()
+    cache: str = "hot"
+
+
+def stop_rule(options: RunOptions) -> StopRule:
+    """The run's rule for when a row has sampled enough."""
+    return StopRule(
+        max_noise=options.max_noise,
+        min_samples=options.min_samples,
+        min_time=options.min_time,
+        max_time=options.max_time,
+    )
 
 
 def task_size(spec: KernelSpec, options: RunOptions) -> int:
@@ -94,10 +106,11 @@ def plan(
     """Every task, kernel-major so inputs and references are made once per kernel."""
     chosen = dict(options.params)
     return [
-        Task(spec.name, dev.backend, dev.index, size, options.precision, params)
+        Task(spec.name, dev.backend, dev.index, size, options.precision, params, cache)
         for spec in kernels
         for params in param_choices(spec, chosen)
         for size in task_sizes(spec, options)
+        for cache in options.caches
         for dev in devices
     ]
 
@@ -166,32 +179,6 @@ def kernel_checksum(spec: KernelSpec, outputs: dict[str, np.ndarray]) -> float:
     return float(sum((array_checksum(outputs[a.name]) for a in spec.outputs), np.longdouble(0)))
 
 
-#: A row is flagged unstable when its repetitions spread more than this
-#: (coefficient of variation), or when the slowest takes twice the fastest.
-UNSTABLE_CV = 0.10
-UNSTABLE_RATIO = 2.0
-
-
-def stats(times: Sequence[float]) -> dict[str, Any]:
-    """Min, median, mean, max and sample standard deviation of per-rep times,
-    and whether they spread too widely to trust (pyperf's warning)."""
-    mean = statistics.fmean(times)
-    std = statistics.stdev(times) if len(times) > 1 else None
-    low, high = min(times), max(times)
-    unstable = bool(
-        (std is not None and mean > 0 and std / mean > UNSTABLE_CV)
-        or (low > 0 and high / low > UNSTABLE_RATIO)
-    )
-    return {
-        "time_min_s": low,
-        "time_median_s": statistics.median(times),
-        "time_mean_s": mean,
-        "time_max_s": high,
-        "time_std_s": std,
-        "unstable": unstable,
-    }
-
-
 def base_row(task: Task, device: str | None = None) -> dict[str, Any]:
     """A task's row before it runs: what it is, and what one repetition moves."""
     spec = suite.BY_NAME[task.kernel].with_params(dict(task.params))
@@ -212,6 +199,7 @@ def base_row(task: Task, device: str | None = None) -> dict[str, Any]:
         "bytes_per_rep": spec.traffic(task.size, real_bytes).moved,
         "flops_per_rep": spec.flops(task.size),
         "timer": None,
+        "cache": task.cache,
         **dict(task.params),
     }
 
@@ -490,14 +478,7 @@ class Runner:
                 execution.close()
                 arrays = {a.name: timed.inputs[a.name] for a in spec.arrays}
                 execution = session.load(spec, task.precision, source, arrays)
-            for _ in range(self.options.warmup):
-                start = time.perf_counter()
-                execution.run(launches)
-                estimate = time.perf_counter() - start
-            reps = self.options.reps or _budget_reps(
-                spec.default_reps, estimate, self.options.max_time
-            )
-            times = execution.time(launches, reps)
+            times, stop = self._sample(task, launches, execution, session, estimate, row)
         except BaseException as exc:
             failed = exc
             raise
@@ -506,13 +487,73 @@ class Runner:
                 execution.close()
             else:
                 _close_after(execution, failed)
-        row.update(reps=reps, warmup=self.options.warmup, **stats(times))
+        row.update(reps=len(times), warmup=self.options.warmup)
+        row.update(summarise(times, stop_rule(self.options), stop))
+        row["samples_s"] = times
         median = row["time_median_s"]
         if median > 0:
             row["gbytes_per_s"] = row["bytes_per_rep"] / median / 1e9
             row["gflops_per_s"] = row["flops_per_rep"] / median / 1e9
             if spec.items:
                 row[f"{spec.items}_per_s"] = task.size / median
+
+    def _sample(
+        self,
+        task: Task,
+        launches: Sequence[ResolvedLaunch],
+        execution: base.Execution,
+        session: base.Session,
+        estimate: float,
+        row: dict[str, Any],
+    ) -> tuple[list[float], str]:
+        """Warm up, then time repetitions: the fixed ``--reps`` count, or until the
+        run's stop rule is met. A cold row flushes the cache before each one,
+        outside the timed region. Returns the times and why sampling stopped."""
+        for _ in range(self.options.warmup):
+            start = time.perf_counter()
+            execution.run(launches)
+            estimate = time.perf_counter() - start
+        flusher = None
+        if task.cache == "cold":
+            backend = self._backend(task.backend)
+            flusher = Flusher(session, backend.language, backend.extension)
+            row["flush_bytes"] = flusher.bytes
+        try:
+            return self._repeat(launches, execution, flusher, estimate)
+        finally:
+            if flusher is not None:
+                flusher.close()
+
+    def _repeat(
+        self,
+        launches: Sequence[ResolvedLaunch],
+        execution: base.Execution,
+        flusher: Flusher | None,
+        estimate: float,
+    ) -> tuple[list[float], str]:
+        def take(count: int) -> list[float]:
+            if flusher is None:
+                return execution.time(launches, count)
+            times = []
+            for _ in range(count):
+                flusher.run()
+                times.extend(execution.time(launches, 1))
+            return times
+
+        if self.options.reps:
+            return take(self.options.reps), "reps"
+        rule = stop_rule(self.options)
+        sampler = Sampler(rule)
+        start = time.perf_counter()
+        per_rep = estimate
+        while True:
+            elapsed = time.perf_counter() - start
+            stop = sampler.stop(elapsed)
+            if stop is not None:
+                return sampler.times, stop
+            count = sampler.batch(per_rep, rule.max_time - elapsed)
+            sampler.add(take(count))
+            per_rep = (time.perf_counter() - start - elapsed) / count
 
 
 def _close_after(execution: base.Execution, error: BaseException) -> None:
@@ -523,13 +564,6 @@ def _close_after(execution: base.Execution, error: BaseException) -> None:
         execution.close()
     except Exception as exc:
         error.add_note(f"closing the kernel's arrays afterwards failed too: {exc}")
-
-
-def _budget_reps(default: int, estimate: float, max_time: float) -> int:
-    """The default rep count, cut so the timed part takes about ``max_time``."""
-    if estimate <= 0:
-        return default
-    return max(min(default, MIN_REPS), min(default, math.floor(max_time / estimate)))
 
 
 def _skip(row: dict[str, Any], reason: str) -> dict[str, Any]:

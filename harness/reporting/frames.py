@@ -138,6 +138,13 @@ def prepare(frame: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = None)
     facts = facts if facts is not None else kernel_facts([])
     frame["case_params"] = _joined(frame, facts, "case")
     frame["variant_params"] = _joined(frame, facts, "variant")
+    if "cache" in frame:
+        # A cold-cache row measures the same problem another way, as a variant does.
+        cold = frame["cache"].astype(str).isin(["cold"])
+        frame["variant_params"] = [
+            ", ".join(filter(None, (v, "cold cache" if c else "")))
+            for v, c in zip(frame["variant_params"], cold, strict=True)
+        ]
     known = [facts.get(str(k)) or {} for k in frame["kernel"]]
     frame["items"] = [str(k.get("items") or "") for k in known]
     frame["peak_bandwidth"] = [bool(k.get("peak_bandwidth")) for k in known]

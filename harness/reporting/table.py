@@ -29,8 +29,11 @@ def _num(value: Any, fmt: str) -> str:
 
 
 def label(row: dict[str, Any]) -> str:
-    """The kernel's name, with its run options (a sort's strategy...) when it has any."""
+    """The kernel's name, with its run options (a sort's strategy...) when it has
+    any, and ``cold`` for a cold-cache row."""
     options = [str(row[name]) for name in PARAMS if row.get(name) not in (None, "")]
+    if row.get("cache") not in (None, "", "hot"):
+        options.append(str(row["cache"]))
     return f"{row.get('kernel')}[{','.join(options)}]" if options else str(row.get("kernel"))
 
 
@@ -63,6 +66,9 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     counts = Counter(str(row.get("status")) for row in rows)
     text.append("")
     text.append(", ".join(f"{counts[s]} {s}" for s in ("ok", "fail", "error", "skipped")))
+    noise = noise_summary(rows)
+    if noise:
+        text.append(noise)
     unstable = [
         f"{label(r)} n={r.get('size')} on {r.get('device_id')}"
         for r in rows
@@ -79,6 +85,30 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
         text.append("")
         text.extend(notes)
     return "\n".join(text)
+
+
+def noise_summary(rows: Sequence[dict[str, Any]]) -> str | None:
+    """How many timed rows met their noise target and how many did not, by why
+    their sampling stopped; None where no row was timed with a target."""
+    judged = [
+        r for r in rows if r.get("status") == "ok" and r.get("noise_target") not in (None, "")
+    ]
+    if not judged:
+        return None
+    met = sum(_true(r.get("noise_met")) for r in judged)
+    missed = Counter(str(r.get("stop")) for r in judged if not _true(r.get("noise_met")))
+    target = f"{100 * float(judged[0]['noise_target']):g}%"
+    line = f"noise target {target}: {met} row(s) met it, {len(judged) - met} did not"
+    if missed:
+        why = {
+            "settled": "noise settled above it",
+            "budget": "time budget ran out",
+            "samples": "sample limit reached",
+            "reps": "fixed --reps",
+            "noise": "too few samples",
+        }
+        line += " (" + ", ".join(f"{n} {why.get(s, s)}" for s, n in missed.most_common()) + ")"
+    return line
 
 
 def _true(value: Any) -> bool:

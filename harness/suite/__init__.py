@@ -16,6 +16,7 @@ from harness.suite import (
     basic_multidim,
     comm,
     demo,
+    internal,
     lcals,
     polybench,
     polybench_linalg,
@@ -52,6 +53,8 @@ ALL: tuple[KernelSpec, ...] = tuple(
     )
 )
 BY_NAME: dict[str, KernelSpec] = {k.name: k for k in ALL}
+#: Kernels the harness runs for itself (a cache flush): never listed or selected.
+INTERNAL: tuple[KernelSpec, ...] = internal.KERNELS
 #: The modules holding descriptions: by group or theme, and one per Apps kernel.
 _MODULES = (
     stream,

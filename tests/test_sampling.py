@@ -1,0 +1,219 @@
+"""Noise-based stopping, the median's interval, raw samples in the run folder,
+and cold-cache repetitions."""
+
+from __future__ import annotations
+
+import csv
+import json
+import statistics
+
+import numpy as np
+import pytest
+from conftest import harness, need_backend, run_folder
+
+from harness.backends import get as get_backend
+from harness.execution import results
+from harness.execution.flush import FLUSH, Flusher, flush_length, host_cache_bytes
+from harness.execution.sampling import (
+    MIN_REPS,
+    STOPS,
+    Sampler,
+    StopRule,
+    median_interval,
+    summarise,
+)
+from harness.reporting.table import format_rows
+
+
+def _fed(rule: StopRule, times: list[float], elapsed: float = 0.0) -> tuple[int, str | None]:
+    """Feed samples one at a time; how many were taken when the rule said stop."""
+    sampler = Sampler(rule)
+    for i, t in enumerate(times):
+        sampler.add([t])
+        stop = sampler.stop(elapsed)
+        if stop:
+            return i + 1, stop
+    return len(times), None
+
+
+def test_quiet_samples_stop_on_noise_once_enough_samples_and_time_are_in() -> None:
+    rule = StopRule(min_samples=10, min_time=0.05, max_time=10)
+    assert _fed(rule, [0.01] * 100) == (10, "noise")
+    assert _fed(StopRule(min_samples=10, min_time=0.5, max_time=10), [0.01] * 100) == (50, "noise")
+
+
+def test_noisy_samples_stop_when_their_noise_settles_above_the_target() -> None:
+    rng = np.random.default_rng(1)
+    times = list(1.0 + 0.2 * rng.random(5000))
+    taken, stop = _fed(StopRule(min_samples=10, min_time=0.0, max_time=1e9), times)
+    assert stop == "settled"
+    assert StopRule().window < taken < len(times)
+    sampler = Sampler(StopRule())
+    sampler.add(times[:taken])
+    assert sampler.noise > StopRule().max_noise
+
+
+def test_the_budget_stops_a_row_but_never_before_three_samples() -> None:
+    sampler = Sampler(StopRule(max_time=1.0))
+    sampler.add([0.5, 0.9])
+    assert sampler.stop(elapsed=5.0) is None
+    sampler.add([0.7])
+    assert sampler.stop(elapsed=5.0) == "budget"
+    assert sampler.stop(elapsed=0.5) is None
+
+
+def test_a_row_keeps_at_most_max_samples() -> None:
+    rule = StopRule(max_samples=200, min_time=1e6, max_time=1e9)
+    assert _fed(rule, [1e-6, 2e-6] * 500) == (200, "samples")
+    sampler = Sampler(rule)
+    sampler.add([1e-6] * 190)
+    assert sampler.batch(per_rep=1e-6, remaining=100.0) == 10
+
+
+def test_batches_fill_their_time_stay_in_the_budget_and_reach_three_reps() -> None:
+    sampler = Sampler(StopRule(batch_time=0.05))
+    assert sampler.batch(per_rep=0.001, remaining=2.0) == 50
+    assert sampler.batch(per_rep=0.001, remaining=0.01) == 10
+    assert sampler.batch(per_rep=5.0, remaining=2.0) == MIN_REPS
+    sampler.add([5.0] * 3)
+    assert sampler.batch(per_rep=5.0, remaining=0.0) == 1
+
+
+def test_the_median_interval_covers_the_true_median_about_95_percent_of_the_time() -> None:
+    rng = np.random.default_rng(7)
+    trials = 2000
+    hits = 0
+    for _ in range(trials):
+        low, high = median_interval(rng.exponential(1.0, 41))
+        hits += low <= np.log(2) <= high
+    assert 0.93 <= hits / trials <= 0.98
+
+
+def test_summary_of_samples() -> None:
+    times = [4.0, 1.0, 3.0, 2.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]
+    row = summarise(times, StopRule(max_noise=0.005), "budget")
+    assert row["time_median_s"] == 6.0
+    assert (row["time_q1_s"], row["time_q3_s"]) == (3.5, 8.5)
+    assert row["time_ci_low_s"] <= 6.0 <= row["time_ci_high_s"]
+    assert row["samples"] == 11 and row["stop"] == "budget"
+    assert row["noise"] == pytest.approx(statistics.stdev(times) / statistics.fmean(times))
+    assert row["noise_met"] is False
+    quiet = summarise([1.0] * 9 + [1.001], StopRule(max_noise=0.005), "noise")
+    assert quiet["noise_met"] is True
+    few = summarise([1.0, 1.0, 1.0], StopRule(max_noise=0.005), "budget")
+    assert few["noise_met"] is False, "three samples are too few to claim the target"
+
+
+def test_spread_repetitions_are_flagged_unstable() -> None:
+    rule = StopRule()
+    assert not summarise([1.0, 1.02, 0.99, 1.01], rule, "reps")["unstable"]
+    assert summarise([1.0, 1.0, 1.0, 2.5], rule, "reps")["unstable"]
+    assert summarise([1.0, 1.3, 0.7, 1.2, 0.8], rule, "reps")["unstable"]
+
+
+def _rows(folder) -> list[dict]:
+    with (folder / results.RESULTS).open() as f:
+        return list(csv.DictReader(f))
+
+
+def test_a_default_run_stops_on_noise_and_keeps_every_sample(tmp_path) -> None:
+    need_backend("opencl")
+    args = ("-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "opencl", "--size", "100000")
+    proc = harness("run", *args, "--max-time", "0.4", "--min-time", "0.1", "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    folder = run_folder(tmp_path)
+    rows = _rows(folder)
+    samples = results.read_samples(folder)
+    assert sorted(samples) == list(range(1, len(rows) + 1))
+    for number, row in enumerate(rows, 1):
+        times = samples[number]
+        assert row["stop"] in STOPS and row["stop"] != "reps"
+        assert int(row["samples"]) == int(row["reps"]) == len(times) >= MIN_REPS
+        assert float(row["time_median_s"]) == pytest.approx(statistics.median(times), abs=1e-9)
+        assert float(row["time_min_s"]) == pytest.approx(min(times), abs=1e-9)
+        q1, median, q3 = (float(row[k]) for k in ("time_q1_s", "time_median_s", "time_q3_s"))
+        assert q1 <= median <= q3
+        assert float(row["time_ci_low_s"]) <= median <= float(row["time_ci_high_s"])
+        assert row["noise_met"] == str(row["stop"] == "noise" or float(row["noise"]) < 0.005)
+    summary = (folder / results.SUMMARY).read_text()
+    met = sum(r["noise_met"] == "True" for r in rows)
+    assert f"noise target 0.5%: {met} row(s) met it, {len(rows) - met} did not" in summary
+
+
+def test_fixed_reps_still_time_that_many(tmp_path) -> None:
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "cpu", "--size", "1000", "--reps", "7",
+        "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (row,) = _rows(run_folder(tmp_path))
+    assert (row["reps"], row["samples"], row["stop"]) == ("7", "7", "reps")
+    line = json.loads((run_folder(tmp_path) / results.SAMPLES).read_text())
+    assert len(line["samples_ns"]) == 7 and line["kernel"] == "Stream_COPY"
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--max-noise", "0", "'0' is out of range: give more than 0 and under 100"),
+        ("--max-noise", "lots", "'lots' is not a number of percent"),
+        ("--min-samples", "0", "'0' must be a positive whole number"),
+        ("--cache", "warm", "argument --cache: invalid choice: 'warm'"),
+    ],
+)
+def test_bad_timing_options_get_one_line(tmp_path, option, value, message) -> None:
+    proc = harness("run", "-k", "Stream_COPY", "-b", "cpu", option, value, "--out", str(tmp_path))
+    assert proc.returncode == 2
+    assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("backend", ["cpu", "opencl", "wgpu"])
+def test_the_flush_kernel_rewrites_its_whole_buffer(backend) -> None:
+    need_backend(backend)
+    chosen = get_backend(backend)
+    session = chosen.open(0)
+    length = 10_007
+    inputs = FLUSH.init(length, 3, "f64")
+    source = None
+    if chosen.language:
+        from harness.model import sources
+
+        source = sources.find(chosen.language, chosen.extension, FLUSH.source_name, ())
+    execution = session.load(FLUSH, "f64", source, inputs)
+    execution.run(FLUSH.resolve(length, inputs, "f64"))
+    after = execution.read("scratch")[:length]
+    execution.close()
+    np.testing.assert_array_equal(after, FLUSH.reference(inputs)["scratch"])
+
+
+def test_the_flush_buffer_is_twice_the_last_level_cache_within_limits() -> None:
+    need_backend("opencl")
+    session = get_backend("opencl").open(0)
+    cache = session.info.limits["cache_bytes"]
+    assert cache > 0
+    assert flush_length(session.info, None) * 4 == min(2 * cache, session.info.memory_bytes // 4)
+    assert flush_length(session.info, 1 << 20) * 4 == 1 << 20
+    flusher = Flusher(session, "opencl", ".cl")
+    assert flusher.bytes == flush_length(session.info, session.array_limit()[1]) * 4
+    flusher.close()
+    host = host_cache_bytes()
+    assert host is None or host >= 1 << 16
+
+
+def test_cold_rows_stand_beside_hot_ones(tmp_path) -> None:
+    need_backend("opencl")
+    need_backend("wgpu")
+    proc = harness(
+        "run", "-k", "Stream_TRIAD", "-b", "cpu", "opencl", "wgpu", "--size", "10000",
+        "--reps", "3", "--cache", "hot", "cold", "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = _rows(run_folder(tmp_path))
+    assert sorted((r["device_id"], r["cache"]) for r in rows) == sorted(
+        (d, c) for d in ("cpu:0", "opencl:0", "wgpu:0") for c in ("hot", "cold")
+    )
+    for row in rows:
+        assert row["status"] == "ok"
+        assert bool(row["flush_bytes"]) == (row["cache"] == "cold")
+        assert row["cache"] == "hot" or int(row["flush_bytes"]) > 0
+    assert "Stream_TRIAD[cold]" in format_rows(rows)
