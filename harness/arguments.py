@@ -4,6 +4,7 @@ naming it and what is accepted."""
 from __future__ import annotations
 
 import argparse
+import re
 
 from harness.execution.runner import MAX_SECONDS
 
@@ -55,3 +56,62 @@ def percent(text: str) -> float:
             f"{text!r} is out of range: give more than 0 and under 100"
         )
     return value
+
+
+#: Byte units a memory budget may carry, binary and decimal.
+BYTE_UNITS = {
+    "": 1,
+    "b": 1,
+    "k": 1 << 10,
+    "kib": 1 << 10,
+    "m": 1 << 20,
+    "mib": 1 << 20,
+    "g": 1 << 30,
+    "gib": 1 << 30,
+    "kb": 10**3,
+    "mb": 10**6,
+    "gb": 10**9,
+}
+
+
+def _bytes(text: str) -> int:
+    found = re.fullmatch(r"(\d+)\^(\d+)|(\d+(?:\.\d+)?)\s*([a-zA-Z]*)", text.strip())
+    if not found:
+        raise ValueError
+    if found.group(1):
+        if found.group(1) != "2":
+            raise ValueError
+        return 2 ** int(found.group(2))
+    unit = BYTE_UNITS.get(found.group(4).lower())
+    if unit is None:
+        raise ValueError
+    return round(float(found.group(3)) * unit)
+
+
+def byte_sizes(text: str) -> tuple[int, ...]:
+    """Memory budgets: comma-separated byte counts with an optional unit (64MiB,
+    1GB, 4096) or 2^K, and ranges that double from one power of two to another
+    (1MiB..1GiB)."""
+    budgets: list[int] = []
+    for part in text.split(","):
+        low, dots, high = part.strip().partition("..")
+        try:
+            first = _bytes(low)
+            last = _bytes(high) if dots else first
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{part.strip()!r} is not a byte count: give e.g. 4096, 64MiB, 1GB, 2^26, "
+                "or a range 1MiB..1GiB"
+            ) from None
+        if first <= 0 or last < first:
+            raise argparse.ArgumentTypeError(
+                f"{part.strip()!r}: budgets must be positive and rising"
+            )
+        if dots and (first & (first - 1) or last & (last - 1)):
+            raise argparse.ArgumentTypeError(
+                f"{part.strip()!r}: a range runs between powers of two"
+            )
+        while first <= last:
+            budgets.append(first)
+            first = first * 2 if dots else last + 1
+    return tuple(dict.fromkeys(budgets))

@@ -19,7 +19,16 @@ from harness.backends.base import DeviceInfo
 from harness.errors import UsageError
 from harness.execution import metadata, results
 from harness.execution.flush import CACHE_MODES
-from harness.execution.runner import MAX_SECONDS, RunOptions, Task, plan
+from harness.execution.runner import (
+    MAX_SECONDS,
+    MEMORY_MEASURES,
+    RunOptions,
+    Task,
+    memory_bytes,
+    plan,
+    reaches,
+    size_for_memory,
+)
 from harness.execution.workers import InProcess, Workers
 from harness.model import sources
 from harness.model.spec import PRECISIONS
@@ -159,6 +168,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="a size sweep, one row per size: comma-separated sizes and power-of-two "
         "ranges, e.g. 1024,4096 or 2^10..2^24",
     )
+    for measure, what in (
+        ("allocated", "all of its arrays take"),
+        ("moved", "one repetition reads and writes"),
+    ):
+        sizes.add_argument(
+            f"--memory-{measure}",
+            type=arguments.byte_sizes,
+            metavar="BYTES",
+            help=f"pick each kernel's size from a byte budget, as RAJAPerf does: the largest "
+            f"size whose bytes {what} stay within it (e.g. 16MiB to sit inside a cache, "
+            "1GiB to sit outside); a list or range sweeps: 1MiB..1GiB",
+        )
     timing = run.add_argument_group("timing", TIMING_HELP)
     timing.add_argument(
         "--reps",
@@ -481,6 +502,8 @@ def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence
         "min_samples": options.min_samples,
         "max_noise": options.max_noise,
         "caches": list(options.caches),
+        "memory": options.memory,
+        "budgets": list(options.budgets),
         "params": {name: list(values) for name, values in options.params},
         "sources": [str(s) for s in options.sources],
         "timeout": options.timeout,
@@ -502,6 +525,8 @@ def _options_from_meta(saved: dict[str, Any]) -> RunOptions:
         min_samples=saved.get("min_samples", RunOptions.min_samples),
         max_noise=saved.get("max_noise", RunOptions.max_noise),
         caches=tuple(saved.get("caches", RunOptions.caches)),
+        memory=saved.get("memory"),
+        budgets=tuple(saved.get("budgets", ())),
         params=tuple((name, tuple(values)) for name, values in saved["params"].items()),
         sources=tuple(Path(s) for s in saved["sources"]),
         timeout=saved["timeout"],
@@ -551,6 +576,9 @@ def _new_run(
             raise UsageError(f"--sources {str(folder)!r}: not a folder")
     devices = choose_devices(args.backends, args.device, catalogs)
     _check_sources(args.sources, kernels, devices)
+    memory, budgets = next(
+        ((m, b) for m in MEMORY_MEASURES if (b := getattr(args, f"memory_{m}"))), (None, ())
+    )
     options = RunOptions(
         precision=args.precision,
         size=args.size,
@@ -563,6 +591,8 @@ def _new_run(
         min_samples=args.min_samples,
         max_noise=args.max_noise / 100,
         caches=tuple(dict.fromkeys(args.cache)),
+        memory=memory,
+        budgets=budgets,
         sources=tuple(args.sources),
         sizes=args.sizes or (),
         params=_chosen_params(args, kernels),
@@ -587,7 +617,40 @@ def _new_run(
         "options": _options_meta(options, kernels, devices),
         "kernels": {k.name: k.facts() for k in kernels},
     }
+    _note_unmet_budgets(kernels, options)
     return run_dir, meta, plan(kernels, devices, options)
+
+
+def _note_unmet_budgets(kernels: Sequence[Any], options: RunOptions) -> None:
+    """One note per kernel that no size fits within some --memory-* budget (its rows
+    for that budget are left out: fixed tables can outweigh a small budget), and
+    per kernel whose bytes never reach some budget (it runs at its own size there)."""
+    if not options.memory:
+        return
+    for spec in kernels:
+        never = [
+            b for b in options.budgets if not reaches(spec, options.precision, options.memory, b)
+        ]
+        if never:
+            print(
+                f"note: {spec.name}: no size takes --memory-{options.memory} "
+                f"{', '.join(map(str, never))} bytes (its bytes stop growing), so it runs at "
+                "its own size there",
+                file=sys.stderr,
+            )
+        unmet = [
+            b
+            for b in options.budgets
+            if size_for_memory(spec, options.precision, options.memory, b) is None
+        ]
+        if unmet:
+            least = memory_bytes(spec, 1, options.precision, options.memory)
+            print(
+                f"note: {spec.name}: no size fits --memory-{options.memory} "
+                f"{', '.join(map(str, unmet))} (its smallest needs {least} bytes); "
+                "those rows are left out",
+                file=sys.stderr,
+            )
 
 
 def _task_key(task: Task) -> tuple:

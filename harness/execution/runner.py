@@ -52,6 +52,10 @@ class RunOptions:
     min_samples: int = 10
     max_noise: float = 0.005
     caches: tuple[str, ...] = ("hot",)
+    #: Sizes picked by memory (RAJAPerf's --memory-allocated and --memory-moved):
+    #: what the budgets count (one of `MEMORY_MEASURES`), and the budgets in bytes.
+    memory: str | None = None
+    budgets: tuple[int, ...] = ()
     sources: tuple[Path, ...] = ()
     sizes: tuple[int, ...] = ()
     params: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -83,16 +87,26 @@ def stop_rule(options: RunOptions) -> StopRule:
 
 
 def task_size(spec: KernelSpec, options: RunOptions) -> int:
-    """The problem size a kernel runs at under these options (without --sizes)."""
+    """The problem size a kernel runs at under these options (without --sizes or budgets)."""
     if options.size is not None:
         return options.size
     return spec.check_size if options.check else spec.default_size
 
 
 def task_sizes(spec: KernelSpec, options: RunOptions) -> tuple[int, ...]:
-    """Every problem size a kernel runs at: the sweep, the one size, or its check sizes."""
+    """Every problem size a kernel runs at: the sweep, the sizes its memory budgets
+    pick (leaving out a budget no size fits, and at its own size for a budget its
+    bytes never reach), the one size, or its check sizes."""
     if options.sizes:
         return options.sizes
+    if options.budgets and options.memory:
+        picked = (
+            size_for_memory(spec, options.precision, options.memory, budget)
+            if reaches(spec, options.precision, options.memory, budget)
+            else task_size(spec, options)
+            for budget in options.budgets
+        )
+        return tuple(dict.fromkeys(s for s in picked if s is not None))
     if options.check and options.size is None:
         return spec.sizes_for_check
     return (task_size(spec, options),)
@@ -197,6 +211,7 @@ def base_row(task: Task, device: str | None = None) -> dict[str, Any]:
         "status": "ok",
         "reason": None,
         "bytes_per_rep": spec.traffic(task.size, real_bytes).moved,
+        "bytes_allocated": array_bytes(spec, task.size, task.precision),
         "flops_per_rep": spec.flops(task.size),
         "timer": None,
         "cache": task.cache,
@@ -236,6 +251,22 @@ def check_memory(spec: KernelSpec, task: Task, device: base.DeviceInfo) -> None:
 _SIZE_CEILING = 1 << 48
 
 
+def _largest(fits: Callable[[int], bool], low: int = 0) -> int | None:
+    """The largest size from ``low`` up that ``fits`` (which must hold for every size
+    below one that fits); None if ``low`` does not."""
+    if not fits(low):
+        return None
+    high = max(1, 2 * low)
+    while fits(high):
+        if high >= _SIZE_CEILING:
+            return high
+        low, high = high, 2 * high
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if fits(mid) else (low, mid)
+    return low
+
+
 def largest_size(spec: KernelSpec, precision: str, limit: int) -> int | None:
     """The largest problem size whose every array fits in ``limit`` bytes; None if none does.
 
@@ -246,17 +277,43 @@ def largest_size(spec: KernelSpec, precision: str, limit: int) -> int | None:
     def fits(size: int) -> bool:
         return all(n * items[name] <= limit for name, n in spec.lengths(size).items())
 
-    if not fits(0):
-        return None
-    low, high = 0, 1
-    while fits(high):
-        if high >= _SIZE_CEILING:
-            return high
-        low, high = high, 2 * high
-    while high - low > 1:
-        mid = (low + high) // 2
-        low, high = (mid, high) if fits(mid) else (low, mid)
-    return low
+    return _largest(fits)
+
+
+#: What a memory budget counts: the bytes of every array of the kernel, or the
+#: bytes one repetition moves (RAJAPerf's --memory-allocated and --memory-moved).
+MEMORY_MEASURES = ("allocated", "moved")
+
+
+def memory_bytes(spec: KernelSpec, size: int, precision: str, measure: str) -> int:
+    """A kernel's bytes at a size, counted as ``measure`` (one of `MEMORY_MEASURES`)."""
+    if measure == "allocated":
+        return array_bytes(spec, size, precision)
+    return spec.traffic(size, numpy_dtype("real", precision).itemsize).moved
+
+
+def reaches(spec: KernelSpec, precision: str, measure: str, budget: int) -> bool:
+    """Whether some size of a kernel takes more than ``budget`` bytes (counted as
+    ``measure``): a kernel of a few scalars (Basic_PI_ATOMIC) or of partial sums
+    capped in number (Basic_PI_REDUCE) has no size a larger budget could pick."""
+    return not _within(spec, _SIZE_CEILING, precision, measure, budget)
+
+
+def _within(spec: KernelSpec, size: int, precision: str, measure: str, budget: int) -> bool:
+    """Whether a size's bytes stay within a budget; a size too large for the
+    description to lay out (a mesh past 32-bit indices) does not."""
+    try:
+        return memory_bytes(spec, size, precision, measure) <= budget
+    except (ValueError, OverflowError):
+        return False
+
+
+def size_for_memory(spec: KernelSpec, precision: str, measure: str, budget: int) -> int | None:
+    """The largest problem size whose bytes (counted as ``measure``) stay within
+    ``budget``, so that a run can put each kernel inside or outside a cache on
+    purpose; None where even size 1 needs more. For a budget the kernel never
+    `reaches` the answer means nothing."""
+    return _largest(lambda size: _within(spec, size, precision, measure, budget), low=1)
 
 
 def check_array_limit(spec: KernelSpec, task: Task, session: base.Session) -> None:

@@ -63,6 +63,28 @@ def _bounds(offset: int, edge: int, send: bool) -> range:
 
 
 @lru_cache(maxsize=16)
+def halo_sizes(size: int) -> dict:
+    """The layout's sizes without its index lists (cheap at any size): each
+    list's ``lengths``, ``buffer_at``, ``buffer`` and ``var`` as `halo_layout`'s."""
+    edge = grid_edge(size)
+    span = edge + 2 * HALO_WIDTH
+    lengths = np.array(
+        [
+            len(_bounds(i, edge, True)) * len(_bounds(j, edge, True)) * len(_bounds(k, edge, True))
+            for i, j, k in NEIGHBOURS
+        ],
+        dtype=np.int64,
+    )
+    padded = -(-lengths * NUM_VARS // ALIGN) * ALIGN
+    return {
+        "lengths": lengths,
+        "buffer_at": np.concatenate(([0], np.cumsum(padded)[:-1])),
+        "buffer": int(padded.sum()),
+        "var": span**3,
+    }
+
+
+@lru_cache(maxsize=16)
 def halo_layout(size: int) -> dict:
     """Index lists, their starts, and each neighbour's padded buffer part.
 
@@ -79,16 +101,12 @@ def halo_layout(size: int) -> dict:
             i, j, k = (np.array(_bounds(o, edge, send)) for o in offset)
             cells = i[None, None, :] + span * (j[None, :, None] + span * k[:, None, None])
             lists[send].append(cells.ravel().astype(np.int32))
-    lengths = np.array([a.size for a in lists[True]])
-    padded = -(-lengths * NUM_VARS // ALIGN) * ALIGN
+    sizes = halo_sizes(size)
     out = {
         "pack": np.concatenate(lists[True]),
         "unpack": np.concatenate(lists[False]),
-        "lengths": lengths,
-        "list_at": np.concatenate(([0], np.cumsum(lengths)[:-1])),
-        "buffer_at": np.concatenate(([0], np.cumsum(padded)[:-1])),
-        "buffer": int(padded.sum()),
-        "var": span**3,
+        "list_at": np.concatenate(([0], np.cumsum(sizes["lengths"])[:-1])),
+        **sizes,
     }
     for a in out.values():
         if isinstance(a, np.ndarray):
@@ -98,7 +116,7 @@ def halo_layout(size: int) -> dict:
 
 def _halo_cells(size: int) -> int:
     """Cells of every list: RAJAPerf's halo size."""
-    return int(halo_layout(size)["lengths"].sum())
+    return int(halo_sizes(size)["lengths"].sum())
 
 
 def _parts(lay: dict) -> list[tuple[int, int, int, int]]:
@@ -218,9 +236,9 @@ def _halo_traffic(size: int, real_bytes: int) -> Traffic:
 
 
 _ARRAYS = (
-    Array("vars", "real", lambda s: NUM_VARS * halo_layout(s)["var"], "inout"),
-    Array("pack_buffer", "real", lambda s: halo_layout(s)["buffer"], "out"),
-    Array("unpack_buffer", "real", lambda s: halo_layout(s)["buffer"]),
+    Array("vars", "real", lambda s: NUM_VARS * halo_sizes(s)["var"], "inout"),
+    Array("pack_buffer", "real", lambda s: halo_sizes(s)["buffer"], "out"),
+    Array("unpack_buffer", "real", lambda s: halo_sizes(s)["buffer"]),
     Array("pack_lists", "i32", _halo_cells),
     Array("unpack_lists", "i32", _halo_cells),
 )
