@@ -22,6 +22,7 @@ from harness.execution.sampling import (
     median_interval,
     summarise,
 )
+from harness.model import sources
 from harness.reporting.table import format_rows
 
 
@@ -168,22 +169,28 @@ def test_bad_timing_options_get_one_line(tmp_path, option, value, message) -> No
 
 
 @pytest.mark.parametrize("backend", ["cpu", "opencl", "wgpu"])
-def test_the_flush_kernel_rewrites_its_whole_buffer(backend) -> None:
+@pytest.mark.parametrize("length", [10_007, 4_096])
+def test_the_flush_kernel_reads_its_whole_buffer(backend, length) -> None:
+    """Its digest of every element (each sink word XORs a strided slice) is right,
+    and it leaves the buffer as it was."""
     need_backend(backend)
     chosen = get_backend(backend)
     session = chosen.open(0)
-    length = 10_007
     inputs = FLUSH.init(length, 3, "f64")
     source = None
     if chosen.language:
-        from harness.model import sources
-
         source = sources.find(chosen.language, chosen.extension, FLUSH.source_name, ())
     execution = session.load(FLUSH, "f64", source, inputs)
     execution.run(FLUSH.resolve(length, inputs, "f64"))
-    after = execution.read("scratch")[:length]
+    sink = execution.read("sink")[: FLUSH.lengths(length)["sink"]]
+    scratch = execution.read("scratch")[:length]
     execution.close()
-    np.testing.assert_array_equal(after, FLUSH.reference(inputs)["scratch"])
+    expected = FLUSH.reference(inputs)["sink"]
+    np.testing.assert_array_equal(sink, expected)
+    np.testing.assert_array_equal(scratch, inputs["scratch"])
+    flipped = inputs["scratch"].copy()
+    flipped[-1] ^= 1
+    assert not np.array_equal(FLUSH.reference({"scratch": flipped})["sink"], expected)
 
 
 def test_the_flush_buffer_is_twice_the_last_level_cache_within_limits() -> None:

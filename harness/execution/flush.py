@@ -1,6 +1,8 @@
-"""Cold-cache repetitions: between two timed repetitions a kernel reads and
-writes a scratch buffer larger than the device's last-level cache, outside the
-timed region, so that the next repetition finds none of its data in cache.
+"""Cold-cache repetitions: between two timed repetitions a kernel reads a
+scratch buffer larger than the device's last-level cache, outside the timed
+region, so that the next repetition finds none of its data in cache. It
+writes only a small digest: a flush that wrote its buffer would leave dirty
+lines, whose write-back the next (timed) repetition would pay for.
 
 The scratch buffer is twice the last-level cache: the device's own figure
 where its API gives one (OpenCL's global memory cache, CUDA's L2), the host's
@@ -89,7 +91,7 @@ class Flusher:
         self._execution = session.load(FLUSH, "f64", source, inputs)
 
     def run(self) -> None:
-        """Read and write the whole scratch buffer, and wait for it."""
+        """Read the whole scratch buffer, and wait for it."""
         self._execution.run(self._launches)
 
     def close(self) -> None:

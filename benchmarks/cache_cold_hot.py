@@ -1,0 +1,62 @@
+"""Does a cold-cache row measure what it claims? Hot against cold, inside and
+outside the last-level cache.
+
+A kernel whose arrays fit in the last-level cache runs from cache when its
+repetitions follow each other (hot) and from memory when the cache is flushed
+before each one (cold): cold should be measurably slower. At several times the
+cache, both come from memory and should agree. This runs a kernel (Stream_TRIAD
+by default) with `--cache hot cold` at two memory budgets, half the device's
+last-level cache and four times it, over several process launches, and prints
+each row's median over the launches and the cold/hot ratio.
+
+    python benchmarks/cache_cold_hot.py -b opencl --launches 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from collections import defaultdict
+
+from common import harness_rows
+
+from harness.backends import get as get_backend
+from harness.execution.flush import last_level_cache
+
+
+def main() -> None:
+    """Run the launches and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-b", "--backend", default="opencl", help="backend (default opencl)")
+    parser.add_argument("-k", "--kernel", default="Stream_TRIAD", help="kernel (Stream_TRIAD)")
+    parser.add_argument("--launches", type=int, default=3, help="process launches (default 3)")
+    parser.add_argument("--max-time", default="2", help="each row's time budget (default 2 s)")
+    args = parser.parse_args()
+
+    info = get_backend(args.backend).devices()[0]
+    cache, source = last_level_cache(info)
+    budgets = {"inside (cache / 2)": cache // 2, "outside (4 x cache)": 4 * cache}
+    print(f"{info.id} ({info.name}): last-level cache {cache / 2**20:g} MiB ({source})")
+    medians: dict[tuple[str, str], list[float]] = defaultdict(list)
+    sizes: dict[str, str] = {}
+    for launch in range(args.launches):
+        for where, budget in budgets.items():
+            rows, _ = harness_rows(
+                "-k", args.kernel, "-b", args.backend, "--memory-allocated", str(budget),
+                "--cache", "hot", "cold", "--max-time", args.max_time,
+            )  # fmt: skip
+            for row in rows:
+                medians[(where, row["cache"])].append(float(row["time_median_s"]))
+                sizes[where] = row["size"]
+        print(f"launch {launch + 1} of {args.launches} done", flush=True)
+    print(f"\n{'placement':22} {'size':>10} {'hot':>10} {'cold':>10} {'cold/hot':>9}")
+    for where in budgets:
+        hot = statistics.median(medians[(where, "hot")])
+        cold = statistics.median(medians[(where, "cold")])
+        print(
+            f"{where:22} {sizes[where]:>10} {hot * 1e3:8.3f}ms {cold * 1e3:8.3f}ms {cold / hot:9.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
