@@ -1,5 +1,6 @@
 // Apps_ENERGY: the six loops of a hydro energy update, one entry point each.
 // SSC_FLOOR and SSC_MIN come from the description.
+#include "cutoff.h"
 
 // sqrt(ssc), or a small constant where ssc is at or below the floor.
 DEVICE REAL sound_speed(const REAL ssc)
@@ -49,7 +50,7 @@ KERNEL void energy4(GLOBAL REAL* e_new, GLOBAL const REAL* work, const REAL e_cu
 {
     FOR_EACH(i, n) {
         REAL e = e_new[i] + (REAL)0.5 * work[i];
-        if (fabs(e) < e_cut) {
+        if (below_cut(e, e_cut)) {
             e = (REAL)0.0;
         }
         if (e < emin) {
@@ -77,7 +78,7 @@ KERNEL void energy5(GLOBAL REAL* e_new, GLOBAL const REAL* delvc, GLOBAL const R
         REAL e = e_new[i] - ((REAL)7.0 * (p_old[i] + q_old[i]) -
                              (REAL)8.0 * (pHalfStep[i] + q_new[i]) + (p_new[i] + q_tilde)) *
                                 delvc[i] / (REAL)6.0;
-        if (fabs(e) < e_cut) {
+        if (below_cut(e, e_cut)) {
             e = (REAL)0.0;
         }
         if (e < emin) {
@@ -97,7 +98,7 @@ KERNEL void energy6(GLOBAL const REAL* e_new, GLOBAL const REAL* delvc, GLOBAL c
             const REAL ssc =
                 sound_speed((pbvc[i] * e_new[i] + vnewc[i] * vnewc[i] * bvc[i] * p_new[i]) / rho0);
             REAL q = ssc * ql_old[i] + qq_old[i];
-            if (fabs(q) < q_cut) {
+            if (below_cut(q, q_cut)) {
                 q = (REAL)0.0;
             }
             q_new[i] = q;

@@ -1,4 +1,6 @@
 // Apps_PRESSURE: bvc from compression, then p_new from bvc and e_old with cut-offs.
+#include "cutoff.h"
+
 KERNEL void pressure1(GLOBAL const REAL* compression, GLOBAL REAL* bvc, const REAL cls,
                       const uint n)
 {
@@ -13,7 +15,7 @@ KERNEL void pressure2(GLOBAL const REAL* bvc, GLOBAL REAL* p_new, GLOBAL const R
 {
     FOR_EACH(i, n) {
         REAL p = bvc[i] * e_old[i];
-        if (fabs(p) < p_cut) {
+        if (below_cut(p, p_cut)) {
             p = (REAL)0.0;
         }
         if (vnewc[i] >= eosvmax) {

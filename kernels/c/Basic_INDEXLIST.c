@@ -46,7 +46,6 @@ KERNEL void indexlist_scan(GLOBAL const REAL* x, GLOBAL const int* counts, GLOBA
     }
     BARRIER();
     const int offset = start;
-    int total;
 #ifdef HARNESS_CPU_DEVICE
     // Each work-item lists its own contiguous slice, from where the slices
     // before it end: one work-group scan per chunk, and x streamed in order.
@@ -57,21 +56,23 @@ KERNEL void indexlist_scan(GLOBAL const REAL* x, GLOBAL const int* counts, GLOBA
     for (ulong i = first; i < last; i++) {
         mine += x[i] < 0 ? 1 : 0;
     }
-    int at = offset + group_scan(tile, lid, mine, &total);
+    int at = offset + group_scan(tile, lid, mine);
+    const int listed = offset + tile[GROUP - 1];
     const int stop = at + mine;
     for (ulong i = first; at < stop; i++) {
         if (x[i] < 0) {
             list[at++] = (int)i;
         }
     }
-    const int listed = offset + total;
 #else
     // Tile by tile, neighbouring work-items taking neighbouring items.
     int carry = offset;
     for (ulong base = begin; base < end; base += GROUP) {
         const ulong i = base + lid;
         const int hit = i < end && x[i] < 0 ? 1 : 0;
-        const int at = carry + group_scan(tile, lid, hit, &total);
+        const int at = carry + group_scan(tile, lid, hit);
+        const int total = tile[GROUP - 1];
+        BARRIER();
         if (hit) {
             list[at] = (int)i;
         }

@@ -1,8 +1,10 @@
 // The work-group scan of SCAN_T values, shared by scan.h and Basic_INDEXLIST.c.
 // tile is a work-group array of GROUP values.
 
-// Exclusive scan of one value per work-item across the work-group; *total gets their sum.
-DEVICE SCAN_T group_scan(LOCAL SCAN_T* tile, const uint lid, const SCAN_T v, SCAN_T* total)
+// Exclusive scan of one value per work-item across the work-group. tile then
+// holds the inclusive scan, tile[GROUP - 1] their sum, until the caller's next
+// BARRIER(), which must come before tile is written again.
+DEVICE SCAN_T group_scan(LOCAL SCAN_T* tile, const uint lid, const SCAN_T v)
 {
     tile[lid] = v;
     BARRIER();
@@ -12,8 +14,5 @@ DEVICE SCAN_T group_scan(LOCAL SCAN_T* tile, const uint lid, const SCAN_T v, SCA
         tile[lid] += t;
         BARRIER();
     }
-    const SCAN_T before = lid > 0 ? tile[lid - 1] : (SCAN_T)0;
-    *total = tile[GROUP - 1];
-    BARRIER();
-    return before;
+    return lid > 0 ? tile[lid - 1] : (SCAN_T)0;
 }

