@@ -22,6 +22,7 @@ import numpy as np
 from harness import suite
 from harness.backends import base
 from harness.backends import get as get_backend
+from harness.execution import clocks
 from harness.execution.flush import Flusher
 from harness.execution.sampling import Sampler, StopRule, summarise
 from harness.model import sources
@@ -362,6 +363,7 @@ class Runner:
         self._backends: dict[str, base.Backend] = {}
         self._data_key: tuple | None = None
         self._data: Data | None = None
+        self._probes: dict[str, clocks.ClockProbe | None] = {}
 
     def run(self, tasks: Sequence[Task]) -> Iterator[dict[str, Any]]:
         """Yield each task's row as soon as it is known."""
@@ -565,7 +567,9 @@ class Runner:
     ) -> tuple[list[float], str]:
         """Warm up, then time repetitions: the fixed ``--reps`` count, or until the
         run's stop rule is met. A cold row flushes the cache before each one,
-        outside the timed region. Returns the times and why sampling stopped."""
+        outside the timed region. The device's clocks are read before and
+        after (`harness.execution.clocks`). Returns the times and why sampling
+        stopped."""
         for _ in range(self.options.warmup):
             start = time.perf_counter()
             execution.run(launches)
@@ -575,8 +579,14 @@ class Runner:
             backend = self._backend(task.backend)
             flusher = Flusher(session, backend.language, backend.extension)
             row["flush_bytes"] = flusher.bytes
+        if session.info.id not in self._probes:
+            self._probes[session.info.id] = clocks.probe(session.info.as_dict())
+        probe = self._probes[session.info.id]
         try:
-            return self._repeat(launches, execution, flusher, estimate)
+            before = probe.read() if probe else {}
+            sampled = self._repeat(launches, execution, flusher, estimate)
+            row.update(clocks.columns(before, probe.read() if probe else {}))
+            return sampled
         finally:
             if flusher is not None:
                 flusher.close()

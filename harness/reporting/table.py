@@ -81,6 +81,18 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
             + ", ".join(unstable[:8])
             + (f" and {len(unstable) - 8} more" if len(unstable) > 8 else "")
         )
+    dropped = [
+        f"{label(r)} n={r.get('size')} on {r.get('device_id')} ({r.get('clocks_note')})"
+        for r in rows
+        if _true(r.get("clocks_dropped"))
+    ]
+    if dropped:
+        text.append(
+            f"warning: {len(dropped)} row(s) ran while their device's clock fell or it "
+            "throttled: "
+            + ", ".join(dropped[:8])
+            + (f" and {len(dropped) - 8} more" if len(dropped) > 8 else "")
+        )
     if notes:
         text.append("")
         text.extend(notes)

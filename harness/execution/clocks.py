@@ -1,0 +1,164 @@
+"""Clocks, temperature and throttling around each row, where the system tells.
+
+A row records its device's clock (and temperature, where known) just before
+its timed repetitions and just after, and is flagged when the clock fell by
+more than `DROP` or a throttle reason appeared meanwhile: its times may then
+mix two speeds. Sources:
+
+- devices that run on the host's cores (the numpy backend, PoCL, lavapipe):
+  the host's CPU frequencies (cpufreq where the kernel has it, else
+  /proc/cpuinfo) and its thermal zones or hwmon sensors;
+- NVIDIA GPUs: NVML through the ``pynvml`` module (``pip install
+  'harness[nvml]'``): SM and memory clocks, temperature, power and the
+  driver's current throttle reasons;
+- anything else: nothing is recorded.
+
+A host CPU changes frequency by itself with load, so a flag on a CPU device
+says the clock fell during the row, not why.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+#: A row is flagged when its clock after is this much below its clock before.
+DROP = 0.10
+
+Sample = dict[str, Any]
+
+
+def _numbers(paths: list[Path], scale: float) -> list[float]:
+    values = []
+    for path in paths:
+        try:
+            values.append(int(path.read_text().strip()) * scale)
+        except (OSError, ValueError):
+            continue
+    return values
+
+
+def host_sample(root: Path = Path("/")) -> Sample:
+    """The host's CPU clocks (mean and lowest, MHz) and hottest sensor (°C), where
+    the system has them; ``root`` is where /sys and /proc are (for tests)."""
+    cpus = root / "sys/devices/system/cpu"
+    mhz = _numbers(sorted(cpus.glob("cpu[0-9]*/cpufreq/scaling_cur_freq")), 1e-3)
+    if not mhz:
+        try:
+            text = (root / "proc/cpuinfo").read_text()
+        except OSError:
+            text = ""
+        mhz = [float(v) for v in re.findall(r"^cpu MHz\s*:\s*([\d.]+)", text, re.MULTILINE)]
+    sensors = sorted((root / "sys/class/thermal").glob("thermal_zone*/temp"))
+    sensors += sorted((root / "sys/class/hwmon").glob("hwmon*/temp*_input"))
+    temps = _numbers(sensors, 1e-3)
+    sample: Sample = {}
+    if mhz:
+        sample["clock_mhz"] = sum(mhz) / len(mhz)
+        sample["clock_min_mhz"] = min(mhz)
+    if temps:
+        sample["temp_c"] = max(temps)
+    return sample
+
+
+def _nvml_sampler(name: str, index: int) -> Callable[[], Sample] | None:
+    """Reads one NVIDIA GPU through NVML: the device of that name at that index in
+    NVML's order if there is one, else the first of that name (CUDA's order can
+    differ from NVML's, which follows the PCI bus)."""
+    try:
+        import pynvml
+
+        pynvml.nvmlInit()
+        handles = [pynvml.nvmlDeviceGetHandleByIndex(i) for i in range(pynvml.nvmlDeviceGetCount())]
+    except Exception:  # no library, no driver: no clock source
+        return None
+
+    def named(handle: Any) -> str:
+        value = pynvml.nvmlDeviceGetName(handle)
+        return value.decode() if isinstance(value, bytes) else str(value)
+
+    same = [i for i, h in enumerate(handles) if named(h) == name]
+    if not same:
+        return None
+    handle = handles[index if index in same else same[0]]
+    reasons = {
+        getattr(pynvml, f"nvmlClocksThrottleReason{key}", None): label
+        for key, label in (
+            ("SwPowerCap", "sw_power_cap"),
+            ("HwSlowdown", "hw_slowdown"),
+            ("SwThermalSlowdown", "sw_thermal"),
+            ("HwThermalSlowdown", "hw_thermal"),
+            ("HwPowerBrakeSlowdown", "hw_power_brake"),
+        )
+    }
+
+    def sample() -> Sample:
+        try:
+            mask = pynvml.nvmlDeviceGetCurrentClocksThrottleReasons(handle)
+            return {
+                "clock_mhz": float(pynvml.nvmlDeviceGetClockInfo(handle, pynvml.NVML_CLOCK_SM)),
+                "memory_clock_mhz": float(
+                    pynvml.nvmlDeviceGetClockInfo(handle, pynvml.NVML_CLOCK_MEM)
+                ),
+                "temp_c": float(
+                    pynvml.nvmlDeviceGetTemperature(handle, pynvml.NVML_TEMPERATURE_GPU)
+                ),
+                "power_w": pynvml.nvmlDeviceGetPowerUsage(handle) / 1000,
+                "throttle": ",".join(
+                    label for bit, label in reasons.items() if bit is not None and mask & bit
+                ),
+            }
+        except Exception:  # a device that stops answering gives no sample
+            return {}
+
+    return sample
+
+
+class ClockProbe:
+    """Reads one device's clocks on demand."""
+
+    def __init__(self, read: Callable[[], Sample]) -> None:
+        self._read = read
+
+    def read(self) -> Sample:
+        """One sample: clock_mhz, and temp_c, throttle and more where known."""
+        return self._read()
+
+
+def probe(device: Mapping[str, Any]) -> ClockProbe | None:
+    """A probe for a device (a `DeviceInfo.as_dict`), or None where nothing tells
+    its clocks."""
+    if device.get("kind") == "cpu":
+        return ClockProbe(host_sample) if host_sample() else None
+    if device.get("backend") == "cuda" or "NVIDIA" in str(device.get("vendor", "")).upper():
+        index = str(device.get("id", "")).rpartition(":")[2]
+        read = _nvml_sampler(str(device.get("name")), int(index) if index.isdigit() else 0)
+        return ClockProbe(read) if read else None
+    return None
+
+
+def columns(before: Sample, after: Sample) -> dict[str, Any]:
+    """What a row records of two samples: clocks and temperatures before and after,
+    and ``clocks_dropped`` with a ``clocks_note`` saying why where the clock fell by
+    more than `DROP` or a throttle reason appeared."""
+    row: dict[str, Any] = {}
+    for key in ("clock_mhz", "temp_c"):
+        for when, sample in (("before", before), ("after", after)):
+            if sample.get(key) is not None:
+                row[f"{key}_{when}"] = sample[key]
+    if not row:
+        return row
+    notes = []
+    low, high = after.get("clock_mhz"), before.get("clock_mhz")
+    if low is not None and high and low < (1 - DROP) * high:
+        notes.append(f"clock fell from {high:.0f} to {low:.0f} MHz")
+    was = set(filter(None, str(before.get("throttle") or "").split(",")))
+    now = set(filter(None, str(after.get("throttle") or "").split(",")))
+    if now - was:
+        notes.append(f"throttled: {', '.join(sorted(now - was))}")
+    row["clocks_dropped"] = bool(notes)
+    if notes:
+        row["clocks_note"] = "; ".join(notes)
+    return row
