@@ -53,9 +53,8 @@ def main() -> None:
     for where in budgets:
         hot = statistics.median(medians[(where, "hot")])
         cold = statistics.median(medians[(where, "cold")])
-        print(
-            f"{where:22} {sizes[where]:>10} {hot * 1e3:8.3f}ms {cold * 1e3:8.3f}ms {cold / hot:9.2f}"
-        )
+        times = f"{hot * 1e3:8.3f}ms {cold * 1e3:8.3f}ms"
+        print(f"{where:22} {sizes[where]:>10} {times} {cold / hot:9.2f}")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from harness.backends import BACKENDS, Catalog
 from harness.backends import get as get_backend
 from harness.backends.base import DeviceInfo
 from harness.errors import UsageError
-from harness.execution import metadata, results
+from harness.execution import metadata, peaks, results
 from harness.execution.flush import CACHE_MODES
 from harness.execution.runner import (
     MAX_SECONDS,
@@ -298,6 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=_cmd_run)
     commands.register(sub)
     mutants.register(sub)
+    peaks.register(sub)
     return parser
 
 
@@ -616,9 +617,24 @@ def _new_run(
         "devices": [d.as_dict() for d in devices],
         "options": _options_meta(options, kernels, devices),
         "kernels": {k.name: k.facts() for k in kernels},
+        "peaks": _known_peaks(devices, options),
     }
     _note_unmet_budgets(kernels, options)
     return run_dir, meta, plan(kernels, devices, options)
+
+
+def _known_peaks(devices: Sequence[DeviceInfo], options: RunOptions) -> dict[str, Any]:
+    """Each device's measured peaks (`harness peak`), by device id; a note names the
+    devices of a timed run that have none."""
+    known = {d.id: peak for d in devices if (peak := peaks.lookup(d.as_dict()))}
+    missing = [d.id for d in devices if d.id not in known]
+    if missing and not options.check:
+        print(
+            f"note: no measured peak for {', '.join(missing)}, so its rows get no pct_peak_bw "
+            f"or pct_peak_flops; measure with: harness peak --device {missing[0]}",
+            file=sys.stderr,
+        )
+    return known
 
 
 def _note_unmet_budgets(kernels: Sequence[Any], options: RunOptions) -> None:
@@ -798,6 +814,7 @@ def _execute_run(
             if stop["asked"]:
                 break
             row = executor.execute(task)
+            peaks.place(row, meta.get("peaks", {}).get(row["device_id"]))
             with results.writing(run_dir):
                 journal.append(row)
             on_row(finished, row)

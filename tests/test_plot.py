@@ -144,7 +144,7 @@ def test_size_sweep_over_two_runs_is_one_line_per_device(sweep: list[Path], tmp_
     assert proc.returncode == 0, proc.stderr
     for kernel in KERNELS:
         _not_blank(tmp_path / f"sweep_{kernel}.png")
-    assert "[4/6] sweep_Stream_COPY" in proc.stderr  # progress: a line per figure
+    assert "[5/7] sweep_Stream_COPY" in proc.stderr  # progress: a line per figure
     frame, _ = load_runs(sweep)
     fig = plot.plot_sweep(frame, "Stream_COPY")
     assert fig.get_suptitle() == plot.SWEEP_TITLE.format(kernel="Stream_COPY")

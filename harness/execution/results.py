@@ -98,6 +98,8 @@ NUMERIC = (
     "noise",
     "noise_target",
     "flush_bytes",
+    "pct_peak_bw",
+    "pct_peak_flops",
     "clock_mhz_before",
     "clock_mhz_after",
     "temp_c_before",

@@ -196,7 +196,7 @@ def kernel_checksum(spec: KernelSpec, outputs: dict[str, np.ndarray]) -> float:
 
 def base_row(task: Task, device: str | None = None) -> dict[str, Any]:
     """A task's row before it runs: what it is, and what one repetition moves."""
-    spec = suite.BY_NAME[task.kernel].with_params(dict(task.params))
+    spec = suite.spec_of(task.kernel).with_params(dict(task.params))
     real_bytes = numpy_dtype("real", task.precision).itemsize
     return {
         "kernel": spec.name,
@@ -382,6 +382,10 @@ class Runner:
         except Exception:
             return
 
+    def session(self, backend: str, index: int) -> base.Session:
+        """The open session of a device (opened now if it is not yet)."""
+        return self._session(self._backend(backend), index)
+
     def _session(self, backend: base.Backend, index: int) -> base.Session:
         key = (backend.name, index)
         if key not in self._sessions:
@@ -409,7 +413,7 @@ class Runner:
 
     def execute(self, task: Task) -> dict[str, Any]:
         """One row: never raises for a kernel's or a device's failure."""
-        spec = suite.BY_NAME[task.kernel].with_params(dict(task.params))
+        spec = suite.spec_of(task.kernel).with_params(dict(task.params))
         backend = self._backend(task.backend)
         row = base_row(task)
         try:

@@ -285,7 +285,7 @@ class Workers:
         if key == self._shared_key:
             return self._shared
         self._shared_key, self._shared = key, None
-        spec = suite.BY_NAME[task.kernel].with_params(dict(task.params))
+        spec = suite.spec_of(task.kernel).with_params(dict(task.params))
         host = host_available_bytes()
         if host and 3 * array_bytes(spec, task.size, task.precision) > host:
             return None

@@ -61,8 +61,28 @@ def load(run_dir: str | Path) -> pd.DataFrame:
     frame["run"] = run_dir.resolve().name
     frame["run_dir"] = str(run_dir)
     frame["host"] = (meta.get("host") or {}).get("hostname") or ""
+    add_peaks(frame, meta.get("peaks") or {})
     frame.attrs["metadata"] = meta
     return frame
+
+
+def add_peaks(frame: pd.DataFrame, peaks: dict[str, Any]) -> None:
+    """Each row's device peaks from a run's metadata (`harness peak`), where measured:
+    ``peak_gbytes_per_s`` (the better of copy and triad) and ``peak_gflops_per_s``
+    (FMA throughput at the row's precision)."""
+    from harness.execution.peaks import bandwidth
+
+    def of(device: Any) -> dict[str, Any]:
+        peak = peaks.get(str(device))
+        return peak if isinstance(peak, dict) else {}
+
+    frame["peak_gbytes_per_s"] = [bandwidth(of(d)) for d in frame["device_id"]]
+    frame["peak_gflops_per_s"] = [
+        (of(d).get("fma_gflops_per_s") or {}).get(str(p))
+        for d, p in zip(frame["device_id"], frame["precision"], strict=True)
+    ]
+    for column in ("peak_gbytes_per_s", "peak_gflops_per_s"):
+        frame[column] = frame[column].astype(float)
 
 
 def load_runs(run_dirs: Sequence[str | Path]) -> tuple[pd.DataFrame, list[dict[str, Any]]]:

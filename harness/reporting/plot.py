@@ -451,6 +451,9 @@ def _peak_for(
     for key in (str(row["device_id"]), str(row["backend"]), "*"):
         if key in given:
             return given[key], "given peak"
+    measured_peak = row.get("peak_gbytes_per_s")
+    if measured_peak is not None and measured_peak > 0:
+        return float(measured_peak), "harness peak"
     if row["series"] in measured:
         value, kernel = measured[row["series"]]
         return value, f"best {kernel}"
@@ -516,6 +519,94 @@ def plot_bandwidth(frame: pd.DataFrame, peaks: Mapping[str, float] | None = None
     axes[0].set_ylim(len(rows) - 0.5, -0.5)
     fig.text(0.995, 0.995, BANDWIDTH_NOTE, ha="right", va="top", fontsize=9, color="#555555")
     fig.suptitle(BANDWIDTH_TITLE, x=0.01, ha="left")
+    return fig
+
+
+ROOFLINE_TITLE = "Roofline: every kernel against its device's measured peaks"
+ROOFLINE_XLABEL = "Arithmetic intensity (FLOP per byte moved, log scale)"
+ROOFLINE_YLABEL = "Achieved GFLOP/s (log scale)"
+ROOFLINE_STRIP = "Kernels without FLOPs: % of peak bandwidth"
+ROOFLINE_NOTE = (
+    "peaks from 'harness peak' (memory past the caches): points above them run from cache"
+)
+
+
+@_styled
+def plot_roofline(frame: pd.DataFrame) -> Figure:
+    """(e) A roofline per device from the peaks `harness peak` measured (in the run's
+    metadata): the bandwidth slope and the FMA ceiling at the run's precision, and
+    every timed kernel as a numbered point at its intensity and GFLOP/s. Kernels
+    that count no FLOPs (copies, sorts) sit in a strip below, at their percent of
+    the bandwidth peak. The numbers are keyed to the kernels' names beside each."""
+    done = _largest(_needs_timings(frame))
+    done = done[(done["peak_gbytes_per_s"] > 0) & (done["peak_gflops_per_s"] > 0)]
+    if done.empty:
+        raise NothingToPlot(
+            "no measured peaks for these devices: run 'harness peak' before the run"
+        )
+    panels = list(dict.fromkeys(done["series"]))
+    fig = Figure(figsize=(7.5 * len(panels), 9.0), layout="constrained")
+    grid = fig.subplots(2, len(panels), squeeze=False, gridspec_kw={"height_ratios": [3, 1]})
+    style = styles(frame.assign(variant=frame["series"]))
+    for column, series in enumerate(panels):
+        mine = done[done["series"] == series].drop_duplicates(["kernel", "variant_params"])
+        mine = mine.assign(
+            name=[
+                f"{k} ({v})" if v else str(k)
+                for k, v in zip(mine["kernel"], mine["variant_params"], strict=True)
+            ]
+        ).sort_values("name")
+        mine = mine.assign(number=range(1, len(mine) + 1))
+        bw = float(mine["peak_gbytes_per_s"].iloc[0])
+        flops = float(mine["peak_gflops_per_s"].iloc[0])
+        colour = style[series].colour
+        roof, strip = grid[0][column], grid[1][column]
+        counted = mine[(mine["flops_per_rep"] > 0) & (mine["bytes_per_rep"] > 0)]
+        intensity = counted["flops_per_rep"] / counted["bytes_per_rep"]
+        ridge = flops / bw
+        low = min(float(intensity.min()) if len(counted) else ridge, ridge) / 4
+        high = max(float(intensity.max()) if len(counted) else ridge, ridge) * 4
+        xs = np.geomspace(low, high, 200)
+        roof.plot(xs, np.minimum(xs * bw, flops), color="#222222", linewidth=1.5)
+        roof.axvline(ridge, color="#999999", linestyle=":", linewidth=1)
+        roof.text(ridge, flops, f" ridge {ridge:.3g} FLOP/B", fontsize=9, va="bottom")
+        roof.text(low, low * bw, f" {bw:.3g} GB/s", fontsize=9, rotation=0, va="bottom")
+        roof.text(high, flops, f"{flops:.3g} GFLOP/s ", fontsize=9, ha="right", va="bottom")
+        roof.scatter(intensity, counted["gflops_per_s"], color=colour, s=28, zorder=3)
+        for x, y, number in zip(intensity, counted["gflops_per_s"], counted["number"], strict=True):
+            roof.annotate(
+                str(number), (x, y), xytext=(3, 3), textcoords="offset points", fontsize=8
+            )
+        roof.set_xscale("log")
+        roof.set_yscale("log")
+        roof.set_xlabel(ROOFLINE_XLABEL)
+        roof.set_ylabel(ROOFLINE_YLABEL)
+        roof.set_title(series, loc="left", fontsize=11)
+        rest = mine[~mine.index.isin(counted.index)]
+        share = 100 * rest["gbytes_per_s"].fillna(0) / bw
+        strip.scatter(share, np.zeros(len(rest)), color=colour, s=28)
+        for x, number, k in zip(share, rest["number"], range(len(rest)), strict=True):
+            strip.annotate(
+                str(number),
+                (x, 0),
+                xytext=(0, 6 + 8 * (k % 3)),
+                textcoords="offset points",
+                fontsize=8,
+                ha="center",
+            )
+        strip.axvline(100, color="#222222", linestyle="--", linewidth=1)
+        strip.set_xlim(0, max(110.0, float(share.max()) * 1.1 if len(rest) else 110.0))
+        strip.set_ylim(-0.5, 1.5)
+        strip.set_yticks([])
+        strip.set_xlabel(ROOFLINE_STRIP)
+        key = "\n".join(
+            f"{n}  {name}" for n, name in zip(mine["number"], mine["name"], strict=True)
+        )
+        roof.text(
+            1.01, 1.0, key, transform=roof.transAxes, fontsize=7, va="top", family="monospace"
+        )
+    fig.suptitle(ROOFLINE_TITLE, x=0.01, ha="left")
+    fig.text(0.995, 0.995, ROOFLINE_NOTE, ha="right", va="top", fontsize=9, color="#555555")
     return fig
 
 
@@ -692,6 +783,7 @@ def figures(
         ("time_by_kernel", lambda: plot_times(frame)),
         ("speedup_heatmap", lambda: plot_speedup(frame, baseline)),
         ("bandwidth", lambda: plot_bandwidth(frame, peaks)),
+        ("roofline", lambda: plot_roofline(frame)),
     ]
     sweeps = swept_kernels(frame)
     jobs += [(f"sweep_{k}", lambda k=k: plot_sweep(frame, k)) for k in sweeps]

@@ -55,6 +55,16 @@ ALL: tuple[KernelSpec, ...] = tuple(
 BY_NAME: dict[str, KernelSpec] = {k.name: k for k in ALL}
 #: Kernels the harness runs for itself (a cache flush): never listed or selected.
 INTERNAL: tuple[KernelSpec, ...] = internal.KERNELS
+
+
+def spec_of(name: str) -> KernelSpec:
+    """A kernel of the suite, or one the harness runs for itself, by name."""
+    found = BY_NAME.get(name) or next((k for k in INTERNAL if k.name == name), None)
+    if found is None:
+        raise KeyError(name)
+    return found
+
+
 #: The modules holding descriptions: by group or theme, and one per Apps kernel.
 _MODULES = (
     stream,

@@ -1,0 +1,68 @@
+"""`harness peak`'s bandwidth beside BabelStream's best Copy and Triad on one
+OpenCL device, in alternating process launches.
+
+BabelStream is not part of this project: build its OpenCL model yourself and
+pass the command that runs it (a binary, or a script that sets the OpenCL
+loader's environment). Each launch runs `harness peak --device DEVICE --json`
+(into a scratch peaks store), then BabelStream at the array length the
+harness measured at; the table gives each figure's median over launches and
+the harness's over BabelStream's.
+
+    python benchmarks/peak_vs_babelstream.py --babelstream ./ocl-stream --launches 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+from stream_vs_babelstream import babelstream
+
+
+def harness_peak(device: str) -> dict:
+    """One `harness peak` of a device, in a fresh process and a scratch store."""
+    with tempfile.TemporaryDirectory(prefix="harness-peaks-") as scratch:
+        env = {**os.environ, "HARNESS_PEAKS": os.path.join(scratch, "peaks.json")}
+        env.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
+        out = subprocess.run(
+            [sys.executable, "-m", "harness", "peak", "--device", device, "--json"],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env,
+        ).stdout
+    return json.loads(out[out.index("[") :])[0]
+
+
+def main() -> None:
+    """Run the launches and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--babelstream", required=True, help="command that runs ocl-stream")
+    parser.add_argument("--device", default="opencl:0", help="harness device (opencl:0)")
+    parser.add_argument("--launches", type=int, default=3, help="launches of each (default 3)")
+    args = parser.parse_args()
+    figures: dict[str, list[float]] = {k: [] for k in ("copy", "triad", "bs copy", "bs triad")}
+    for launch in range(args.launches):
+        peak = harness_peak(args.device)
+        figures["copy"].append(peak["copy_gbytes_per_s"])
+        figures["triad"].append(peak["triad_gbytes_per_s"])
+        theirs = babelstream(args.babelstream, peak["copy_size"], 100)
+        figures["bs copy"].append(theirs["Copy"][1])
+        figures["bs triad"].append(theirs["Triad"][1])
+        print(f"launch {launch + 1} of {args.launches} done (arrays of {peak['copy_size']})")
+    med = {k: statistics.median(v) for k, v in figures.items()}
+    print(f"\n{'':8}{'harness peak':>14}{'BabelStream best':>18}{'ratio':>8}")
+    for kind in ("copy", "triad"):
+        ours, theirs = med[kind], med[f"bs {kind}"]
+        print(f"{kind:8}{ours:11.2f} GB/s{theirs:15.2f} GB/s{ours / theirs:8.3f}")
+    ours, theirs = max(med["copy"], med["triad"]), max(med["bs copy"], med["bs triad"])
+    print(f"{'best':8}{ours:11.2f} GB/s{theirs:15.2f} GB/s{ours / theirs:8.3f}")
+
+
+if __name__ == "__main__":
+    main()

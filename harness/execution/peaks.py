@@ -1,0 +1,254 @@
+"""``harness peak``: what each device can do, measured with the harness's own
+kernels, kept per device, and every row of later runs placed against it.
+
+For each device: the best copy and triad bandwidth (Stream_COPY and
+Stream_TRIAD, RAJAPerf's bytes over the fastest repetition, as BabelStream
+reports its best) with their arrays four times the device's last-level cache
+and at least BabelStream's default 2^25 elements each (within the device's
+limits),
+and the FMA throughput in f64 and f32 (the internal PeakFMA kernel: chains of
+independent multiply-adds). The figures go to a JSON store, one entry per
+device of a host (keyed by host, backend, name, driver and API, so another
+machine or driver never reuses them): ``$HARNESS_PEAKS``, else
+``$XDG_CACHE_HOME/harness/peaks.json``, else ``~/.cache/harness/peaks.json``.
+``harness run`` copies each device's entry into its metadata and gives every
+row ``pct_peak_bw`` and ``pct_peak_flops``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import filelock
+
+from harness import arguments, suite
+from harness.backends import BACKENDS
+from harness.backends import get as get_backend
+from harness.backends.base import BackendUnavailable, DeviceInfo
+from harness.errors import UsageError
+from harness.execution import metadata
+from harness.execution.flush import last_level_cache
+from harness.execution.runner import Runner, RunOptions, Task, largest_size, size_for_memory
+
+#: Bandwidth kernels, and the key each one's best GB/s is kept under.
+BANDWIDTH = {"Stream_COPY": "copy_gbytes_per_s", "Stream_TRIAD": "triad_gbytes_per_s"}
+#: The arithmetic kernel.
+FMA = "PeakFMA"
+#: The bandwidth kernels' arrays, in last-level caches, and at least
+#: BabelStream's default length (2^25 elements each), where the device allows.
+CACHES = 4
+MIN_LENGTH = 1 << 25
+
+
+def store_path() -> Path:
+    """Where measured peaks are kept."""
+    if os.environ.get("HARNESS_PEAKS"):
+        return Path(os.environ["HARNESS_PEAKS"])
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "harness" / "peaks.json"
+
+
+def device_key(device: Mapping[str, Any]) -> str:
+    """What identifies a device's peaks: this host and the device as its driver names it."""
+    parts = (platform.node(), device.get("backend"), device.get("name"), device.get("driver"))
+    return " | ".join(str(p) for p in (*parts, device.get("api")))
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{path}: not a peaks file harness peak wrote ({exc})") from None
+    return stored if isinstance(stored, dict) else {}
+
+
+def lookup(device: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The stored peaks of a device (a `DeviceInfo.as_dict`), or None."""
+    try:
+        entry = _read(store_path()).get(device_key(device))
+    except UsageError:
+        return None
+    return entry if isinstance(entry, dict) else None
+
+
+def keep(device: Mapping[str, Any], peak: dict[str, Any]) -> Path:
+    """Store a device's peaks, keeping every other device's; returns the file."""
+    path = store_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with filelock.FileLock(str(path) + ".lock"):
+        stored = _read(path)
+        stored[device_key(device)] = peak
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(stored, indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    return path
+
+
+def bandwidth(peak: Mapping[str, Any]) -> float | None:
+    """A device's bandwidth peak: the better of copy and triad."""
+    values = [peak.get(key) for key in BANDWIDTH.values()]
+    found = [float(v) for v in values if isinstance(v, (int, float)) and v > 0]
+    return max(found, default=None)
+
+
+def place(row: dict[str, Any], peak: Mapping[str, Any] | None) -> None:
+    """Add ``pct_peak_bw`` and ``pct_peak_flops`` (percent of the device's peaks)
+    to a timed row, where the device has peaks and the row the rate."""
+    if not peak:
+        return
+    rate = row.get("gbytes_per_s")
+    best = bandwidth(peak)
+    if rate and best:
+        row["pct_peak_bw"] = 100 * rate / best
+    flops = (peak.get("fma_gflops_per_s") or {}).get(row.get("precision"))
+    if row.get("gflops_per_s") and flops:
+        row["pct_peak_flops"] = 100 * row["gflops_per_s"] / flops
+
+
+def _bandwidth_size(kernel: str, info: DeviceInfo, precision: str, limit: int | None) -> int:
+    spec = suite.BY_NAME[kernel]
+    cache, _ = last_level_cache(info)
+    size = size_for_memory(spec, precision, "allocated", CACHES * cache) or spec.default_size
+    size = max(size, MIN_LENGTH)
+    if info.memory_bytes:
+        size = min(size, largest_size(spec, precision, info.memory_bytes // 8) or size)
+    if limit:
+        size = min(size, largest_size(spec, precision, limit) or size)
+    return size
+
+
+def measure(
+    info: DeviceInfo,
+    runner: Runner,
+    fma_size: int | None = None,
+    bandwidth_size: int | None = None,
+) -> dict[str, Any]:
+    """A device's peaks (see the module's description), with how they were measured;
+    the sizes default to the module's choices."""
+    session = runner.session(info.backend, info.index)
+    limit = session.array_limit()
+    peak: dict[str, Any] = {"device": info.as_dict(), "measured": metadata.now(), "notes": []}
+    for kernel, key in BANDWIDTH.items():
+        size = bandwidth_size or _bandwidth_size(kernel, info, "f64", limit[1] if limit else None)
+        row = runner.execute(Task(kernel, info.backend, info.index, size, "f64"))
+        if row["status"] != "ok":
+            peak["notes"].append(f"{kernel}: {row['status']}: {row['reason']}")
+            continue
+        peak[key] = row["bytes_per_rep"] / row["time_min_s"] / 1e9
+        peak[key.replace("_gbytes", "_median_gbytes")] = row["gbytes_per_s"]
+        peak[f"{key.split('_')[0]}_size"] = size
+    peak["fma_gflops_per_s"] = {}
+    spec = suite.spec_of(FMA)
+    for precision in ("f64", "f32"):
+        size = fma_size or (spec.default_size if info.kind != "cpu" else spec.default_size // 4)
+        row = runner.execute(Task(FMA, info.backend, info.index, size, precision))
+        if row["status"] != "ok":
+            peak["notes"].append(f"{FMA} {precision}: {row['status']}: {row['reason']}")
+            continue
+        peak["fma_gflops_per_s"][precision] = row["flops_per_rep"] / row["time_min_s"] / 1e9
+    return peak
+
+
+def _devices(backends: Sequence[str] | None, chosen: Sequence[str]) -> list[DeviceInfo]:
+    found: list[DeviceInfo] = []
+    for name in backends or (BACKENDS if not chosen else ()):
+        if name not in BACKENDS:
+            raise UsageError(f"-b {name!r}: no such backend; choose from {', '.join(BACKENDS)}")
+        try:
+            found += get_backend(name).default_devices()
+        except BackendUnavailable as exc:
+            if backends:
+                raise UsageError(f"-b {name}: {exc}") from None
+    for text in chosen:
+        backend, _, index = text.partition(":")
+        try:
+            devices = get_backend(backend).devices() if backend in BACKENDS else []
+        except BackendUnavailable as exc:
+            raise UsageError(f"--device {text!r}: {exc}") from None
+        match = [d for d in devices if index.isdigit() and d.index == int(index)]
+        if not match:
+            known = ", ".join(d.id for d in devices) or "none here"
+            raise UsageError(f"--device {text!r}: no such device (BACKEND:INDEX; {known})")
+        found += match
+    return list({d.id: d for d in found}.values())
+
+
+def _line(peak: Mapping[str, Any]) -> str:
+    device = peak["device"]
+    flops = peak.get("fma_gflops_per_s") or {}
+    parts = [
+        f"copy {peak.get('copy_gbytes_per_s', float('nan')):.3g} GB/s",
+        f"triad {peak.get('triad_gbytes_per_s', float('nan')):.3g} GB/s",
+        *(f"FMA {p} {flops[p]:.3g} GFLOP/s" for p in ("f64", "f32") if p in flops),
+    ]
+    return f"{device['id']} ({device['name']}): " + ", ".join(parts)
+
+
+def _cmd_peak(args: argparse.Namespace) -> int:
+    devices = _devices(args.backends, args.device)
+    if not devices:
+        raise UsageError("no device to measure (see 'harness devices')")
+    runner = Runner(RunOptions(max_time=args.max_time))
+    measured = []
+    for info in devices:
+        print(f"measuring {info.id} ({info.name}) ...", file=sys.stderr, flush=True)
+        peak = measure(info, runner, args.fma_size, args.bandwidth_size)
+        path = keep(info.as_dict(), peak)
+        measured.append(peak)
+        print(_line(peak), flush=True)
+        for note in peak["notes"]:
+            print(f"  note: {note}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(measured, indent=2))
+    print(f"kept in {path}", file=sys.stderr)
+    return 1 if any(p["notes"] for p in measured) else 0
+
+
+def register(sub: Any) -> None:
+    """Add the ``peak`` command to the command line."""
+    parser = sub.add_parser(
+        "peak",
+        help="measure each device's bandwidth and FMA throughput; runs are placed against them",
+        description=__doc__.split("\n\n", 1)[1],
+    )
+    parser.add_argument(
+        "-b", "--backends", nargs="+", metavar="BACKEND", help="backends (default: every one)"
+    )
+    parser.add_argument(
+        "--device",
+        action="append",
+        default=[],
+        metavar="BACKEND:INDEX",
+        help="a device to measure, as 'harness devices' lists it (repeatable)",
+    )
+    parser.add_argument(
+        "--max-time",
+        type=arguments.seconds,
+        default=2.0,
+        metavar="SECONDS",
+        help="time budget of each measurement (default 2)",
+    )
+    parser.add_argument(
+        "--fma-size",
+        type=arguments.positive_int,
+        metavar="N",
+        help="work-items of the FMA kernel (default 2^20, 2^18 on CPU devices)",
+    )
+    parser.add_argument(
+        "--bandwidth-size",
+        type=arguments.positive_int,
+        metavar="N",
+        help="elements of each bandwidth array (default: four last-level caches of arrays, "
+        "at least 2^25 elements, within the device's limits)",
+    )
+    parser.add_argument("--json", action="store_true", help="also print the peaks as JSON")
+    parser.set_defaults(handler=_cmd_peak)
