@@ -385,8 +385,8 @@ PLANTED = [
     (
         "Apps_ENERGY",
         "opencl",
-        "/ (REAL)6.0;\n        if (fabs(e) < e_cut) {",
-        "/ (REAL)6.0;\n        if (fabs(e) <= e_cut) {",
+        "/ (REAL)6.0;\n        if (below_cut(e, e_cut)) {",
+        "/ (REAL)6.0;\n        if (below_cut(e, e_cut) || e == e_cut || -e == e_cut) {",
         "e_new",
     ),
     ("Apps_ENERGY", "wgpu", "if (abs(q) < s.q_cut) {", "if (abs(q) <= s.q_cut) {", "q_new"),
