@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Callable
 
 from harness.execution.runner import MAX_SECONDS
 
@@ -88,30 +89,52 @@ def _bytes(text: str) -> int:
     return round(float(found.group(3)) * unit)
 
 
-def byte_sizes(text: str) -> tuple[int, ...]:
-    """Memory budgets: comma-separated byte counts with an optional unit (64MiB,
-    1GB, 4096) or 2^K, and ranges that double from one power of two to another
-    (1MiB..1GiB)."""
-    budgets: list[int] = []
+def _doubling(text: str, parse: Callable[[str], int], what: str, accepted: str) -> tuple[int, ...]:
+    """Comma-separated values and ranges A..B that double from one power of two to
+    another, each parsed by ``parse``; a bad one is named with what is accepted."""
+    values: list[int] = []
     for part in text.split(","):
         low, dots, high = part.strip().partition("..")
         try:
-            first = _bytes(low)
-            last = _bytes(high) if dots else first
+            first = parse(low)
+            last = parse(high) if dots else first
         except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{part.strip()!r} is not a byte count: give e.g. 4096, 64MiB, 1GB, 2^26, "
-                "or a range 1MiB..1GiB"
-            ) from None
+            raise argparse.ArgumentTypeError(f"{part.strip()!r} is not {accepted}") from None
         if first <= 0 or last < first:
             raise argparse.ArgumentTypeError(
-                f"{part.strip()!r}: budgets must be positive and rising"
+                f"{part.strip()!r}: {what} must be positive and rising"
             )
         if dots and (first & (first - 1) or last & (last - 1)):
             raise argparse.ArgumentTypeError(
                 f"{part.strip()!r}: a range runs between powers of two"
             )
         while first <= last:
-            budgets.append(first)
+            values.append(first)
             first = first * 2 if dots else last + 1
-    return tuple(dict.fromkeys(budgets))
+    return tuple(dict.fromkeys(values))
+
+
+def _power_or_int(text: str) -> int:
+    base, caret, exponent = text.partition("^")
+    if caret:
+        if base != "2" or not exponent.isdigit():
+            raise ValueError
+        return 2 ** int(exponent)
+    return int(text)
+
+
+def sizes(text: str) -> tuple[int, ...]:
+    """A size sweep: comma-separated sizes or 2^K, and ranges 2^A..2^B that double."""
+    return _doubling(text, _power_or_int, "sizes", "a size, 2^K, or a range 2^A..2^B")
+
+
+def byte_sizes(text: str) -> tuple[int, ...]:
+    """Memory budgets: comma-separated byte counts with an optional unit (64MiB,
+    1GB, 4096) or 2^K, and ranges that double from one power of two to another
+    (1MiB..1GiB)."""
+    return _doubling(
+        text,
+        _bytes,
+        "budgets",
+        "a byte count: give e.g. 4096, 64MiB, 1GB, 2^26, or a range 1MiB..1GiB",
+    )

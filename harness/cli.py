@@ -72,38 +72,6 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
-def _power_or_int(text: str) -> int:
-    base, caret, exponent = text.partition("^")
-    if caret:
-        if base != "2" or not exponent.isdigit():
-            raise ValueError
-        return 2 ** int(exponent)
-    return int(text)
-
-
-def _sizes(text: str) -> tuple[int, ...]:
-    sizes: list[int] = []
-    for part in text.split(","):
-        low, dots, high = part.strip().partition("..")
-        try:
-            first = _power_or_int(low)
-            last = _power_or_int(high) if dots else first
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{part.strip()!r} is not a size, 2^K, or a range 2^A..2^B"
-            ) from None
-        if first <= 0 or last < first:
-            raise argparse.ArgumentTypeError(f"{part.strip()!r}: sizes must be positive and rising")
-        if dots and (first & (first - 1) or last & (last - 1)):
-            raise argparse.ArgumentTypeError(
-                f"{part.strip()!r}: a range runs between powers of two"
-            )
-        while first <= last:
-            sizes.append(first)
-            first = first * 2 if dots else last + 1
-    return tuple(dict.fromkeys(sizes))
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser, with a sub-parser per command."""
     parser = Parser(prog="harness", description=DESCRIPTION)
@@ -163,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sizes.add_argument(
         "--sizes",
-        type=_sizes,
+        type=arguments.sizes,
         metavar="LIST",
         help="a size sweep, one row per size: comma-separated sizes and power-of-two "
         "ranges, e.g. 1024,4096 or 2^10..2^24",

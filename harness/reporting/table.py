@@ -78,8 +78,7 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
         text.append(
             f"warning: {len(unstable)} row(s) unstable, their repetitions spread more than "
             f"10% (or 2x between fastest and slowest); rerun before trusting them: "
-            + ", ".join(unstable[:8])
-            + (f" and {len(unstable) - 8} more" if len(unstable) > 8 else "")
+            + _some(unstable)
         )
     dropped = [
         f"{label(r)} n={r.get('size')} on {r.get('device_id')} ({r.get('clocks_note')})"
@@ -89,9 +88,7 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     if dropped:
         text.append(
             f"warning: {len(dropped)} row(s) ran while their device's clock fell or it "
-            "throttled: "
-            + ", ".join(dropped[:8])
-            + (f" and {len(dropped) - 8} more" if len(dropped) > 8 else "")
+            "throttled: " + _some(dropped)
         )
     if notes:
         text.append("")
@@ -121,6 +118,12 @@ def noise_summary(rows: Sequence[dict[str, Any]]) -> str | None:
         }
         line += " (" + ", ".join(f"{n} {why.get(s, s)}" for s, n in missed.most_common()) + ")"
     return line
+
+
+def _some(names: Sequence[str], most: int = 8) -> str:
+    """The first few names, and how many more."""
+    more = f" and {len(names) - most} more" if len(names) > most else ""
+    return ", ".join(names[:most]) + more
 
 
 def _true(value: Any) -> bool:
