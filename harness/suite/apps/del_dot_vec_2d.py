@@ -5,7 +5,17 @@ from __future__ import annotations
 import numpy as np
 
 from harness.model.rajaperf import DataInit
-from harness.model.spec import NORMAL, Array, CheckCase, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.model.spec import (
+    NORMAL,
+    Array,
+    CheckCase,
+    Grid,
+    KernelSpec,
+    Launch,
+    Scalar,
+    Tolerance,
+    Traffic,
+)
 from harness.suite.apps.mesh import INDEX, INDEX_BYTES, domain_2d
 from harness.suite.apps.shared import GROUP_NAME, JP, MESH_CHECK_SIZE, real, wide
 from harness.suite.forall import GROUP, N
@@ -127,7 +137,10 @@ KERNEL = KernelSpec(
     flops=lambda size: 54 * domain_2d(size).n_real_zones,
     default_reps=100,
     check_size=12_000,
-    tolerance=NORMAL,
+    # div sums terms that can nearly cancel; a compiler that fuses their products
+    # (NVRTC and nvcc do by default) rounds them differently, off by an ulp of the
+    # terms, not of the sum: a floor, not a global switch against fusing.
+    tolerance=Tolerance(NORMAL.f64, NORMAL.f32, floor=1e-3),
     check_cases=(
         CheckCase(
             "moved_nodes",
