@@ -10,7 +10,6 @@ import pytest
 from harness import suite
 from harness.model import contract, sources, wgsl_module
 
-
 #: The suite's kernels and the harness's own (a cache flush), by name.
 EVERY = {k.name: k for k in (*suite.ALL, *suite.INTERNAL)}
 
