@@ -200,6 +200,15 @@ def build_parser() -> argparse.ArgumentParser:
         "a kernel reads and writes a buffer twice the device's last-level cache before "
         "each repetition, outside the timed region; both: one row each",
     )
+    timing.add_argument(
+        "--no-hold",
+        dest="hold",
+        action="store_false",
+        help="let the device start a repetition's launches as the host queues them; by "
+        "default a repetition is held until all its launches are queued (a CUDA graph, an "
+        "OpenCL user event; WebGPU submits each batch at once), so that many short launches "
+        "time the device, not the host's rate of queueing them; the queue column says which",
+    )
     run.add_argument(
         "--precision",
         choices=PRECISIONS,
@@ -477,6 +486,7 @@ def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence
         "sources": [str(s) for s in options.sources],
         "timeout": options.timeout,
         "in_process": options.in_process,
+        "hold": options.hold,
     }
 
 
@@ -500,6 +510,7 @@ def _options_from_meta(saved: dict[str, Any]) -> RunOptions:
         sources=tuple(Path(s) for s in saved["sources"]),
         timeout=saved["timeout"],
         in_process=saved["in_process"],
+        hold=saved.get("hold", True),
     )
 
 
@@ -567,6 +578,7 @@ def _new_run(
         params=_chosen_params(args, kernels),
         timeout=args.timeout,
         in_process=args.in_process,
+        hold=args.hold,
     )
     try:
         run_dir = results.create(args.out)

@@ -37,6 +37,18 @@ class DeviceLimit(RuntimeError):
     """The problem does not fit a documented device limit; the row is skipped."""
 
 
+class DeviceLost(RuntimeError):
+    """The device faulted in a way that leaves it unusable to this process (CUDA's
+    sticky errors: an illegal address, a device-side assert). ``fault`` names the
+    fault in a few words; the message keeps the driver's own."""
+
+    def __init__(self, fault: str, message: str, earlier: bool = False) -> None:
+        super().__init__(message)
+        self.fault = fault
+        #: Lost by an earlier row of this process, not by the one that raises it.
+        self.earlier = earlier
+
+
 def out_of_device_memory(need: int, memory: int, cause: Exception) -> DeviceOutOfMemory:
     """The error for a failed upload, naming the bytes asked for and the device's memory."""
     return DeviceOutOfMemory(
@@ -127,9 +139,20 @@ class Execution(ABC):
     def run(self, launches: Sequence[ResolvedLaunch]) -> None:
         """Perform one repetition and wait for it to finish."""
 
+    #: How the last `time` call queued its repetitions, for the row's ``queue``
+    #: column: "held (...)" where the device saw each repetition's launches only
+    #: once all were queued, "direct" where it ran them as the host queued them,
+    #: "host" where the host itself runs them.
+    queue: str = "host"
+
     @abstractmethod
-    def time(self, launches: Sequence[ResolvedLaunch], reps: int) -> list[float]:
-        """Perform ``reps`` repetitions; return each one's duration in seconds."""
+    def time(self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True) -> list[float]:
+        """Perform ``reps`` repetitions; return each one's duration in seconds.
+
+        With ``hold``, where the API can hold a queue, the device starts a
+        repetition only once the host has queued all of its launches, so that
+        the time is the device's and not the host's rate of queueing launches.
+        """
 
     @abstractmethod
     def read(self, name: str) -> np.ndarray:
@@ -159,6 +182,9 @@ class Session(ABC):
         inputs: Mapping[str, np.ndarray],
     ) -> Execution:
         """Compile (or reuse) the kernel and upload its arrays."""
+
+    def close(self) -> None:  # noqa: B027 - most sessions end with their process
+        """Give the device back (a context, a stream) before the process ends."""
 
 
 class Backend(ABC):

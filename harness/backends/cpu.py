@@ -57,7 +57,7 @@ class CpuExecution(Execution):
             arrays = [self._arrays[n] for n in launch.arrays]
             entry(Grid(launch.items, launch.group), *arrays, *(v for _, v in launch.scalars))
 
-    def time(self, launches: Sequence[ResolvedLaunch], reps: int) -> list[float]:
+    def time(self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True) -> list[float]:
         times = []
         for _ in range(reps):
             start = time.perf_counter()

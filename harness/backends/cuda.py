@@ -24,7 +24,16 @@ Set ``HARNESS_CUDA_BINDING=cuda-python`` or ``pycuda`` (or pass ``binding`` to
 interface (`_Driver`, `_Context`); both load the same compiled code.
 
 A repetition's launches are queued on one stream without host synchronisation,
-between two CUDA events whose elapsed time is the repetition's time.
+between two CUDA events whose elapsed time is the repetition's time. With
+cuda-python they are captured once into a CUDA graph, launched whole per
+repetition, so the device never waits for the host between launches (the
+``queue`` column says "held (graph)"); pycuda launches them one by one
+("direct"). Uploads and downloads are ordered on the same stream.
+
+A kernel that faults (an illegal address, a device-side assert: CUDA's sticky
+errors) leaves the context unusable for the rest of the process: the backend
+raises `DeviceLost` naming the fault, frees nothing more, and the runner replaces
+the worker that held the context.
 """
 
 from __future__ import annotations
@@ -49,6 +58,7 @@ from harness.backends.base import (
     CompileError,
     DeviceInfo,
     DeviceLimit,
+    DeviceLost,
     DeviceOutOfMemory,
     Execution,
     Session,
@@ -79,6 +89,37 @@ class CudaError(RuntimeError):
     def __init__(self, message: str, code: str = "") -> None:
         super().__init__(message)
         self.code = code
+
+
+#: CUDA's sticky errors, by CUresult name, with the driver's text for each (how
+#: pycuda reports them): after one, every call in the context fails the same way.
+STICKY_ERRORS = {
+    "CUDA_ERROR_ILLEGAL_ADDRESS": ("illegal address", "an illegal memory access was encountered"),
+    "CUDA_ERROR_LAUNCH_TIMEOUT": ("launch timed out", "the launch timed out and was terminated"),
+    "CUDA_ERROR_ASSERT": ("device-side assert", "device-side assert triggered"),
+    "CUDA_ERROR_HARDWARE_STACK_ERROR": ("hardware stack error", "hardware stack error"),
+    "CUDA_ERROR_ILLEGAL_INSTRUCTION": ("illegal instruction", "an illegal instruction was"),
+    "CUDA_ERROR_MISALIGNED_ADDRESS": ("misaligned address", "misaligned address"),
+    "CUDA_ERROR_INVALID_ADDRESS_SPACE": ("invalid address space", "global/shared address space"),
+    "CUDA_ERROR_INVALID_PC": ("invalid program counter", "invalid program counter"),
+    "CUDA_ERROR_LAUNCH_FAILED": ("launch failed", "unspecified launch failure"),
+}
+
+
+def sticky_fault(exc: Exception) -> str | None:
+    """The few words naming a sticky error, or None for an error the context survives."""
+    code = getattr(exc, "code", "")
+    if code in STICKY_ERRORS:
+        return STICKY_ERRORS[code][0]
+    text = str(exc)
+    for fault, words in STICKY_ERRORS.values():
+        if words in text:
+            return fault
+    return None
+
+
+def _lost_earlier(fault: str) -> DeviceLost:
+    return DeviceLost(fault, f"the device was lost earlier in this process ({fault})", True)
 
 
 def _cuda_version(number: int) -> str:
@@ -127,11 +168,12 @@ class _Context(ABC):
 
     @abstractmethod
     def upload(self, pointer: Any, host: np.ndarray) -> None:
-        """Copy a host array to the device, waiting for the copy."""
+        """Copy a host array to the device on the stream, waiting for the copy."""
 
     @abstractmethod
     def download(self, host: np.ndarray, pointer: Any) -> None:
-        """Wait for the stream, then copy device memory into a host array."""
+        """Copy device memory into a host array on the stream, after the work
+        queued before it, waiting for the copy."""
 
     @abstractmethod
     def load(self, image: bytes) -> Any:
@@ -148,6 +190,23 @@ class _Context(ABC):
     @abstractmethod
     def launch(self, prepared: Any, blocks: Dims, threads: Dims) -> None:
         """Queue a prepared launch of a grid of blocks on the stream."""
+
+    def graph(self, prepared: Sequence[tuple[Any, Dims, Dims]]) -> Any:
+        """The launches captured into an executable graph, launched whole by
+        `launch_graph`; None where the binding cannot capture graphs."""
+        return None
+
+    def launch_graph(self, graph: Any) -> None:
+        """Queue an executable graph on the stream."""
+        raise NotImplementedError
+
+    def free_graph(self, graph: Any) -> None:
+        """Release an executable graph."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def close(self) -> None:
+        """Destroy the stream and give the primary context back."""
 
     @abstractmethod
     def _new_event(self) -> Any:
@@ -277,9 +336,18 @@ class _CudaPythonContext(_Context):
         self._d = driver.api
         self._call = driver.call
         device = self._call(self._d.cuDeviceGet, index)
+        self._device = device
         self._context = self._call(self._d.cuDevicePrimaryCtxRetain, device)
         self._call(self._d.cuCtxSetCurrent, self._context)
         self._stream = self._call(self._d.cuStreamCreate, 0)
+
+    def close(self) -> None:
+        self._call(self._d.cuCtxSetCurrent, self._context)
+        for event in self._events:
+            self._call(self._d.cuEventDestroy, event)
+        self._events.clear()
+        self._call(self._d.cuStreamDestroy, self._stream)
+        self._call(self._d.cuDevicePrimaryCtxRelease, self._device)
 
     @contextmanager
     def activate(self) -> Iterator[None]:
@@ -298,11 +366,12 @@ class _CudaPythonContext(_Context):
         self._call(self._d.cuMemFree, pointer)
 
     def upload(self, pointer: Any, host: np.ndarray) -> None:
-        self._call(self._d.cuMemcpyHtoD, pointer, host.ctypes.data, host.nbytes)
+        self._call(self._d.cuMemcpyHtoDAsync, pointer, host.ctypes.data, host.nbytes, self._stream)
+        self.synchronize()
 
     def download(self, host: np.ndarray, pointer: Any) -> None:
+        self._call(self._d.cuMemcpyDtoHAsync, host.ctypes.data, pointer, host.nbytes, self._stream)
         self.synchronize()
-        self._call(self._d.cuMemcpyDtoH, host.ctypes.data, pointer, host.nbytes)
 
     def load(self, image: bytes) -> Any:
         buffer = np.frombuffer(image, dtype=np.uint8)
@@ -321,6 +390,28 @@ class _CudaPythonContext(_Context):
     def launch(self, prepared: Any, blocks: Dims, threads: Dims) -> None:
         f, params, _ = prepared
         self._call(self._d.cuLaunchKernel, f, *blocks, *threads, 0, self._stream, params, 0)
+
+    def graph(self, prepared: Sequence[tuple[Any, Dims, Dims]]) -> Any:
+        d = self._d
+        mode = d.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
+        self._call(d.cuStreamBeginCapture, self._stream, mode)
+        try:
+            for args, blocks, threads in prepared:
+                self.launch(args, blocks, threads)
+        except BaseException:
+            d.cuStreamEndCapture(self._stream)  # ends the capture; the launch's error goes up
+            raise
+        graph = self._call(d.cuStreamEndCapture, self._stream)
+        try:
+            return self._call(d.cuGraphInstantiate, graph, 0)
+        finally:
+            self._call(d.cuGraphDestroy, graph)
+
+    def launch_graph(self, graph: Any) -> None:
+        self._call(self._d.cuGraphLaunch, graph, self._stream)
+
+    def free_graph(self, graph: Any) -> None:
+        self._call(self._d.cuGraphExecDestroy, graph)
 
     def _new_event(self) -> Any:
         return self._call(self._d.cuEventCreate, 0)
@@ -398,6 +489,12 @@ class _PyCudaContext(_Context):
         with self.activate():
             self._stream = drv.Stream()
 
+    def close(self) -> None:
+        with self.activate():
+            self._events.clear()
+            self._stream = None
+        self._context.detach()
+
     @contextmanager
     def activate(self) -> Iterator[None]:
         self._context.push()
@@ -422,11 +519,12 @@ class _PyCudaContext(_Context):
         pointer.free()
 
     def upload(self, pointer: Any, host: np.ndarray) -> None:
-        self._checked("memcpy_htod", self._drv.memcpy_htod, pointer, host)
+        self._checked("memcpy_htod_async", self._drv.memcpy_htod_async, pointer, host, self._stream)
+        self.synchronize()
 
     def download(self, host: np.ndarray, pointer: Any) -> None:
+        self._checked("memcpy_dtoh_async", self._drv.memcpy_dtoh_async, host, pointer, self._stream)
         self.synchronize()
-        self._checked("memcpy_dtoh", self._drv.memcpy_dtoh, host, pointer)
 
     def load(self, image: bytes) -> Any:
         return self._checked("module_from_buffer", self._drv.module_from_buffer, image)
@@ -529,10 +627,11 @@ def _kernel_module_version() -> str | None:
 def _info(driver: _Driver, index: int, props: _Props) -> DeviceInfo:
     from harness.backends import cuda_compile
 
-    cuda = f"CUDA {_cuda_version(driver.cuda_version())}"
+    supported = driver.cuda_version()
+    cuda = f"CUDA {_cuda_version(supported)}"
     module = _kernel_module_version()
-    compilers = cuda_compile.available()
-    compiler = cuda_compile.version(compilers[0]) if compilers else "no compiler"
+    chosen = compiler_for(supported)
+    compiler = cuda_compile.version(chosen) if chosen else "no compiler"
     major, minor = props.capability
     return DeviceInfo(
         backend="cuda",
@@ -595,6 +694,32 @@ def load_failure(source: Path, binary: Binary, exc: Exception, cuda: int) -> str
     return text
 
 
+def compiler_for(cuda: int) -> str | None:
+    """The first compiler (of `cuda_compile.available`) whose code a driver supporting
+    CUDA ``cuda`` loads: one of the driver's major release or older. None when
+    there is none, or no compiler at all."""
+    from harness.backends import cuda_compile
+
+    for compiler in cuda_compile.available():
+        made_by = re.search(r"(\d+)\.", cuda_compile.version(compiler))
+        if made_by is None or int(made_by.group(1)) <= cuda // 1000:
+            return compiler
+    return None
+
+
+def compiler_too_new(cuda: int) -> str:
+    """Why no compiler here serves a driver supporting CUDA ``cuda``, and what to install."""
+    from harness.backends import cuda_compile
+
+    made = ", ".join(cuda_compile.version(c) for c in cuda_compile.available())
+    major = cuda // 1000
+    text = (
+        f"the CUDA compiler here ({made}) is newer than the driver (CUDA {_cuda_version(cuda)}), "
+        f"which cannot load its code: update the driver, or install a compiler for CUDA {major}"
+    )
+    return text + (": pip install 'harness[cuda12]'" if major == 12 else "")
+
+
 # ------------------------------------------------------------------- backend
 
 
@@ -608,7 +733,9 @@ class CudaExecution(Execution):
         self._props = session.props
         self._module = module
         self._source = source
+        self._session = session
         self._functions: dict[str, Any] = {}
+        self._graphs: dict[tuple[ResolvedLaunch, ...], Any] = {}
         self._host = {name: np.ascontiguousarray(value) for name, value in inputs.items()}
         self._buffers: dict[str, Any] = {}
         need = sum(max(v.nbytes, 1) for v in self._host.values())
@@ -617,7 +744,7 @@ class CudaExecution(Execution):
                 f"the arrays need {need} bytes, over this device's memory of "
                 f"{self._props.memory_bytes} bytes"
             )
-        with self._context.activate():
+        with self._device_calls():
             try:
                 for name, value in self._host.items():
                     # cuMemAlloc refuses zero bytes; an empty array gets one byte.
@@ -625,10 +752,27 @@ class CudaExecution(Execution):
                     if value.nbytes:
                         self._context.upload(self._buffers[name], value)
             except Exception as exc:
-                self.close()
+                if sticky_fault(exc) is None:
+                    self.close()
                 if isinstance(exc, DeviceOutOfMemory):
                     raise out_of_device_memory(need, self._props.memory_bytes, exc) from exc
                 raise
+
+    @contextmanager
+    def _device_calls(self) -> Iterator[None]:
+        """The context made current for the calls inside; a sticky error among them
+        becomes DeviceLost, and marks the session lost."""
+        if self._session.lost:
+            raise _lost_earlier(self._session.lost)
+        try:
+            with self._context.activate():
+                yield
+        except CudaError as exc:
+            fault = sticky_fault(exc)
+            if fault is None:
+                raise
+            self._session.lost = fault
+            raise DeviceLost(fault, str(exc)) from exc
 
     def _function(self, entry: str) -> Any:
         if entry not in self._functions:
@@ -666,18 +810,30 @@ class CudaExecution(Execution):
         return prepared
 
     def run(self, launches: Sequence[ResolvedLaunch]) -> None:
-        with self._context.activate():
+        with self._device_calls():
             for args, blocks, threads in self._prepare(launches):
                 self._context.launch(args, blocks, threads)
             self._context.synchronize()
 
-    def time(self, launches: Sequence[ResolvedLaunch], reps: int) -> list[float]:
+    def _graph(self, launches: Sequence[ResolvedLaunch]) -> Any:
+        """The repetition as a graph, captured once per set of launches; None where
+        the binding has no graphs."""
+        key = tuple(launches)
+        if key not in self._graphs:
+            self._graphs[key] = self._context.graph(self._prepare(launches))
+        return self._graphs[key]
+
+    def time(self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True) -> list[float]:
         ctx = self._context
-        with ctx.activate():
-            prepared = self._prepare(launches)
+        with self._device_calls():
+            graph = self._graph(launches) if hold else None
+            prepared = [] if graph is not None else self._prepare(launches)
+            self.queue = "held (graph)" if graph is not None else "direct"
             events = ctx.events(2 * reps)
             for rep in range(reps):
                 ctx.record(events[2 * rep])
+                if graph is not None:
+                    ctx.launch_graph(graph)
                 for args, blocks, threads in prepared:
                     ctx.launch(args, blocks, threads)
                 ctx.record(events[2 * rep + 1])
@@ -687,14 +843,21 @@ class CudaExecution(Execution):
     def read(self, name: str) -> np.ndarray:
         out = np.empty_like(self._host[name])
         if out.size:
-            with self._context.activate():
+            with self._device_calls():
                 self._context.download(out, self._buffers[name])
         return out
 
     def close(self) -> None:
-        with self._context.activate():
-            for pointer in self._buffers.values():
-                self._context.free(pointer)
+        """Free the arrays and graphs; after a sticky error nothing can be freed,
+        and the process's end gives the memory back."""
+        if not self._session.lost:
+            with self._device_calls():
+                for graph in self._graphs.values():
+                    if graph is not None:
+                        self._context.free_graph(graph)
+                for pointer in self._buffers.values():
+                    self._context.free(pointer)
+        self._graphs.clear()
         self._buffers.clear()
 
 
@@ -705,8 +868,15 @@ class CudaSession(Session):
         self.info = info
         self.props = props
         self._cuda = driver.cuda_version()
+        self.compiler = compiler_for(self._cuda)
         self.context = driver.open(index)
         self._modules: dict[tuple, Any] = {}
+        #: The sticky fault that made the context unusable, once one has.
+        self.lost = ""
+
+    def close(self) -> None:
+        if not self.lost:
+            self.context.close()
 
     def _module(self, spec: KernelSpec, source: Path, precision: str) -> Any:
         key = build_key(spec, source, precision)
@@ -714,7 +884,9 @@ class CudaSession(Session):
             from harness.backends import cuda_compile
 
             major, minor = self.props.capability
-            binary = cuda_compile.compile_source(spec, source, precision, major * 10 + minor)
+            binary = cuda_compile.compile_source(
+                spec, source, precision, major * 10 + minor, self.compiler
+            )
             with self.context.activate():
                 try:
                     self._modules[key] = self.context.load(binary.image)
@@ -729,6 +901,8 @@ class CudaSession(Session):
         source: Path | None,
         inputs: Mapping[str, np.ndarray],
     ) -> Execution:
+        if self.lost:
+            raise _lost_earlier(self.lost)
         if source is None:
             raise CompileError(f"no CUDA source for {spec.name}")
         return CudaExecution(self, self._module(spec, source, precision), source, inputs)
@@ -767,6 +941,12 @@ class CudaBackend(Backend):
 
         if not cuda_compile.available():
             return cuda_compile.no_compiler_reason()
+        try:
+            cuda = driver.cuda_version()
+        except CudaError as exc:
+            return str(exc)
+        if compiler_for(cuda) is None:
+            return compiler_too_new(cuda)
         return None
 
     def devices(self) -> list[DeviceInfo]:

@@ -35,6 +35,8 @@ from harness.backends.base import (
 from harness.model.spec import KernelSpec, ResolvedLaunch
 
 INSTALL_HINT = "pip install 'harness[opencl]' (and 'harness[pocl]' for a CPU OpenCL device)"
+#: Most launches queued behind one held marker.
+HOLD_LAUNCHES = 512
 
 
 def _cl() -> Any:
@@ -138,6 +140,7 @@ class OpenCLExecution(Execution):
     def __init__(self, session: OpenCLSession, program: Any, inputs: Mapping[str, np.ndarray]):
         cl = _cl()
         self._cl = cl
+        self._context = session.context
         self._queue = session.queue
         self._program = program
         self._kernels: dict[str, Any] = {}
@@ -179,11 +182,28 @@ class OpenCLExecution(Execution):
             self._enqueue(launch)
         self._queue.finish()
 
-    def time(self, launches: Sequence[ResolvedLaunch], reps: int) -> list[float]:
+    def time(self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True) -> list[float]:
+        """Each repetition from its first launch's start to its last one's end.
+
+        Held, repetitions are queued behind a marker waiting on a user event,
+        set once they are all queued (or once `HOLD_LAUNCHES` launches are: a
+        driver may stop taking commands while too many wait), so that the
+        device never waits on the host within a repetition.
+        """
         spans = []
-        for _ in range(reps):
-            events = [self._enqueue(launch) for launch in launches]
-            spans.append((events[0], events[-1]))
+        per_hold = max(1, HOLD_LAUNCHES // max(1, len(launches)))
+        self.queue = "held (user event)" if hold else "direct"
+        for first in range(0, reps, per_hold):
+            gate = self._cl.UserEvent(self._context) if hold else None
+            try:
+                if gate is not None:
+                    self._cl.enqueue_marker(self._queue, wait_for=[gate])
+                for _ in range(min(per_hold, reps - first)):
+                    events = [self._enqueue(launch) for launch in launches]
+                    spans.append((events[0], events[-1]))
+            finally:
+                if gate is not None:
+                    gate.set_status(self._cl.command_execution_status.COMPLETE)
         self._queue.finish()
         return [(last.profile.end - first.profile.start) * 1e-9 for first, last in spans]
 

@@ -422,9 +422,13 @@ class WgpuExecution(Execution):
         self._encode(encoder, launches, None, fold=True)
         self._submit_and_wait(encoder)
 
-    def time(self, launches: Sequence[ResolvedLaunch], reps: int) -> list[float]:
+    def time(self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True) -> list[float]:
+        # WebGPU has no way to hold a queue, nor a need: a batch of repetitions
+        # is one command buffer, submitted once.
         if self._session.timer != "device":
+            self.queue = "host"
             return self._host_time(launches, reps)
+        self.queue = "held (one submission)"
         times: list[float] = []
         per_submit = MAX_QUERIES // 2
         while len(times) < reps:

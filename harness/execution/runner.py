@@ -9,6 +9,7 @@ row with a status and a reason; the run goes on.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 import traceback
@@ -62,6 +63,9 @@ class RunOptions:
     params: tuple[tuple[str, tuple[str, ...]], ...] = ()
     timeout: float | None = None
     in_process: bool = False
+    #: Hold each batch of repetitions until all its launches are queued, where
+    #: the API can (`harness.backends.base.Execution.time`).
+    hold: bool = True
 
 
 @dataclass(frozen=True)
@@ -364,6 +368,8 @@ class Runner:
         self._data_key: tuple | None = None
         self._data: Data | None = None
         self._probes: dict[str, clocks.ClockProbe | None] = {}
+        #: A device of this process was lost (a sticky fault): its process should end.
+        self.lost = False
 
     def run(self, tasks: Sequence[Task]) -> Iterator[dict[str, Any]]:
         """Yield each task's row as soon as it is known."""
@@ -385,6 +391,15 @@ class Runner:
     def session(self, backend: str, index: int) -> base.Session:
         """The open session of a device (opened now if it is not yet)."""
         return self._session(self._backend(backend), index)
+
+    def close(self) -> None:
+        """Give every open device back; a device that will not go is left to the
+        process's end."""
+        for session in self._sessions.values():
+            if isinstance(session, base.Session):
+                with contextlib.suppress(Exception):
+                    session.close()
+        self._sessions.clear()
 
     def _session(self, backend: base.Backend, index: int) -> base.Session:
         key = (backend.name, index)
@@ -445,6 +460,13 @@ class Runner:
             row.update(status="error", reason=f"compile error: {exc}")
         except base.DeviceOutOfMemory as exc:
             row.update(status="error", reason=f"out of memory: {exc}")
+        except base.DeviceLost as exc:
+            self.lost = True
+            if exc.earlier:
+                reason = f"device lost: {exc}; without --in-process a fresh worker takes over"
+            else:
+                reason = f"device lost: {exc.fault} in {task.kernel} ({exc})"
+            row.update(status="error", reason=reason)
         except Exception as exc:
             where = traceback.extract_tb(exc.__traceback__)[-1]
             row.update(
@@ -589,6 +611,7 @@ class Runner:
         try:
             before = probe.read() if probe else {}
             sampled = self._repeat(launches, execution, flusher, estimate)
+            row["queue"] = execution.queue
             row.update(clocks.columns(before, probe.read() if probe else {}))
             return sampled
         finally:
@@ -604,11 +627,11 @@ class Runner:
     ) -> tuple[list[float], str]:
         def take(count: int) -> list[float]:
             if flusher is None:
-                return execution.time(launches, count)
+                return execution.time(launches, count, self.options.hold)
             times = []
             for _ in range(count):
                 flusher.run()
-                times.extend(execution.time(launches, 1))
+                times.extend(execution.time(launches, 1, self.options.hold))
             return times
 
         if self.options.reps:

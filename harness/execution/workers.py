@@ -3,8 +3,10 @@
 Drivers crash, hang and run out of memory. Each backend device gets its own
 worker process, reused across kernels; a worker that dies (a segfault in a
 driver, an abort) or outlives a row's timeout becomes an ``error`` row naming
-what happened, is replaced, and the run goes on. Workers ignore Ctrl-C so that
-the first one lets the current row finish.
+what happened, is replaced, and the run goes on. So is a worker whose device
+faulted beyond repair (`harness.backends.base.DeviceLost`): it reports the row,
+then ends, and a fresh process opens the device for the next row. Workers
+ignore Ctrl-C so that the first one lets the current row finish.
 
 A kernel's inputs and reference are made once, here, and handed to every
 device's worker through one memory-mapped file, as an in-process run shares them.
@@ -65,7 +67,8 @@ def _die_with(parent: int) -> None:
 
 def _serve(conn: Connection, backend: str, parent: int) -> None:
     """A worker's life: list its backend's devices for the parent, open the device
-    it is then given, and execute each task received, sending back its row."""
+    it is then given, and execute each task received, sending back its row and
+    whether the device was lost (the worker then ends)."""
     _die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     conn.send(catalog(backend))
@@ -76,14 +79,15 @@ def _serve(conn: Connection, backend: str, parent: int) -> None:
     runner = Runner(options)
     runner.open(backend, index)
     arena = _ArenaReader()
-    while True:
+    while not runner.lost:
         try:
             task, shared = conn.recv()
         except EOFError:
-            return
+            break
         if shared is not None:
             runner.provide(task, arena.load(shared))
-        conn.send(runner.execute(task))
+        conn.send((runner.execute(task), runner.lost))
+    runner.close()
 
 
 #: Inputs up to this size travel with the task through the pipe; larger ones
@@ -329,7 +333,11 @@ class Workers:
             if worker.catalog(timeout) is not None:
                 worker.conn.send((task, shared))
                 if worker.conn.poll(timeout):
-                    return worker.conn.recv()
+                    row, lost = worker.conn.recv()
+                    if lost:
+                        worker.stop()
+                        del self._workers[key]
+                    return row
             problem = f"timed out after {timeout:g} s"
         except (EOFError, OSError):
             worker.process.join(5)
@@ -371,4 +379,5 @@ class InProcess:
         return self._runner.execute(task)
 
     def close(self) -> None:
-        """Nothing to stop."""
+        """Give the devices back."""
+        self._runner.close()

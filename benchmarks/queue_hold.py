@@ -1,0 +1,55 @@
+"""Does holding a repetition's launches change what is measured? Held against
+direct, on a kernel of many short launches.
+
+A bitonic sort of 2^16 keys makes 136 launches a repetition, each a few
+microseconds of device work. Queued one by one (direct), a device faster than
+the host's queueing waits between launches and the repetition times the host;
+held (an OpenCL user event, a CUDA graph) it is timed on the device alone.
+wgpu submits a batch at once either way, so its two should agree. This runs
+the kernel held and with `--no-hold`, alternating, over several process
+launches, and prints each row's median over the launches and the direct/held
+ratio.
+
+    python benchmarks/queue_hold.py -b opencl cuda --launches 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from collections import defaultdict
+
+from common import harness_rows
+
+
+def main() -> None:
+    """Run the launches and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-b", "--backend", nargs="+", default=["opencl"], help="backends")
+    parser.add_argument("-k", "--kernel", default="Bitonic_U32", help="kernel (Bitonic_U32)")
+    parser.add_argument("--size", default="65536", help="problem size (default 2^16)")
+    parser.add_argument("--launches", type=int, default=3, help="process launches (default 3)")
+    args = parser.parse_args()
+
+    medians: dict[tuple[str, str], list[float]] = defaultdict(list)
+    queues: dict[tuple[str, str], str] = {}
+    for launch in range(args.launches):
+        for mode, extra in (("held", ()), ("direct", ("--no-hold",))):
+            rows, _ = harness_rows(
+                "-k", args.kernel, "-b", *args.backend, "--size", args.size, *extra
+            )  # fmt: skip
+            for row in rows:
+                key = (f"{row['device_id']} {row.get('strategy', '')}".strip(), mode)
+                medians[key].append(float(row["time_median_s"]))
+                queues[key] = row["queue"]
+        print(f"launch {launch + 1} of {args.launches} done", flush=True)
+    print(f"\n{'row':28} {'held':>10} {'direct':>10} {'direct/held':>12}  queue")
+    for row in sorted({r for r, _ in medians}):
+        held = statistics.median(medians[(row, "held")])
+        direct = statistics.median(medians[(row, "direct")])
+        times = f"{held * 1e3:8.3f}ms {direct * 1e3:8.3f}ms"
+        print(f"{row:28} {times} {direct / held:12.3f}  {queues[(row, 'held')]}")
+
+
+if __name__ == "__main__":
+    main()

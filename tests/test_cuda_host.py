@@ -1,0 +1,329 @@
+"""The CUDA backend's host side, on a stand-in driver library: no GPU, no result.
+
+tests/cuda_standin/standin.c is built here against cuda.h into a libcuda.so.1
+that keeps device memory on the host, reads each loaded module's kernel
+signatures and logs every launch with the bytes of its parameters. It executes
+no kernel (but Stream_COPY's, so that a row can pass end to end), so these
+tests check only what the host does: argument packing against each compiled
+signature, streams, graphs, contexts, faults, memory and version messages.
+They claim nothing about results on a GPU.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, harness, required, run_folder
+
+from harness.backends import cuda, cuda_compile
+from harness.execution import results
+from harness.model.spec import PRECISIONS
+
+STANDIN = Path(__file__).parent / "cuda_standin"
+SIGNATURES = FIXTURES / "cuda_signature"
+
+
+def _cuda_header() -> Path | None:
+    """The folder of a cuda.h: the NVIDIA runtime wheel's, else a CUDA toolkit's."""
+    spec = importlib.util.find_spec("nvidia")
+    wheels = [Path(p) / "cu13" / "include" for p in (spec.submodule_search_locations or [])]
+    toolkits = [Path(os.environ.get("CUDA_HOME", "/usr/local/cuda")) / "include"]
+    found = [d for d in (*wheels, *toolkits) if (d / "cuda.h").is_file()] if spec else []
+    return found[0] if found else None
+
+
+@pytest.fixture(scope="session")
+def standin(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder holding the built stand-in libcuda.so.1."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    header = _cuda_header()
+    if compiler is None or header is None or not cuda_compile.available():
+        missing = "a C compiler" if compiler is None else "cuda.h" if header is None else "NVRTC"
+        if required("cuda-compile"):
+            pytest.fail(f"the stand-in CUDA driver needs {missing}, which is missing")
+        pytest.skip(f"the stand-in CUDA driver needs {missing}")
+    folder = tmp_path_factory.mktemp("standin")
+    subprocess.run(
+        [
+            compiler,
+            *("-O1", "-Wall", "-Werror", "-shared", "-fPIC", f"-I{header}"),
+            "-Wl,-soname,libcuda.so.1",
+            "-o",
+            str(folder / "libcuda.so.1"),
+            str(STANDIN / "standin.c"),
+        ],
+        check=True,
+    )
+    return folder
+
+
+def _env(standin: Path, log: Path, **settings: str) -> dict[str, str]:
+    return {
+        "LD_LIBRARY_PATH": str(standin),
+        "STANDIN_LOG": str(log),
+        "HARNESS_CUDA_BINDING": "cuda-python",
+        **{f"STANDIN_{k.upper()}": v for k, v in settings.items()},
+    }
+
+
+def _launch_every_kernel(standin: Path, tmp_path: Path, *args: str) -> list[dict]:
+    log = tmp_path / "log.jsonl"
+    done = subprocess.run(
+        [sys.executable, str(STANDIN / "launch_every_kernel.py"), *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **_env(standin, log)},
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def _packing_problems(line: dict) -> list[str]:
+    """How the recorded launches of one kernel differ from what its description
+    asks: entry, geometry, parameter count, each pointer and each scalar's bytes."""
+    name = f"{line['kernel']} {line['params'] or ''}".strip()
+    if line["error"]:
+        return [f"{name}: {line['error']}"]
+    allocs = [r["pointer"] for r in line["recorded"] if r["call"] == "alloc"]
+    launched = [r for r in line["recorded"] if r["call"] == "launch"]
+    if len(launched) != len(line["expected"]):
+        return [f"{name}: {len(launched)} launches recorded, {len(line['expected'])} planned"]
+    problems = []
+    for i, (got, want) in enumerate(zip(launched, line["expected"], strict=True)):
+        where = f"{name} launch {i} ({want['entry']})"
+        if (got["name"], got["grid"], got["block"]) != (want["entry"], want["grid"], want["block"]):
+            problems.append(f"{where}: launched {got['name']} {got['grid']} x {got['block']}")
+        params = got["params"]
+        pointers, scalars = params[: len(want["arrays"])], params[len(want["arrays"]) :]
+        if len(params) != len(want["arrays"]) + len(want["scalars"]):
+            problems.append(
+                f"{where}: the compiled kernel takes {len(params)} parameters, the "
+                f"description passes {len(want['arrays'])} arrays and "
+                f"{len(want['scalars'])} scalars"
+            )
+            continue
+        for k, (hex_pointer, index) in enumerate(zip(pointers, want["arrays"], strict=True)):
+            if int.from_bytes(bytes.fromhex(hex_pointer), "little") != allocs[index]:
+                problems.append(f"{where}: parameter {k} is not the address of array {index}")
+        for k, (got_bytes, want_bytes) in enumerate(zip(scalars, want["scalars"], strict=True)):
+            if got_bytes != want_bytes:
+                problems.append(
+                    f"{where}: scalar {k} arrives as {len(got_bytes) // 2} bytes {got_bytes}, "
+                    f"declared as {len(want_bytes) // 2} bytes {want_bytes}"
+                )
+    return problems
+
+
+@pytest.mark.parametrize("precision", PRECISIONS)
+def test_every_kernel_passes_what_its_compiled_signature_takes(
+    standin: Path, tmp_path: Path, precision: str
+) -> None:
+    lines = _launch_every_kernel(standin, tmp_path, precision)
+    from harness import suite
+
+    assert {line["kernel"] for line in lines} == {k.name for k in (*suite.ALL, *suite.INTERNAL)}
+    assert all(
+        r["kind"] == "cubin" for line in lines for r in line["recorded"] if r["call"] == "load"
+    )
+    problems = [p for line in lines for p in _packing_problems(line)]
+    assert not problems, "\n".join(problems)
+    assert sum(len(line["expected"]) for line in lines) >= len(lines)
+
+
+@pytest.mark.parametrize(
+    ("plant", "problem"),
+    [
+        ("dropped", "the compiled kernel takes 4 parameters, the description passes 3 arrays"),
+        ("widened", "scalar 1 arrives as 8 bytes"),
+    ],
+)
+def test_a_dropped_parameter_or_a_wider_scalar_is_caught(
+    standin: Path, tmp_path: Path, plant: str, problem: str
+) -> None:
+    (line,) = _launch_every_kernel(
+        standin, tmp_path, "f64", "--sources", str(SIGNATURES / plant), "Stream_TRIAD"
+    )
+    problems = _packing_problems(line)
+    assert problems and problem in problems[0], problems
+
+
+def _rows(out: Path) -> list[dict]:
+    with (run_folder(out) / results.RESULTS).open() as f:
+        return list(csv.DictReader(f))
+
+
+def _log(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+TIMED = ("--min-time", "0.01", "--max-time", "0.05", "--warmup", "1")
+
+
+def test_an_illegal_address_is_one_error_row_and_a_fresh_worker_takes_the_next(
+    standin: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "log.jsonl"
+    env = _env(standin, log, fault="copy:700", fault_once=str(tmp_path / "faulted"))
+    sizes = ("--sizes", "1000,2000")
+    proc = harness(
+        "run",
+        "-k",
+        "Stream_COPY",
+        "-b",
+        "cuda",
+        *sizes,
+        *TIMED,
+        "--out",
+        str(tmp_path / "o"),
+        env=env,
+    )
+    assert proc.returncode == 1, proc.stderr
+    lost, fine = _rows(tmp_path / "o")
+    assert lost["status"] == "error"
+    assert lost["reason"] == (
+        "device lost: illegal address in Stream_COPY (cuStreamSynchronize failed: "
+        "CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered))"
+    )
+    assert (fine["status"], fine["reason"], fine["queue"]) == ("ok", "", "held (graph)")
+    calls = [r["call"] for r in _log(log)]
+    # Two workers took the primary context; nothing was freed after the fault.
+    assert calls.count("retain") == 2
+    fault = calls.index("synchronize", calls.index("launch"))
+    assert "free" not in calls[fault : calls.index("retain", 1)]
+
+
+def test_in_process_a_lost_device_fails_later_rows_and_says_so(
+    standin: Path, tmp_path: Path
+) -> None:
+    env = _env(standin, tmp_path / "log.jsonl", fault="copy:700")
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "cuda", "--sizes", "1000,2000", "--check",
+        "--in-process", "--out", str(tmp_path / "o"), env=env,
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    first, later = _rows(tmp_path / "o")
+    assert first["reason"].startswith("device lost: illegal address in Stream_COPY (")
+    assert later["reason"] == (
+        "device lost: the device was lost earlier in this process (illegal address); "
+        "without --in-process a fresh worker takes over"
+    )
+
+
+def test_in_process_run_gives_the_context_and_stream_back(standin: Path, tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "cuda", "--size", "1000", *TIMED, "--in-process",
+        "--out", str(tmp_path / "o"), env=_env(standin, log),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (row,) = _rows(tmp_path / "o")
+    assert row["status"] == "ok"
+    calls = [r["call"] for r in _log(log)]
+    assert calls.count("retain") == calls.count("release") == 1
+    assert calls.count("alloc") == calls.count("free") > 0
+
+
+def test_uploads_downloads_and_launches_share_the_sessions_stream(
+    standin: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "log.jsonl"
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "cuda", "--size", "1000", "--check",
+        "--out", str(tmp_path / "o"), env=_env(standin, log),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    records = _log(log)
+    (stream,) = {r["stream"] for r in records if r["call"] == "stream"}
+    used = [r for r in records if r["call"] in ("copy", "launch")]
+    assert {"htod", "dtoh"} <= {r.get("kind") for r in used}
+    assert all(r["stream"] == stream for r in used), used
+    assert all(r["async"] == 1 for r in used if r["call"] == "copy")
+
+
+def test_timed_repetitions_are_graph_launches_between_events(standin: Path, tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "cuda", "--size", "1000", "--reps", "5",
+        "--out", str(tmp_path / "o"), env=_env(standin, log),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (row,) = _rows(tmp_path / "o")
+    assert (row["queue"], row["reps"]) == ("held (graph)", "5")
+    calls = [r["call"] for r in _log(log)]
+    timed = calls[calls.index("capture") :]
+    assert timed.count("capture") == 1 and timed.count("launch") == 0
+    # Each repetition: an event, the whole repetition as one graph, an event.
+    assert "".join(c[0] for c in timed if c in ("event", "graph")) == "ege" * 5
+
+
+def test_unheld_repetitions_launch_directly(standin: Path, tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "cuda", "--size", "1000", "--reps", "5", "--no-hold",
+        "--out", str(tmp_path / "o"), env=_env(standin, log),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (row,) = _rows(tmp_path / "o")
+    assert row["queue"] == "direct"
+    calls = [r["call"] for r in _log(log)]
+    assert "capture" not in calls and "graph" not in calls
+
+
+def test_the_drivers_out_of_memory_is_an_error_row(standin: Path, tmp_path: Path) -> None:
+    env = _env(standin, tmp_path / "log.jsonl", free="20000")
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "cuda", "--sizes", "1000,2000", "--check",
+        "--out", str(tmp_path / "o"), env=env,
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    fits, too_big = _rows(tmp_path / "o")
+    assert fits["status"] == "ok"
+    assert too_big["status"] == "error"
+    assert too_big["reason"].startswith(
+        "out of memory: out of device memory allocating 33024 bytes (device memory 1073741824 "
+        "bytes): cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)"
+    ), too_big["reason"]
+
+
+def test_a_driver_older_than_the_compiler_is_reported_once(standin: Path, tmp_path: Path) -> None:
+    env = _env(standin, tmp_path / "log.jsonl", cuda_version="12040")
+    made = ", ".join(cuda_compile.version(c) for c in cuda_compile.available())
+    if all(v.split()[-1].startswith("12.") for v in made.split(", ")):
+        pytest.skip(f"the compiler here ({made}) is for CUDA 12")
+    proc = harness("devices", env=env)
+    assert proc.returncode == 0, proc.stderr
+    expected = (
+        f"cuda: unavailable: the CUDA compiler here ({made}) is newer than the driver "
+        "(CUDA 12.4), which cannot load its code: update the driver, or install a compiler "
+        "for CUDA 12: pip install 'harness[cuda12]'"
+    )
+    assert expected in proc.stdout.splitlines(), proc.stdout
+    run = harness("run", "-b", "cuda", "--check", "--out", str(tmp_path / "o"), env=env)
+    assert run.returncode == 2
+    reason = expected.removeprefix("cuda: unavailable: ")
+    assert run.stderr.strip().splitlines() == [
+        f"harness: error: backend cuda is unavailable: {reason}"
+    ], run.stderr
+
+
+def test_a_cubin_of_the_drivers_major_release_is_used(standin: Path, tmp_path: Path) -> None:
+    """NVRTC 13.5's cubins load on a CUDA 13.0 driver: no version complaint."""
+    log = tmp_path / "log.jsonl"
+    env = _env(standin, log, cuda_version="13000")
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "cuda", "--size", "1000", "--check",
+        "--out", str(tmp_path / "o"), env=env,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (row,) = _rows(tmp_path / "o")
+    assert row["status"] == "ok"
+    assert cuda.compiler_for(13000) == cuda_compile.available()[0]
