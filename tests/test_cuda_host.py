@@ -3,8 +3,8 @@
 tests/cuda_standin/standin.c is built here against cuda.h into a libcuda.so.1
 that keeps device memory on the host, reads each loaded module's kernel
 signatures and logs every launch with the bytes of its parameters. It executes
-no kernel (but Stream_COPY's, so that a row can pass end to end), so these
-tests check only what the host does: argument packing against each compiled
+no kernel (but Stream_COPY's and Stream_MUL's, so that rows can pass end to
+end), so these tests check only what the host does: argument packing against each compiled
 signature, streams, graphs, contexts, faults, memory and version messages.
 They claim nothing about results on a GPU.
 """
@@ -172,28 +172,20 @@ def test_an_illegal_address_is_one_error_row_and_a_fresh_worker_takes_the_next(
     standin: Path, tmp_path: Path
 ) -> None:
     log = tmp_path / "log.jsonl"
-    env = _env(standin, log, fault="copy:700", fault_once=str(tmp_path / "faulted"))
-    sizes = ("--sizes", "1000,2000")
+    env = _env(standin, log, fault="copy:700")
     proc = harness(
-        "run",
-        "-k",
-        "Stream_COPY",
-        "-b",
-        "cuda",
-        *sizes,
-        *TIMED,
-        "--out",
-        str(tmp_path / "o"),
-        env=env,
-    )
+        "run", "-k", "Stream_COPY", "Stream_MUL", "-b", "cuda", "--size", "1000", *TIMED,
+        "--out", str(tmp_path / "o"), env=env,
+    )  # fmt: skip
     assert proc.returncode == 1, proc.stderr
     lost, fine = _rows(tmp_path / "o")
-    assert lost["status"] == "error"
+    assert (lost["kernel"], lost["status"]) == ("Stream_COPY", "error")
     assert lost["reason"] == (
         "device lost: illegal address in Stream_COPY (cuStreamSynchronize failed: "
         "CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered))"
     )
-    assert (fine["status"], fine["reason"], fine["queue"]) == ("ok", "", "held (graph)")
+    assert (fine["kernel"], fine["status"], fine["reason"]) == ("Stream_MUL", "ok", "")
+    assert fine["queue"] == "held (graph)"
     calls = [r["call"] for r in _log(log)]
     # Two workers took the primary context; nothing was freed after the fault.
     assert calls.count("retain") == 2

@@ -1,6 +1,7 @@
 /*
  * A stand-in for the NVIDIA driver library (libcuda.so.1), for testing the
- * CUDA backend's host side on machines without a GPU. It executes no kernel.
+ * CUDA backend's host side on machines without a GPU. It executes no kernel
+ * but two trivial ones (below), so that rows can pass end to end.
  *
  * It keeps device memory in host memory, parses each loaded module's kernel
  * signatures (cubin: the .nv.info parameter records; PTX: the .entry lists)
@@ -19,10 +20,11 @@
  *                          that CUresult, which then sticks to every later call
  *   STANDIN_FAULT_ONCE     a file: the fault happens only while it does not exist,
  *                          and makes it (once across processes)
- *   STANDIN_COPY_BYTES     element width for the one kernel it does execute,
- *                          the entry point "copy" (c[i] = a[i], i < n), so that a
- *                          row can pass verification end to end (8; a copy that
- *                          would not fit the arrays is not made)
+ *   STANDIN_COPY_BYTES     element width for one of the two kernels it does
+ *                          execute, so that rows can pass verification end to
+ *                          end: Stream_COPY's "copy" (c[i] = a[i], i < n; 8, and
+ *                          a copy that would not fit the arrays is not made);
+ *                          the other is Stream_MUL's "mul", in double precision
  */
 #include <cuda.h>
 
@@ -501,9 +503,29 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction *function, CUmodule module, cons
     return CUDA_ERROR_NOT_FOUND;
 }
 
-/* The one kernel executed: Stream_COPY's entry point "copy". */
+/* Stream_MUL's entry point "mul" (b[i] = scalar * c[i]) in double precision. */
+static void execute_mul(const Launch *l)
+{
+    double *b, scalar;
+    const double *c;
+    unsigned n;
+    memcpy(&b, l->bytes[0], 8);
+    memcpy(&c, l->bytes[1], 8);
+    memcpy(&scalar, l->bytes[2], 8);
+    memcpy(&n, l->bytes[3], 4);
+    int from = alloc_index(c), to = alloc_index(b);
+    if (from < 0 || to < 0 || n * 8ULL > allocs[from].bytes || n * 8ULL > allocs[to].bytes)
+        return;
+    for (unsigned i = 0; i < n; ++i)
+        b[i] = scalar * c[i];
+}
+
+/* The kernels executed: Stream_COPY's entry point "copy", and "mul". */
 static void execute(const Launch *l)
 {
+    if (!strcmp(l->function->entry->name, "mul") && l->count == 4 &&
+        l->function->entry->sizes[2] == 8)
+        execute_mul(l);
     if (strcmp(l->function->entry->name, "copy") != 0 || l->count != 3)
         return;
     const char *a, *c;
