@@ -33,7 +33,7 @@ def assert_sorted(row: dict) -> None:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("kernel", SORTS)
-@pytest.mark.parametrize("strategy", ["global", "local"])
+@pytest.mark.parametrize("strategy", ["global", "local", "fused"])
 @pytest.mark.parametrize("order", ["asc", "desc"])
 def test_small_lengths(backend: str, kernel: str, strategy: str, order: str) -> None:
     for n in (0, 1, 2, 3, 1000, 4097):
@@ -47,7 +47,7 @@ def test_small_lengths(backend: str, kernel: str, strategy: str, order: str) -> 
     ("backend", "kernel"),
     [("opencl", "Bitonic_U32"), ("wgpu", "Bitonic_U32"), ("opencl", "Bitonic_PAIRS")],
 )
-@pytest.mark.parametrize("strategy", ["global", "local"])
+@pytest.mark.parametrize("strategy", ["global", "local", "fused"])
 def test_a_million_and_three(backend: str, kernel: str, strategy: str) -> None:
     assert_sorted(run_sort(kernel, backend, 1_000_003, strategy=strategy))
 
@@ -56,8 +56,24 @@ def test_a_million_and_three(backend: str, kernel: str, strategy: str) -> None:
 @pytest.mark.parametrize("dist", ["uniform", "sorted", "reversed", "equal", "few", "special"])
 @pytest.mark.parametrize("kernel", SORTS)
 def test_every_distribution(backend: str, dist: str, kernel: str) -> None:
-    for strategy in ("global", "local"):
+    for strategy in ("global", "local", "fused"):
         assert_sorted(run_sort(kernel, backend, 5000, strategy=strategy, dist=dist, order="desc"))
+
+
+# The fused strategy's register passes at every number of steps, over lengths
+# that leave a guarded tail (odd ones, one past a block) and one that does not.
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("steps", ["2", "3", "5", "6"])
+def test_fused_at_every_step_count(backend: str, steps: str) -> None:
+    for kernel in ("Bitonic_F32", "Bitonic_PAIRS"):
+        for n in (3, 65, 4096, 70_001):
+            row = run_sort(kernel, backend, n, strategy="fused", steps=steps, dist="special")
+            assert_sorted(row)
+
+
+@pytest.mark.parametrize("backend", ["opencl", "wgpu"])
+def test_fused_at_four_million_keys(backend: str) -> None:
+    assert_sorted(run_sort("Bitonic_U32", backend, 2**22, strategy="fused"))
 
 
 def test_sorted_output_is_np_sort_with_nans_last_and_signed_zeros_ordered() -> None:
@@ -103,6 +119,23 @@ def test_launch_counts(k: int) -> None:
     assert len(bitonic_plan(2**k, "global", tile, ("keys",))) == k * (k + 1) // 2
 
 
+def test_fused_launches_at_2_22_are_under_a_third_of_global() -> None:
+    fused = bitonic_plan(2**22, "fused", 2048, ("keys",), steps=4)
+    assert len(fused) == 69 <= 253 // 3
+    assert {launch.entry for launch in fused} == {"bitonic_presort", "bitonic_pass"}
+
+
+def test_a_fused_tail_is_guarded_and_starts_after_whole_groups() -> None:
+    n = 2**20 + 3
+    plan = bitonic_plan(n, "fused", 2048, ("keys",), steps=4)
+    tails = [launch for launch in plan if launch.entry.endswith("_tail")]
+    assert tails and all(t.values["first"] % 256 == 0 for t in tails)
+    for launch in plan:
+        if launch.entry == "bitonic_pass":
+            low = launch.values["d"] >> 3
+            assert launch.items * 16 <= n + 15 * low  # every position below n
+
+
 def test_no_padding_just_above_a_power_of_two() -> None:
     n = 2**20 + 1
     for launch in bitonic_plan(n, "global", 2048, ("keys",)):
@@ -139,7 +172,7 @@ def test_run_sweep_rows_carry_strategy_and_keys_per_second(tmp_path) -> None:
     assert proc.returncode == 0, proc.stderr
     rows = results.read_journal(run_folder(tmp_path))
     assert sorted((r["strategy"], r["size"]) for r in rows) == [
-        (s, n) for s in ("global", "local") for n in (1024, 2048, 4096)
+        (s, n) for s in ("fused", "global", "local") for n in (1024, 2048, 4096)
     ]
     for r in rows:
         assert r["keys_per_s"] == pytest.approx(r["size"] / r["time_median_s"])

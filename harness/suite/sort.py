@@ -24,6 +24,12 @@ Strategies: ``global`` is one launch per compare-exchange step; ``local``
 sorts tiles of TILE keys in work-group memory, then for each later stage runs
 global launches for the distances of a tile or more and one local launch for
 the rest: 1 + m(m+3)/2 launches for n = 2^k and TILE = 2^t, m = k - t.
+``fused`` does ``steps`` (s) steps per launch in registers: each work-item
+holds 2^s keys; one launch sorts every block of 2^s keys, then each later
+stage of k steps takes ceil(k / s) launches of s steps each. They are aligned
+from the stage's last step up, so where s does not divide k the first launch
+repeats steps the next one also does: a step done again after the smaller
+steps that follow it finds every pair in order, so it changes nothing.
 
 Verification compares the keys bit for bit with a stable sort of the words.
 Besides the timed keys, a sort verifies with every other distribution and with
@@ -64,10 +70,19 @@ _WORDS = {4: "u32", 8: "u64"}
 
 STRATEGY = Param(
     "strategy",
-    ("global", "local"),
-    ("global", "local"),
+    ("global", "local", "fused"),
+    ("global", "local", "fused"),
     "global: one launch per compare-exchange step; local: tiles sorted and merged "
-    "in work-group memory (default: both, as two rows)",
+    "in work-group memory; fused: --steps steps per launch, in registers (default: "
+    "all three, as three rows)",
+    role="variant",
+)
+STEPS = Param(
+    "steps",
+    ("2", "3", "4", "5", "6"),
+    ("4",),
+    "fused strategy: compare-exchange steps per launch, done in registers on 2^steps "
+    "keys per work-item (default 4)",
     role="variant",
 )
 ORDER = Param("order", ("asc", "desc"), ("asc",), "sort order (default asc)")
@@ -102,7 +117,50 @@ def _tile(element_bytes: int) -> int:
     return TILE_BYTES // element_bytes
 
 
-def bitonic_plan(n: int, strategy: str, tile: int, arrays: tuple[str, ...]) -> list[Launch]:
+def pass_items(n: int, d: int, steps: int) -> int:
+    """Work-items of a fused pass of ``steps`` steps from distance ``d`` down: one per
+    block of 2^steps positions (spaced by the smallest distance) that starts below n."""
+    low = d >> (steps - 1)
+    block = low << steps
+    return (n // block) * low + min(n % block, low)
+
+
+def _split(entry: str, items: int, whole: int, args: tuple[str, ...], values: dict) -> list[Launch]:
+    """A fused launch of ``items`` work-items, the first ``whole`` of which touch
+    only positions below n: those in whole work-groups run unguarded (the
+    guards' branches keep a CPU device from vectorising), the rest in a
+    guarded launch starting at work-item ``first``."""
+    main = whole // GROUP * GROUP
+    launches = [Launch(entry, main, GROUP, args, values)] if main else []
+    if items > main:
+        tail_args = (*args[:-1], "first", args[-1])
+        launches.append(
+            Launch(f"{entry}_tail", items - main, GROUP, tail_args, {**values, "first": main})
+        )
+    return launches
+
+
+def _fused_plan(n: int, steps: int, arrays: tuple[str, ...]) -> list[Launch]:
+    keys = 1 << steps
+    stages = (n - 1).bit_length()
+    common = {"n": n}
+    args = (*arrays, "n", "descending")
+    launches = _split("bitonic_presort", -(-n // keys), n // keys, args, common)
+    args = (*arrays, "n", "d", "flip", "descending")
+    for stage in range(steps + 1, stages + 1):
+        top = 1 << (stage - 1)
+        aligned = [1 << (k * steps - 1) for k in range(1, stage // steps + 1)]
+        for d in sorted({top, *(a for a in aligned if a < top)}, reverse=True):
+            low = d >> (steps - 1)
+            whole = n // (low << steps) * low
+            values = {**common, "d": d, "flip": int(d == top)}
+            launches += _split("bitonic_pass", pass_items(n, d, steps), whole, args, values)
+    return launches
+
+
+def bitonic_plan(
+    n: int, strategy: str, tile: int, arrays: tuple[str, ...], steps: int = 4
+) -> list[Launch]:
     """The compare-exchange launches that sort ``n`` keys (none for n < 2).
 
     The order is the input scalar ``descending``, not part of the plan, so that
@@ -110,6 +168,8 @@ def bitonic_plan(n: int, strategy: str, tile: int, arrays: tuple[str, ...]) -> l
     """
     if n < 2:
         return []
+    if strategy == "fused":
+        return _fused_plan(n, steps, arrays)
     stages = (n - 1).bit_length()
     common = {"n": n}
     launches: list[Launch] = []
@@ -147,21 +207,125 @@ def _exchange(arrays: list[np.ndarray], lower: np.ndarray, upper: np.ndarray) ->
         a[upper] = low
 
 
+def _step(kind: int, arrays: list[np.ndarray], n: int, d: int, flip: bool, descending: bool):
+    """One compare-exchange step of the network over every pair below n."""
+    t = np.arange((n // (2 * d)) * d + min(n % (2 * d), d), dtype=np.int64)
+    base = (t // d) * 2 * d
+    lower = base + t % d
+    upper = base + 2 * d - 1 - t % d if flip else lower + d
+    live = upper < n
+    lower, upper = lower[live], upper[live]
+    words = order_words(arrays[0], kind, descending)
+    swap = words[lower] > words[upper]
+    _exchange(arrays, lower[swap], upper[swap])
+
+
 def _cpu_step(kind: int):
     def bitonic_step(grid: Grid, keys, *rest) -> None:
         *values, n, d, flip, descending = rest
-        n, d = int(n), int(d)
-        t = np.arange(grid.items, dtype=np.int64)
-        base = (t // d) * 2 * d
-        lower = base + t % d
-        upper = base + 2 * d - 1 - t % d if flip else lower + d
-        live = upper < n
-        lower, upper = lower[live], upper[live]
-        words = order_words(keys, kind, bool(descending))
-        swap = words[lower] > words[upper]
-        _exchange([keys, *values], lower[swap], upper[swap])
+        _step(kind, [keys, *values], int(n), int(d), bool(flip), bool(descending))
 
     return bitonic_step
+
+
+def _register_steps(
+    kind: int, arrays: list[np.ndarray], positions: np.ndarray, n: int, pairs, descending: bool
+) -> None:
+    """What fused work-items do: each row of ``positions`` is one work-item's
+    registers; ``pairs`` lists each step's (lower, upper) register indices.
+    Positions at or past n take no part (they hold the largest word)."""
+    live = positions < n
+    at = np.where(live, positions, 0)
+    regs = [a[at] for a in arrays]
+    ordered = order_words(regs[0], kind, descending)
+    words = np.where(live, ordered, np.iinfo(ordered.dtype).max).astype(ordered.dtype)
+    for lower, upper in pairs:
+        swap = words[:, lower] > words[:, upper]
+        for r in (words, *regs):
+            low, high = r[:, lower].copy(), r[:, upper].copy()
+            r[:, lower] = np.where(swap, high, low)
+            r[:, upper] = np.where(swap, low, high)
+    for a, r in zip(arrays, regs, strict=True):
+        a[positions[live]] = r[live]
+
+
+def _work_items(grid: Grid, scalars: tuple) -> tuple[np.ndarray, tuple]:
+    """The launch's work-items (a tail's start at its ``first``) and its other scalars."""
+    if len(scalars) == 5:  # n, d, flip, first, descending
+        n, d, flip, first, descending = scalars
+        return np.arange(int(first), int(first) + grid.items), (n, d, flip, descending)
+    if len(scalars) == 3:  # n, first, descending
+        n, first, descending = scalars
+        return np.arange(int(first), int(first) + grid.items), (n, descending)
+    return np.arange(grid.items), scalars
+
+
+def _cpu_presort(kind: int, steps: int):
+    """Each work-item's 2^steps consecutive keys through the network's first stages."""
+    keys_per_item = 1 << steps
+    pairs = []
+    block = 2
+    while block <= keys_per_item:
+        i = np.arange(keys_per_item)
+        low = i[(i & (block // 2)) == 0]
+        pairs.append((low, low ^ (block - 1)))
+        d = block // 4
+        while d:
+            low = i[(i & d) == 0]
+            pairs.append((low, low | d))
+            d //= 2
+        block *= 2
+
+    def bitonic_presort(grid: Grid, keys, *rest) -> None:
+        arrays = [keys, *(r for r in rest if isinstance(r, np.ndarray))]
+        scalars = tuple(r for r in rest if not isinstance(r, np.ndarray))
+        t, (n, descending) = _work_items(grid, scalars)
+        t = t[t * keys_per_item < int(n)]
+        positions = t[:, None] * keys_per_item + np.arange(keys_per_item)
+        _register_steps(kind, arrays, positions, int(n), pairs, bool(descending))
+
+    return bitonic_presort
+
+
+def _cpu_pass(kind: int, steps: int):
+    """A fused pass: each work-item's registers through ``steps`` steps."""
+    keys_per_item = 1 << steps
+    i = np.arange(keys_per_item)
+
+    def bitonic_pass(grid: Grid, keys, *rest) -> None:
+        arrays = [keys, *(r for r in rest if isinstance(r, np.ndarray))]
+        scalars = tuple(r for r in rest if not isinstance(r, np.ndarray))
+        t, (n, d, flip, descending) = _work_items(grid, scalars)
+        n, d, flip = int(n), int(d), bool(flip)
+        low = d >> (steps - 1)
+        base = ((t & ~(low - 1)) << steps) | (t & (low - 1))
+        t, base = t[base < n], base[base < n]
+        mirror = base ^ (low - 1) if flip else base
+        positions = np.where(i < keys_per_item // 2, base[:, None], mirror[:, None]) + i * low
+        half = keys_per_item // 2
+        first = i[:half]
+        pairs = [(first, first ^ (keys_per_item - 1) if flip else first + half)]
+        dist = keys_per_item // 4
+        while dist:
+            lower = i[(i & dist) == 0]
+            pairs.append((lower, lower | dist))
+            dist //= 2
+        _register_steps(kind, arrays, positions, n, pairs, bool(descending))
+
+    return bitonic_pass
+
+
+def _cpu_entries(kind: int, tile: int, steps: int) -> dict:
+    """The numpy entry points of every strategy's launches."""
+    return {
+        "bitonic_step": _cpu_step(kind),
+        "bitonic_local_sort": _cpu_tiles(kind, tile),
+        "bitonic_local_merge": _cpu_tiles(kind, tile),
+        "bitonic_presort": _cpu_presort(kind, steps),
+        "bitonic_presort_tail": _cpu_presort(kind, steps),
+        "bitonic_pass": _cpu_pass(kind, steps),
+        "bitonic_pass_tail": _cpu_pass(kind, steps),
+    }
 
 
 def _cpu_tiles(kind: int, tile: int):
@@ -336,6 +500,7 @@ _SCALARS = (
     Scalar("n", "u32"),
     Scalar("d", "u32"),
     Scalar("flip", "u32"),
+    Scalar("first", "u32"),
     Scalar("descending", "u32"),
 )
 
@@ -355,6 +520,11 @@ def _features(strategy: str, word_bytes: int) -> frozenset[str]:
     return frozenset(features)
 
 
+def _pass_constants(steps: int) -> dict[str, int]:
+    """What the fused strategy's sources see of its steps per launch."""
+    return {"STEPS": steps, "PASS_KEYS": 1 << steps}
+
+
 # --- Bitonic_*: any key type, order and distribution --------------------------
 
 
@@ -368,11 +538,12 @@ def _bitonic(
     element = key_type.itemsize + (numpy_dtype(value, "f64").itemsize if value else 0)
     tile = _tile(element)
     strategy, order, dist = values["strategy"], values["order"], values["dist"]
+    steps = int(values["steps"])
     names = ("keys", "values") if value else ("keys",)
     value_array = (Array("values", value, lambda n: n, "inout"),) if value else ()
 
     def traffic(size: int, real_bytes: int) -> Traffic:
-        moved = len(bitonic_plan(size, strategy, tile, names)) * size * element
+        moved = len(bitonic_plan(size, strategy, tile, names, steps)) * size * element
         return Traffic(read=moved, write=moved)
 
     return KernelSpec(
@@ -381,14 +552,10 @@ def _bitonic(
         summary=summary,
         arrays=(Array("keys", key, lambda n: n, "inout"), *value_array),
         scalars=_SCALARS,
-        plan=lambda n: bitonic_plan(n, strategy, tile, names),
+        plan=lambda n: bitonic_plan(n, strategy, tile, names, steps),
         init=_case_init(dist, order == "desc", key_type, value),
         reference=_reference(kind, bool(value)),
-        cpu={
-            "bitonic_step": _cpu_step(kind),
-            "bitonic_local_sort": _cpu_tiles(kind, tile),
-            "bitonic_local_merge": _cpu_tiles(kind, tile),
-        },
+        cpu=_cpu_entries(kind, tile, steps),
         traffic=traffic,
         flops=lambda n: 0,
         default_size=1 << 20,
@@ -401,9 +568,14 @@ def _bitonic(
         rajaperf_features=("Sort",),
         complexity="N_logN^2",
         source="BitonicPairs" if value else "Bitonic",
-        constants={"KEY_KIND": kind, "TILE": tile, "WORD_BITS": key_type.itemsize * 8},
+        constants={
+            "KEY_KIND": kind,
+            "TILE": tile,
+            "WORD_BITS": key_type.itemsize * 8,
+            **_pass_constants(steps),
+        },
         type_aliases={"WORD": _WORDS[key_type.itemsize], **({"VALUE": value} if value else {})},
-        params=(STRATEGY, ORDER, DIST),
+        params=(STRATEGY, STEPS, ORDER, DIST),
         bind=lambda chosen: _bitonic(name, key, value, {**values, **chosen}, summary),
         param_values=dict(values),
         verify=_verify(bool(value)),
@@ -411,7 +583,7 @@ def _bitonic(
     )
 
 
-_DEFAULTS = {"strategy": "global", "order": "asc", "dist": "uniform"}
+_DEFAULTS = {"strategy": "global", "steps": "4", "order": "asc", "dist": "uniform"}
 
 KERNELS = (
     _bitonic("Bitonic_U32", "u32", None, _DEFAULTS, "bitonic sort of u32 keys, any length"),
@@ -425,7 +597,7 @@ KERNELS = (
 # --- RAJAPerf's Algorithm_SORT and Algorithm_SORTPAIRS ------------------------
 
 
-def _rajaperf_sort(name: str, pairs: bool, strategy: str) -> KernelSpec:
+def _rajaperf_sort(name: str, pairs: bool, strategy: str, steps: int = 4) -> KernelSpec:
     """RAJAPerf's SORT / SORTPAIRS: doubles from RandValue, ascending.
 
     RAJAPerf sorts a fresh chunk of N keys each repetition (N x reps keys in
@@ -451,14 +623,10 @@ def _rajaperf_sort(name: str, pairs: bool, strategy: str) -> KernelSpec:
             *((Array("values", "f64", lambda n: n, "inout"),) if pairs else ()),
         ),
         scalars=_SCALARS,
-        plan=lambda n: bitonic_plan(n, strategy, tile, names),
+        plan=lambda n: bitonic_plan(n, strategy, tile, names, steps),
         init=init,
         reference=_reference(FLOAT, pairs),
-        cpu={
-            "bitonic_step": _cpu_step(FLOAT),
-            "bitonic_local_sort": _cpu_tiles(FLOAT, tile),
-            "bitonic_local_merge": _cpu_tiles(FLOAT, tile),
-        },
+        cpu=_cpu_entries(FLOAT, tile, steps),
         traffic=lambda n, b: Traffic(modify_write=(2 if pairs else 1) * 8 * n),
         flops=lambda n: 0,
         default_reps=20,
@@ -470,11 +638,13 @@ def _rajaperf_sort(name: str, pairs: bool, strategy: str) -> KernelSpec:
         rajaperf_features=("Sort",),
         complexity="N_logN",
         source="BitonicPairs" if pairs else "Bitonic",
-        constants={"KEY_KIND": FLOAT, "TILE": tile, "WORD_BITS": 64},
+        constants={"KEY_KIND": FLOAT, "TILE": tile, "WORD_BITS": 64, **_pass_constants(steps)},
         type_aliases={"WORD": "u64", **({"VALUE": "f64"} if pairs else {})},
-        params=(dataclasses.replace(STRATEGY, default=("local",)),),
-        bind=lambda chosen: _rajaperf_sort(name, pairs, chosen.get("strategy", strategy)),
-        param_values={"strategy": strategy},
+        params=(dataclasses.replace(STRATEGY, default=("local",)), STEPS),
+        bind=lambda chosen: _rajaperf_sort(
+            name, pairs, chosen.get("strategy", strategy), int(chosen.get("steps", steps))
+        ),
+        param_values={"strategy": strategy, "steps": str(steps)},
         verify=_verify(pairs),
         items="keys",
     )

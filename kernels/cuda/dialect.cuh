@@ -39,6 +39,10 @@
 // orders global memory within the block too).
 #define GLOBAL_BARRIER() __syncthreads()
 
+// Before a loop whose bounds are constant: unroll it fully, so that private
+// arrays indexed by its counter stay in registers.
+#define UNROLL _Pragma("unroll")
+
 // The grid-stride loop over [0, n).
 #define FOR_EACH(i, n) for (size_t i = GLOBAL_ID(0); i < (n); i += GLOBAL_SIZE(0))
 

@@ -1,6 +1,6 @@
 // Bitonic sort of keys alone (Bitonic_U32/I32/F32/F64, Algorithm_SORT).
-// The step and tile entry points bind different uniforms at binding 1; WGSL
-// allows that because no entry point uses both.
+// Each kind of entry point binds its own uniforms at binding 1; WGSL
+// allows that because no entry point uses two.
 #include "bitonic.wgslh"
 
 struct StepScalars {
@@ -15,9 +15,25 @@ struct SpanScalars {
     descending: u32,
 }
 
+struct TailScalars {
+    n: u32,
+    d: u32,
+    flip: u32,
+    first: u32,
+    descending: u32,
+}
+
+struct SpanTailScalars {
+    n: u32,
+    first: u32,
+    descending: u32,
+}
+
 @group(0) @binding(0) var<storage, read_write> keys: array<WORD>;
 @group(0) @binding(1) var<uniform> step: StepScalars;
 @group(0) @binding(1) var<uniform> span: SpanScalars;
+@group(0) @binding(1) var<uniform> tail: TailScalars;
+@group(0) @binding(1) var<uniform> span_tail: SpanTailScalars;
 
 fn swap_global(lower: u32, upper: u32) {}
 
@@ -26,3 +42,9 @@ fn swap_tile(lower: u32, upper: u32) {}
 fn load_tile_values(lid: u32, first: u32, count: u32) {}
 
 fn store_tile_values(lid: u32, first: u32, count: u32) {}
+
+fn load_reg_value(i: u32, p: u32) {}
+
+fn store_reg_value(i: u32, p: u32) {}
+
+fn swap_reg_values(i: u32, j: u32, swap: bool) {}

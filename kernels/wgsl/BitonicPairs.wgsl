@@ -1,6 +1,6 @@
 // Bitonic sort of keys with values (Bitonic_PAIRS, Algorithm_SORTPAIRS).
-// The step and tile entry points bind different uniforms at binding 2; WGSL
-// allows that because no entry point uses both.
+// Each kind of entry point binds its own uniforms at binding 2; WGSL
+// allows that because no entry point uses two.
 #include "bitonic.wgslh"
 
 struct StepScalars {
@@ -15,10 +15,26 @@ struct SpanScalars {
     descending: u32,
 }
 
+struct TailScalars {
+    n: u32,
+    d: u32,
+    flip: u32,
+    first: u32,
+    descending: u32,
+}
+
+struct SpanTailScalars {
+    n: u32,
+    first: u32,
+    descending: u32,
+}
+
 @group(0) @binding(0) var<storage, read_write> keys: array<WORD>;
 @group(0) @binding(1) var<storage, read_write> values: array<VALUE>;
 @group(0) @binding(2) var<uniform> step: StepScalars;
 @group(0) @binding(2) var<uniform> span: SpanScalars;
+@group(0) @binding(2) var<uniform> tail: TailScalars;
+@group(0) @binding(2) var<uniform> span_tail: SpanTailScalars;
 
 var<workgroup> carried: array<VALUE, TILE>;
 
@@ -44,4 +60,21 @@ fn store_tile_values(lid: u32, first: u32, count: u32) {
     for (var i = lid; i < count; i += GROUP) {
         values[first + i] = carried[i];
     }
+}
+
+var<private> rv: array<VALUE, PASS_KEYS>;
+
+fn load_reg_value(i: u32, p: u32) {
+    rv[i] = values[p];
+}
+
+fn store_reg_value(i: u32, p: u32) {
+    values[p] = rv[i];
+}
+
+fn swap_reg_values(i: u32, j: u32, swap: bool) {
+    let lo = select(rv[i], rv[j], swap);
+    let hi = select(rv[j], rv[i], swap);
+    rv[i] = lo;
+    rv[j] = hi;
 }

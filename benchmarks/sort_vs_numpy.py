@@ -1,0 +1,100 @@
+"""The harness's bitonic sorts beside np.sort (and cupy.sort, CUB, where a GPU is).
+
+Each launch runs one harness run of a Bitonic_* kernel with every strategy on
+the given devices (a fresh process), then times np.sort, and cupy.sort where
+cupy finds a GPU, on the very same keys (same seed and distribution) in a
+fresh process of its own. Over several launches, interleaved, it prints each
+row's median time, keys/s, launches per sort, and its ratio to np.sort's time;
+and for each device, how many times faster each strategy is than global.
+
+    python benchmarks/sort_vs_numpy.py --size 4194304 -b opencl wgpu --launches 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from collections import defaultdict
+
+from common import harness_rows
+
+#: Times np.sort and cupy.sort on the kernel's keys; prints {"np.sort": s, ...}.
+_PEERS = """
+import json, sys, time
+import numpy as np
+from harness import suite
+from harness.execution.runner import make_inputs
+kernel, size, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+spec = suite.BY_NAME[kernel].with_params({"strategy": "global", "order": "asc", "dist": "uniform"})
+keys = make_inputs(spec, size, 1, "f64")["keys"]
+def median(sort, data, sync=lambda: None):
+    times = []
+    for _ in range(reps + 1):
+        sync()
+        start = time.perf_counter()
+        sort(data)
+        sync()
+        times.append(time.perf_counter() - start)
+    return sorted(times[1:])[reps // 2]
+found = {"np.sort": median(np.sort, keys)}
+try:
+    import cupy
+    on_gpu = cupy.asarray(keys)
+    sync = cupy.cuda.Device().synchronize
+    found["cupy.sort"] = median(cupy.sort, on_gpu, sync)
+except Exception:
+    pass
+print(json.dumps(found))
+"""
+
+
+def main() -> None:
+    """Run the launches and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-k", "--kernel", default="Bitonic_U32", help="a Bitonic_* kernel")
+    parser.add_argument("--size", type=int, default=2**22, help="keys (default 2^22)")
+    parser.add_argument("-b", "--backends", nargs="+", default=["opencl", "wgpu"])
+    parser.add_argument("--steps", default="4", help="the fused strategy's steps (default 4)")
+    parser.add_argument("--launches", type=int, default=3, help="process launches (default 3)")
+    parser.add_argument("--reps", type=int, default=5, help="timed repetitions (default 5)")
+    args = parser.parse_args()
+
+    times: dict[tuple[str, str], list[float]] = defaultdict(list)
+    launches: dict[tuple[str, str], str] = {}
+    for launch in range(args.launches):
+        rows, _ = harness_rows(
+            "-k", args.kernel, "-b", *args.backends, "--size", str(args.size),
+            "--strategy", "global", "local", "fused", "--steps", args.steps,
+            "--reps", str(args.reps), "--warmup", "1", "--seed", "1",
+        )  # fmt: skip
+        for row in rows:
+            key = (row["device_id"], row["strategy"])
+            times[key].append(float(row["time_median_s"]) if row["status"] == "ok" else 0.0)
+            launches[key] = row["launches"]
+        command = [sys.executable, "-c", _PEERS, args.kernel, str(args.size), str(args.reps)]
+        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        for peer, seconds in json.loads(done.stdout).items():
+            times[(peer, "")].append(seconds)
+        print(f"launch {launch + 1} of {args.launches} done", flush=True)
+
+    numpy = statistics.median(times[("np.sort", "")])
+    print(f"\n{args.kernel}, {args.size} keys, medians over {args.launches} launches")
+    print(f"{'row':22}{'launches':>9}{'ms':>10}{'Mkeys/s':>10}{'x np.sort':>11}")
+    for (device, strategy), samples in times.items():
+        median = statistics.median(samples)
+        label = f"{device} {strategy}".strip()
+        count = launches.get((device, strategy), "")
+        rate = args.size / median / 1e6 if median else float("nan")
+        print(f"{label:22}{count:>9}{median * 1e3:10.1f}{rate:10.1f}{median / numpy:11.2f}")
+    for device in dict.fromkeys(d for d, s in times if s):
+        base = statistics.median(times[(device, "global")])
+        for strategy in ("local", "fused"):
+            faster = base / statistics.median(times[(device, strategy)])
+            print(f"{device}: {strategy} is {faster:.2f}x as fast as global")
+
+
+if __name__ == "__main__":
+    main()
