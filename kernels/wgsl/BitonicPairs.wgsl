@@ -3,32 +3,6 @@
 // allows that because no entry point uses two.
 #include "bitonic.wgslh"
 
-struct StepScalars {
-    n: u32,
-    d: u32,
-    flip: u32,
-    descending: u32,
-}
-
-struct SpanScalars {
-    n: u32,
-    descending: u32,
-}
-
-struct TailScalars {
-    n: u32,
-    d: u32,
-    flip: u32,
-    first: u32,
-    descending: u32,
-}
-
-struct SpanTailScalars {
-    n: u32,
-    first: u32,
-    descending: u32,
-}
-
 @group(0) @binding(0) var<storage, read_write> keys: array<WORD>;
 @group(0) @binding(1) var<storage, read_write> values: array<VALUE>;
 @group(0) @binding(2) var<uniform> step: StepScalars;
