@@ -34,9 +34,10 @@ SIGNATURES = FIXTURES / "cuda_signature"
 def _cuda_header() -> Path | None:
     """The folder of a cuda.h: the NVIDIA runtime wheel's, else a CUDA toolkit's."""
     spec = importlib.util.find_spec("nvidia")
-    wheels = [Path(p) / "cu13" / "include" for p in (spec.submodule_search_locations or [])]
+    places = (spec.submodule_search_locations or []) if spec else []
+    wheels = [Path(p) / "cu13" / "include" for p in places]
     toolkits = [Path(os.environ.get("CUDA_HOME", "/usr/local/cuda")) / "include"]
-    found = [d for d in (*wheels, *toolkits) if (d / "cuda.h").is_file()] if spec else []
+    found = [d for d in (*wheels, *toolkits) if (d / "cuda.h").is_file()]
     return found[0] if found else None
 
 
@@ -318,4 +319,5 @@ def test_a_cubin_of_the_drivers_major_release_is_used(standin: Path, tmp_path: P
     assert proc.returncode == 0, proc.stderr
     (row,) = _rows(tmp_path / "o")
     assert row["status"] == "ok"
+    assert {r["kind"] for r in _log(log) if r["call"] == "load"} == {"cubin"}
     assert cuda.compiler_for(13000) == cuda_compile.available()[0]

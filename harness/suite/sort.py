@@ -249,68 +249,50 @@ def _register_steps(
         a[positions[live]] = r[live]
 
 
-def _work_items(grid: Grid, scalars: tuple) -> tuple[np.ndarray, tuple]:
-    """The launch's work-items (a tail's start at its ``first``) and its other scalars."""
-    if len(scalars) == 5:  # n, d, flip, first, descending
-        n, d, flip, first, descending = scalars
-        return np.arange(int(first), int(first) + grid.items), (n, d, flip, descending)
-    if len(scalars) == 3:  # n, first, descending
-        n, first, descending = scalars
-        return np.arange(int(first), int(first) + grid.items), (n, descending)
-    return np.arange(grid.items), scalars
+def _exchange_pairs(count: int, dist: int) -> tuple[np.ndarray, np.ndarray]:
+    """Register pairs (i, i | dist) of a step of distance ``dist`` among ``count``."""
+    i = np.arange(count)
+    lower = i[(i & dist) == 0]
+    return lower, lower | dist
 
 
-def _cpu_presort(kind: int, steps: int):
+def _cpu_presort(kind: int, steps: int, tail: bool):
     """Each work-item's 2^steps consecutive keys through the network's first stages."""
-    keys_per_item = 1 << steps
+    count = 1 << steps
     pairs = []
-    block = 2
-    while block <= keys_per_item:
-        i = np.arange(keys_per_item)
-        low = i[(i & (block // 2)) == 0]
-        pairs.append((low, low ^ (block - 1)))
-        d = block // 4
-        while d:
-            low = i[(i & d) == 0]
-            pairs.append((low, low | d))
-            d //= 2
-        block *= 2
+    for stage in range(1, steps + 1):
+        lower, _ = _exchange_pairs(count, 1 << (stage - 1))
+        pairs.append((lower, lower ^ ((2 << (stage - 1)) - 1)))
+        pairs += [_exchange_pairs(count, 1 << k) for k in range(stage - 2, -1, -1)]
 
     def bitonic_presort(grid: Grid, keys, *rest) -> None:
-        arrays = [keys, *(r for r in rest if isinstance(r, np.ndarray))]
-        scalars = tuple(r for r in rest if not isinstance(r, np.ndarray))
-        t, (n, descending) = _work_items(grid, scalars)
-        t = t[t * keys_per_item < int(n)]
-        positions = t[:, None] * keys_per_item + np.arange(keys_per_item)
-        _register_steps(kind, arrays, positions, int(n), pairs, bool(descending))
+        *values, n, first, descending = rest if tail else (*rest[:-1], 0, rest[-1])
+        t = np.arange(int(first), int(first) + grid.items)
+        t = t[t * count < int(n)]
+        positions = t[:, None] * count + np.arange(count)
+        _register_steps(kind, [keys, *values], positions, int(n), pairs, bool(descending))
 
     return bitonic_presort
 
 
-def _cpu_pass(kind: int, steps: int):
+def _cpu_pass(kind: int, steps: int, tail: bool):
     """A fused pass: each work-item's registers through ``steps`` steps."""
-    keys_per_item = 1 << steps
-    i = np.arange(keys_per_item)
+    count = 1 << steps
+    i = np.arange(count)
 
     def bitonic_pass(grid: Grid, keys, *rest) -> None:
-        arrays = [keys, *(r for r in rest if isinstance(r, np.ndarray))]
-        scalars = tuple(r for r in rest if not isinstance(r, np.ndarray))
-        t, (n, d, flip, descending) = _work_items(grid, scalars)
+        *values, n, d, flip, first, descending = rest if tail else (*rest[:-1], 0, rest[-1])
         n, d, flip = int(n), int(d), bool(flip)
+        t = np.arange(int(first), int(first) + grid.items)
         low = d >> (steps - 1)
         base = ((t & ~(low - 1)) << steps) | (t & (low - 1))
-        t, base = t[base < n], base[base < n]
+        base = base[base < n]
         mirror = base ^ (low - 1) if flip else base
-        positions = np.where(i < keys_per_item // 2, base[:, None], mirror[:, None]) + i * low
-        half = keys_per_item // 2
-        first = i[:half]
-        pairs = [(first, first ^ (keys_per_item - 1) if flip else first + half)]
-        dist = keys_per_item // 4
-        while dist:
-            lower = i[(i & dist) == 0]
-            pairs.append((lower, lower | dist))
-            dist //= 2
-        _register_steps(kind, arrays, positions, n, pairs, bool(descending))
+        positions = np.where(i < count // 2, base[:, None], mirror[:, None]) + i * low
+        lower, upper = _exchange_pairs(count, count // 2)
+        pairs = [(lower, lower ^ (count - 1) if flip else upper)]
+        pairs += [_exchange_pairs(count, count >> k) for k in range(2, steps + 1)]
+        _register_steps(kind, [keys, *values], positions, n, pairs, bool(descending))
 
     return bitonic_pass
 
@@ -321,10 +303,10 @@ def _cpu_entries(kind: int, tile: int, steps: int) -> dict:
         "bitonic_step": _cpu_step(kind),
         "bitonic_local_sort": _cpu_tiles(kind, tile),
         "bitonic_local_merge": _cpu_tiles(kind, tile),
-        "bitonic_presort": _cpu_presort(kind, steps),
-        "bitonic_presort_tail": _cpu_presort(kind, steps),
-        "bitonic_pass": _cpu_pass(kind, steps),
-        "bitonic_pass_tail": _cpu_pass(kind, steps),
+        "bitonic_presort": _cpu_presort(kind, steps, tail=False),
+        "bitonic_presort_tail": _cpu_presort(kind, steps, tail=True),
+        "bitonic_pass": _cpu_pass(kind, steps, tail=False),
+        "bitonic_pass_tail": _cpu_pass(kind, steps, tail=True),
     }
 
 
