@@ -3,7 +3,7 @@
 #   bash scripts/bootstrap.sh bench [harness run options]   the default benchmark suite
 #   bash scripts/bootstrap.sh test  [pytest options]        the test suite, one process per core
 # Safe to run again: it installs only what is missing. As root on Debian it also
-# installs the system packages (lavapipe for wgpu; for the tests, Chromium and a C compiler).
+# installs the system packages (lavapipe for wgpu, Debian's PoCL; for the tests, Chromium and a C compiler).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,7 +18,9 @@ esac
 
 venv=${HARNESS_VENV:-.venv}
 
-packages=(mesa-vulkan-drivers)
+# Debian's PoCL as well as the one in pyopencl's wheels, whose LLVM 14 cannot
+# compile for CPUs newer than it knows (AMD Zen 5).
+packages=(mesa-vulkan-drivers pocl-opencl-icd)
 [ "$mode" = test ] && packages+=(chromium)
 # The fault tests build a fake OpenCL driver; the contract test preprocesses C sources.
 [ "$mode" = test ] && ! command -v cc >/dev/null && packages+=(gcc)

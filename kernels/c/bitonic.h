@@ -215,12 +215,15 @@ DEVICE WORD pass_key(const WORD word, const uint descending)
 #define REG_VALUES VALUE rv[PASS_KEYS];
 #define LOAD_VALUE(i, p) rv[i] = values[p];
 #define STORE_VALUE(i, p) values[p] = rv[i];
+// Both registers read before either is written: PoCL 3.1's loop vectoriser
+// (LLVM 15) miscompiled the form that selects from the array itself, pairing
+// values with the wrong keys in passes of 2 and 3 steps.
 #define SWAP_REG_VALUES(i, j, swap)                                                                \
     {                                                                                              \
-        const VALUE lo_ = (swap) ? rv[j] : rv[i];                                                  \
-        const VALUE hi_ = (swap) ? rv[i] : rv[j];                                                  \
-        rv[i] = lo_;                                                                               \
-        rv[j] = hi_;                                                                               \
+        const VALUE a_ = rv[i];                                                                    \
+        const VALUE b_ = rv[j];                                                                    \
+        rv[i] = (swap) ? b_ : a_;                                                                  \
+        rv[j] = (swap) ? a_ : b_;                                                                  \
     }
 #else
 #define REG_VALUES
