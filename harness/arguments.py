@@ -138,3 +138,23 @@ def byte_sizes(text: str) -> tuple[int, ...]:
         "budgets",
         "a byte count: give e.g. 4096, 64MiB, 1GB, 2^26, or a range 1MiB..1GiB",
     )
+
+
+#: Work-group sizes ``--group`` accepts: powers of two over this range.
+GROUP_SIZES = (32, 4096)
+
+
+def group_sizes(text: str) -> tuple[int, ...]:
+    """Comma-separated work-group sizes, each a power of two within `GROUP_SIZES`."""
+    low, high = GROUP_SIZES
+    values = []
+    for part in text.split(","):
+        part = part.strip()
+        value = int(part) if part.isdigit() else 0
+        if not (low <= value <= high and value & (value - 1) == 0):
+            raise argparse.ArgumentTypeError(
+                f"{part!r} is not a work-group size: expected powers of two from {low} to "
+                f"{high}, comma-separated, e.g. 64,128,256"
+            )
+        values.append(value)
+    return tuple(dict.fromkeys(values))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import errno
 import json
 import signal
@@ -29,6 +30,7 @@ from harness.execution.runner import (
     reaches,
     size_for_memory,
 )
+from harness.execution.transfers import TRANSFER_MODES
 from harness.execution.workers import InProcess, Workers
 from harness.model import sources
 from harness.model.spec import PRECISIONS
@@ -121,9 +123,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--device",
         action="append",
         default=[],
-        metavar="BACKEND:INDEX",
-        help="a device to use, as listed by 'harness devices' (repeatable); "
-        "default: each backend's default devices",
+        metavar="DEVICE",
+        help="a device to use (repeatable): BACKEND:INDEX as 'harness devices' lists it, "
+        "part of a device's name (every device whose name contains it, e.g. llvmpipe), "
+        "all (every device of every available backend), host (the host itself, no "
+        "offload: the cpu backend) or default (each backend's default devices, as without "
+        "--device); with -b, among those backends",
     )
     sizes = run.add_mutually_exclusive_group()
     sizes.add_argument(
@@ -199,6 +204,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="hot: repetitions follow each other, data left in cache (default); cold: "
         "a kernel reads and writes a buffer twice the device's last-level cache before "
         "each repetition, outside the timed region; both: one row each",
+    )
+    run.add_argument(
+        "--group",
+        type=arguments.group_sizes,
+        metavar="SIZES",
+        help="work-group sizes to run each kernel at, one row each, e.g. 64,128,256,512,1024 "
+        "(powers of two from 32 to 4096); the report marks each kernel's best, as RAJAPerf's "
+        "GPU block-size tunings do. Kernels whose work-groups span several axes or whose "
+        "algorithm fixes the size keep theirs and say so; a size over a device's limit is "
+        "a skipped row naming the limit. Default: each kernel's own (256 for most)",
+    )
+    timing.add_argument(
+        "--transfers",
+        nargs="+",
+        choices=TRANSFER_MODES,
+        default=["resident"],
+        help="where the data lives while timed: resident: uploaded once, outside the "
+        "timed region (default); per-rep: each repetition uploads what the kernel reads "
+        "and downloads what it writes; per-launch: each launch does, as an offload "
+        "runtime that neither fuses nor hoists transfers; several: one row each. Rows "
+        "split their time into h2d_s, kernel_s and d2h_s (copies timed by the device's "
+        "clock on OpenCL and CUDA, by the host's on wgpu and cpu: transfer_timer)",
     )
     timing.add_argument(
         "--no-hold",
@@ -279,14 +306,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _parse_device(text: str) -> tuple[str, int]:
+#: The words --device takes besides BACKEND:INDEX and a name's part.
+DEVICE_WORDS = {
+    "all": "every device of every available backend",
+    "host": "the host itself, no offload (the cpu backend)",
+    "default": "each backend's default devices",
+}
+
+
+def _parse_device(text: str) -> tuple[str, int] | None:
+    """BACKEND:INDEX as (backend, index); None for a word or a part of a name."""
     name, sep, index = text.partition(":")
-    if not sep or not index.isdigit():
+    if not sep or name not in BACKENDS:
+        if sep and index.isdigit():
+            raise UsageError(
+                f"--device {text!r}: unknown backend {name!r}; choose from {', '.join(BACKENDS)}"
+            )
+        return None
+    if not index.isdigit():
         raise UsageError(f"--device {text!r}: expected BACKEND:INDEX such as opencl:0")
-    if name not in BACKENDS:
-        raise UsageError(
-            f"--device {text!r}: unknown backend {name!r}; choose from {', '.join(BACKENDS)}"
-        )
     return name, int(index)
 
 
@@ -294,39 +332,88 @@ def _parse_device(text: str) -> tuple[str, int]:
 Catalogs = Callable[[Sequence[str]], dict[str, Catalog]]
 
 
+def _listing(found: dict[str, Catalog]) -> str:
+    listed = [f"{d.id} ({d.name})" for c in found.values() for d in c.devices]
+    return ", ".join(listed) or "none"
+
+
+def _pick(text: str, found: dict[str, Catalog]) -> list[DeviceInfo]:
+    """The devices one --device value names among the catalogs' devices."""
+    usable = {n: c for n, c in found.items() if c.reason is None}
+    parsed = _parse_device(text)
+    if parsed is not None:
+        backend, index = parsed
+        catalog = found[backend]
+        if catalog.reason is not None:
+            raise UsageError(
+                f"--device {text!r}: backend {backend} is unavailable: {catalog.reason}"
+            )
+        if index >= len(catalog.devices):
+            listed = ", ".join(d.id for d in catalog.devices)
+            raise UsageError(f"--device {text!r}: no such device; {backend} has {listed}")
+        return [catalog.devices[index]]
+    word = text.lower()
+    if word == "all":
+        return [d for c in usable.values() for d in c.devices]
+    if word == "default":
+        return [d for c in usable.values() for d in c.defaults]
+    if word == "host":
+        if "cpu" not in usable:
+            raise UsageError(f"--device host: the cpu backend is not among {', '.join(found)}")
+        return list(usable["cpu"].defaults)
+    named = [d for c in usable.values() for d in c.devices if word in d.name.lower()]
+    if not named:
+        words = ", ".join(DEVICE_WORDS)
+        raise UsageError(
+            f"--device {text!r}: no device's name contains it; expected {words}, "
+            f"BACKEND:INDEX or part of a name: {_listing(usable)}"
+        )
+    return named
+
+
 def choose_devices(
     backend_names: Sequence[str] | None,
     device_texts: Sequence[str],
     catalogs: Catalogs,
 ) -> list[DeviceInfo]:
-    """The devices a run uses; a UsageError for anything asked for that is not here."""
-    wanted = [_parse_device(t) for t in device_texts]
+    """The devices a run uses; a UsageError for anything asked for that is not here.
+
+    Without --device, each backend's defaults (of the -b backends, or of every
+    available one); each --device value adds the devices it names, among the
+    -b backends where -b is given.
+    """
     for name in backend_names or []:
         if name not in BACKENDS:
             raise UsageError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
-    explicit = list(dict.fromkeys([*(backend_names or []), *(n for n, _ in wanted)]))
+    wanted = [_parse_device(t) for t in device_texts]
+    if device_texts and all(w is not None for w in wanted):
+        # Only BACKEND:INDEX values: no other backend need list its devices.
+        names = list(dict.fromkeys([*(backend_names or []), *(w[0] for w in wanted if w)]))
+    else:
+        names = list(backend_names or BACKENDS)
+    found = catalogs(names)
+    explicit = bool(backend_names) or bool(device_texts)
+    for catalog in found.values():
+        if catalog.reason is None:
+            continue
+        if backend_names and catalog.backend in backend_names:
+            raise UsageError(f"backend {catalog.backend} is unavailable: {catalog.reason}")
+        if not explicit:
+            print(f"note: skipping {catalog.backend}: {catalog.reason}", file=sys.stderr)
     chosen: list[DeviceInfo] = []
-    for found in catalogs(explicit or list(BACKENDS)).values():
-        if found.reason is not None:
-            if explicit:
-                raise UsageError(f"backend {found.backend} is unavailable: {found.reason}")
-            print(f"note: skipping {found.backend}: {found.reason}", file=sys.stderr)
-            continue
-        indices = [i for n, i in wanted if n == found.backend]
-        if not indices:
-            chosen.extend(found.defaults)
-            continue
-        for index in dict.fromkeys(indices):
-            if index >= len(found.devices):
-                listed = ", ".join(d.id for d in found.devices)
-                raise UsageError(
-                    f"--device {found.backend}:{index}: no such device; "
-                    f"{found.backend} has {listed}"
-                )
-            chosen.append(found.devices[index])
+    if device_texts:
+        for text in device_texts:
+            chosen.extend(_pick(text, found))
+        # A -b backend no --device value named runs on its defaults.
+        named = {d.backend for d in chosen}
+        for name in backend_names or []:
+            if name not in named and found[name].reason is None:
+                chosen.extend(found[name].defaults)
+    else:
+        chosen = [d for c in found.values() if c.reason is None for d in c.defaults]
     if not chosen:
         raise UsageError("no backend is available; see 'harness devices'")
-    return chosen
+    return list({d.id: d for d in chosen}.values())
 
 
 def _cmd_devices(args: argparse.Namespace) -> int:
@@ -342,7 +429,9 @@ def _cmd_devices(args: argparse.Namespace) -> int:
                 "backend": name,
                 "available": found.reason is None,
                 "reason": found.reason,
-                "devices": [d.as_dict() for d in found.devices],
+                "devices": [
+                    {**d.as_dict(), "note": dict(found.notes).get(d.id)} for d in found.devices
+                ],
             }
         )
     if args.json:
@@ -364,6 +453,8 @@ def _cmd_devices(args: argparse.Namespace) -> int:
             print(f"      features: {' '.join(d['features']) or '-'}")
             if d["limits"]:
                 print("      limits: " + ", ".join(f"{k} {v}" for k, v in d["limits"].items()))
+            if d["note"]:
+                print(f"      {d['note']}")
     return 0
 
 
@@ -480,6 +571,8 @@ def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence
         "min_samples": options.min_samples,
         "max_noise": options.max_noise,
         "caches": list(options.caches),
+        "transfers": list(options.transfers),
+        "groups": list(options.groups),
         "memory": options.memory,
         "budgets": list(options.budgets),
         "params": {name: list(values) for name, values in options.params},
@@ -504,6 +597,8 @@ def _options_from_meta(saved: dict[str, Any]) -> RunOptions:
         min_samples=saved.get("min_samples", RunOptions.min_samples),
         max_noise=saved.get("max_noise", RunOptions.max_noise),
         caches=tuple(saved.get("caches", RunOptions.caches)),
+        transfers=tuple(saved.get("transfers", RunOptions.transfers)),
+        groups=tuple(saved.get("groups", RunOptions.groups)),
         memory=saved.get("memory"),
         budgets=tuple(saved.get("budgets", ())),
         params=tuple((name, tuple(values)) for name, values in saved["params"].items()),
@@ -571,6 +666,8 @@ def _new_run(
         min_samples=args.min_samples,
         max_noise=args.max_noise / 100,
         caches=tuple(dict.fromkeys(args.cache)),
+        transfers=tuple(dict.fromkeys(args.transfers)),
+        groups=args.group or (),
         memory=memory,
         budgets=budgets,
         sources=tuple(args.sources),
@@ -651,7 +748,16 @@ def _note_unmet_budgets(kernels: Sequence[Any], options: RunOptions) -> None:
 
 def _task_key(task: Task) -> tuple:
     device = f"{task.backend}:{task.device}"
-    return (task.kernel, device, task.size, task.precision, task.params, task.cache)
+    return (
+        task.kernel,
+        device,
+        task.size,
+        task.precision,
+        task.params,
+        task.cache,
+        task.transfers,
+        task.group,
+    )
 
 
 def _row_key(row: dict[str, Any]) -> tuple:
@@ -660,7 +766,9 @@ def _row_key(row: dict[str, Any]) -> tuple:
     kernel, device, size, precision = (
         row.get(k) for k in ("kernel", "device_id", "size", "precision")
     )
-    return (kernel, device, size, precision, params, row.get("cache", "hot"))
+    cache, moved = row.get("cache", "hot"), row.get("transfers", "resident")
+    group = row.get("work_group")
+    return (kernel, device, size, precision, params, cache, moved, group)
 
 
 #: Options of `harness run` that a resumed run takes from its own metadata instead.
@@ -765,7 +873,9 @@ def _execute_run(
     else:
         run_dir, meta, tasks = _new_run(args, executor.catalogs)
         held.enter_context(results.lock(run_dir))
-    options = _options_from_meta(meta["options"])
+    options = dataclasses.replace(
+        _options_from_meta(meta["options"]), images=run_dir / results.IMAGES
+    )
     names = {d.get("id"): d.get("name") for d in meta["devices"]}
     with results.writing(run_dir):
         results.write_json(run_dir / results.METADATA, meta)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import FIXTURES, harness, need_backend, run_folder
@@ -134,8 +135,9 @@ def test_a_compile_error_is_an_error_row_naming_file_and_line(tmp_path: Path) ->
     [
         (["-k", "Nope"], "no kernel matches 'Nope'"),
         (["-b", "metal"], "unknown backend 'metal'; choose from cpu"),
-        (["--device", "opencl:99"], "--device opencl:99: no such device"),
-        (["--device", "gpu0"], "expected BACKEND:INDEX"),
+        (["--device", "opencl:99"], "--device 'opencl:99': no such device; opencl has opencl:0"),
+        (["--device", "opencl:x"], "expected BACKEND:INDEX such as opencl:0"),
+        (["--device", "gpu0"], "'gpu0': no device's name contains it; expected all, host, default"),
         (["--device", "vulkan:0"], "unknown backend 'vulkan'"),
         (["--size", "0"], "'0' must be a positive whole number"),
         (["--size", "-3"], "'-3' must be a positive whole number"),
@@ -151,6 +153,32 @@ def test_bad_input_gets_one_clear_line(args: list[str], message: str, tmp_path: 
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr
     assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("device", "chosen"),
+    [
+        ("host", lambda d: d["backend"] == "cpu"),
+        ("all", lambda d: True),
+        ("llvmpipe", lambda d: "llvmpipe" in d["name"]),
+    ],
+)
+def test_devices_by_word_or_name(tmp_path: Path, device: str, chosen: Any) -> None:
+    need_backend("opencl")
+    need_backend("wgpu")
+    listed = json.loads(harness("devices", "--json").stdout)
+    every = [d for b in listed if b["available"] for d in b["devices"]]
+    want = {d["id"] for d in every if chosen(d)}
+    proc = harness(
+        "run", "-k", "Stream_COPY", "--check", "--size", "100", "--device", device,
+        "--out", str(tmp_path),
+    )  # fmt: skip
+    rows = results.read_journal(run_folder(tmp_path))
+    assert {r["device_id"] for r in rows} == want, proc.stderr
+    for row in rows:
+        if row["status"] == "ok":
+            api = next(d["api"] for d in every if d["id"] == row["device_id"])
+            assert row["device_api"] == api and row["device_driver"]
 
 
 def test_an_out_folder_that_cannot_be_written_is_named(tmp_path: Path) -> None:

@@ -271,6 +271,28 @@ def test_unheld_repetitions_launch_directly(standin: Path, tmp_path: Path) -> No
     assert "capture" not in calls and "graph" not in calls
 
 
+def test_transfers_are_copies_on_the_stream_timed_between_events(
+    standin: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "log.jsonl"
+    proc = harness(
+        "run", "-k", "Stream_MUL", "-b", "cuda", "--size", "1000", "--reps", "3",
+        "--transfers", "per-launch", "--out", str(tmp_path / "o"), env=_env(standin, log),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (row,) = _rows(tmp_path / "o")
+    assert (row["status"], row["transfer_timer"]) == ("ok", "device"), row["reason"]
+    assert float(row["h2d_s"]) >= 0 and row["h2d_bytes_per_rep"] == row["d2h_bytes_per_rep"]
+    calls = [r["call"] for r in _log(log) if r["call"] in ("event", "copy", "graph", "launch")]
+    # The last repetition: upload c, the launch of b = alpha * c (a graph of one),
+    # download b, each between two events on the stream.
+    assert calls[-9:] == [
+        "event", "copy", "event", "event", "graph", "event", "event", "copy", "event",
+    ]  # fmt: skip
+    kinds = [r.get("kind") for r in _log(log) if r["call"] == "copy"]
+    assert kinds[-2:] == ["htod", "dtoh"]
+
+
 def test_the_drivers_out_of_memory_is_an_error_row(standin: Path, tmp_path: Path) -> None:
     env = _env(standin, tmp_path / "log.jsonl", free="20000")
     proc = harness(

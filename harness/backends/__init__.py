@@ -39,6 +39,8 @@ class Catalog:
     reason: str | None
     devices: tuple[DeviceInfo, ...] = ()
     defaults: tuple[DeviceInfo, ...] = ()
+    #: `Backend.device_notes`: what to know of a device, by id.
+    notes: tuple[tuple[str, str], ...] = ()
 
 
 def catalog(name: str) -> Catalog:
@@ -48,7 +50,13 @@ def catalog(name: str) -> Catalog:
         reason = backend.unavailable_reason()
         if reason is not None:
             return Catalog(name, reason)
-        return Catalog(name, None, tuple(backend.devices()), tuple(backend.default_devices()))
+        return Catalog(
+            name,
+            None,
+            tuple(backend.devices()),
+            tuple(backend.default_devices()),
+            tuple(backend.device_notes().items()),
+        )
     except Exception as exc:
         return Catalog(name, f"listing its devices failed: {type(exc).__name__}: {exc}")
 

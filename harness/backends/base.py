@@ -66,6 +66,7 @@ def build_key(spec: KernelSpec, source: Path, precision: str) -> tuple:
         precision,
         tuple(spec.constants.items()),
         tuple(spec.type_aliases.items()),
+        tuple(spec.group_names.items()),
     )
 
 
@@ -158,6 +159,17 @@ class Execution(ABC):
     def read(self, name: str) -> np.ndarray:
         """Copy one array back to the host."""
 
+    @abstractmethod
+    def upload(self, name: str, host: np.ndarray) -> float:
+        """Copy a host array over the start of a device array and wait for the copy;
+        return its duration in seconds, by the device's clock where the API times
+        copies (the session's ``transfer_timer`` says which)."""
+
+    @abstractmethod
+    def download(self, name: str, host: np.ndarray) -> float:
+        """Copy the start of a device array into a host array (as many bytes as the
+        host array has) and wait for the copy; return its duration, as `upload`."""
+
     def close(self) -> None:  # noqa: B027 - most backends free by garbage collection
         """Release device memory now rather than at garbage collection."""
 
@@ -168,9 +180,16 @@ class Session(ABC):
     info: DeviceInfo
     #: Which clock times repetitions on this device: "device" or "host".
     timer: str = "device"
+    #: Which clock times host<->device copies (`Execution.upload`).
+    transfer_timer: str = "host"
 
     def array_limit(self) -> tuple[str, int] | None:
         """The device's limit on one array, as (limit name, bytes); None if none."""
+        return None
+
+    def group_limit(self) -> tuple[str, int] | None:
+        """The device's limit on a work-group's work-items, as (limit name,
+        work-items); None if none."""
         return None
 
     @abstractmethod
@@ -225,6 +244,10 @@ class Backend(ABC):
     def default_devices(self) -> list[DeviceInfo]:
         """The devices a run uses when the user names none."""
         return self.devices()
+
+    def device_notes(self) -> dict[str, str]:
+        """What a user should know of a device (why it is not a default), by id."""
+        return {}
 
     @abstractmethod
     def open(self, index: int) -> Session:

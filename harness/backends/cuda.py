@@ -43,7 +43,7 @@ import os
 import re
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -847,6 +847,27 @@ class CudaExecution(Execution):
                 self._context.download(out, self._buffers[name])
         return out
 
+    def _copy(self, copy: Callable[[], None]) -> float:
+        """A copy on the stream between two events: its seconds by the device's clock."""
+        ctx = self._context
+        with self._device_calls():
+            start, end = ctx.events(2)
+            ctx.record(start)
+            copy()
+            ctx.record(end)
+            ctx.synchronize()
+            return ctx.elapsed(start, end)
+
+    def upload(self, name: str, host: np.ndarray) -> float:
+        if not host.nbytes:
+            return 0.0
+        return self._copy(lambda: self._context.upload(self._buffers[name], host))
+
+    def download(self, name: str, host: np.ndarray) -> float:
+        if not host.nbytes:
+            return 0.0
+        return self._copy(lambda: self._context.download(host, self._buffers[name]))
+
     def close(self) -> None:
         """Free the arrays and graphs; after a sticky error nothing can be freed,
         and the process's end gives the memory back."""
@@ -864,6 +885,8 @@ class CudaExecution(Execution):
 class CudaSession(Session):
     """One device's primary context and stream; compiled modules cached."""
 
+    transfer_timer = "device"
+
     def __init__(self, info: DeviceInfo, props: _Props, driver: _Driver, index: int) -> None:
         self.info = info
         self.props = props
@@ -877,6 +900,9 @@ class CudaSession(Session):
     def close(self) -> None:
         if not self.lost:
             self.context.close()
+
+    def group_limit(self) -> tuple[str, int] | None:
+        return "max_threads_per_block", self.props.max_threads_per_block
 
     def _module(self, spec: KernelSpec, source: Path, precision: str) -> Any:
         key = build_key(spec, source, precision)

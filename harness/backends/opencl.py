@@ -16,6 +16,7 @@ against 26 GB/s for Stream_TRIAD).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,41 @@ def _all_devices() -> list[Any]:
     if not devices:
         raise BackendUnavailable("OpenCL platforms were found but they offer no device")
     return devices
+
+
+#: A kernel every OpenCL compiler must build.
+_TRIVIAL = "__kernel void probe(__global int *a) { a[0] = 1; }"
+
+
+@cache
+def compiler_problem(index: int) -> str | None:
+    """Why device ``index``'s compiler cannot build a trivial kernel; None when it can.
+
+    A driver can list a device its compiler cannot target: the PoCL bundled in
+    pyopencl's wheels (LLVM 14) asks for CPU ``generic`` on CPUs newer than its
+    LLVM knows (AMD Zen 5) and fails every build, where Debian's PoCL works.
+    """
+    cl = _cl()
+    device = _all_devices()[index]
+    try:
+        cl.Program(cl.Context([device]), _TRIVIAL).build()
+    except cl.Error as exc:
+        lines = [line.strip() for line in str(exc).splitlines() if "error:" in line]
+        return f"its compiler fails on a trivial kernel ({lines[0] if lines else exc})"
+    return None
+
+
+def _why_not_default(device: DeviceInfo, every: Sequence[DeviceInfo]) -> str | None:
+    problem = compiler_problem(device.index)
+    if problem:
+        return f"{problem}; Debian's pocl-opencl-icd has a PoCL that can"
+    if "cpu" in device.kind.split("/"):
+        first = next(
+            d for d in every if "cpu" in d.kind.split("/") and compiler_problem(d.index) is None
+        )
+        if first != device:
+            return f"{first.id} runs on the same host CPU; name it with --device to use it"
+    return None
 
 
 def _features(device: Any) -> frozenset[str]:
@@ -213,6 +249,20 @@ class OpenCLExecution(Execution):
             self._cl.enqueue_copy(self._queue, out, self._buffers[name])
         return out
 
+    def upload(self, name: str, host: np.ndarray) -> float:
+        if not host.nbytes:
+            return 0.0
+        event = self._cl.enqueue_copy(self._queue, self._buffers[name], host)
+        event.wait()
+        return (event.profile.end - event.profile.start) * 1e-9
+
+    def download(self, name: str, host: np.ndarray) -> float:
+        if not host.nbytes:
+            return 0.0
+        event = self._cl.enqueue_copy(self._queue, host, self._buffers[name])
+        event.wait()
+        return (event.profile.end - event.profile.start) * 1e-9
+
     def close(self) -> None:
         for buffer in self._buffers.values():
             buffer.release()
@@ -221,6 +271,8 @@ class OpenCLExecution(Execution):
 
 class OpenCLSession(Session):
     """A context and a profiling queue on one device; compiled programs cached."""
+
+    transfer_timer = "device"
 
     def __init__(self, info: DeviceInfo, device: Any) -> None:
         cl = _cl()
@@ -233,6 +285,9 @@ class OpenCLSession(Session):
 
     def array_limit(self) -> tuple[str, int] | None:
         return "max_alloc_bytes", self.info.limits["max_alloc_bytes"]
+
+    def group_limit(self) -> tuple[str, int] | None:
+        return "max_work_group_size", self.info.limits["max_work_group_size"]
 
     def _program(self, spec: KernelSpec, source: Path, precision: str) -> Any:
         cl = _cl()
@@ -278,6 +333,18 @@ class OpenCLBackend(Backend):
 
     def devices(self) -> list[DeviceInfo]:
         return [_info(i, d) for i, d in enumerate(_all_devices())]
+
+    def default_devices(self) -> list[DeviceInfo]:
+        """Every device whose compiler works, but one CPU device only: two CPU
+        drivers (Debian's PoCL and the one in pyopencl's wheels) run on the same
+        cores. Where no compiler works, every device, so that each row says why."""
+        every = self.devices()
+        return [d for d in every if _why_not_default(d, every) is None] or every
+
+    def device_notes(self) -> dict[str, str]:
+        every = self.devices()
+        notes = {d.id: _why_not_default(d, every) for d in every}
+        return {device: f"not used by default: {why}" for device, why in notes.items() if why}
 
     def compiled_text(
         self, spec: KernelSpec, source: Path, precision: str, device: DeviceInfo

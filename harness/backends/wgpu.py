@@ -482,6 +482,23 @@ class WgpuExecution(Execution):
             out.view(np.uint8)[:] = np.frombuffer(data, np.uint8)[: host.nbytes]
         return out
 
+    def upload(self, name: str, host: np.ndarray) -> float:
+        # WebGPU times only passes; a copy is timed by the host, to its completion.
+        if not host.nbytes:
+            return 0.0
+        start = time.perf_counter()
+        self._device.queue.write_buffer(self._buffers[name], 0, host)
+        self._submit_and_wait(self._device.create_command_encoder())
+        return time.perf_counter() - start
+
+    def download(self, name: str, host: np.ndarray) -> float:
+        if not host.nbytes:
+            return 0.0
+        start = time.perf_counter()
+        data = self._device.queue.read_buffer(self._buffers[name], 0, -(-host.nbytes // 4) * 4)
+        host.view(np.uint8)[:] = np.frombuffer(data, np.uint8)[: host.nbytes]
+        return time.perf_counter() - start
+
     def close(self) -> None:
         for buffer in (*self._buffers.values(), *self._others):
             buffer.destroy()
@@ -506,6 +523,11 @@ class WgpuSession(Session):
         self._modules: dict[tuple[Any, ...], _Module] = {}
         self._layouts: dict[tuple[tuple[bool, ...], bool], tuple[Any, Any]] = {}
         self._query_set: Any = None
+
+    def group_limit(self) -> tuple[str, int] | None:
+        names = ("max_compute_invocations_per_workgroup", "max_compute_workgroup_size_x")
+        name = min(names, key=lambda n: self.info.limits[n])
+        return name, self.info.limits[name]
 
     def array_limit(self) -> tuple[str, int] | None:
         names = ("max_storage_buffer_binding_size", "max_buffer_size")

@@ -28,6 +28,8 @@ import filelock
 
 JOURNAL = "journal.jsonl"
 SAMPLES = "samples.jsonl"
+#: Folder of the pictures kernels that draw one save (`KernelSpec.image`).
+IMAGES = "images"
 METADATA = "metadata.json"
 RESULTS = "results.csv"
 SUMMARY = "summary.txt"
@@ -43,6 +45,8 @@ COLUMNS = (
     "device",
     "precision",
     "cache",
+    "transfers",
+    "work_group",
     "size",
     "reps",
     "warmup",
@@ -71,6 +75,9 @@ COLUMNS = (
     "bytes_per_rep",
     "flops_per_rep",
     "timer",
+    "h2d_s",
+    "kernel_s",
+    "d2h_s",
 )
 
 STATUSES = ("ok", "fail", "error", "skipped")
@@ -80,6 +87,7 @@ REQUIRED = ("kernel", "device_id", "status")
 #: Columns that hold numbers (or null) where a row has them.
 NUMERIC = (
     "size",
+    "work_group",
     "reps",
     "warmup",
     "launches",
@@ -109,6 +117,11 @@ NUMERIC = (
     "bytes_per_rep",
     "flops_per_rep",
     "keys_per_s",
+    "h2d_s",
+    "kernel_s",
+    "d2h_s",
+    "h2d_bytes_per_rep",
+    "d2h_bytes_per_rep",
 )
 #: The metadata.json entries that readers use: what each must be where present.
 METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {

@@ -26,6 +26,7 @@ from harness.backends import get as get_backend
 from harness.execution import clocks
 from harness.execution.flush import Flusher
 from harness.execution.sampling import Sampler, StopRule, summarise
+from harness.execution.transfers import Mover
 from harness.model import sources
 from harness.model.rajaperf import checksum as array_checksum
 from harness.model.spec import KernelSpec, ResolvedLaunch, numpy_dtype, param_choices
@@ -54,6 +55,8 @@ class RunOptions:
     min_samples: int = 10
     max_noise: float = 0.005
     caches: tuple[str, ...] = ("hot",)
+    #: Where the data lives while timed (`harness.execution.transfers`).
+    transfers: tuple[str, ...] = ("resident",)
     #: Sizes picked by memory (RAJAPerf's --memory-allocated and --memory-moved):
     #: what the budgets count (one of `MEMORY_MEASURES`), and the budgets in bytes.
     memory: str | None = None
@@ -66,6 +69,10 @@ class RunOptions:
     #: Hold each batch of repetitions until all its launches are queued, where
     #: the API can (`harness.backends.base.Execution.time`).
     hold: bool = True
+    #: Where kernels that draw a picture (`KernelSpec.image`) save it; None: nowhere.
+    images: Path | None = None
+    #: Work-group sizes to run each kernel at (``--group``); empty: each kernel's own.
+    groups: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -79,6 +86,9 @@ class Task:
     precision: str
     params: tuple[tuple[str, str], ...] = ()
     cache: str = "hot"
+    transfers: str = "resident"
+    #: One-dimensional work-group size (None: the kernel's own).
+    group: int | None = None
 
 
 def stop_rule(options: RunOptions) -> StopRule:
@@ -125,13 +135,23 @@ def plan(
     """Every task, kernel-major so inputs and references are made once per kernel."""
     chosen = dict(options.params)
     return [
-        Task(spec.name, dev.backend, dev.index, size, options.precision, params, cache)
+        Task(spec.name, dev.backend, dev.index, size, options.precision, params, cache, moved, wg)
         for spec in kernels
         for params in param_choices(spec, chosen)
+        for wg in task_groups(spec.with_params(dict(params)), options)
         for size in task_sizes(spec, options)
         for cache in options.caches
+        for moved in options.transfers
         for dev in devices
     ]
+
+
+def task_groups(spec: KernelSpec, options: RunOptions) -> tuple[int | None, ...]:
+    """The work-group sizes a kernel runs at: the sweep's, or its own where it has
+    none or keeps its size (`KernelSpec.regroup_problem`)."""
+    if not options.groups or spec.regroup_problem:
+        return (None,)
+    return options.groups
 
 
 def make_inputs(
@@ -200,7 +220,7 @@ def kernel_checksum(spec: KernelSpec, outputs: dict[str, np.ndarray]) -> float:
 
 def base_row(task: Task, device: str | None = None) -> dict[str, Any]:
     """A task's row before it runs: what it is, and what one repetition moves."""
-    spec = suite.spec_of(task.kernel).with_params(dict(task.params))
+    spec = task_spec(task)
     real_bytes = numpy_dtype("real", task.precision).itemsize
     return {
         "kernel": spec.name,
@@ -220,8 +240,15 @@ def base_row(task: Task, device: str | None = None) -> dict[str, Any]:
         "flops_per_rep": spec.flops(task.size),
         "timer": None,
         "cache": task.cache,
+        "transfers": task.transfers,
+        "work_group": task.group,
         **dict(task.params),
     }
+
+
+def task_spec(task: Task) -> KernelSpec:
+    """The kernel a task runs: its run options chosen, at its work-group size."""
+    return suite.spec_of(task.kernel).with_params(dict(task.params)).with_group(task.group)
 
 
 def array_bytes(spec: KernelSpec, size: int, precision: str) -> int:
@@ -340,6 +367,20 @@ def check_array_limit(spec: KernelSpec, task: Task, session: base.Session) -> No
             )
 
 
+def check_group_limit(spec: KernelSpec, task: Task, session: base.Session) -> None:
+    """DeviceLimit, before anything is compiled, for work-groups over the device's limit."""
+    limit = session.group_limit()
+    if limit is None:
+        return
+    name, most = limit
+    for launch in spec.plan(task.size):
+        if launch.threads > most:
+            raise base.DeviceLimit(
+                f"launch {launch.entry} needs work-groups of {launch.threads} work-items, "
+                f"over this device's {name} of {most}"
+            )
+
+
 def host_available_bytes() -> int:
     """Host memory available now (0 where the system does not say)."""
     try:
@@ -428,15 +469,21 @@ class Runner:
 
     def execute(self, task: Task) -> dict[str, Any]:
         """One row: never raises for a kernel's or a device's failure."""
-        spec = suite.spec_of(task.kernel).with_params(dict(task.params))
+        spec = task_spec(task)
         backend = self._backend(task.backend)
         row = base_row(task)
+        if self.options.groups and spec.regroup_problem:
+            row["reason"] = f"keeps its work-group size under --group: {spec.regroup_problem}"
         try:
             session = self._session(backend, task.device)
             row["device"] = session.info.name
+            # The index may change between machines and driver installs; these do not.
+            row["device_api"] = session.info.api
+            row["device_driver"] = session.info.driver
             row["timer"] = session.timer
             check_memory(spec, task, session.info)
             check_array_limit(spec, task, session)
+            check_group_limit(spec, task, session)
             missing = spec.required_features(task.precision) - session.info.features
             if missing:
                 return _skip(row, f"needs {', '.join(sorted(missing))}, which this device lacks")
@@ -539,6 +586,8 @@ class Runner:
     ) -> None:
         timed, *checks = self._inputs(spec, task)
         execution, verdict, outputs, estimate = self._verify(spec, task, session, source, timed)
+        if spec.image is not None and self.options.images is not None:
+            row["image"] = save_images(spec, task, outputs, timed.reference, self.options.images)
         worst = verdict.max_rel_error
         failed: BaseException | None = None
         try:
@@ -559,11 +608,19 @@ class Runner:
             if not launches:
                 row["reason"] = "nothing to launch at this size, so nothing to time"
                 return
-            if checks:
+            mover = None
+            if checks or task.transfers != "resident":
                 execution.close()
                 arrays = {a.name: timed.inputs[a.name] for a in spec.arrays}
                 execution = session.load(spec, task.precision, source, arrays)
-            times, stop = self._sample(task, launches, execution, session, estimate, row)
+            if task.transfers != "resident":
+                mover = Mover(spec, launches, task.transfers, execution, arrays, self.options.hold)
+                row["transfer_timer"] = session.transfer_timer
+                problem = self._verify_moved(spec, task, mover, timed)
+                if problem:
+                    row.update(status="fail", reason=f"with {task.transfers} transfers: {problem}")
+                    return
+            times, stop = self._sample(task, launches, execution, session, estimate, row, mover)
         except BaseException as exc:
             failed = exc
             raise
@@ -575,12 +632,28 @@ class Runner:
         row.update(reps=len(times), warmup=self.options.warmup)
         row.update(summarise(times, stop_rule(self.options), stop))
         row["samples_s"] = times
+        if mover is None:
+            row.update(h2d_s=0.0, kernel_s=row["time_median_s"], d2h_s=0.0)
+            row.update(h2d_bytes_per_rep=0, d2h_bytes_per_rep=0)
+        else:
+            row.update(mover.columns())
         median = row["time_median_s"]
         if median > 0:
             row["gbytes_per_s"] = row["bytes_per_rep"] / median / 1e9
             row["gflops_per_s"] = row["flops_per_rep"] / median / 1e9
             if spec.items:
                 row[f"{spec.items}_per_s"] = task.size / median
+
+    def _verify_moved(self, spec: KernelSpec, task: Task, mover: Mover, timed: Case) -> str | None:
+        """One repetition with its transfers, from fresh inputs: the outputs the
+        host holds after it against the reference (a problem, or None)."""
+        mover.rep()
+        outputs = {a.name: mover.host[a.name] for a in spec.outputs}
+        if spec.verify is not None:
+            return spec.verify(timed.inputs, outputs, timed.reference).problem
+        tolerance = spec.tolerance
+        verdict = compare(outputs, timed.reference, tolerance.at(task.precision), tolerance.floor)
+        return verdict.problem
 
     def _sample(
         self,
@@ -590,16 +663,23 @@ class Runner:
         session: base.Session,
         estimate: float,
         row: dict[str, Any],
+        mover: Mover | None = None,
     ) -> tuple[list[float], str]:
         """Warm up, then time repetitions: the fixed ``--reps`` count, or until the
         run's stop rule is met. A cold row flushes the cache before each one,
-        outside the timed region. The device's clocks are read before and
-        after (`harness.execution.clocks`). Returns the times and why sampling
-        stopped."""
+        outside the timed region; a row with transfers moves its data in each
+        one (`harness.execution.transfers`). The device's clocks are read before
+        and after (`harness.execution.clocks`). Returns the times and why
+        sampling stopped."""
         for _ in range(self.options.warmup):
             start = time.perf_counter()
-            execution.run(launches)
+            if mover is None:
+                execution.run(launches)
+            else:
+                mover.rep()
             estimate = time.perf_counter() - start
+        if mover is not None:
+            mover.parts.clear()
         flusher = None
         if task.cache == "cold":
             backend = self._backend(task.backend)
@@ -610,7 +690,7 @@ class Runner:
         probe = self._probes[session.info.id]
         try:
             before = probe.read() if probe else {}
-            sampled = self._repeat(launches, execution, flusher, estimate)
+            sampled = self._repeat(launches, execution, flusher, estimate, mover)
             row["queue"] = execution.queue
             row.update(clocks.columns(before, probe.read() if probe else {}))
             return sampled
@@ -624,14 +704,19 @@ class Runner:
         execution: base.Execution,
         flusher: Flusher | None,
         estimate: float,
+        mover: Mover | None,
     ) -> tuple[list[float], str]:
         def take(count: int) -> list[float]:
-            if flusher is None:
+            if flusher is None and mover is None:
                 return execution.time(launches, count, self.options.hold)
             times = []
             for _ in range(count):
-                flusher.run()
-                times.extend(execution.time(launches, 1, self.options.hold))
+                if flusher is not None:
+                    flusher.run()
+                if mover is None:
+                    times.extend(execution.time(launches, 1, self.options.hold))
+                else:
+                    times.append(mover.rep())
             return times
 
         if self.options.reps:
@@ -648,6 +733,32 @@ class Runner:
             count = sampler.batch(per_rep, rule.max_time - elapsed)
             sampler.add(take(count))
             per_rep = (time.perf_counter() - start - elapsed) / count
+
+
+def save_images(
+    spec: KernelSpec,
+    task: Task,
+    outputs: dict[str, np.ndarray],
+    reference: dict[str, np.ndarray],
+    folder: Path,
+) -> str:
+    """Save a row's picture and its difference from the reference's as PNGs in
+    ``folder``; return the picture's file name (the difference's ends ``-diff``)."""
+    from matplotlib import image
+
+    assert spec.image is not None
+    got = spec.image(outputs).astype(np.float64)
+    want = spec.image(reference).astype(np.float64)
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"{spec.name}-{task.backend}{task.device}-{task.precision}-n{task.size}"
+    stem += "".join(f"-{v}" for _, v in task.params)
+    image.imsave(folder / f"{stem}.png", np.log1p(got - got.min()), cmap="magma", origin="lower")
+    off = np.abs(got - want)
+    image.imsave(
+        folder / f"{stem}-diff.png", off, cmap="Reds", vmin=0, vmax=max(1.0, off.max()),
+        origin="lower",
+    )  # fmt: skip
+    return f"{stem}.png"
 
 
 def _close_after(execution: base.Execution, error: BaseException) -> None:

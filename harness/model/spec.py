@@ -8,6 +8,7 @@ the very same plan. Backends only ever see resolved launches and arrays.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -322,6 +323,12 @@ class KernelSpec:
     #: Sizes ``--check`` and mutation runs use (default: ``check_size`` alone);
     #: kernels whose edge cases depend on the length list odd ones here.
     check_sizes: tuple[int, ...] = ()
+    #: The outputs as a 2-D picture (Mandelbrot's escape counts): runs save each
+    #: device's as a PNG, with its difference from the reference's.
+    image: Callable[[dict[str, np.ndarray]], np.ndarray] | None = None
+    #: Why the kernel keeps its work-group size under ``--group`` (None: it can
+    #: take any size the sweep offers).
+    fixed_group: str | None = None
 
     def __post_init__(self) -> None:
         names = [a.name for a in self.arrays] + [s.name for s in self.scalars]
@@ -397,6 +404,34 @@ class KernelSpec:
             return self
         assert self.bind is not None, f"{self.name} declares params but no bind"
         return self.bind(values)
+
+    @property
+    def regroup_problem(self) -> str | None:
+        """Why the kernel cannot run at another work-group size; None when it can."""
+        if self.fixed_group:
+            return self.fixed_group
+        if not isinstance(self.group_size, int | np.integer):
+            return f"its launches span several axes with work-groups of {self.group_size}"
+        return None
+
+    def with_group(self, size: int | None) -> KernelSpec:
+        """The kernel with one-dimensional work-groups of ``size`` work-items: its
+        launches at its own size take the new one, its sources see it as ``GROUP``
+        (itself for None or its own size)."""
+        if size is None or size == self.group_size:
+            return self
+        problem = self.regroup_problem
+        if problem:
+            raise ValueError(f"{self.name} keeps its work-group size: {problem}")
+        own, plan = self.group_size, self.plan
+
+        def regrouped(n: int) -> list[Launch]:
+            return [
+                dataclasses.replace(launch, group=size) if launch.group == own else launch
+                for launch in plan(n)
+            ]
+
+        return dataclasses.replace(self, group_size=size, plan=regrouped)
 
     @property
     def sizes_for_check(self) -> tuple[int, ...]:

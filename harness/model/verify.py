@@ -63,7 +63,8 @@ def compare(
             bad = int(np.count_nonzero(err > tol))
             problem = (
                 f"{name}: {bad} of {err.size} elements off; worst at index {at}: "
-                f"got {got.ravel()[at]!r}, expected {np.asarray(expected).ravel()[at]!r} "
+                f"got {got.ravel()[at].item()!r}, "
+                f"expected {np.asarray(expected).ravel()[at].item()!r} "
                 f"(relative error {err[at]:.3g} > tolerance {tol:.3g})"
             )
     return Verdict(worst, problem)

@@ -158,12 +158,26 @@ def prepare(frame: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = None)
     facts = facts if facts is not None else kernel_facts([])
     frame["case_params"] = _joined(frame, facts, "case")
     frame["variant_params"] = _joined(frame, facts, "variant")
+    # A cold-cache row, or one that moves its data each repetition, measures the
+    # same problem another way, as a variant does.
     if "cache" in frame:
-        # A cold-cache row measures the same problem another way, as a variant does.
         cold = frame["cache"].astype(str).isin(["cold"])
         frame["variant_params"] = [
             ", ".join(filter(None, (v, "cold cache" if c else "")))
             for v, c in zip(frame["variant_params"], cold, strict=True)
+        ]
+    if "transfers" in frame:
+        frame["transfers"] = frame["transfers"].astype(object).fillna("resident").astype(str)
+    else:
+        frame["transfers"] = "resident"
+    frame["variant_params"] = [
+        ", ".join(filter(None, (v, "" if m == "resident" else f"{m} transfers")))
+        for v, m in zip(frame["variant_params"], frame["transfers"], strict=True)
+    ]
+    if "work_group" in frame:
+        frame["variant_params"] = [
+            ", ".join(filter(None, (v, "" if g != g or g in (None, "") else f"group {int(g)}")))
+            for v, g in zip(frame["variant_params"], frame["work_group"], strict=True)
         ]
     known = [facts.get(str(k)) or {} for k in frame["kernel"]]
     frame["items"] = [str(k.get("items") or "") for k in known]

@@ -27,6 +27,7 @@ from matplotlib.colors import TwoSlopeNorm, to_rgb
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
 
+from harness.execution.transfers import TRANSFER_MODES
 from harness.reporting.frames import prepare, timed
 from harness.reporting.report import TIMES, find_baseline, speedups
 from harness.reporting.table import format_time
@@ -745,6 +746,56 @@ def plot_rate(frame: pd.DataFrame, items: str) -> Figure:
     return fig
 
 
+TRANSFERS_TITLE = "Where the time of a repetition goes, by where the data lives"
+TRANSFERS_XLABEL = "Median time per repetition, split into its parts"
+#: The parts of a repetition, their columns and colours.
+TRANSFER_PARTS = (
+    ("upload (host to device)", "h2d_s", "#E69F00"),
+    ("kernels", "kernel_s", "#0072B2"),
+    ("download (device to host)", "d2h_s", "#009E73"),
+)
+
+
+@_styled
+def plot_transfers(frame: pd.DataFrame) -> Figure:
+    """Each kernel's repetition split into uploads, kernels and downloads, one
+    stacked bar per device and transfer mode (``--transfers``); the device
+    names are in the other plots' legends."""
+    done = _largest(_needs_timings(frame))
+    if done["transfers"].eq("resident").all():
+        raise NothingToPlot("no row moved its data in the timed region (--transfers)")
+    done = done[done["kernel"].isin(done.loc[done["transfers"] != "resident", "kernel"])]
+    cases = list(dict.fromkeys(done["case"]))
+    heights = [max(1, int((done["case"] == c).sum())) for c in cases]
+    fig = Figure(figsize=(10.0, 1.4 + 0.3 * sum(heights) + 0.9 * len(cases)), layout="constrained")
+    axes = fig.subplots(len(cases), 1, squeeze=False, height_ratios=heights)[:, 0]
+    for ax, case in zip(axes, cases, strict=True):
+        rows = done[done["case"] == case]
+        order = rows["transfers"].map({m: i for i, m in enumerate(TRANSFER_MODES)})
+        rows = rows.assign(_order=order).sort_values(["device_id", "_order"]).iloc[::-1]
+        left = np.zeros(len(rows))
+        for name, column, colour in TRANSFER_PARTS:
+            value = rows[column].fillna(0).to_numpy(float)
+            ax.barh(range(len(rows)), value, left=left, color=colour, label=name)
+            left += value
+        for y, total in enumerate(left):
+            ax.text(total, y, " " + format_time(total), va="center", fontsize=9)
+        labels = [
+            f"{device} · {mode}"
+            for device, mode in zip(rows["device_id"], rows["transfers"], strict=True)
+        ]
+        ax.set_yticks(range(len(rows)), labels)
+        ax.set_xlim(0, float(left.max()) * 1.25)
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_time(v) if v else "0"))
+        ax.set_title(case, loc="left", fontsize=12)
+    axes[-1].set_xlabel(TRANSFERS_XLABEL)
+    axes[0].set_title("shorter is better", **NOTE_STYLE)
+    fig.suptitle(TRANSFERS_TITLE, x=0.01, ha="left")
+    handles, labels = axes[0].get_legend_handles_labels()
+    _legend_below(fig, handles, labels)
+    return fig
+
+
 def _rate_bars(
     rows: pd.DataFrame,
     cases: list[str],
@@ -785,6 +836,8 @@ def figures(
         ("bandwidth", lambda: plot_bandwidth(frame, peaks)),
         ("roofline", lambda: plot_roofline(frame)),
     ]
+    if "transfers" in frame and frame["transfers"].dropna().astype(str).ne("resident").any():
+        jobs.append(("transfers", lambda: plot_transfers(frame)))
     sweeps = swept_kernels(frame)
     jobs += [(f"sweep_{k}", lambda k=k: plot_sweep(frame, k)) for k in sweeps]
     counted = counted_items(frame)

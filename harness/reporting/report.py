@@ -154,9 +154,10 @@ def build(frame: pd.DataFrame, metas: list[dict[str, Any]], baseline: str | None
             columns.append(f"Speedup vs {baseline_label}")
     rows = []
     problems = []
-    for _, row in frame.iterrows():
+    fastest = set(best_groups(frame).index)
+    for index, row in frame.iterrows():
         cells = [str(row["case"]), str(row["backend"]), str(row["series"])]
-        cells += [str(row[c]) for c in extras]
+        cells += [str(row[c]) + (" (best group)" if index in fastest else "") for c in extras]
         cells += [str(row["precision"]), _size(row["size"]), str(row["status"])]
         if timings:
             cells += [
@@ -184,12 +185,61 @@ def build(frame: pd.DataFrame, metas: list[dict[str, Any]], baseline: str | None
             f"{tally}. Median of the timed repetitions; spread is their standard deviation, "
             "'unstable' where the repetitions varied too much to trust (the run's own flag).",
         ),
+        _best_groups_table(frame),
         _runs_table(frame, metas),
         _devices_table(frame, metas),
         _software_table(metas),
     ]
     title = "Benchmark report: " + ", ".join(m["run"] for m in metas)
     return Report(title, notes, [t for t in tables if t.rows], problems)
+
+
+def best_groups(frame: pd.DataFrame) -> pd.DataFrame:
+    """The ``--group`` rows that were fastest of their kernel, device and case: one
+    per kernel, device, precision, size and other variant, with ``tried`` (every
+    size's median, in order of size)."""
+    done = timed(frame)
+    if "work_group" not in done:
+        return done.iloc[0:0]
+    done = done[done["work_group"].notna()].copy()
+    done["_rest"] = done["variant_params"].str.replace(r"(, )?group \d+", "", regex=True)
+    keys = ["case", "series_key", "precision", "size", "_rest"]
+    best = []
+    for _, rows in done.groupby(keys, sort=False):
+        rows = rows.sort_values("work_group")
+        tried = ", ".join(
+            f"{int(g)}: {format_time(t)}"
+            for g, t in zip(rows["work_group"], rows["time_median_s"], strict=True)
+        )
+        best.append(rows.loc[rows["time_median_s"].idxmin()].copy())
+        best[-1]["tried"] = tried
+    import pandas as pd
+
+    return pd.DataFrame(best)
+
+
+def _best_groups_table(frame: pd.DataFrame) -> Table:
+    best = best_groups(frame)
+    rows = [
+        [
+            str(r["case"]),
+            str(r["series"]),
+            str(r["_rest"]),
+            str(r["precision"]),
+            _size(r["size"]),
+            str(int(r["work_group"])),
+            format_time(r["time_median_s"]),
+            str(r["tried"]),
+        ]
+        for _, r in best.iterrows()
+    ]
+    return Table(
+        "Best work-group size",
+        ["Kernel", "Device", "Variant", "Precision", "Size", "Best group", "Median", "Tried"],
+        rows,
+        "The --group sweep's fastest work-group size per kernel and device (RAJAPerf's GPU "
+        "block-size tunings); 'Tried' gives each size's median.",
+    )
 
 
 def _runs_table(frame: pd.DataFrame, metas: list[dict[str, Any]]) -> Table:

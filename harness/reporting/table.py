@@ -30,10 +30,15 @@ def _num(value: Any, fmt: str) -> str:
 
 def label(row: dict[str, Any]) -> str:
     """The kernel's name, with its run options (a sort's strategy...) when it has
-    any, and ``cold`` for a cold-cache row."""
+    any, ``cold`` for a cold-cache row, the transfers of a row that moves its data
+    in the timed region, and the work-group size of a ``--group`` row."""
     options = [str(row[name]) for name in PARAMS if row.get(name) not in (None, "")]
     if row.get("cache") not in (None, "", "hot"):
         options.append(str(row["cache"]))
+    if row.get("transfers") not in (None, "", "resident"):
+        options.append(str(row["transfers"]))
+    if row.get("work_group") not in (None, ""):
+        options.append(f"group={int(float(row['work_group']))}")
     return f"{row.get('kernel')}[{','.join(options)}]" if options else str(row.get("kernel"))
 
 

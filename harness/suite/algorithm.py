@@ -26,6 +26,7 @@ from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, N, as_f64, one_launc
 from harness.suite.scan import (
     CHUNK,
     CHUNKED_CHECK_SIZES,
+    CHUNKS_FIXED,
     COUNT,
     MANY_PARTIALS_SIZE,
     chunk_sums,
@@ -72,6 +73,7 @@ def _reduce_sum_final_cpu(grid: Grid, partial: np.ndarray, total: np.ndarray, co
 
 REDUCE_SUM = KernelSpec(
     name="Algorithm_REDUCE_SUM",
+    fixed_group=CHUNKS_FIXED,
     group=GROUP_NAME,
     summary="sum = sum(x[i]), group partials then one group folding them",
     arrays=(
@@ -127,6 +129,7 @@ def _scan_reference(x: dict) -> dict:
 
 SCAN = KernelSpec(
     name="Algorithm_SCAN",
+    fixed_group=CHUNKS_FIXED,
     group=GROUP_NAME,
     summary="y[i] = x[0] + ... + x[i-1], an exclusive scan in three launches",
     arrays=(
@@ -216,6 +219,7 @@ def _histogram_cpu(
 
 HISTOGRAM = KernelSpec(
     name="Algorithm_HISTOGRAM",
+    fixed_group=CHUNKS_FIXED,
     group=GROUP_NAME,
     summary="counts[bins[i]] += 1 over 10 bins: group-local atomics, then global atomics",
     arrays=(

@@ -28,7 +28,7 @@ from harness.model.spec import (
 )
 from harness.suite.algorithm import BIN_BYTES, histogram_bins
 from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, N, as_f64, one_launch, per_item
-from harness.suite.scan import CHUNK, CHUNKED_CHECK_SIZES, chunked_launch
+from harness.suite.scan import CHUNK, CHUNKED_CHECK_SIZES, CHUNKS_FIXED, chunked_launch
 
 #: What the kernels need to add reals atomically, at either precision.
 ATOMIC_FEATURES = frozenset({"atomics"})
@@ -147,6 +147,7 @@ def _multi_reduce(num_bins: int) -> KernelSpec:
 
     return KernelSpec(
         name="Basic_MULTI_REDUCE",
+        fixed_group=CHUNKS_FIXED,
         group="Basic",
         summary=f"values[bins[i]] += data[i] over {num_bins} bins: runs summed, then atomics",
         arrays=(

@@ -25,6 +25,7 @@ from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, N, as_f64, one_launc
 from harness.suite.scan import (
     CHUNK,
     CHUNKED_CHECK_SIZES,
+    CHUNKS_FIXED,
     COUNT,
     chunk_sums,
     chunked_launch,
@@ -153,6 +154,7 @@ def _reduce3_reference(x: dict) -> dict:
 
 REDUCE3_INT = KernelSpec(
     name="Basic_REDUCE3_INT",
+    fixed_group=CHUNKS_FIXED,
     group=GROUP_NAME,
     summary="int vsum += vec[i], vmin = min, vmax = max in one pass, then one group folding",
     arrays=(
@@ -343,6 +345,7 @@ def _indexlist_reference(x: dict) -> dict:
 
 INDEXLIST_3LOOP = KernelSpec(
     name="Basic_INDEXLIST_3LOOP",
+    fixed_group=CHUNKS_FIXED,
     group=GROUP_NAME,
     summary="list of i with x[i] < 0: flags, exclusive scan over n+1, scatter",
     arrays=(
@@ -425,6 +428,7 @@ def _indexlist_chunk_scan_cpu(
 
 INDEXLIST = KernelSpec(
     name="Basic_INDEXLIST",
+    fixed_group=CHUNKS_FIXED,
     group=GROUP_NAME,
     summary="list of i with x[i] < 0: chunk counts, then each chunk listed from their sum",
     arrays=(
@@ -500,6 +504,7 @@ def _pi_reduce_final_cpu(grid: Grid, partial: np.ndarray, pi: np.ndarray, count:
 
 PI_REDUCE = KernelSpec(
     name="Basic_PI_REDUCE",
+    fixed_group=CHUNKS_FIXED,
     group=GROUP_NAME,
     summary="pi = 4 * sum(dx / (1 + x*x)), x = (i + 0.5) * dx: group partials, then their sum",
     arrays=(
@@ -580,6 +585,7 @@ def _trap_int_reference(x: dict) -> dict:
 
 TRAP_INT = KernelSpec(
     name="Basic_TRAP_INT",
+    fixed_group=CHUNKS_FIXED,
     group=GROUP_NAME,
     summary="sumx += h * sum(1 / sqrt((x - xp)^2 + (y - yp)^2)), x = x0 + i*h, in two launches",
     arrays=(
@@ -704,6 +710,7 @@ def _reduce_struct_reference(x: dict) -> dict:
 
 REDUCE_STRUCT = KernelSpec(
     name="Basic_REDUCE_STRUCT",
+    fixed_group=CHUNKS_FIXED,
     group=GROUP_NAME,
     summary="center, min and max of points (x[i], y[i]): six reductions in one pass, then a fold",
     arrays=(

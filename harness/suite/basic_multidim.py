@@ -185,6 +185,7 @@ def _mat_mat_flops(size: int) -> int:
 
 MAT_MAT_SHARED = KernelSpec(
     name="Basic_MAT_MAT_SHARED",
+    fixed_group="a work-group computes one tile of the product: its size is the tile's",
     group=GROUP_NAME,
     summary=f"C = A.B, N x N, through {TL_SZ} x {TL_SZ} tiles of A and B in local memory",
     arrays=(

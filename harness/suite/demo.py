@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -101,14 +102,36 @@ def _mandelbrot_init(size: int, seed: int, precision: str) -> dict:
     return {"iterations": np.zeros(_side(size) ** 2, dtype=np.uint32)}
 
 
-def _mandelbrot_reference(inputs: dict) -> dict[str, np.ndarray]:
-    side = _side(inputs["iterations"].size)
+@functools.lru_cache(maxsize=4)
+def _reference_counts(side: int) -> np.ndarray:
     view = MANDELBROT_VIEW
-    dtype = np.dtype(np.float64)
     counts = _mandelbrot_counts(
-        side, MANDELBROT_ITERATIONS, view[0], view[1], view[2] / side, dtype
+        side, MANDELBROT_ITERATIONS, view[0], view[1], view[2] / side, np.dtype(np.float64)
     )
-    return {"iterations": counts}
+    counts.flags.writeable = False
+    return counts
+
+
+def _mandelbrot_reference(inputs: dict) -> dict[str, np.ndarray]:
+    return {"iterations": _reference_counts(_side(inputs["iterations"].size)).copy()}
+
+
+#: FLOPs of the kernel's work: per pixel its point (2 multiplies, 2 adds); per
+#: iteration that goes on, 4 multiplies and 4 adds; per pixel that escapes, the
+#: test that finds it (2 multiplies, 1 add).
+FLOPS_PER_PIXEL, FLOPS_PER_ITERATION, FLOPS_PER_ESCAPE = 4, 8, 3
+
+
+def mandelbrot_flops(size: int) -> int:
+    """FLOPs one image takes, counted from its escape iterations (the f64
+    reference's: an f32 image differs on a few boundary pixels only)."""
+    counts = _reference_counts(_side(size))
+    escaped = int(np.count_nonzero(counts < MANDELBROT_ITERATIONS))
+    return (
+        FLOPS_PER_PIXEL * counts.size
+        + FLOPS_PER_ITERATION * int(counts.sum(dtype=np.int64))
+        + FLOPS_PER_ESCAPE * escaped
+    )
 
 
 #: Pixels on the set's boundary are chaotic: one rounding difference (a fused
@@ -162,7 +185,7 @@ MANDELBROT = KernelSpec(
     reference=_mandelbrot_reference,
     cpu={"mandelbrot": _mandelbrot_cpu},
     traffic=lambda n, b: Traffic(write=4 * _side(n) ** 2),
-    flops=lambda n: 0,
+    flops=mandelbrot_flops,
     default_size=1 << 20,
     default_reps=20,
     check_size=40_000,
@@ -171,6 +194,9 @@ MANDELBROT = KernelSpec(
     tolerance=EXACT,
     verify=_mandelbrot_verify,
     items="pixels",
+    image=lambda outputs: outputs["iterations"].reshape(
+        _side(outputs["iterations"].size), _side(outputs["iterations"].size)
+    ),
 )
 
 KERNELS = (VADD, MANDELBROT)

@@ -23,7 +23,7 @@ from harness.model.spec import (
     Traffic,
 )
 from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, N, as_f64, one_launch, per_item
-from harness.suite.scan import CHUNKED_CHECK_SIZES, chunking, partial_groups
+from harness.suite.scan import CHUNKED_CHECK_SIZES, CHUNKS_FIXED, chunking, partial_groups
 
 GROUP_NAME = "Lcals"
 
@@ -199,6 +199,7 @@ def _first_min_reference(x: dict) -> dict:
 
 FIRST_MIN = KernelSpec(
     name="Lcals_FIRST_MIN",
+    fixed_group=CHUNKS_FIXED,
     group=GROUP_NAME,
     summary="minloc of x (first index of the minimum), a two-pass reduction",
     arrays=(

@@ -322,6 +322,7 @@ def _gemm_flops(size: int) -> int:
 
 GEMM = KernelSpec(
     name="Polybench_GEMM",
+    fixed_group="a work-group computes one tile of the product: its size is the tile's",
     group=GROUP_NAME,
     summary="C = alpha * A.B (C *= beta first, then overwritten, as RAJAPerf does)",
     arrays=(

@@ -41,6 +41,13 @@ CHUNKED_CHECK_SIZES = (10_753, 39_937)
 MANY_PARTIALS_SIZE = MIN_TILES * GROUP * GROUP + 1
 
 
+#: Why kernels built on chunked launches keep their work-group size.
+CHUNKS_FIXED = (
+    f"its work-groups of {GROUP} each take one chunk of the items (and leave one "
+    "partial result), a layout made for that size"
+)
+
+
 def chunking(n: int) -> tuple[int, int]:
     """Work-groups of a chunked launch over ``n`` items, and each group's chunk length."""
     groups = max(1, min(MAX_GROUPS, math.ceil(n / (GROUP * MIN_TILES))))

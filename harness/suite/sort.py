@@ -297,6 +297,12 @@ def _cpu_pass(kind: int, steps: int, tail: bool):
     return bitonic_pass
 
 
+#: Why the sorts keep their work-group size under --group.
+SORT_GROUP_FIXED = (
+    "its tiles (in work-group memory) and register blocks are laid out for its own work-group size"
+)
+
+
 def _cpu_entries(kind: int, tile: int, steps: int) -> dict:
     """The numpy entry points of every strategy's launches."""
     return {
@@ -531,6 +537,7 @@ def _bitonic(
     return KernelSpec(
         name=name,
         group="Sort",
+        fixed_group=SORT_GROUP_FIXED,
         summary=summary,
         arrays=(Array("keys", key, lambda n: n, "inout"), *value_array),
         scalars=_SCALARS,
@@ -599,6 +606,7 @@ def _rajaperf_sort(name: str, pairs: bool, strategy: str, steps: int = 4) -> Ker
     return KernelSpec(
         name=name,
         group="Algorithm",
+        fixed_group=SORT_GROUP_FIXED,
         summary="sort (key, value) pairs of doubles by key" if pairs else "sort doubles",
         arrays=(
             Array("keys", "f64", lambda n: n, "inout"),

@@ -24,6 +24,7 @@ from harness.suite.forall import FORALL_CHECK_SIZES, N, as_f64, one_launch, per_
 from harness.suite.scan import (
     CHUNK,
     CHUNKED_CHECK_SIZES,
+    CHUNKS_FIXED,
     COUNT,
     chunked_launch,
     fold_launch,
@@ -213,6 +214,7 @@ def _dot_final_cpu(grid: Grid, partial, dot, count: int) -> None:
 
 DOT = KernelSpec(
     name="Stream_DOT",
+    fixed_group=CHUNKS_FIXED,
     group=GROUP_NAME,
     summary="dot += sum(a[i] * b[i]), a two-pass reduction",
     arrays=(

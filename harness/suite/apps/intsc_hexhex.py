@@ -296,6 +296,7 @@ def _traffic(size: int, real_bytes: int) -> Traffic:
 
 KERNEL = KernelSpec(
     name="Apps_INTSC_HEXHEX",
+    fixed_group=f"RAJAPerf's work-groups of {GROUP} each reduce into {PARTIALS} partials",
     group=GROUP_NAME,
     summary="volume and moments of the overlap of pairs of hexahedra, by facet-tet clipping",
     arrays=(
