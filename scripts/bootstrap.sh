@@ -3,7 +3,8 @@
 #   bash scripts/bootstrap.sh bench [harness run options]   the default benchmark suite
 #   bash scripts/bootstrap.sh test  [pytest options]        the test suite, one process per core
 # Safe to run again: it installs only what is missing. As root on Debian it also
-# installs the system packages (lavapipe for wgpu, Debian's PoCL; for the tests, Chromium and a C compiler).
+# installs the system packages (lavapipe for wgpu, Debian's PoCL, CLBlast; for
+# the tests, Chromium and a C compiler).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,8 +20,9 @@ esac
 venv=${HARNESS_VENV:-.venv}
 
 # Debian's PoCL as well as the one in pyopencl's wheels, whose LLVM 14 cannot
-# compile for CPUs newer than it knows (AMD Zen 5).
-packages=(mesa-vulkan-drivers pocl-opencl-icd)
+# compile for CPUs newer than it knows (AMD Zen 5); CLBlast for the library
+# variant of the BLAS-shaped kernels on OpenCL.
+packages=(mesa-vulkan-drivers pocl-opencl-icd libclblast1)
 [ "$mode" = test ] && packages+=(chromium)
 # The fault tests build a fake OpenCL driver; the contract test preprocesses C sources.
 [ "$mode" = test ] && ! command -v cc >/dev/null && packages+=(gcc)

@@ -65,7 +65,7 @@ from harness.backends.base import (
     build_key,
     out_of_device_memory,
 )
-from harness.model.spec import FEATURES, KernelSpec, ResolvedLaunch
+from harness.model.spec import FEATURES, KernelSpec, ResolvedLaunch, library_routine
 
 if TYPE_CHECKING:
     from harness.backends.cuda_compile import Binary
@@ -788,6 +788,8 @@ class CudaExecution(Execution):
         prepared = []
         props = self._props
         for launch in launches:
+            if library_routine(launch.entry) is not None:
+                raise DeviceLimit("the CUDA backend does not call cuBLAS yet")
             block = launch.group_axes
             if launch.threads > props.max_threads_per_block or any(
                 b > most for b, most in zip(block, props.max_block, strict=True)

@@ -22,18 +22,20 @@ from typing import Any
 
 import numpy as np
 
+from harness.backends import clblast
 from harness.backends.base import (
     Backend,
     BackendUnavailable,
     CompileError,
     DeviceInfo,
+    DeviceLimit,
     Execution,
     Session,
     build_key,
     c_program,
     out_of_device_memory,
 )
-from harness.model.spec import KernelSpec, ResolvedLaunch
+from harness.model.spec import KernelSpec, ResolvedLaunch, library_routine
 
 INSTALL_HINT = "pip install 'harness[opencl]' (and 'harness[pocl]' for a CPU OpenCL device)"
 #: Most launches queued behind one held marker.
@@ -173,9 +175,16 @@ def _is_out_of_memory(exc: Exception) -> bool:
 class OpenCLExecution(Execution):
     """Buffers on one device and the program's kernels."""
 
-    def __init__(self, session: OpenCLSession, program: Any, inputs: Mapping[str, np.ndarray]):
+    def __init__(
+        self,
+        session: OpenCLSession,
+        program: Any,
+        inputs: Mapping[str, np.ndarray],
+        precision: str,
+    ):
         cl = _cl()
         self._cl = cl
+        self._precision = precision
         self._context = session.context
         self._queue = session.queue
         self._program = program
@@ -207,11 +216,26 @@ class OpenCLExecution(Execution):
         return self._kernels[entry]
 
     def _enqueue(self, launch: ResolvedLaunch) -> Any:
+        routine = library_routine(launch.entry)
+        if routine is not None:
+            return self._library(routine, launch)
         kernel = self._kernel(launch.entry)
         kernel.set_args(*(self._buffers[n] for n in launch.arrays), *(v for _, v in launch.scalars))
         local = launch.group_axes[: launch.dims]
         size = tuple(n * g for n, g in zip(launch.grid[: launch.dims], local, strict=True))
         return self._cl.enqueue_nd_range_kernel(self._queue, kernel, size, local)
+
+    def _library(self, routine: str, launch: ResolvedLaunch) -> Any:
+        """A CLBlast routine queued on the arrays, as an event like a kernel's."""
+        if routine not in clblast.ROUTINES:
+            raise DeviceLimit(f"the OpenCL backend calls no library routine {routine!r}")
+        event = clblast.ROUTINES[routine](
+            self._queue,
+            [self._buffers[n] for n in launch.arrays],
+            [v for _, v in launch.scalars],
+            self._precision,
+        )
+        return self._cl.Event.from_int_ptr(event, retain=False)
 
     def run(self, launches: Sequence[ResolvedLaunch]) -> None:
         for launch in launches:
@@ -227,6 +251,9 @@ class OpenCLExecution(Execution):
         device never waits on the host within a repetition.
         """
         spans = []
+        # A library may wait on the queue itself (CLBlast compiles on first use),
+        # which a held queue would never let finish.
+        hold = hold and not any(library_routine(launch.entry) for launch in launches)
         per_hold = max(1, HOLD_LAUNCHES // max(1, len(launches)))
         self.queue = "held (user event)" if hold else "direct"
         for first in range(0, reps, per_hold):
@@ -309,7 +336,7 @@ class OpenCLSession(Session):
     ) -> Execution:
         if source is None:
             raise CompileError(f"no OpenCL source for {spec.name}")
-        return OpenCLExecution(self, self._program(spec, source, precision), inputs)
+        return OpenCLExecution(self, self._program(spec, source, precision), inputs, precision)
 
 
 def _build_log(exc: Exception, source: Path) -> str:

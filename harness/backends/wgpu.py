@@ -59,7 +59,7 @@ from harness.backends.base import (
     build_key,
 )
 from harness.model import sources, wgsl_module
-from harness.model.spec import KernelSpec, ResolvedLaunch
+from harness.model.spec import KernelSpec, ResolvedLaunch, library_routine
 
 INSTALL_HINT = "pip install 'harness[wgpu]'"
 
@@ -328,6 +328,8 @@ class WgpuExecution(Execution):
 
     def _launch(self, launch: ResolvedLaunch) -> tuple[Any, Any, tuple[int, int, int]]:
         """Pipeline, bind group and grid of a launch, made once and reused."""
+        if library_routine(launch.entry) is not None:
+            raise DeviceLimit("WebGPU has no vendor library (BLAS) to call")
         key = (
             launch.entry,
             launch.arrays,

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.model import sources, wgsl_module
-from harness.model.spec import KernelSpec, axes, numpy_dtype, param_choices
+from harness.model.spec import KernelSpec, axes, library_routine, numpy_dtype, param_choices
 
 #: Each language: its folder and file suffix (OpenCL and CUDA fall back on the
 #: shared C bodies, see `sources.find`).
@@ -161,6 +161,8 @@ def group_problems(spec: KernelSpec) -> list[str]:
         bound = spec.with_params(dict(combo))
         for size in (*bound.sizes_for_check, bound.default_size):
             for launch in bound.plan(size):
+                if library_routine(launch.entry) is not None:
+                    continue
                 if launch.group_axes != axes(bound.group_size):
                     found.append(
                         f"{bound.name}: launch {launch.entry} at size {size} has groups of "
@@ -178,7 +180,8 @@ def launches(spec: KernelSpec) -> dict[tuple[str, tuple[str, ...]], KernelSpec]:
         bound = spec.with_params(dict(combo))
         for size in (*bound.sizes_for_check, bound.default_size):
             for launch in bound.plan(size):
-                found.setdefault((launch.entry, launch.args), bound)
+                if library_routine(launch.entry) is None:
+                    found.setdefault((launch.entry, launch.args), bound)
     return found
 
 

@@ -29,6 +29,20 @@ ROLES = ("case", "variant")
 #: every backend accepts 256.
 WORK_GROUP = 256
 
+#: Prefix of a launch's entry that names a routine of the device's own library
+#: (a vendor BLAS) rather than a kernel of the source: ``library:gemm``.
+LIBRARY = "library:"
+#: The library routines launches may call, with the arguments they take in order.
+LIBRARY_ROUTINES = {
+    "gemm": "C = alpha A B + beta C, row-major: arrays C, A, B; scalars alpha, beta, m, n, k",
+}
+
+
+def library_routine(entry: str) -> str | None:
+    """The library routine a launch's entry names (``gemm``); None for a kernel."""
+    return entry[len(LIBRARY) :] if entry.startswith(LIBRARY) else None
+
+
 #: Device features a kernel may need; a backend device lists the ones it has.
 FEATURES = ("f64", "int64", "atomics", "atomics64", "local_memory")
 

@@ -9,12 +9,15 @@ starting at 1.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Mapping
 
 import numpy as np
 
 from harness.model.rajaperf import DataInit
 from harness.model.spec import (
+    LIBRARY,
     NORMAL,
     Array,
     CheckCase,
@@ -22,6 +25,7 @@ from harness.model.spec import (
     Grid,
     KernelSpec,
     Launch,
+    Param,
     Scalar,
     Traffic,
 )
@@ -320,6 +324,45 @@ def _gemm_flops(size: int) -> int:
     return (1 + 3 * nk) * ni * nj
 
 
+def _gemm_library_plan(size: int) -> list[Launch]:
+    ni, nj, nk = gemm_dims(size)
+    # beta 0: the library overwrites C, as the kernel does after scaling it.
+    args = ("C", "A", "B", "alpha", "beta", "ni", "nj", "nk")
+    return [Launch(f"{LIBRARY}gemm", 1, 1, args, {"ni": ni, "nj": nj, "nk": nk, "beta": 0.0})]
+
+
+def _gemm_library_cpu(grid: Grid, C, A, B, alpha, beta, ni: int, nj: int, nk: int) -> None:
+    a, b = A[: ni * nk].reshape(ni, nk), B[: nk * nj].reshape(nk, nj)
+    with np.errstate(invalid="ignore"):
+        C[: ni * nj] = (alpha * matmul(a, b) + beta * C[: ni * nj].reshape(ni, nj)).ravel()
+
+
+#: Polybench_GEMM's ways to compute: its own kernel, or the device's BLAS.
+IMPL = Param(
+    "impl",
+    ("kernel", "library"),
+    ("kernel", "library"),
+    "kernel: the harness's tiled kernel; library: the device's BLAS gemm on the same "
+    "arrays, timed and verified alike (numpy's BLAS on cpu, CLBlast on OpenCL; wgpu has "
+    "none) (default: both, as two rows)",
+    role="variant",
+)
+
+
+def _gemm(chosen: Mapping[str, str]) -> KernelSpec:
+    if chosen.get(IMPL.name, "kernel") == "kernel":
+        return dataclasses.replace(GEMM, param_values={IMPL.name: "kernel"})
+    return dataclasses.replace(
+        GEMM,
+        summary="C = alpha * A.B by the device's BLAS gemm (CLBlast, numpy's)",
+        plan=_gemm_library_plan,
+        cpu={f"{LIBRARY}gemm": _gemm_library_cpu},
+        features=frozenset(),
+        fixed_group="it is a library call",
+        param_values={IMPL.name: "library"},
+    )
+
+
 GEMM = KernelSpec(
     name="Polybench_GEMM",
     fixed_group="a work-group computes one tile of the product: its size is the tile's",
@@ -369,4 +412,4 @@ GEMM = KernelSpec(
 )
 
 
-KERNELS = (JACOBI_2D, HEAT_3D, GEMM)
+KERNELS = (JACOBI_2D, HEAT_3D, dataclasses.replace(GEMM, params=(IMPL,), bind=_gemm))
