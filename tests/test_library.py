@@ -46,6 +46,24 @@ def test_library_and_kernel_verify_side_by_side(tmp_path: Path) -> None:
     assert {r["reason"] for r in skipped} == {"WebGPU has no vendor library (BLAS) to call"}
 
 
+def test_sgemv_and_its_library_call_verify_in_single_precision(tmp_path: Path) -> None:
+    for backend in ("opencl", "wgpu"):
+        need_backend(backend)
+    proc = harness(
+        "run", "-k", "Demo_SGEMV", "-b", "cpu", "opencl", "wgpu", "--check",
+        "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = results.read_journal(run_folder(tmp_path))
+    status = {(r["impl"], r["backend"], r["size"]): r["status"] for r in rows}
+    for size in suite.spec_of("Demo_SGEMV").sizes_for_check:
+        assert status[("kernel", "wgpu", size)] == "ok"
+        for backend in ("cpu", "opencl"):
+            assert status[("kernel", backend, size)] == status[("library", backend, size)] == "ok"
+    # The kernel's f32 sums are checked against an f64 reference, not against themselves.
+    assert all(0 < r["max_rel_error"] < 1e-4 for r in rows if r["status"] == "ok")
+
+
 def test_the_report_puts_the_library_beside_the_kernel(tmp_path: Path) -> None:
     need_backend("opencl")
     proc = harness(

@@ -56,10 +56,43 @@ def gemm(queue: Any, buffers: Sequence[Any], scalars: Sequence[Any], precision: 
         float(alpha), a, 0, int(k), b, 0, int(n), float(beta), c, 0, int(n),
         ctypes.byref(handle), ctypes.byref(event),
     )  # fmt: skip
-    if status != 0:
-        raise RuntimeError(f"CLBlast gemm failed with status {status} (clblast_c.h's StatusCode)")
+    _check(status, "gemm")
     return int(event.value)
 
 
+def _gemv(precision: str) -> Callable[..., int]:
+    real = ctypes.c_double if precision == "f64" else ctypes.c_float
+    function = getattr(library(), "CLBlastDgemv" if precision == "f64" else "CLBlastSgemv")
+    size, mem = ctypes.c_size_t, ctypes.c_void_p
+    function.argtypes = [
+        ctypes.c_int, ctypes.c_int, size, size, real, mem, size, size, mem, size, size,
+        real, mem, size, size, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p),
+    ]  # fmt: skip
+    function.restype = ctypes.c_int
+    return function
+
+
+def gemv(queue: Any, buffers: Sequence[Any], scalars: Sequence[Any], precision: str) -> int:
+    """Queue y = alpha A x + beta y (row-major; buffers y, A, x; scalars alpha,
+    beta, m, n) on a pyopencl queue; return the raw cl_event of the call."""
+    y, a, x = (buffer.int_ptr for buffer in buffers)
+    alpha, beta, m, n = scalars
+    handle = ctypes.c_void_p(queue.int_ptr)
+    event = ctypes.c_void_p()
+    status = _gemv(precision)(
+        ROW_MAJOR, NO_TRANSPOSE, int(m), int(n), float(alpha), a, 0, int(n), x, 0, 1,
+        float(beta), y, 0, 1, ctypes.byref(handle), ctypes.byref(event),
+    )  # fmt: skip
+    _check(status, "gemv")
+    return int(event.value)
+
+
+def _check(status: int, routine: str) -> None:
+    if status != 0:
+        raise RuntimeError(
+            f"CLBlast {routine} failed with status {status} (clblast_c.h's StatusCode)"
+        )
+
+
 #: The routines the OpenCL backend can call, by the name launches give them.
-ROUTINES = {"gemm": gemm}
+ROUTINES = {"gemm": gemm, "gemv": gemv}

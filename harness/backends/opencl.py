@@ -175,16 +175,9 @@ def _is_out_of_memory(exc: Exception) -> bool:
 class OpenCLExecution(Execution):
     """Buffers on one device and the program's kernels."""
 
-    def __init__(
-        self,
-        session: OpenCLSession,
-        program: Any,
-        inputs: Mapping[str, np.ndarray],
-        precision: str,
-    ):
+    def __init__(self, session: OpenCLSession, program: Any, inputs: Mapping[str, np.ndarray]):
         cl = _cl()
         self._cl = cl
-        self._precision = precision
         self._context = session.context
         self._queue = session.queue
         self._program = program
@@ -229,11 +222,13 @@ class OpenCLExecution(Execution):
         """A CLBlast routine queued on the arrays, as an event like a kernel's."""
         if routine not in clblast.ROUTINES:
             raise DeviceLimit(f"the OpenCL backend calls no library routine {routine!r}")
+        # The routine works in the precision of its arrays (the first one's).
+        precision = "f64" if self._host[launch.arrays[0]].dtype == np.float64 else "f32"
         event = clblast.ROUTINES[routine](
             self._queue,
             [self._buffers[n] for n in launch.arrays],
             [v for _, v in launch.scalars],
-            self._precision,
+            precision,
         )
         return self._cl.Event.from_int_ptr(event, retain=False)
 
@@ -336,7 +331,7 @@ class OpenCLSession(Session):
     ) -> Execution:
         if source is None:
             raise CompileError(f"no OpenCL source for {spec.name}")
-        return OpenCLExecution(self, self._program(spec, source, precision), inputs, precision)
+        return OpenCLExecution(self, self._program(spec, source, precision), inputs)
 
 
 def _build_log(exc: Exception, source: Path) -> str:

@@ -35,6 +35,7 @@ LIBRARY = "library:"
 #: The library routines launches may call, with the arguments they take in order.
 LIBRARY_ROUTINES = {
     "gemm": "C = alpha A B + beta C, row-major: arrays C, A, B; scalars alpha, beta, m, n, k",
+    "gemv": "y = alpha A x + beta y, row-major: arrays y, A, x; scalars alpha, beta, m, n",
 }
 
 

@@ -7,9 +7,21 @@ import math
 
 import numpy as np
 
-from harness.model.spec import EXACT, TIGHT, Array, Grid, KernelSpec, Launch, Scalar, Traffic
+from harness.model.spec import (
+    EXACT,
+    LIBRARY,
+    TIGHT,
+    Array,
+    Grid,
+    KernelSpec,
+    Launch,
+    Scalar,
+    Tolerance,
+    Traffic,
+)
 from harness.model.verify import Verdict
 from harness.suite.forall import GROUP, one_launch
+from harness.suite.library import with_library
 
 GROUP_NAME = "Demo"
 
@@ -199,4 +211,96 @@ MANDELBROT = KernelSpec(
     ),
 )
 
-KERNELS = (VADD, MANDELBROT)
+# --- SGEMV --------------------------------------------------------------------
+
+
+def sgemv_dims(size: int) -> tuple[int, int]:
+    """Rows and columns of the square matrix of about ``size`` elements."""
+    side = _side(size)
+    return side, side
+
+
+def _sgemv_init(size: int, seed: int, precision: str) -> dict:
+    rows, cols = sgemv_dims(size)
+    rng = np.random.default_rng(seed)
+    return {
+        "A": rng.uniform(-1, 1, rows * cols),
+        "x": rng.uniform(-1, 1, cols),
+        "y": np.zeros(rows),
+        "alpha": 1.0,
+        "beta": 0.0,
+    }
+
+
+def _sgemv_plan(size: int) -> list[Launch]:
+    rows, cols = sgemv_dims(size)
+    return [
+        Launch("sgemv", rows, GROUP, ("A", "x", "y", "rows", "cols"), {"rows": rows, "cols": cols})
+    ]
+
+
+def _sgemv_cpu(grid: Grid, A, x, y, rows: int, cols: int) -> None:
+    y[:rows] = A[: rows * cols].reshape(rows, cols) @ x[:cols]
+
+
+def _sgemv_reference(inputs: dict) -> dict[str, np.ndarray]:
+    rows = inputs["y"].size
+    a = np.asarray(inputs["A"], np.float64).reshape(rows, -1)
+    return {"y": a @ np.asarray(inputs["x"], np.float64)}
+
+
+def _sgemv_library_plan(size: int) -> list[Launch]:
+    rows, cols = sgemv_dims(size)
+    args = ("y", "A", "x", "alpha", "beta", "rows", "cols")
+    return [Launch(f"{LIBRARY}gemv", 1, 1, args, {"rows": rows, "cols": cols})]
+
+
+def _sgemv_library_cpu(grid: Grid, y, A, x, alpha, beta, rows: int, cols: int) -> None:
+    product = A[: rows * cols].reshape(rows, cols) @ x[:cols]
+    y[:rows] = alpha * product + beta * y[:rows]
+
+
+SGEMV = KernelSpec(
+    name="Demo_SGEMV",
+    group=GROUP_NAME,
+    summary="y = A x in f32, A square and stored by rows: a work-item per row",
+    arrays=(
+        Array("A", "f32", lambda n: sgemv_dims(n)[0] * sgemv_dims(n)[1]),
+        Array("x", "f32", lambda n: sgemv_dims(n)[1]),
+        Array("y", "f32", lambda n: sgemv_dims(n)[0], "out"),
+    ),
+    scalars=(
+        Scalar("alpha", "f32"),
+        Scalar("beta", "f32"),
+        Scalar("rows", "u32"),
+        Scalar("cols", "u32"),
+    ),
+    plan=_sgemv_plan,
+    init=_sgemv_init,
+    reference=_sgemv_reference,
+    cpu={"sgemv": _sgemv_cpu},
+    traffic=lambda n, b: Traffic(
+        read=4 * (sgemv_dims(n)[0] * sgemv_dims(n)[1] + sgemv_dims(n)[1]),
+        write=4 * sgemv_dims(n)[0],
+    ),
+    flops=lambda n: 2 * sgemv_dims(n)[0] * sgemv_dims(n)[1],
+    default_size=1 << 22,
+    default_reps=50,
+    check_size=10_000,
+    # 64 x 64: whole work-groups of rows, where a wrong group width leaves rows out.
+    check_sizes=(10_000, 4096),
+    # Single-precision sums of thousands of products against the f64 reference:
+    # an element that cancels to near 0 is judged against 5% of the largest.
+    tolerance=Tolerance(1e-4, 1e-4, floor=0.05),
+)
+
+KERNELS = (
+    VADD,
+    MANDELBROT,
+    with_library(
+        SGEMV,
+        _sgemv_library_plan,
+        {f"{LIBRARY}gemv": _sgemv_library_cpu},
+        "y = A x in f32 by the device's BLAS gemv (CLBlast, numpy's)",
+    ),
+)

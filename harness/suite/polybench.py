@@ -9,9 +9,7 @@ starting at 1.
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from collections.abc import Mapping
 
 import numpy as np
 
@@ -25,11 +23,11 @@ from harness.model.spec import (
     Grid,
     KernelSpec,
     Launch,
-    Param,
     Scalar,
     Traffic,
 )
 from harness.suite.forall import GROUP, as_f64
+from harness.suite.library import with_library
 
 GROUP_NAME = "Polybench"
 EDGE = Scalar("n", "u32")
@@ -337,32 +335,6 @@ def _gemm_library_cpu(grid: Grid, C, A, B, alpha, beta, ni: int, nj: int, nk: in
         C[: ni * nj] = (alpha * matmul(a, b) + beta * C[: ni * nj].reshape(ni, nj)).ravel()
 
 
-#: Polybench_GEMM's ways to compute: its own kernel, or the device's BLAS.
-IMPL = Param(
-    "impl",
-    ("kernel", "library"),
-    ("kernel", "library"),
-    "kernel: the harness's tiled kernel; library: the device's BLAS gemm on the same "
-    "arrays, timed and verified alike (numpy's BLAS on cpu, CLBlast on OpenCL; wgpu has "
-    "none) (default: both, as two rows)",
-    role="variant",
-)
-
-
-def _gemm(chosen: Mapping[str, str]) -> KernelSpec:
-    if chosen.get(IMPL.name, "kernel") == "kernel":
-        return dataclasses.replace(GEMM, param_values={IMPL.name: "kernel"})
-    return dataclasses.replace(
-        GEMM,
-        summary="C = alpha * A.B by the device's BLAS gemm (CLBlast, numpy's)",
-        plan=_gemm_library_plan,
-        cpu={f"{LIBRARY}gemm": _gemm_library_cpu},
-        features=frozenset(),
-        fixed_group="it is a library call",
-        param_values={IMPL.name: "library"},
-    )
-
-
 GEMM = KernelSpec(
     name="Polybench_GEMM",
     fixed_group="a work-group computes one tile of the product: its size is the tile's",
@@ -412,4 +384,13 @@ GEMM = KernelSpec(
 )
 
 
-KERNELS = (JACOBI_2D, HEAT_3D, dataclasses.replace(GEMM, params=(IMPL,), bind=_gemm))
+KERNELS = (
+    JACOBI_2D,
+    HEAT_3D,
+    with_library(
+        GEMM,
+        _gemm_library_plan,
+        {f"{LIBRARY}gemm": _gemm_library_cpu},
+        "C = alpha * A.B by the device's BLAS gemm (CLBlast, numpy's)",
+    ),
+)
