@@ -18,6 +18,7 @@ from harness.backends.base import DeviceLimit
 #: CLBlast's enums (clblast_c.h).
 ROW_MAJOR = 101
 NO_TRANSPOSE = 111
+TRANSPOSE = 112
 
 INSTALL_HINT = "install CLBlast (Debian: apt install libclblast1)"
 
@@ -72,19 +73,30 @@ def _gemv(precision: str) -> Callable[..., int]:
     return function
 
 
-def gemv(queue: Any, buffers: Sequence[Any], scalars: Sequence[Any], precision: str) -> int:
-    """Queue y = alpha A x + beta y (row-major; buffers y, A, x; scalars alpha,
-    beta, m, n) on a pyopencl queue; return the raw cl_event of the call."""
+def _gemv_call(
+    transpose: int, queue: Any, buffers: Sequence[Any], scalars: Sequence[Any], precision: str
+) -> int:
     y, a, x = (buffer.int_ptr for buffer in buffers)
     alpha, beta, m, n = scalars
     handle = ctypes.c_void_p(queue.int_ptr)
     event = ctypes.c_void_p()
     status = _gemv(precision)(
-        ROW_MAJOR, NO_TRANSPOSE, int(m), int(n), float(alpha), a, 0, int(n), x, 0, 1,
+        ROW_MAJOR, transpose, int(m), int(n), float(alpha), a, 0, int(n), x, 0, 1,
         float(beta), y, 0, 1, ctypes.byref(handle), ctypes.byref(event),
     )  # fmt: skip
     _check(status, "gemv")
     return int(event.value)
+
+
+def gemv(queue: Any, buffers: Sequence[Any], scalars: Sequence[Any], precision: str) -> int:
+    """Queue y = alpha A x + beta y (row-major A of m x n; buffers y, A, x; scalars
+    alpha, beta, m, n) on a pyopencl queue; return the raw cl_event of the call."""
+    return _gemv_call(NO_TRANSPOSE, queue, buffers, scalars, precision)
+
+
+def gemv_t(queue: Any, buffers: Sequence[Any], scalars: Sequence[Any], precision: str) -> int:
+    """Queue y = alpha A^T x + beta y, as `gemv`."""
+    return _gemv_call(TRANSPOSE, queue, buffers, scalars, precision)
 
 
 def _check(status: int, routine: str) -> None:
@@ -95,4 +107,4 @@ def _check(status: int, routine: str) -> None:
 
 
 #: The routines the OpenCL backend can call, by the name launches give them.
-ROUTINES = {"gemm": gemm, "gemv": gemv}
+ROUTINES = {"gemm": gemm, "gemv": gemv, "gemv_t": gemv_t}

@@ -564,13 +564,7 @@ class Runner:
         except BaseException as exc:
             _close_after(execution, exc)
             raise
-        if spec.verify is not None:
-            verdict = spec.verify(case.inputs, outputs, case.reference)
-        else:
-            tolerance = spec.tolerance
-            verdict = compare(
-                outputs, case.reference, tolerance.at(task.precision), tolerance.floor
-            )
+        verdict = judge(spec, task.precision, case, outputs)
         problem = next((p for p in problems if p), None) or verdict.problem
         if problem and case.name != TIMED:
             problem = f"check case {case.name!r}: {problem}"
@@ -649,11 +643,7 @@ class Runner:
         host holds after it against the reference (a problem, or None)."""
         mover.rep()
         outputs = {a.name: mover.host[a.name] for a in spec.outputs}
-        if spec.verify is not None:
-            return spec.verify(timed.inputs, outputs, timed.reference).problem
-        tolerance = spec.tolerance
-        verdict = compare(outputs, timed.reference, tolerance.at(task.precision), tolerance.floor)
-        return verdict.problem
+        return judge(spec, task.precision, timed, outputs).problem
 
     def _sample(
         self,
@@ -759,6 +749,15 @@ def save_images(
         origin="lower",
     )  # fmt: skip
     return f"{stem}.png"
+
+
+def judge(spec: KernelSpec, precision: str, case: Case, outputs: dict[str, np.ndarray]) -> Verdict:
+    """A case's outputs against its reference: the description's own verification,
+    else the relative error within its tolerance."""
+    if spec.verify is not None:
+        return spec.verify(case.inputs, outputs, case.reference)
+    tolerance = spec.tolerance
+    return compare(outputs, case.reference, tolerance.at(precision), tolerance.floor)
 
 
 def _close_after(execution: base.Execution, error: BaseException) -> None:

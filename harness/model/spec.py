@@ -36,6 +36,8 @@ LIBRARY = "library:"
 LIBRARY_ROUTINES = {
     "gemm": "C = alpha A B + beta C, row-major: arrays C, A, B; scalars alpha, beta, m, n, k",
     "gemv": "y = alpha A x + beta y, row-major: arrays y, A, x; scalars alpha, beta, m, n",
+    "gemv_t": "y = alpha A^T x + beta y, row-major A of m x n: arrays y, A, x; scalars "
+    "alpha, beta, m, n",
 }
 
 

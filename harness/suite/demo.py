@@ -9,7 +9,6 @@ import numpy as np
 
 from harness.model.spec import (
     EXACT,
-    LIBRARY,
     TIGHT,
     Array,
     Grid,
@@ -21,7 +20,7 @@ from harness.model.spec import (
 )
 from harness.model.verify import Verdict
 from harness.suite.forall import GROUP, one_launch
-from harness.suite.library import with_library
+from harness.suite.library import call, with_library
 
 GROUP_NAME = "Demo"
 
@@ -251,13 +250,9 @@ def _sgemv_reference(inputs: dict) -> dict[str, np.ndarray]:
 
 def _sgemv_library_plan(size: int) -> list[Launch]:
     rows, cols = sgemv_dims(size)
-    args = ("y", "A", "x", "alpha", "beta", "rows", "cols")
-    return [Launch(f"{LIBRARY}gemv", 1, 1, args, {"rows": rows, "cols": cols})]
-
-
-def _sgemv_library_cpu(grid: Grid, y, A, x, alpha, beta, rows: int, cols: int) -> None:
-    product = A[: rows * cols].reshape(rows, cols) @ x[:cols]
-    y[:rows] = alpha * product + beta * y[:rows]
+    return [
+        call("gemv", ("y", "A", "x", "alpha", "beta", "rows", "cols"), {"rows": rows, "cols": cols})
+    ]
 
 
 SGEMV = KernelSpec(
@@ -300,7 +295,7 @@ KERNELS = (
     with_library(
         SGEMV,
         _sgemv_library_plan,
-        {f"{LIBRARY}gemv": _sgemv_library_cpu},
+        {},
         "y = A x in f32 by the device's BLAS gemv (CLBlast, numpy's)",
     ),
 )

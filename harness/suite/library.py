@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 
-from harness.model.spec import CpuEntry, KernelSpec, Launch, Param
+from harness.model.spec import LIBRARY, CpuEntry, Grid, KernelSpec, Launch, Param, Scalar
 
 #: The run option: the harness's kernel, the library's routine, or both.
 IMPL = Param(
@@ -21,6 +21,33 @@ IMPL = Param(
 )
 
 
+#: Scalars library calls take that a kernel's description may lack: launches
+#: give them their values (a gemv's alpha of 1, beta of 0).
+ZERO = Scalar("zero", "real")
+ONE = Scalar("one", "real")
+CONSTANTS = {ZERO.name: 0.0, ONE.name: 1.0}
+
+
+def _gemv_cpu(grid: Grid, y, A, x, alpha, beta, m: int, n: int) -> None:
+    product = A[: m * n].reshape(m, n) @ x[:n]
+    y[:m] = alpha * product + beta * y[:m]
+
+
+def _gemv_t_cpu(grid: Grid, y, A, x, alpha, beta, m: int, n: int) -> None:
+    product = x[:m] @ A[: m * n].reshape(m, n)
+    y[:n] = alpha * product + beta * y[:n]
+
+
+#: The BLAS routines as the cpu backend runs them: numpy's BLAS.
+BLAS_CPU: dict[str, CpuEntry] = {f"{LIBRARY}gemv": _gemv_cpu, f"{LIBRARY}gemv_t": _gemv_t_cpu}
+
+
+def call(routine: str, args: tuple[str, ...], values: Mapping[str, float | int]) -> Launch:
+    """A launch of a library routine on the description's arrays and scalars
+    (`harness.model.spec.LIBRARY_ROUTINES` gives each routine's arguments)."""
+    return Launch(f"{LIBRARY}{routine}", 1, 1, args, {**CONSTANTS, **values})
+
+
 def with_library(
     spec: KernelSpec,
     plan: Callable[[int], Sequence[Launch]],
@@ -28,13 +55,17 @@ def with_library(
     summary: str,
 ) -> KernelSpec:
     """``spec`` taking `IMPL`: its own kernel, or ``plan``, whose launches call a
-    library routine (`harness.model.spec.LIBRARY`), with ``cpu`` their numpy form."""
+    library routine (`harness.model.spec.LIBRARY`), with ``cpu`` their numpy form
+    (`BLAS_CPU` is added)."""
     kernel = dataclasses.replace(spec, param_values={IMPL.name: "kernel"})
+    names = {s.name for s in spec.scalars}
+    extra = tuple(s for s in (ZERO, ONE) if s.name not in names)
     library = dataclasses.replace(
         spec,
         summary=summary,
         plan=plan,
-        cpu=cpu,
+        cpu={**BLAS_CPU, **cpu},
+        scalars=(*spec.scalars, *extra),
         features=frozenset(),
         fixed_group="it is a library call",
         param_values={IMPL.name: "library"},

@@ -29,6 +29,7 @@ from harness.model.spec import (
     Traffic,
 )
 from harness.suite.forall import GROUP, as_f64
+from harness.suite.library import call, with_library
 from harness.suite.polybench import EDGE, matmul
 
 GROUP_NAME = "Polybench"
@@ -594,4 +595,29 @@ MVT = KernelSpec(
 )
 
 
-KERNELS = (MM2, MM3, ATAX, GEMVER, GESUMMV, MVT)
+def _atax_library_plan(size: int) -> list[Launch]:
+    n = {"n": edge(size)}
+    return [
+        call("gemv", ("tmp", "A", "x", "one", "zero", "n", "n"), n),
+        call("gemv_t", ("y", "A", "tmp", "one", "zero", "n", "n"), n),
+    ]
+
+
+def _gesummv_library_plan(size: int) -> list[Launch]:
+    n = {"n": edge(size)}
+    return [
+        call("gemv", ("y", "B", "x", "beta", "zero", "n", "n"), n),
+        call("gemv", ("y", "A", "x", "alpha", "one", "n", "n"), n),
+    ]
+
+
+KERNELS = (
+    MM2,
+    MM3,
+    with_library(ATAX, _atax_library_plan, {}, "tmp = A.x, then y = A^T.tmp, by two BLAS gemv"),
+    GEMVER,
+    with_library(
+        GESUMMV, _gesummv_library_plan, {}, "y = beta B.x, then y += alpha A.x, by two BLAS gemv"
+    ),
+    MVT,
+)
