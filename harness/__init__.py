@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from os import PathLike
 
     import pandas as pd
@@ -17,3 +18,22 @@ def load(run_dir: str | PathLike[str]) -> pd.DataFrame:
     from harness.reporting.frames import load as load_run
 
     return load_run(run_dir)
+
+
+def run(
+    kernels: str | Sequence[str] | None = None,
+    backends: str | Sequence[str] | None = None,
+    **options: Any,
+) -> pd.DataFrame:
+    """Run, verify and time kernels as ``harness run`` does; the rows as a
+    DataFrame (`harness.api.run` says more; needs pandas)."""
+    from harness.api import run as run_api
+
+    return run_api(kernels, backends, **options)
+
+
+def devices() -> list[dict[str, Any]]:
+    """Every backend, whether it is available, and its devices (`harness.api.devices`)."""
+    from harness.api import devices as list_devices
+
+    return list_devices()

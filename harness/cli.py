@@ -9,6 +9,7 @@ import errno
 import json
 import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -69,12 +70,15 @@ times a fixed count instead."""
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line, ``harness: error: ...``."""
 
+    #: The top-level parser's sub-parser per command (set by `build_parser`).
+    commands: dict[str, argparse.ArgumentParser]
+
     def error(self, message: str) -> NoReturn:
         """Raise a UsageError (one line, exit 2) instead of printing the usage block."""
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> Parser:
     """The argument parser, with a sub-parser per command."""
     parser = Parser(prog="harness", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"harness {__version__}")
@@ -303,6 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.register(sub)
     mutants.register(sub)
     peaks.register(sub)
+    parser.commands = dict(sub.choices)
     return parser
 
 
@@ -416,7 +421,9 @@ def choose_devices(
     return list({d.id: d for d in chosen}.values())
 
 
-def _cmd_devices(args: argparse.Namespace) -> int:
+def device_report() -> list[dict[str, Any]]:
+    """Every backend: whether it is available (and why not), and its devices, each
+    with a note where it is not one of the backend's defaults (and why)."""
     report = []
     workers = Workers()
     try:
@@ -434,6 +441,11 @@ def _cmd_devices(args: argparse.Namespace) -> int:
                 ],
             }
         )
+    return report
+
+
+def _cmd_devices(args: argparse.Namespace) -> int:
+    report = device_report()
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -524,10 +536,24 @@ def _cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress(total: int):
-    def on_row(i: int, row: dict[str, Any]) -> None:
+class Progress:
+    """How a run reports its rows as they finish: a line per row (a log, as in CI),
+    or a live bar with the row in hand and the time left (tqdm: on a terminal, and
+    in a notebook when the Python API asks), the lines of rows that are not ok
+    printed above it."""
+
+    def __init__(self, total: int, bar: bool | None = None) -> None:
+        self.total = total
+        self._bar = None
+        if bar if bar is not None else sys.stderr.isatty():
+            from tqdm.auto import tqdm
+
+            self._bar = tqdm(total=total, unit="row", desc="harness run", file=sys.stderr)
+
+    def row(self, i: int, row: dict[str, Any]) -> None:
+        """Report the ``i``-th row (from 0), just finished."""
         line = (
-            f"[{i + 1}/{total}] {table.label(row)} on {row['device_id']} "
+            f"[{i + 1}/{self.total}] {table.label(row)} on {row['device_id']} "
             f"{row['precision']} n={row['size']}: {row['status']}"
         )
         if row.get("time_median_s"):
@@ -536,9 +562,18 @@ def _progress(total: int):
                 line += f", {row['gbytes_per_s']:.3g} GB/s"
         if row["status"] != "ok" and row.get("reason"):
             line += f" ({row['reason']})"
-        print(line, file=sys.stderr, flush=True)
+        if self._bar is None:
+            print(line, file=sys.stderr, flush=True)
+            return
+        if row["status"] not in ("ok", "skipped"):
+            self._bar.write(line, file=sys.stderr)
+        self._bar.set_postfix_str(f"{table.label(row)} on {row['device_id']}", refresh=False)
+        self._bar.update(1)
 
-    return on_row
+    def close(self) -> None:
+        """End the bar, if there is one."""
+        if self._bar is not None:
+            self._bar.close()
 
 
 def _chosen_params(
@@ -829,6 +864,13 @@ def _resumed_run(
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    return run_command(args)[0]
+
+
+def run_command(args: argparse.Namespace, bar: bool | None = None) -> tuple[int, Path]:
+    """`harness run` for parsed arguments: its exit status and run folder. ``bar``
+    asks for a live progress bar (default: where stderr is a terminal); an
+    ``args.quiet`` run prints no table at its end."""
     try:
         with contextlib.ExitStack() as held:
             meta: dict[str, Any] = {}
@@ -842,7 +884,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
             else:
                 executor = Workers(saved["timeout"] if args.resume else args.timeout)
             held.callback(executor.close)
-            return _execute_run(args, meta, executor, held)
+            return _execute_run(args, meta, executor, held, bar)
     except results.WriteError as exc:
         raise UsageError(_write_failure(exc)) from None
 
@@ -865,9 +907,11 @@ def _execute_run(
     saved: dict[str, Any],
     executor: InProcess | Workers,
     held: contextlib.ExitStack,
-) -> int:
+    bar: bool | None,
+) -> tuple[int, Path]:
     """Run the tasks of a new run, or the rest of a resumed one (``saved``, its
-    metadata), into its run folder, which ``held`` keeps locked."""
+    metadata), into its run folder, which ``held`` keeps locked; return the exit
+    status and the folder."""
     if args.resume:
         run_dir, meta, tasks = _resumed_run(args, saved, executor.catalogs)
     else:
@@ -881,7 +925,7 @@ def _execute_run(
         results.write_json(run_dir / results.METADATA, meta)
         journal = results.Journal(run_dir)
     print(f"run folder: {run_dir} ({len(tasks)} rows to run)", file=sys.stderr, flush=True)
-    on_row = _progress(len(tasks))
+    progress = Progress(len(tasks), bar)
     executor.start(options, names, tasks)
     stop = {"asked": False}
 
@@ -896,7 +940,10 @@ def _execute_run(
             flush=True,
         )
 
-    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    # Only the main thread may handle signals (a notebook runs code there).
+    main = threading.current_thread() is threading.main_thread()
+    signals = (signal.SIGINT, signal.SIGTERM) if main else ()
+    previous = {s: signal.signal(s, on_signal) for s in signals}
     finished = 0
     failure: results.WriteError | None = None
     try:
@@ -907,7 +954,7 @@ def _execute_run(
             peaks.place(row, meta.get("peaks", {}).get(row["device_id"]))
             with results.writing(run_dir):
                 journal.append(row)
-            on_row(finished, row)
+            progress.row(finished, row)
             finished += 1
     except KeyboardInterrupt:
         stop["asked"] = True
@@ -916,6 +963,7 @@ def _execute_run(
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+        progress.close()
         journal.close()
         interrupted = finished < len(tasks)
         meta["end"] = metadata.now()
@@ -932,16 +980,17 @@ def _execute_run(
                 results.write_json(run_dir / results.METADATA, meta)
     if failure is not None:
         raise failure
-    print(summary)
-    print(f"\nrun folder: {run_dir}")
+    if not getattr(args, "quiet", False):
+        print(summary)
+        print(f"\nrun folder: {run_dir}")
     if interrupted:
         print(
             f"interrupted: {finished} of {len(tasks)} rows run; "
             f"continue with: harness run --resume {run_dir}",
             file=sys.stderr,
         )
-        return 130
-    return 1 if any(r["status"] in ("fail", "error") for r in rows) else 0
+        return 130, run_dir
+    return (1 if any(r["status"] in ("fail", "error") for r in rows) else 0), run_dir
 
 
 def _cmd_show(args: argparse.Namespace) -> int:

@@ -1,0 +1,101 @@
+"""The Python API: run benchmarks and list devices from a script or a notebook.
+
+`run` takes the options of ``harness run`` as keyword arguments and goes through
+the very code the command line does (the same parser, checks and run folder),
+then hands back the rows as a pandas DataFrame. Bad options raise
+`harness.errors.UsageError` with the command line's one-line message.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping, Sequence
+from os import PathLike
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def _run_actions() -> dict[str, argparse.Action]:
+    from harness.cli import build_parser
+
+    parser = build_parser().commands["run"]
+    return {a.dest: a for a in parser._actions if a.option_strings and a.dest != "help"}
+
+
+def _listed(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list | tuple | set) else [value]
+
+
+def run_arguments(options: Mapping[str, Any]) -> list[str]:
+    """``harness run``'s command line for keyword options (``kernels=["Stream"]``,
+    ``sizes=[1024, 4096]``, ``transfers=["resident", "per-rep"]``, ``reps=5``);
+    None leaves an option at its default. TypeError names an unknown option."""
+    actions = _run_actions()
+    argv: list[str] = []
+    for name, value in options.items():
+        action = actions.get(name)
+        if action is None:
+            known = ", ".join(sorted(actions))
+            raise TypeError(f"harness.run() takes no option {name!r}; it takes {known}")
+        if value is None:
+            continue
+        flag = max(action.option_strings, key=len)
+        if action.nargs == 0:
+            if bool(value) != bool(action.default):
+                argv.append(flag)
+        elif isinstance(action, argparse._AppendAction):
+            for item in _listed(value):
+                argv += [flag, str(item)]
+        elif action.nargs in ("+", "*"):
+            argv += [flag, *(str(item) for item in _listed(value))]
+        else:
+            argv += [flag, ",".join(str(item) for item in _listed(value))]
+    return argv
+
+
+def run(
+    kernels: str | Sequence[str] | None = None,
+    backends: str | Sequence[str] | None = None,
+    *,
+    out: str | PathLike[str] = "results",
+    progress: bool = True,
+    **options: Any,
+) -> pd.DataFrame:
+    """Run, verify and time kernels as ``harness run`` does; return its rows.
+
+    ``kernels`` and ``backends`` select as ``-k`` and ``-b`` do (default: all);
+    ``options`` are the other options of ``harness run`` by their long names
+    with ``_`` for ``-`` (``sizes``, ``reps``, ``precision``, ``device``,
+    ``transfers``, ``group``, ``check``, ``strategy``, ...; see ``harness run
+    --help``). The run folder is made under ``out``, exactly as the command
+    line makes it. ``progress`` shows a live bar (in a notebook too).
+
+    The DataFrame has one row per result, as ``results.csv``, with the run
+    folder's path in ``.attrs["run_dir"]`` and the command's exit status in
+    ``.attrs["exit_status"]`` (0: every row ok or skipped, 1: some failed).
+    """
+    from harness import load
+    from harness.cli import build_parser, run_command
+
+    chosen = {"kernels": kernels, "backends": backends, "out": out, **options}
+    argv = ["run", *run_arguments(chosen)]
+    args = build_parser().parse_args(argv)
+    args.argv = argv
+    args.quiet = True
+    status, run_dir = run_command(args, bar=progress)
+    frame = load(run_dir)
+    frame.attrs["run_dir"] = str(run_dir)
+    frame.attrs["exit_status"] = status
+    return frame
+
+
+def devices() -> list[dict[str, Any]]:
+    """Every backend as ``harness devices --json`` lists it: ``backend``,
+    ``available``, ``reason`` (why not) and ``devices`` (each a dict with ``id``,
+    ``name``, ``kind``, ``api``, ``driver``, ``memory_bytes``, ``features``,
+    ``limits`` and ``note``, why it is not a default where it is not)."""
+    from harness.cli import device_report
+
+    return device_report()
