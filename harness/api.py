@@ -77,8 +77,9 @@ def run(
     ``.attrs["exit_status"]`` (0: every row ok or skipped, 1: some failed).
     """
     from harness import load
-    from harness.cli import build_parser, run_command
+    from harness.cli import build_parser, load_suites, run_command
 
+    load_suites([str(path) for path in _listed(options.get("suite") or [])])
     chosen = {"kernels": kernels, "backends": backends, "out": out, **options}
     argv = ["run", *run_arguments(chosen)]
     args = build_parser().parse_args(argv)

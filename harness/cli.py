@@ -299,6 +299,17 @@ def build_parser() -> Parser:
         help="extra kernel folder searched before the shipped one "
         "(DIR/opencl/<kernel>.cl, DIR/c/<kernel>.c, ...); repeatable",
     )
+    for command in (run, listing):
+        command.add_argument(
+            "--suite",
+            type=Path,
+            action="append",
+            default=[],
+            metavar="FILE",
+            help="a Python file describing your own kernels (its KERNELS), with their sources "
+            "beside it in opencl/, wgsl/, cuda/ or c/; they run like the shipped ones "
+            "(repeatable; examples/ has one)",
+        )
 
     show = sub.add_parser("show", help="print a run folder's table (rebuilds results.csv)")
     show.add_argument("run_dir", type=Path, metavar="RUN_DIR")
@@ -612,6 +623,7 @@ def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence
         "budgets": list(options.budgets),
         "params": {name: list(values) for name, values in options.params},
         "sources": [str(s) for s in options.sources],
+        "suites": [str(s) for s in options.suites],
         "timeout": options.timeout,
         "in_process": options.in_process,
         "hold": options.hold,
@@ -638,6 +650,7 @@ def _options_from_meta(saved: dict[str, Any]) -> RunOptions:
         budgets=tuple(saved.get("budgets", ())),
         params=tuple((name, tuple(values)) for name, values in saved["params"].items()),
         sources=tuple(Path(s) for s in saved["sources"]),
+        suites=tuple(Path(s) for s in saved.get("suites", ())),
         timeout=saved["timeout"],
         in_process=saved["in_process"],
         hold=saved.get("hold", True),
@@ -706,6 +719,8 @@ def _new_run(
         memory=memory,
         budgets=budgets,
         sources=tuple(args.sources),
+        # Every suite loaded (installed ones, --suite files): workers load them too.
+        suites=tuple(suite.LOADED),
         sizes=args.sizes or (),
         params=_chosen_params(args, kernels),
         timeout=args.timeout,
@@ -828,6 +843,8 @@ def _saved_run(run_dir: Path) -> dict[str, Any]:
     saved = meta.get("options")
     if saved is None:
         raise UsageError(f"--resume: {path} is missing or has no 'options'")
+    for suite_file in saved.get("suites", ()) if isinstance(saved, dict) else ():
+        suite.load_suite(suite_file)
     try:
         _options_from_meta(saved)
         fits = all(isinstance(n, str) for n in [*saved["kernels"], *saved["devices"]])
@@ -1002,9 +1019,38 @@ def _cmd_show(args: argparse.Namespace) -> int:
     return 1 if any(r.get("status") in ("fail", "error") for r in rows) else 0
 
 
+def load_suites(files: Sequence[str | Path]) -> None:
+    """Add the kernels of installed suites (a broken one is a warning) and of the
+    given files (a broken one a SuiteError) to the suite, before the parser, whose
+    run options include theirs, is built."""
+    for path in suite.installed_suites():
+        try:
+            suite.load_suite(path)
+        except suite.SuiteError as exc:
+            print(f"warning: installed suite left out: {exc}", file=sys.stderr)
+    for path in files:
+        suite.load_suite(path)
+
+
+def _suite_files(argv: Sequence[str]) -> list[str]:
+    """The values of every --suite in a command line, before it is parsed."""
+    files = []
+    for i, word in enumerate(argv):
+        if word == "--suite" and i + 1 < len(argv):
+            files.append(argv[i + 1])
+        elif word.startswith("--suite="):
+            files.append(word.split("=", 1)[1])
+    return files
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``harness`` command; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        load_suites(_suite_files(argv))
+    except UsageError as exc:
+        print(f"harness: error: {exc}", file=sys.stderr)
+        return 2
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -82,3 +84,19 @@ def test_the_bar_prints_the_rows_that_are_not_ok(capsys: pytest.CaptureFixture[s
     assert "[1/2]" not in err
     # tqdm's bar, at its end: 100%|███| 2/2 [elapsed<left, rate, postfix]
     assert re.search(r"100%\|.*\| 2/2 \[", err)
+
+
+def test_run_takes_a_users_suite(tmp_path: Path) -> None:
+    """In a fresh interpreter: loading a suite adds kernels to this process's suite."""
+    example = Path(__file__).resolve().parents[1] / "examples" / "my_kernels" / "kernels.py"
+    script = (
+        "import harness\n"
+        f"rows = harness.run('My', 'cpu', suite=[{str(example)!r}], check=True,\n"
+        f"                   out={str(tmp_path)!r}, progress=False)\n"
+        "print(sorted(set(zip(rows['kernel'], rows['status']))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[('My_SAXPY', 'ok'), ('My_STENCIL2D', 'ok')]"

@@ -62,6 +62,8 @@ class RunOptions:
     memory: str | None = None
     budgets: tuple[int, ...] = ()
     sources: tuple[Path, ...] = ()
+    #: User suites (``--suite``) whose kernels the tasks may name.
+    suites: tuple[Path, ...] = ()
     sizes: tuple[int, ...] = ()
     params: tuple[tuple[str, tuple[str, ...]], ...] = ()
     timeout: float | None = None
@@ -404,6 +406,8 @@ class Runner:
 
     def __init__(self, options: RunOptions) -> None:
         self.options = options
+        for path in options.suites:
+            suite.load_suite(path)
         self._sessions: dict[tuple[str, int], base.Session | Exception] = {}
         self._backends: dict[str, base.Backend] = {}
         self._data_key: tuple | None = None

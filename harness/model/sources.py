@@ -47,11 +47,23 @@ def places(language: str, extension: str) -> tuple[tuple[str, str], ...]:
     return ((language, extension), *((SHARED_C,) if language in PRELUDES else ()))
 
 
+#: Folders of user suites' sources, by kernel source stem (`add_root`).
+_ROOTS: dict[str, Path] = {}
+
+
+def add_root(kernel: str, root: Path) -> None:
+    """Look up ``kernel``'s sources in ``root`` (a user suite's folder) before the
+    shipped ones."""
+    _ROOTS[kernel] = root
+
+
 def find(language: str, extension: str, kernel: str, extra: Sequence[Path] = ()) -> Path | None:
     """The source a backend compiles for ``kernel``: at each root (the ``extra``
-    folders, then the shipped one) its own ``<language>/<kernel><extension>``,
-    then the shared ``c/<kernel>.c``; None if there is neither."""
-    for root in (*extra, shipped_root()):
+    folders, the kernel's user suite folder, then the shipped one) its own
+    ``<language>/<kernel><extension>``, then the shared ``c/<kernel>.c``; None if
+    there is neither."""
+    own = (_ROOTS[kernel],) if kernel in _ROOTS else ()
+    for root in (*extra, *own, shipped_root()):
         for folder, suffix in places(language, extension):
             path = Path(root) / folder / f"{kernel}{suffix}"
             if path.is_file():

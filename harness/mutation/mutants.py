@@ -178,7 +178,7 @@ class _Lab:
         backend, _, index = device.partition(":")
         self.backend = backend
         self.precisions = tuple(precisions)
-        self.options = RunOptions(check=True, sources=(self.root,))
+        self.options = RunOptions(check=True, sources=(self.root,), suites=tuple(suite.LOADED))
         self.workers = Workers(timeout)
         found = self.workers.catalogs([backend])[backend]
         if found.reason is not None:
@@ -567,6 +567,14 @@ def register(sub: Any) -> None:
         default=[],
         metavar="BACKEND:INDEX",
         help="the device of a backend to use (default: its first)",
+    )
+    parser.add_argument(
+        "--suite",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a Python file describing your own kernels, as for 'harness run' (repeatable)",
     )
     parser.add_argument(
         "--sample",

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import fnmatch
+import importlib.metadata
+import importlib.util
+import sys
+import traceback
 from collections.abc import Iterable
 from pathlib import Path
+from types import ModuleType
 
+from harness.errors import UsageError
+from harness.model import sources
 from harness.model.spec import KernelSpec, Param
 from harness.suite import (
     algorithm,
@@ -136,3 +143,101 @@ def select(selectors: Iterable[str] | None = None) -> list[KernelSpec]:
             )
         chosen |= hits
     return [k for k in ALL if k.name in chosen]
+
+
+#: The entry-point group through which installed packages add kernels: each entry
+#: names a module with ``KERNELS`` and its sources beside it.
+ENTRY_POINTS = "harness.suites"
+#: User suites loaded, by module file (`load_suite`).
+LOADED: dict[Path, tuple[KernelSpec, ...]] = {}
+
+
+class SuiteError(UsageError):
+    """A user's suite that cannot be used: the message names its file, the kernel
+    and what is wrong."""
+
+
+def _import(path: Path) -> ModuleType:
+    name = f"harness_user_suite_{len(LOADED)}_{path.stem}"
+    loader = importlib.util.spec_from_file_location(name, path)
+    if loader is None or loader.loader is None:
+        raise SuiteError(f"--suite {path}: not a Python module")
+    module = importlib.util.module_from_spec(loader)
+    sys.modules[name] = module
+    try:
+        loader.loader.exec_module(module)
+    except Exception as exc:
+        # The user's own line, not the harness's: the deepest frame in their file.
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
+        line = getattr(exc, "lineno", None) or (frames[-1].lineno if frames else "?")
+        what = exc.msg if isinstance(exc, SyntaxError) else exc
+        raise SuiteError(f"--suite {path}: line {line}: {type(exc).__name__}: {what}") from None
+    return module
+
+
+def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
+    """The module's KERNELS, each a new, well-formed description whose sources
+    agree with it; SuiteError naming the first that is not."""
+    kernels = getattr(module, "KERNELS", None)
+    if not isinstance(kernels, list | tuple) or not kernels:
+        raise SuiteError(
+            f"--suite {path}: it defines no KERNELS (a tuple of harness.model.spec.KernelSpec)"
+        )
+    from harness.model import contract
+
+    for item in kernels:
+        if not isinstance(item, KernelSpec):
+            raise SuiteError(
+                f"--suite {path}: KERNELS holds {type(item).__name__} {item!r}, "
+                "not a harness.model.spec.KernelSpec"
+            )
+        if item.name in BY_NAME:
+            raise SuiteError(f"--suite {path}: kernel {item.name}: the suite has one so named")
+        missing = [e for e in _entries(item) if e not in item.cpu]
+        if missing:
+            raise SuiteError(
+                f"--suite {path}: kernel {item.name}: no cpu entry for {', '.join(missing)} "
+                "(its plan launches them; cpu maps each entry to a numpy function)"
+            )
+        for language in contract.LANGUAGES:
+            problems = contract.problems(item, language, (path.parent,))
+            if problems:
+                raise SuiteError(f"--suite {path}: kernel {item.name}: {problems[0]}")
+    return tuple(kernels)
+
+
+def _entries(spec: KernelSpec) -> list[str]:
+    from harness.model.contract import launches
+
+    return list(dict.fromkeys(entry for entry, _ in launches(spec)))
+
+
+def load_suite(path: Path | str) -> tuple[KernelSpec, ...]:
+    """Add the kernels of a user's module (its ``KERNELS``) to the suite, with their
+    sources looked up beside it (``opencl/``, ``wgsl/``, ``cuda/``, ``c/``); once
+    per file. SuiteError, naming the file and the kernel, for anything wrong."""
+    global ALL, GROUPS
+    path = Path(path).resolve()
+    if path in LOADED:
+        return LOADED[path]
+    if not path.is_file():
+        raise SuiteError(f"--suite {path}: no such file")
+    kernels = _checked(path, _import(path))
+    LOADED[path] = kernels
+    for spec in kernels:
+        sources.add_root(spec.source_name, path.parent)
+    ALL = (*ALL, *kernels)
+    BY_NAME.update((k.name, k) for k in kernels)
+    GROUPS = tuple(dict.fromkeys(k.group for k in ALL))
+    PARAMS.update((p.name, p) for k in kernels for p in k.params)
+    return kernels
+
+
+def installed_suites() -> list[Path]:
+    """The module files of the suites installed packages register (`ENTRY_POINTS`)."""
+    found = []
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINTS):
+        spec = importlib.util.find_spec(entry.value.split(":")[0])
+        if spec is not None and spec.origin:
+            found.append(Path(spec.origin))
+    return found
