@@ -13,11 +13,14 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import FIXTURES, harness, need_backend, required, run_folder
 
 pd = pytest.importorskip("pandas")
 pytest.importorskip("matplotlib")
+
+from matplotlib import image  # noqa: E402
 
 import harness as harness_package  # noqa: E402
 from harness.cli import main  # noqa: E402
@@ -325,15 +328,9 @@ def _chromium() -> str:
     pytest.skip("chromium is not installed (Debian: apt-get install chromium)")
 
 
-def test_html_report_is_self_contained_and_renders_in_chromium(
-    runs: dict[str, Path], tmp_path: Path
-) -> None:
-    browser = _chromium()
-    run = runs["timed"]
-    proc = harness("report", str(run), "--html", "--out", str(tmp_path / "out"))
-    assert proc.returncode == 0, proc.stderr
-    page = tmp_path / "out" / "report.html"
-    dom = subprocess.run(
+def _browse(browser: str, page: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    """Headless Chromium on a page, with ``args`` (``--dump-dom``, ``--screenshot``)."""
+    done = subprocess.run(
         [
             browser,
             "--headless",
@@ -344,7 +341,7 @@ def test_html_report_is_self_contained_and_renders_in_chromium(
             "--disable-sync",
             "--no-first-run",
             f"--user-data-dir={tmp_path / 'profile'}",
-            "--dump-dom",
+            *args,
             page.as_uri(),
         ],
         capture_output=True,
@@ -352,7 +349,44 @@ def test_html_report_is_self_contained_and_renders_in_chromium(
         timeout=120,
         env={**os.environ, "HOME": str(tmp_path)},
     )
-    assert dom.returncode == 0, dom.stderr[-2000:]
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
+
+def test_the_first_screen_tells_who_won_and_what_failed(
+    runs: dict[str, Path], tmp_path: Path
+) -> None:
+    browser = _chromium()
+    proc = harness("report", str(runs["failing"]), "--html", "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    page = tmp_path / "out" / "report.html"
+    text = re.sub(r"<[^>]+>", " ", _browse(browser, page, tmp_path, "--dump-dom").stdout)
+    words = " ".join(text.split())
+    story = words[words.index("Summary") : words.index("Plots")]
+    assert "1 kernels on 2 devices" in story and "2 rows, 1 ok, 1 fail" in story
+    assert "1 row failed or errored" in story
+    assert "Fastest device, kernel by kernel: cpu:0 for 1 of 1 timed cases." in story
+    assert "Rows that are not ok Stream_TRIAD on opencl:0" in story
+    # The story comes before the plots, the plots before the full table.
+    assert words.index("Summary") < words.index("Plots") < words.index("Results")
+    shot = tmp_path / "first-screen.png"
+    _browse(browser, page, tmp_path, f"--screenshot={shot}", "--window-size=1280,900")
+    pixels = image.imread(shot)[..., :3]
+    assert pixels.shape[:2] == (900, 1280)
+    # The failure is in red (#b00020) on the first screen.
+    red = np.all(np.abs(pixels - np.array([0xB0, 0x00, 0x20]) / 255) < 0.08, axis=-1)
+    assert red.sum() > 200
+
+
+def test_html_report_is_self_contained_and_renders_in_chromium(
+    runs: dict[str, Path], tmp_path: Path
+) -> None:
+    browser = _chromium()
+    run = runs["timed"]
+    proc = harness("report", str(run), "--html", "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    page = tmp_path / "out" / "report.html"
+    dom = _browse(browser, page, tmp_path, "--dump-dom")
     cells = _Cells()
     cells.feed(dom.stdout)
     header = cells.rows[0]

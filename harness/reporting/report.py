@@ -42,6 +42,9 @@ class Report:
     tables: list[Table]
     problems: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    #: The run in a few sentences, for the top: what ran where, what failed,
+    #: which device was fastest, each device's speedup (`story`).
+    story: list[str] = field(default_factory=list)
 
 
 def find_baseline(frame: pd.DataFrame, baseline: str | None) -> tuple[str | None, str, str]:
@@ -191,7 +194,49 @@ def build(frame: pd.DataFrame, metas: list[dict[str, Any]], baseline: str | None
         _software_table(metas),
     ]
     title = "Benchmark report: " + ", ".join(m["run"] for m in metas)
-    return Report(title, notes, [t for t in tables if t.rows], problems)
+    told = story(frame, baseline_key, baseline_label)
+    return Report(title, notes, [t for t in tables if t.rows], problems, story=told)
+
+
+def story(frame: pd.DataFrame, baseline_key: str | None, baseline_label: str) -> list[str]:
+    """The run in a few sentences: what ran on which devices and how it ended,
+    the device that was fastest for the most kernels, and each device's
+    geometric-mean speedup over the baseline (``frame`` has ``speedup``)."""
+    devices = list(dict.fromkeys(frame["series"].astype(str)))
+    counts = frame["status"].value_counts()
+    ended = ", ".join(f"{int(counts.get(s, 0))} {s}" for s in ("ok", "fail", "error", "skipped"))
+    told = [
+        f"{frame['case'].nunique()} kernels on {len(devices)} devices "
+        f"({'; '.join(devices)}): {len(frame)} rows, {ended}."
+    ]
+    bad = int(counts.get("fail", 0)) + int(counts.get("error", 0))
+    if bad:
+        told.append(f"{bad} row{'s' if bad > 1 else ''} failed or errored: listed first below.")
+    done = timed(frame)
+    if done.empty:
+        return told
+    cases = ["case", "precision", "size"]
+    best = done.loc[done.groupby(cases, sort=False)["time_median_s"].idxmin()]
+    wins = best["series"].astype(str).map(_short).value_counts()
+    ranked = ", ".join(f"{series} for {n}" for series, n in wins.items())
+    told.append(f"Fastest device, kernel by kernel: {ranked} of {len(best)} timed cases.")
+    if baseline_key is not None:
+        others = done[(done["series_key"] != baseline_key) & done["speedup"].gt(0)]
+        means = [
+            f"{_short(series)} {math.exp(rows['speedup'].map(math.log).mean()):.2f}{TIMES} "
+            f"({len(rows)} rows)"
+            for series, rows in others.groupby("series", sort=False)
+        ]
+        if means:
+            told.append(
+                f"Geometric-mean speedup over {_short(baseline_label)}: {', '.join(means)}."
+            )
+    return told
+
+
+def _short(series: str) -> str:
+    """A device's label without its name (``opencl:0``), for sentences."""
+    return series.split(" (", 1)[0]
 
 
 def best_groups(frame: pd.DataFrame) -> pd.DataFrame:
@@ -331,15 +376,15 @@ def to_markdown(report: Report) -> str:
     parts = [f"# {report.title}"]
     if report.notes:
         parts.append("\n".join(f"> **Note:** {n}" for n in report.notes))
+    if report.story:
+        parts.append("## Summary\n\n" + "\n".join(f"- {line}" for line in report.story))
+    if report.problems:
+        parts.append("### Rows that are not ok\n\n" + "\n".join(f"- {p}" for p in report.problems))
     for table in report.tables:
         parts.append(f"## {table.title}")
         parts.append(markdown_table(table))
         if table.note:
             parts.append(table.note)
-        if table.title == "Results" and report.problems:
-            parts.append(
-                "### Rows that are not ok\n\n" + "\n".join(f"- {p}" for p in report.problems)
-            )
     if report.files:
         parts.append("## Files\n\n" + "\n".join(f"- `{f}`" for f in report.files))
     return "\n\n".join(parts) + "\n"
