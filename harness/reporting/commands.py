@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import UsageError
+from harness.execution import results
+from harness.reporting import table
 
 REPORT_EPILOG = """\
 Writes into --out (default RUN_DIR/report/, for the first RUN_DIR):
@@ -145,6 +147,42 @@ def register(subparsers: Any) -> None:
     compare.add_argument("--csv", type=Path, metavar="FILE", help="also write the table as CSV")
     compare.set_defaults(handler=_cmd_compare)
 
+    imported = subparsers.add_parser(
+        "import-rajaperf",
+        help="turn raja-perf.exe's output folder into a run folder, to report beside ours",
+        description="Read the files raja-perf.exe writes into its --outdir "
+        "(RAJAPerf-kernel-run-data.csv, -kernel-details.csv, -checksum.txt) and write a run "
+        "folder of them: each variant-tuning a device of backend 'rajaperf', so that "
+        "'harness report OUR_RUN IMPORTED_RUN' and 'harness plot' put RAJAPerf's variants "
+        "beside this harness's backends in one table and one plot.",
+    )
+    imported.add_argument("folder", type=Path, metavar="DIR", help="raja-perf.exe's --outdir")
+    imported.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results"),
+        metavar="DIR",
+        help="folder that gets the run folder (default ./results)",
+    )
+    imported.set_defaults(handler=_cmd_import_rajaperf)
+
+    export = subparsers.add_parser(
+        "export",
+        help="write a run folder in another tool's format (--thicket: Caliper profiles)",
+        description="Write a run folder's timed rows for another tool. --thicket writes "
+        "Caliper .cali profiles, one per device, precision, size and tuning, with RAJAPerf's "
+        "region tree, metric names and metadata keys, which Thicket loads with "
+        "Thicket.from_caliperreader(files).",
+    )
+    export.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="the run folder")
+    export.add_argument(
+        "--thicket", action="store_true", required=True, help="write Caliper profiles for Thicket"
+    )
+    export.add_argument(
+        "--out", type=Path, metavar="DIR", help="folder for the files (default RUN_DIR/thicket)"
+    )
+    export.set_defaults(handler=_cmd_export)
+
 
 def _load(paths: list[Path]) -> Any:
     from harness.execution import results
@@ -164,6 +202,30 @@ def _out_dir(args: argparse.Namespace, default: str) -> Path:
     except OSError as exc:
         raise UsageError(f"--out {str(out)!r}: cannot make that folder ({exc.strerror})") from None
     return out
+
+
+def _cmd_import_rajaperf(args: argparse.Namespace) -> int:
+    from harness.reporting import rajaperf_import
+
+    if not args.folder.is_dir():
+        raise UsageError(f"{args.folder}: no such folder (give raja-perf.exe's --outdir)")
+    run_dir = rajaperf_import.import_folder(args.folder, args.out)
+    print(table.format_rows(results.read_journal(run_dir)))
+    print(f"\nrun folder: {run_dir}")
+    return 0
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from harness.reporting import thicket_export
+
+    results.check_folder(args.run_dir)
+    out = args.out or args.run_dir / "thicket"
+    written = thicket_export.write(args.run_dir, out)
+    if not written:
+        raise UsageError(f"{args.run_dir}: no timed rows to export (a check-only run?)")
+    for path in written:
+        print(path)
+    return 0
 
 
 def _cmd_report(args: argparse.Namespace) -> int:

@@ -1,0 +1,169 @@
+"""A run folder as Caliper profiles, the files Thicket (LLNL's analysis tool for
+RAJAPerf runs) loads with ``Thicket.from_caliperreader``.
+
+RAJAPerf writes one ``.cali`` profile per variant and tuning: a region tree
+``RAJAPerf`` > group > kernel with timing metrics per region, and the run's
+Adiak metadata as globals. The export writes the same shape: one profile per
+device, precision, problem size and variant options (a sort's strategy, the
+transfer mode...: RAJAPerf's tuning), its kernel regions carrying
+``Avg time/rank`` (the row's median time per repetition, RAJAPerf's metric
+name), ``Min time/rank``, ``Max time/rank``, ``Reps``, ``ProblemSize``,
+``Bytes/Rep`` and ``Flops/Rep``, and RAJAPerf's metadata keys (``variant``,
+``tuning``, ``ProblemSizeRunParam``, ``cluster``, ``launchdate``, ``jobsize``)
+plus the device's name, API and driver.
+
+The ``.cali`` format is Caliper's text stream: ``node`` records define
+attributes and the region tree, ``ctx`` records attach metric values to a
+region, a ``globals`` record holds the metadata.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: Caliper's bootstrap type nodes (``string`` and ``double``) and meta-attributes.
+STRING_TYPE, INT_TYPE, DOUBLE_TYPE = 3, 1, 5
+ATTRIBUTE_NAME, ATTRIBUTE_PROP = 8, 10
+#: Caliper attribute properties: stored as a value, process scope, nested
+#: (the region hierarchy), global (run metadata), aggregatable (a metric).
+AS_VALUE, PROCESS, NESTED, GLOBAL, AGGREGATABLE = 1, 12, 256, 512, 4096
+#: The metrics of a kernel region: (Caliper name, row column).
+METRICS = (
+    ("Avg time/rank", "time_median_s"),
+    ("Min time/rank", "time_min_s"),
+    ("Max time/rank", "time_max_s"),
+    ("Reps", "reps"),
+    ("ProblemSize", "size"),
+    ("Bytes/Rep", "bytes_per_rep"),
+    ("Flops/Rep", "flops_per_rep"),
+)
+ROOT = "RAJAPerf"
+#: The metrics parent regions get, summed over their kernels.
+TIMES = ("Avg time/rank", "Min time/rank", "Max time/rank")
+
+
+def _escape(text: Any) -> str:
+    """A value as a .cali field: backslash before the separators."""
+    return re.sub(r"([\\,=])", r"\\\1", str(text)).replace("\n", "\\n")
+
+
+class _Stream:
+    """The records of one .cali profile, numbering nodes as they are made."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self._next = 12  # Caliper's bootstrap nodes are 0..11
+        self._attributes: dict[str, int] = {}
+        self._regions: dict[tuple[str, ...], int] = {}
+
+    def node(self, attribute: int, data: Any, parent: int | None = None) -> int:
+        node = self._next
+        self._next += 1
+        line = f"__rec=node,id={node},attr={attribute},data={_escape(data)}"
+        self.lines.append(line + (f",parent={parent}" if parent is not None else ""))
+        return node
+
+    def attribute(self, name: str, kind: int, prop: int) -> int:
+        if name not in self._attributes:
+            self._attributes[name] = self.node(
+                ATTRIBUTE_NAME, name, self.node(ATTRIBUTE_PROP, prop, kind)
+            )
+        return self._attributes[name]
+
+    def region(self, path: tuple[str, ...]) -> int:
+        """The node of a region path (RAJAPerf, group, kernel), made with its parents."""
+        if path not in self._regions:
+            region = self.attribute("region", STRING_TYPE, NESTED | PROCESS)
+            parent = self.region(path[:-1]) if len(path) > 1 else None
+            self._regions[path] = self.node(region, path[-1], parent)
+        return self._regions[path]
+
+    def metrics(self, path: tuple[str, ...], values: dict[str, float]) -> None:
+        ids = [self.attribute(n, DOUBLE_TYPE, AS_VALUE | PROCESS | AGGREGATABLE) for n in values]
+        data = "=".join(_escape(repr(float(v))) for v in values.values())
+        attrs = "=".join(str(i) for i in ids)
+        self.lines.append(f"__rec=ctx,ref={self.region(path)},attr={attrs},data={data}")
+
+    def globals(self, values: dict[str, Any]) -> None:
+        refs = [
+            self.node(self.attribute(name, STRING_TYPE, GLOBAL | PROCESS), value)
+            for name, value in values.items()
+        ]
+        self.lines.append("__rec=globals,ref=" + "=".join(str(r) for r in refs))
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, int | float) and math.isfinite(value)
+
+
+def profiles(frame: pd.DataFrame, meta: dict[str, Any]) -> dict[str, str]:
+    """The .cali text of each profile of a prepared run frame, by file name."""
+    timed = frame[(frame["status"] == "ok") & frame["time_median_s"].notna()]
+    host = (meta.get("host") or {}).get("hostname") or ""
+    out = {}
+    keys = ["device_id", "precision", "size", "variant_params"]
+    for (device_id, precision, size, variant), rows in timed.groupby(keys, sort=False):
+        tuning = re.sub(r"[^A-Za-z0-9.]+", "_", variant) if variant else "default"
+        stream = _Stream()
+        first = rows.iloc[0]
+        # A parent region's times are its kernels' summed, as inclusive times are.
+        totals: dict[tuple[str, ...], dict[str, float]] = {}
+        for _, row in rows.iterrows():
+            path = (ROOT, str(row["group"]), _kernel_name(row))
+            values = {name: row[column] for name, column in METRICS}
+            stream.metrics(path, {k: float(v) for k, v in values.items() if _finite(v)})
+            for parent in (path[:1], path[:2]):
+                sums = totals.setdefault(parent, dict.fromkeys(TIMES, 0.0))
+                for name in TIMES:
+                    sums[name] += float(values[name]) if _finite(values[name]) else 0.0
+        for parent, sums in totals.items():
+            stream.metrics(parent, sums)
+        stream.globals(
+            {
+                "variant": device_id,
+                "tuning": tuning,
+                "ProblemSizeRunParam": int(size),
+                "precision": precision,
+                "device": first.get("device") or "",
+                "backend": first["backend"],
+                "api": first.get("device_api") or "",
+                "driver": first.get("device_driver") or "",
+                "cluster": host,
+                "launchdate": meta.get("start") or "",
+                "jobsize": 1,
+                "run": first["run"],
+                "harness_version": meta.get("harness_version") or "",
+            }
+        )
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{device_id}-{precision}-n{int(size)}-{tuning}")
+        out[f"{name}.cali"] = "\n".join(stream.lines) + "\n"
+    return out
+
+
+def _kernel_name(row: Any) -> str:
+    """The kernel's region name: its name, with its case options (a sort's order
+    and input) as RAJAPerf spells kernels that differ by them."""
+    case = str(row.get("case_params") or "")
+    return "_".join([str(row["kernel"]), *case.split(", ")]) if case else str(row["kernel"])
+
+
+def write(run_dir: Path, out: Path) -> list[Path]:
+    """Write a run folder's profiles into ``out``; return their paths."""
+    from harness.reporting import frames
+
+    loaded = frames.load(run_dir)
+    meta = loaded.attrs.get("metadata") or {}
+    frame = frames.prepare(loaded)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in profiles(frame, meta).items():
+        path = out / name
+        path.write_text(text)
+        written.append(path)
+    return written
