@@ -126,3 +126,9 @@ def test_a_wrong_library_call_fails_its_row(
         runner.close()
     assert row["status"] == "fail"
     assert row["reason"].startswith("check case 'random': C: ")
+
+
+def test_a_launch_naming_no_known_routine_is_refused() -> None:
+    with pytest.raises(ValueError, match="no library routine 'axpy'; there are gemm, gemv, gemv_t"):
+        library_routine("library:axpy")
+    assert library_routine("gemm") is None

@@ -42,8 +42,15 @@ LIBRARY_ROUTINES = {
 
 
 def library_routine(entry: str) -> str | None:
-    """The library routine a launch's entry names (``gemm``); None for a kernel."""
-    return entry[len(LIBRARY) :] if entry.startswith(LIBRARY) else None
+    """The library routine a launch's entry names (``gemm``); None for a kernel;
+    ValueError for a routine not in `LIBRARY_ROUTINES`."""
+    if not entry.startswith(LIBRARY):
+        return None
+    routine = entry[len(LIBRARY) :]
+    if routine not in LIBRARY_ROUTINES:
+        known = ", ".join(LIBRARY_ROUTINES)
+        raise ValueError(f"launch {entry}: no library routine {routine!r}; there are {known}")
+    return routine
 
 
 #: Device features a kernel may need; a backend device lists the ones it has.

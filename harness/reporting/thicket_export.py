@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 #: Caliper's bootstrap type nodes (``string`` and ``double``) and meta-attributes.
-STRING_TYPE, INT_TYPE, DOUBLE_TYPE = 3, 1, 5
+STRING_TYPE, DOUBLE_TYPE = 3, 5
 ATTRIBUTE_NAME, ATTRIBUTE_PROP = 8, 10
 #: Caliper attribute properties: stored as a value, process scope, nested
 #: (the region hierarchy), global (run metadata), aggregatable (a metric).
