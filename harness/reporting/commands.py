@@ -166,6 +166,24 @@ def register(subparsers: Any) -> None:
     )
     imported.set_defaults(handler=_cmd_import_rajaperf)
 
+    merged = subparsers.add_parser(
+        "merge",
+        help="make one run folder of runs from several machines (or of one, run twice)",
+        description="Write the rows of several run folders into one new run folder, each row "
+        "with a host column (its machine, and its run where two come from one machine) and "
+        "source_run, so that report, plot and compare take runs from the nodes of a cluster "
+        "or from two laptops as one run.",
+    )
+    merged.add_argument("run_dirs", type=Path, nargs="+", metavar="RUN_DIR")
+    merged.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results"),
+        metavar="DIR",
+        help="folder that gets the merged run folder (default ./results)",
+    )
+    merged.set_defaults(handler=_cmd_merge)
+
     export = subparsers.add_parser(
         "export",
         help="write a run folder in another tool's format (--thicket: Caliper profiles)",
@@ -210,6 +228,15 @@ def _cmd_import_rajaperf(args: argparse.Namespace) -> int:
     if not args.folder.is_dir():
         raise UsageError(f"{args.folder}: no such folder (give raja-perf.exe's --outdir)")
     run_dir = rajaperf_import.import_folder(args.folder, args.out)
+    print(table.format_rows(results.read_journal(run_dir)))
+    print(f"\nrun folder: {run_dir}")
+    return 0
+
+
+def _cmd_merge(args: argparse.Namespace) -> int:
+    from harness.execution import merge
+
+    run_dir = merge.merge(args.run_dirs, args.out)
     print(table.format_rows(results.read_journal(run_dir)))
     print(f"\nrun folder: {run_dir}")
     return 0

@@ -60,7 +60,9 @@ def load(run_dir: str | Path) -> pd.DataFrame:
             frame[column] = pd.to_numeric(frame[column], errors="coerce")
     frame["run"] = run_dir.resolve().name
     frame["run_dir"] = str(run_dir)
-    frame["host"] = (meta.get("host") or {}).get("hostname") or ""
+    # A merged run's rows name their own hosts (`harness.execution.merge`).
+    host = (meta.get("host") or {}).get("hostname") or ""
+    frame["host"] = frame["host"].fillna(host) if "host" in frame else host
     add_peaks(frame, meta.get("peaks") or {})
     frame.attrs["metadata"] = meta
     return frame
@@ -192,13 +194,17 @@ def prepare(frame: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = None)
     by_run = bool((cases.groupby([*same, "_key"])["_run"].nunique() > 1).any())
     if by_run:
         key = key + "|" + frame["run"].astype(str)
-    label = frame["device_id"].astype(str) + device.map(lambda d: f" ({_short(d)})" if d else "")
+    named = device.map(lambda d: f" ({_short(d)})" if d else "")
+    # The device as a sentence names it: its id, with the host and run where needed.
+    short = frame["device_id"].astype(str)
     if hosts.nunique() > 1:
-        label = hosts.map(lambda h: f"{h}: " if h else "") + label
+        short = hosts.map(lambda h: f"{h}: " if h else "") + short
     if by_run:
-        label = label + " [" + frame["run"].astype(str) + "]"
+        short = short + " [" + frame["run"].astype(str) + "]"
+    label = short + named if not by_run else short.str.replace(" [", named + " [", n=1, regex=False)
     frame["series_key"] = key
     frame["series"] = label
+    frame["series_id"] = short
     frame["variant"] = label + frame["variant_params"].map(lambda s: f" · {s}" if s else "")
     frame["case"] = [
         f"{kernel} ({detail})" if detail else str(kernel)

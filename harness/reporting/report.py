@@ -203,6 +203,7 @@ def story(frame: pd.DataFrame, baseline_key: str | None, baseline_label: str) ->
     the device that was fastest for the most kernels, and each device's
     geometric-mean speedup over the baseline (``frame`` has ``speedup``)."""
     devices = list(dict.fromkeys(frame["series"].astype(str)))
+    short = dict(zip(frame["series"].astype(str), frame["series_id"].astype(str), strict=True))
     counts = frame["status"].value_counts()
     ended = ", ".join(f"{int(counts.get(s, 0))} {s}" for s in ("ok", "fail", "error", "skipped"))
     told = [
@@ -217,26 +218,20 @@ def story(frame: pd.DataFrame, baseline_key: str | None, baseline_label: str) ->
         return told
     cases = ["case", "precision", "size"]
     best = done.loc[done.groupby(cases, sort=False)["time_median_s"].idxmin()]
-    wins = best["series"].astype(str).map(_short).value_counts()
+    wins = best["series_id"].astype(str).value_counts()
     ranked = ", ".join(f"{series} for {n}" for series, n in wins.items())
     told.append(f"Fastest device, kernel by kernel: {ranked} of {len(best)} timed cases.")
     if baseline_key is not None:
         others = done[(done["series_key"] != baseline_key) & done["speedup"].gt(0)]
         means = [
-            f"{_short(series)} {math.exp(rows['speedup'].map(math.log).mean()):.2f}{TIMES} "
+            f"{short[series]} {math.exp(rows['speedup'].map(math.log).mean()):.2f}{TIMES} "
             f"({len(rows)} rows)"
             for series, rows in others.groupby("series", sort=False)
         ]
         if means:
-            told.append(
-                f"Geometric-mean speedup over {_short(baseline_label)}: {', '.join(means)}."
-            )
+            over = short.get(baseline_label, baseline_label)
+            told.append(f"Geometric-mean speedup over {over}: {', '.join(means)}.")
     return told
-
-
-def _short(series: str) -> str:
-    """A device's label without its name (``opencl:0``), for sentences."""
-    return series.split(" (", 1)[0]
 
 
 def best_groups(frame: pd.DataFrame) -> pd.DataFrame:
