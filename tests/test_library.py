@@ -47,24 +47,25 @@ def test_library_and_kernel_verify_side_by_side(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("precision", ["f64", "f32"])
-def test_gemv_shaped_polybench_kernels_verify_as_blas_calls(tmp_path: Path, precision: str) -> None:
-    """ATAX (gemv, then the transposed gemv) and GESUMMV (two gemv, the second
-    adding to the first) as CLBlast and numpy's BLAS compute them."""
+def test_blas_shaped_polybench_kernels_verify_as_blas_calls(tmp_path: Path, precision: str) -> None:
+    """3MM (three gemm), ATAX (gemv, then the transposed gemv) and GESUMMV (two
+    gemv, the second adding to the first) as CLBlast and numpy's BLAS compute them."""
     need_backend("opencl")
+    names = ("Polybench_3MM", "Polybench_ATAX", "Polybench_GESUMMV")
     proc = harness(
-        "run", "-k", "Polybench_ATAX", "Polybench_GESUMMV", "--impl", "library",
-        "-b", "cpu", "opencl", "--check", "--precision", precision, "--out", str(tmp_path),
+        "run", "-k", *names, "--impl", "library", "-b", "cpu", "opencl", "--check",
+        "--precision", precision, "--out", str(tmp_path),
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     rows = results.read_journal(run_folder(tmp_path))
-    assert {r["kernel"] for r in rows} == {"Polybench_ATAX", "Polybench_GESUMMV"}
+    assert {r["kernel"] for r in rows} == set(names)
     assert all(r["status"] == "ok" and r["impl"] == "library" for r in rows)
     routines = [
         library_routine(launch.entry)
-        for name in ("Polybench_ATAX", "Polybench_GESUMMV")
+        for name in names
         for launch in suite.spec_of(name).with_params({"impl": "library"}).plan(10_000)
     ]
-    assert routines == ["gemv", "gemv_t", "gemv", "gemv"]
+    assert routines == ["gemm"] * 3 + ["gemv", "gemv_t", "gemv", "gemv"]
 
 
 def test_sgemv_and_its_library_call_verify_in_single_precision(tmp_path: Path) -> None:

@@ -38,8 +38,17 @@ def _gemv_t_cpu(grid: Grid, y, A, x, alpha, beta, m: int, n: int) -> None:
     y[:n] = alpha * product + beta * y[:n]
 
 
+def _gemm_cpu(grid: Grid, C, A, B, alpha, beta, m: int, n: int, k: int) -> None:
+    product = A[: m * k].reshape(m, k) @ B[: k * n].reshape(k, n)
+    C[: m * n] = (alpha * product + beta * C[: m * n].reshape(m, n)).ravel()
+
+
 #: The BLAS routines as the cpu backend runs them: numpy's BLAS.
-BLAS_CPU: dict[str, CpuEntry] = {f"{LIBRARY}gemv": _gemv_cpu, f"{LIBRARY}gemv_t": _gemv_t_cpu}
+BLAS_CPU: dict[str, CpuEntry] = {
+    f"{LIBRARY}gemm": _gemm_cpu,
+    f"{LIBRARY}gemv": _gemv_cpu,
+    f"{LIBRARY}gemv_t": _gemv_t_cpu,
+}
 
 
 def call(routine: str, args: tuple[str, ...], values: Mapping[str, float | int]) -> Launch:

@@ -595,6 +595,16 @@ MVT = KernelSpec(
 )
 
 
+def _mm3_library_plan(size: int) -> list[Launch]:
+    ni, nj, nk, nl, nm = mm3_dims(size)
+    dims = {"ni": ni, "nj": nj, "nk": nk, "nl": nl, "nm": nm}
+    return [
+        call("gemm", ("E", "A", "B", "one", "zero", "ni", "nj", "nk"), dims),
+        call("gemm", ("F", "C", "D", "one", "zero", "nj", "nl", "nm"), dims),
+        call("gemm", ("G", "E", "F", "one", "zero", "ni", "nl", "nj"), dims),
+    ]
+
+
 def _atax_library_plan(size: int) -> list[Launch]:
     n = {"n": edge(size)}
     return [
@@ -613,7 +623,7 @@ def _gesummv_library_plan(size: int) -> list[Launch]:
 
 KERNELS = (
     MM2,
-    MM3,
+    with_library(MM3, _mm3_library_plan, {}, "E = A.B, F = C.D, G = E.F by three BLAS gemm"),
     with_library(ATAX, _atax_library_plan, {}, "tmp = A.x, then y = A^T.tmp, by two BLAS gemv"),
     GEMVER,
     with_library(
