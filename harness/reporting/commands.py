@@ -157,13 +157,7 @@ def register(subparsers: Any) -> None:
         "beside this harness's backends in one table and one plot.",
     )
     imported.add_argument("folder", type=Path, metavar="DIR", help="raja-perf.exe's --outdir")
-    imported.add_argument(
-        "--out",
-        type=Path,
-        default=Path("results"),
-        metavar="DIR",
-        help="folder that gets the run folder (default ./results)",
-    )
+    _new_folder_out(imported)
     imported.set_defaults(handler=_cmd_import_rajaperf)
 
     merged = subparsers.add_parser(
@@ -175,13 +169,7 @@ def register(subparsers: Any) -> None:
         "or from two laptops as one run.",
     )
     merged.add_argument("run_dirs", type=Path, nargs="+", metavar="RUN_DIR")
-    merged.add_argument(
-        "--out",
-        type=Path,
-        default=Path("results"),
-        metavar="DIR",
-        help="folder that gets the merged run folder (default ./results)",
-    )
+    _new_folder_out(merged)
     merged.set_defaults(handler=_cmd_merge)
 
     export = subparsers.add_parser(
@@ -200,6 +188,17 @@ def register(subparsers: Any) -> None:
         "--out", type=Path, metavar="DIR", help="folder for the files (default RUN_DIR/thicket)"
     )
     export.set_defaults(handler=_cmd_export)
+
+
+def _new_folder_out(parser: argparse.ArgumentParser) -> None:
+    """The --out of a command that makes a new run folder, as harness run's."""
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results"),
+        metavar="DIR",
+        help="folder that gets the new run folder (default ./results)",
+    )
 
 
 def _load(paths: list[Path]) -> Any:
