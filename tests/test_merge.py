@@ -54,6 +54,7 @@ def test_two_runs_become_one_with_hosts(tmp_path: Path) -> None:
     compare = harness("compare", str(first), str(merged))
     assert compare.returncode in (0, 1), compare.stderr
     assert "Stream_TRIAD" in compare.stdout
+    assert "the new run holds 2 hosts' rows (a merged run)" in compare.stdout + compare.stderr
 
 
 def test_merging_needs_two_different_runs(tmp_path: Path) -> None:

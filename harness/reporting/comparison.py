@@ -204,6 +204,13 @@ def compare(
     base_keys, new_keys, notes = match_devices(
         devices_of(base, base_devices), devices_of(new, new_devices)
     )
+    for name, frame in (("base", base), ("new", new)):
+        hosts = frame["host"].dropna().nunique() if "host" in frame else 0
+        if hosts > 1:
+            notes.append(
+                f"the {name} run holds {hosts} hosts' rows (a merged run): of a case measured "
+                "on more than one, the last is compared; compare its source runs for the others"
+            )
     base, new = _keyed(base, extras, keys, base_keys), _keyed(new, extras, keys, new_keys)
     merged = base.merge(
         new, on=keys, how="outer", suffixes=("_base", "_new"), indicator=True, sort=False
