@@ -19,7 +19,7 @@ from harness.backends import BACKENDS, Catalog
 from harness.backends import get as get_backend
 from harness.backends.base import DeviceInfo
 from harness.errors import UsageError
-from harness.execution import metadata, peaks, results
+from harness.execution import metadata, peaks, ranks, results
 from harness.execution.flush import CACHE_MODES
 from harness.execution.runner import (
     MAX_SECONDS,
@@ -691,13 +691,17 @@ def _check_sources(
 
 
 def _new_run(
-    args: argparse.Namespace, catalogs: Catalogs
-) -> tuple[Path, dict[str, Any], list[Task]]:
+    args: argparse.Namespace, catalogs: Catalogs, world: ranks.World | None = None
+) -> tuple[Path | None, dict[str, Any], list[Task]]:
+    """A new run's folder, metadata and rows. In an MPI run each rank plans the
+    rows of its own devices, and only rank 0 makes the folder (the others get None)."""
     kernels = suite.select(args.kernels)
     for folder in args.sources:
         if not folder.is_dir():
             raise UsageError(f"--sources {str(folder)!r}: not a folder")
     devices = choose_devices(args.backends, args.device, catalogs)
+    if world is not None:
+        devices = ranks.rank_devices(devices, world.local_rank)
     _check_sources(args.sources, kernels, devices)
     memory, budgets = next(
         ((m, b) for m in MEMORY_MEASURES if (b := getattr(args, f"memory_{m}"))), (None, ())
@@ -728,7 +732,7 @@ def _new_run(
         hold=args.hold,
     )
     try:
-        run_dir = results.create(args.out)
+        run_dir = results.create(args.out) if world is None or world.rank == 0 else None
     except OSError as exc:
         raise UsageError(
             f"--out {str(args.out)!r}: cannot make a run folder there ({exc.strerror})"
@@ -901,6 +905,9 @@ def run_command(args: argparse.Namespace, bar: bool | None = None) -> tuple[int,
             else:
                 executor = Workers(saved["timeout"] if args.resume else args.timeout)
             held.callback(executor.close)
+            world = ranks.world()
+            if world is not None:
+                return _execute_ranks(args, executor, held, world, bar)
             return _execute_run(args, meta, executor, held, bar)
     except results.WriteError as exc:
         raise UsageError(_write_failure(exc)) from None
@@ -932,7 +939,9 @@ def _execute_run(
     if args.resume:
         run_dir, meta, tasks = _resumed_run(args, saved, executor.catalogs)
     else:
-        run_dir, meta, tasks = _new_run(args, executor.catalogs)
+        new_dir, meta, tasks = _new_run(args, executor.catalogs)
+        assert new_dir is not None
+        run_dir = new_dir
         held.enter_context(results.lock(run_dir))
     options = dataclasses.replace(
         _options_from_meta(meta["options"]), images=run_dir / results.IMAGES
@@ -1008,6 +1017,86 @@ def _execute_run(
         )
         return 130, run_dir
     return (1 if any(r["status"] in ("fail", "error") for r in rows) else 0), run_dir
+
+
+def _execute_ranks(
+    args: argparse.Namespace,
+    executor: InProcess | Workers,
+    held: contextlib.ExitStack,
+    world: ranks.World,
+    bar: bool | None,
+) -> tuple[int, Path]:
+    """This rank's part of an MPI run (`harness.execution.ranks`): its rows, in step
+    with the other ranks, gathered by rank 0 into the one run folder."""
+    if args.resume:
+        raise UsageError(
+            "--resume of a run under mpirun: resume it without mpirun (its rows are "
+            "one run folder, which one process can finish)"
+        )
+    made, meta, tasks = _new_run(args, executor.catalogs, world)
+    run_dir = Path(world.bcast(str(made) if made else ""))
+    planned = world.gather((len(tasks), meta["devices"]))
+    problem = None
+    journal = None
+    if world.rank == 0:
+        assert planned is not None
+        counts = [count for count, _ in planned]
+        if len(set(counts)) > 1:
+            problem = (
+                f"the ranks planned different numbers of rows ({counts}): "
+                "give them the same devices"
+            )
+        meta["ranks"] = [
+            {"rank": r, "devices": [d["id"] for d in devices]}
+            for r, (_, devices) in enumerate(planned)
+        ]
+        meta["devices"] = list({d["id"]: d for _, devices in planned for d in devices}.values())
+        held.enter_context(results.lock(run_dir))
+        with results.writing(run_dir):
+            results.write_json(run_dir / results.METADATA, meta)
+            journal = results.Journal(run_dir)
+        print(
+            f"run folder: {run_dir} ({len(tasks)} rows on each of {world.size} ranks)",
+            file=sys.stderr,
+            flush=True,
+        )
+    problem = world.bcast(problem)
+    if problem:
+        raise UsageError(problem)
+    options = dataclasses.replace(
+        _options_from_meta(meta["options"]), images=run_dir / results.IMAGES
+    )
+    executor.start(options, {d.get("id"): d.get("name") for d in meta["devices"]}, tasks)
+    progress = Progress(len(tasks) * world.size, bar) if journal is not None else None
+    finished = 0
+    for task in tasks:
+        # The ranks measure together, row by row, as RAJAPerf's MPI runs do.
+        world.barrier()
+        row = executor.execute(task)
+        row.update(rank=world.rank, host=world.host)
+        gathered = world.gather(row)
+        if journal is not None and progress is not None and gathered is not None:
+            for each in gathered:
+                peaks.place(each, meta.get("peaks", {}).get(each["device_id"]))
+                with results.writing(run_dir):
+                    journal.append(each)
+                progress.row(finished, each)
+                finished += 1
+    status = 0
+    if journal is not None and progress is not None:
+        progress.close()
+        journal.close()
+        meta["end"] = metadata.now()
+        rows = results.read_journal(run_dir)
+        summary = table.format_rows(rows) + "\n\n" + ranks.across(rows, table.label)
+        with results.writing(run_dir):
+            results.write_json(run_dir / results.METADATA, meta)
+            results.finish(run_dir, summary)
+        if not getattr(args, "quiet", False):
+            print(summary)
+            print(f"\nrun folder: {run_dir}")
+        status = 1 if any(r["status"] in ("fail", "error") for r in rows) else 0
+    return world.bcast(status), run_dir
 
 
 def _cmd_show(args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@
 #   bash scripts/bootstrap.sh test  [pytest options]        the test suite, one process per core
 # Safe to run again: it installs only what is missing. As root on Debian it also
 # installs the system packages (lavapipe for wgpu, Debian's PoCL, CLBlast; for
-# the tests, Chromium and a C compiler).
+# the tests, Chromium, Open MPI and a C compiler).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +24,8 @@ venv=${HARNESS_VENV:-.venv}
 # variant of the BLAS-shaped kernels on OpenCL.
 packages=(mesa-vulkan-drivers pocl-opencl-icd libclblast1)
 [ "$mode" = test ] && packages+=(chromium)
+# The MPI test runs ranks under Open MPI's mpirun (mpi4py comes with the dev extra).
+[ "$mode" = test ] && packages+=(openmpi-bin libopenmpi-dev)
 # The fault tests build a fake OpenCL driver; the contract test preprocesses C sources.
 [ "$mode" = test ] && ! command -v cc >/dev/null && packages+=(gcc)
 [ "$mode" = test ] && ! command -v cpp >/dev/null && packages+=(cpp)
@@ -60,6 +62,7 @@ fi
 required=cpu,opencl
 dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 && required+=,wgpu
 command -v chromium >/dev/null && required+=,chromium
+command -v mpirun >/dev/null && required+=,mpi
 required+=,cuda-compile
 export HARNESS_REQUIRE_BACKENDS=${HARNESS_REQUIRE_BACKENDS:-$required}
 # One test process per core (pytest-xdist): compiling the kernels, which a

@@ -195,8 +195,12 @@ def prepare(frame: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = None)
     if by_run:
         key = key + "|" + frame["run"].astype(str)
     named = device.map(lambda d: f" ({_short(d)})" if d else "")
-    # The device as a sentence names it: its id, with the host and run where needed.
+    # The device as a sentence names it: its id, with the host, MPI rank and run
+    # where needed.
     short = frame["device_id"].astype(str)
+    if "rank" in frame and frame["rank"].nunique() > 1:
+        rank = frame["rank"].map(lambda r: "" if r != r else f" r{int(r)}")
+        short, key = short + rank, key + "|" + rank
     if hosts.nunique() > 1:
         short = hosts.map(lambda h: f"{h}: " if h else "") + short
     if by_run:

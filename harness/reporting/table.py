@@ -42,6 +42,12 @@ def label(row: dict[str, Any]) -> str:
     return f"{row.get('kernel')}[{','.join(options)}]" if options else str(row.get("kernel"))
 
 
+def where(row: dict[str, Any]) -> str:
+    """The row's device id, with its MPI rank where it has one (``cpu:0 r2``)."""
+    rank = row.get("rank")
+    return str(row.get("device_id")) + (f" r{rank}" if rank not in (None, "") else "")
+
+
 def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     """An aligned table: one line per row, reasons for anything not ok below it."""
     header = ("kernel", "device", "prec", "size", "status", "median", "GB/s", "GFLOP/s", "max err")
@@ -51,7 +57,7 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
         lines.append(
             (
                 label(row),
-                str(row.get("device_id")),
+                where(row),
                 str(row.get("precision")),
                 str(row.get("size")),
                 str(row.get("status")),
@@ -62,7 +68,7 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
             )
         )
         if row.get("status") != "ok" and row.get("reason"):
-            notes.append(f"  {label(row)} on {row.get('device_id')}: {row.get('reason')}")
+            notes.append(f"  {label(row)} on {where(row)}: {row.get('reason')}")
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     text = [
         "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
