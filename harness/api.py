@@ -70,7 +70,8 @@ def run(
     with ``_`` for ``-`` (``sizes``, ``reps``, ``precision``, ``device``,
     ``transfers``, ``group``, ``check``, ``strategy``, ...; see ``harness run
     --help``). The run folder is made under ``out``, exactly as the command
-    line makes it. ``progress`` shows a live bar (in a notebook too).
+    line makes it. ``progress`` shows a live bar (in a notebook too); without it, a line
+    per row goes to stderr.
 
     The DataFrame has one row per result, as ``results.csv``, with the run
     folder's path in ``.attrs["run_dir"]`` and the command's exit status in
