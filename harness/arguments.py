@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 from harness.execution.runner import MAX_SECONDS
 
@@ -158,3 +159,14 @@ def group_sizes(text: str) -> tuple[int, ...]:
             )
         values.append(value)
     return tuple(dict.fromkeys(values))
+
+
+def run_folder_out(parser: argparse.ArgumentParser) -> None:
+    """The --out of a command that makes a new run folder (run, merge, import-rajaperf)."""
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results"),
+        metavar="DIR",
+        help="folder that gets the new run folder (default ./results)",
+    )

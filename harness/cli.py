@@ -256,13 +256,7 @@ def build_parser() -> Parser:
             help=f"{param.help}; choices: {', '.join(param.choices)} (kernels that take it: "
             f"{', '.join(suite.takers(param.name))})",
         )
-    run.add_argument(
-        "--out",
-        type=Path,
-        default=Path("results"),
-        metavar="DIR",
-        help="folder that gets the run folder (default ./results)",
-    )
+    arguments.run_folder_out(run)
     run.add_argument(
         "--check",
         action="store_true",

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from harness import arguments
 from harness.errors import UsageError
 from harness.execution import results
 from harness.reporting import table
@@ -157,7 +158,7 @@ def register(subparsers: Any) -> None:
         "beside this harness's backends in one table and one plot.",
     )
     imported.add_argument("folder", type=Path, metavar="DIR", help="raja-perf.exe's --outdir")
-    _new_folder_out(imported)
+    arguments.run_folder_out(imported)
     imported.set_defaults(handler=_cmd_import_rajaperf)
 
     merged = subparsers.add_parser(
@@ -169,7 +170,7 @@ def register(subparsers: Any) -> None:
         "or from two laptops as one run.",
     )
     merged.add_argument("run_dirs", type=Path, nargs="+", metavar="RUN_DIR")
-    _new_folder_out(merged)
+    arguments.run_folder_out(merged)
     merged.set_defaults(handler=_cmd_merge)
 
     export = subparsers.add_parser(
@@ -188,17 +189,6 @@ def register(subparsers: Any) -> None:
         "--out", type=Path, metavar="DIR", help="folder for the files (default RUN_DIR/thicket)"
     )
     export.set_defaults(handler=_cmd_export)
-
-
-def _new_folder_out(parser: argparse.ArgumentParser) -> None:
-    """The --out of a command that makes a new run folder, as harness run's."""
-    parser.add_argument(
-        "--out",
-        type=Path,
-        default=Path("results"),
-        metavar="DIR",
-        help="folder that gets the new run folder (default ./results)",
-    )
 
 
 def _load(paths: list[Path]) -> Any:
