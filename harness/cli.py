@@ -33,7 +33,7 @@ from harness.execution.runner import (
 )
 from harness.execution.transfers import TRANSFER_MODES
 from harness.execution.workers import InProcess, Workers
-from harness.model import sources
+from harness.model import partition, sources
 from harness.model.spec import PRECISIONS
 from harness.mutation import mutants
 from harness.reporting import commands, table
@@ -218,6 +218,20 @@ def build_parser() -> Parser:
         "GPU block-size tunings do. Kernels whose work-groups span several axes or whose "
         "algorithm fixes the size keep theirs and say so; a size over a device's limit is "
         "a skipped row naming the limit. Default: each kernel's own (256 for most)",
+    )
+    run.add_argument(
+        "--partition",
+        nargs="+",
+        choices=(partition.AUTO, *partition.PARTITIONS),
+        default=[partition.AUTO],
+        help="how a kernel that walks its items with the C dialect's FOR_EACH deals them "
+        "to work-items (OpenCL and CUDA): item: one item per work-item; stride: "
+        f"{partition.GROUPS_PER_UNIT} work-groups per compute unit, each work-item taking "
+        "every global-size-th item (a GPU's grid-stride loop); chunk: as many work-items, "
+        "each taking a contiguous run (what CPU devices vectorise); auto: chunk on CPU "
+        "devices, item on others (default); several: one row each, in a partition column. "
+        "Kernels with work-group memory or ids of their own keep one item per work-item "
+        "and say so; wgpu takes item only",
     )
     timing.add_argument(
         "--transfers",
@@ -613,6 +627,7 @@ def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence
         "caches": list(options.caches),
         "transfers": list(options.transfers),
         "groups": list(options.groups),
+        "partitions": list(options.partitions),
         "memory": options.memory,
         "budgets": list(options.budgets),
         "params": {name: list(values) for name, values in options.params},
@@ -640,6 +655,7 @@ def _options_from_meta(saved: dict[str, Any]) -> RunOptions:
         caches=tuple(saved.get("caches", RunOptions.caches)),
         transfers=tuple(saved.get("transfers", RunOptions.transfers)),
         groups=tuple(saved.get("groups", RunOptions.groups)),
+        partitions=tuple(saved.get("partitions", RunOptions.partitions)),
         memory=saved.get("memory"),
         budgets=tuple(saved.get("budgets", ())),
         params=tuple((name, tuple(values)) for name, values in saved["params"].items()),
@@ -714,6 +730,7 @@ def _new_run(
         caches=tuple(dict.fromkeys(args.cache)),
         transfers=tuple(dict.fromkeys(args.transfers)),
         groups=args.group or (),
+        partitions=tuple(dict.fromkeys(p for p in args.partition if p != partition.AUTO)),
         memory=memory,
         budgets=budgets,
         sources=tuple(args.sources),
@@ -805,10 +822,14 @@ def _task_key(task: Task) -> tuple:
         task.cache,
         task.transfers,
         task.group,
+        task.partition,
     )
 
 
-def _row_key(row: dict[str, Any]) -> tuple:
+def _row_key(row: dict[str, Any], partitions: Sequence[str] = ()) -> tuple:
+    """The key of the task a row came from. ``partitions`` are the run's
+    ``--partition`` choices: a row whose partition is not one of them was a
+    device's default."""
     spec = suite.BY_NAME.get(row.get("kernel", ""))
     params = tuple((p.name, row.get(p.name)) for p in spec.params) if spec else ()
     kernel, device, size, precision = (
@@ -816,7 +837,9 @@ def _row_key(row: dict[str, Any]) -> tuple:
     )
     cache, moved = row.get("cache", "hot"), row.get("transfers", "resident")
     group = row.get("work_group")
-    return (kernel, device, size, precision, params, cache, moved, group)
+    dealt = row.get("partition")
+    asked = dealt if dealt in partitions else partition.AUTO
+    return (kernel, device, size, precision, params, cache, moved, group, asked)
 
 
 #: Options of `harness run` that a resumed run takes from its own metadata instead.
@@ -857,7 +880,8 @@ def _resumed_run(
     args: argparse.Namespace, meta: dict[str, Any], catalogs: Catalogs
 ) -> tuple[Path, dict[str, Any], list[Task]]:
     run_dir = args.resume
-    done = {_row_key(r) for r in results.read_journal(run_dir)}
+    asked = meta["options"].get("partitions", ())
+    done = {_row_key(r, asked) for r in results.read_journal(run_dir)}
     ignored = _ignored_options(args)
     if ignored:
         print(

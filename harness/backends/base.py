@@ -217,6 +217,9 @@ class Backend(ABC):
     extension: str = ""
     #: Python modules through which the backend loads its driver library.
     driver_modules: tuple[str, ...] = ()
+    #: How it can deal a walking launch's items to work-items
+    #: (`harness.model.partition`); empty for a backend without work-items.
+    partitions: tuple[str, ...] = ()
 
     def unavailable_reason(self) -> str | None:
         """None when usable; otherwise why not, in words a user can act on.

@@ -65,6 +65,7 @@ from harness.backends.base import (
     build_key,
     out_of_device_memory,
 )
+from harness.model.partition import PARTITIONS
 from harness.model.spec import FEATURES, KernelSpec, ResolvedLaunch, library_routine
 
 if TYPE_CHECKING:
@@ -942,6 +943,7 @@ class CudaBackend(Backend):
     name = "cuda"
     language = "cuda"
     extension = ".cu"
+    partitions = PARTITIONS
     driver_modules = ("cuda.bindings.driver", "pycuda.driver")
 
     def __init__(self, binding: str | None = None) -> None:

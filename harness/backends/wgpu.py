@@ -643,6 +643,8 @@ class WgpuBackend(Backend):
     name = "wgpu"
     language = "wgsl"
     extension = ".wgsl"
+    #: The WGSL bodies guard one index per invocation.
+    partitions = ("item",)
     driver_modules = ("wgpu",)
 
     def devices(self) -> list[DeviceInfo]:

@@ -47,6 +47,7 @@ COLUMNS = (
     "cache",
     "transfers",
     "work_group",
+    "partition",
     "size",
     "reps",
     "warmup",

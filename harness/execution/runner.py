@@ -10,6 +10,7 @@ row with a status and a reason; the run goes on.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import time
 import traceback
@@ -27,7 +28,7 @@ from harness.execution import clocks
 from harness.execution.flush import Flusher
 from harness.execution.sampling import Sampler, StopRule, summarise
 from harness.execution.transfers import Mover
-from harness.model import sources
+from harness.model import partition, sources
 from harness.model.rajaperf import checksum as array_checksum
 from harness.model.spec import KernelSpec, ResolvedLaunch, numpy_dtype, param_choices
 from harness.model.verify import (
@@ -75,6 +76,9 @@ class RunOptions:
     images: Path | None = None
     #: Work-group sizes to run each kernel at (``--group``); empty: each kernel's own.
     groups: tuple[int, ...] = ()
+    #: How walking launches deal their items (``--partition``); empty: each
+    #: device's default (`harness.model.partition`).
+    partitions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,8 @@ class Task:
     transfers: str = "resident"
     #: One-dimensional work-group size (None: the kernel's own).
     group: int | None = None
+    #: How walking launches deal their items (`harness.model.partition`).
+    partition: str = partition.AUTO
 
 
 def stop_rule(options: RunOptions) -> StopRule:
@@ -137,7 +143,9 @@ def plan(
     """Every task, kernel-major so inputs and references are made once per kernel."""
     chosen = dict(options.params)
     return [
-        Task(spec.name, dev.backend, dev.index, size, options.precision, params, cache, moved, wg)
+        Task(
+            spec.name, dev.backend, dev.index, size, options.precision, params, cache, moved, wg, p
+        )
         for spec in kernels
         for params in param_choices(spec, chosen)
         for wg in task_groups(spec.with_params(dict(params)), options)
@@ -145,6 +153,7 @@ def plan(
         for cache in options.caches
         for moved in options.transfers
         for dev in devices
+        for p in task_partitions(spec.with_params(dict(params)), options, dev.backend)
     ]
 
 
@@ -154,6 +163,52 @@ def task_groups(spec: KernelSpec, options: RunOptions) -> tuple[int | None, ...]
     if not options.groups or spec.regroup_problem:
         return (None,)
     return options.groups
+
+
+def task_partitions(spec: KernelSpec, options: RunOptions, backend: str) -> tuple[str, ...]:
+    """The partitions a kernel runs at on a backend's device: the sweep's where
+    its C body walks its items and the backend has work-items, else the device's
+    default."""
+    if options.partitions and get_backend(backend).partitions and c_walks(spec, options.sources):
+        return options.partitions
+    return (partition.AUTO,)
+
+
+def c_walks(spec: KernelSpec, extra: Sequence[Path] = ()) -> bool:
+    """Whether a launch of the kernel runs an entry point of its C body (OpenCL's
+    and CUDA's) that walks its items with FOR_EACH alone, so that ``--partition``
+    applies."""
+    source = sources.find("opencl", ".cl", spec.source_name, extra)
+    if source is None:
+        return False
+    walking = _walking(source)
+    return any(launch.entry in walking for launch in spec.plan(spec.check_size))
+
+
+@functools.cache
+def _walking(source: Path) -> frozenset[str]:
+    return partition.walking_entries(sources.expand(source).text)
+
+
+def partition_choices(
+    task: Task, backend: base.Backend, session: base.Session, extra: Sequence[Path] = ()
+) -> tuple[str, ...]:
+    """The partitions a row may deal its items by: the asked one, or under
+    ``auto`` the device kind's candidates (`harness.model.partition.candidates`);
+    empty where the backend has no work-items or no launch of the kernel walks.
+    DeviceLimit where the backend cannot deal them as asked."""
+    spec = task_spec(task)
+    if not backend.partitions or not c_walks(spec, extra):
+        return ()
+    if task.partition == partition.AUTO:
+        return partition.candidates(session.info.kind, backend.partitions)
+    if task.partition not in backend.partitions:
+        raise base.DeviceLimit(
+            f"{backend.name} takes one item per work-item (its sources guard one index), "
+            f"not --partition {task.partition}; opencl and cuda take "
+            f"{', '.join(partition.PARTITIONS)}"
+        )
+    return (task.partition,)
 
 
 def make_inputs(
@@ -244,6 +299,8 @@ def base_row(task: Task, device: str | None = None) -> dict[str, Any]:
         "cache": task.cache,
         "transfers": task.transfers,
         "work_group": task.group,
+        # What dealt the items: the asked partition, or the device's (set on running).
+        "partition": None if task.partition == partition.AUTO else task.partition,
         **dict(task.params),
     }
 
@@ -391,6 +448,11 @@ def host_available_bytes() -> int:
         return 0
 
 
+#: Most repetitions, and about how long, each candidate partition of an ``auto``
+#: row runs for before the row's own measurement (`Runner._deal`).
+TRIAL_REPS = 9
+TRIAL_SECONDS = 0.05
+
 #: The longest wait for a row, in seconds: one week (a longer one overflows poll()).
 MAX_SECONDS = 7 * 24 * 3600
 
@@ -478,6 +540,15 @@ class Runner:
         row = base_row(task)
         if self.options.groups and spec.regroup_problem:
             row["reason"] = f"keeps its work-group size under --group: {spec.regroup_problem}"
+        if (
+            self.options.partitions
+            and backend.partitions
+            and not c_walks(spec, self.options.sources)
+        ):
+            row["reason"] = (
+                "keeps one item per work-item under --partition: none of its launches "
+                "walks its items with FOR_EACH alone"
+            )
         try:
             session = self._session(backend, task.device)
             row["device"] = session.info.name
@@ -504,6 +575,7 @@ class Runner:
                     return _skip(row, f"no source {where}")
                 row["source"] = sources.shown(source)
                 row["source_sha256"] = sources.digest(source)
+            spec = self._deal(spec, task, backend, session, source, row)
             self._measure(spec, task, session, source, row)
         except base.DeviceLimit as exc:
             return _skip(row, str(exc))
@@ -525,6 +597,55 @@ class Runner:
                 reason=f"{type(exc).__name__}: {exc} ({Path(where.filename).name}:{where.lineno})",
             )
         return row
+
+    def _deal(
+        self,
+        spec: KernelSpec,
+        task: Task,
+        backend: base.Backend,
+        session: base.Session,
+        source: Path | None,
+        row: dict[str, Any],
+    ) -> KernelSpec:
+        """The kernel with its walking launches' items dealt to work-items, its
+        partition in the row. Where ``auto`` leaves several candidates (on CPU
+        devices), each runs the row's launches for `TRIAL_SECONDS` or so outside
+        any timed region and the fastest deals them; ``partition_trial`` gives
+        each one's median."""
+        choices = partition_choices(task, backend, session, self.options.sources)
+        if not choices:
+            row["partition"] = None
+            return spec
+        walking = _walking(source) if source is not None else frozenset()
+        units = session.info.compute_units
+        dealt = {p: partition.partitioned(spec, p, walking, units) for p in choices}
+        if len(dealt) > 1 and not self.options.check:
+            trial = {p: self._trial(s, task, session, source) for p, s in dealt.items()}
+            row["partition_trial"] = "; ".join(f"{p} {t * 1e3:.4g} ms" for p, t in trial.items())
+            choices = (min(trial, key=trial.__getitem__),)
+        row["partition"] = choices[0]
+        return dealt[choices[0]]
+
+    def _trial(
+        self, spec: KernelSpec, task: Task, session: base.Session, source: Path | None
+    ) -> float:
+        """Median seconds of a few repetitions of the kernel on the row's inputs
+        (after one untimed one), as many as fit in about `TRIAL_SECONDS`."""
+        timed = self._inputs(spec, task)[0]
+        arrays = {a.name: timed.inputs[a.name] for a in spec.arrays}
+        launches = spec.resolve(task.size, timed.inputs, task.precision)
+        execution = session.load(spec, task.precision, source, arrays)
+        try:
+            start = time.perf_counter()
+            execution.run(launches)
+            once = time.perf_counter() - start
+            reps = max(1, min(TRIAL_REPS, int(TRIAL_SECONDS / max(once, 1e-9))))
+            median = float(np.median(execution.time(launches, reps, self.options.hold)))
+        except BaseException as exc:
+            _close_after(execution, exc)
+            raise
+        execution.close()
+        return median
 
     def _verify(
         self,

@@ -181,6 +181,19 @@ def prepare(frame: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = None)
             ", ".join(filter(None, (v, "" if g != g or g in (None, "") else f"group {int(g)}")))
             for v, g in zip(frame["variant_params"], frame["work_group"], strict=True)
         ]
+    if "partition" in frame:
+        # A device's own choice of partition is how it runs, not a variant; rows
+        # of one kernel a device ran under several asked for (--partition) are.
+        dealt = frame["partition"].astype(object).where(frame["partition"].notna(), "")
+        if "partition_trial" in frame:
+            dealt = dealt.where(frame["partition_trial"].isna(), "")
+        swept = dealt.groupby(
+            [frame["run"], frame["device_id"], frame["kernel"], frame["size"]], dropna=False
+        ).transform("nunique")
+        frame["variant_params"] = [
+            ", ".join(filter(None, (v, f"{p} partition" if n > 1 else "")))
+            for v, p, n in zip(frame["variant_params"], dealt, swept, strict=True)
+        ]
     known = [facts.get(str(k)) or {} for k in frame["kernel"]]
     frame["items"] = [str(k.get("items") or "") for k in known]
     frame["peak_bandwidth"] = [bool(k.get("peak_bandwidth")) for k in known]

@@ -31,7 +31,8 @@ def _num(value: Any, fmt: str) -> str:
 def label(row: dict[str, Any]) -> str:
     """The kernel's name, with its run options (a sort's strategy...) when it has
     any, ``cold`` for a cold-cache row, the transfers of a row that moves its data
-    in the timed region, and the work-group size of a ``--group`` row."""
+    in the timed region, the work-group size of a ``--group`` row, and a
+    ``--partition`` other than one item per work-item (not a device's own choice)."""
     options = [str(row[name]) for name in PARAMS if row.get(name) not in (None, "")]
     if row.get("cache") not in (None, "", "hot"):
         options.append(str(row["cache"]))
@@ -39,6 +40,8 @@ def label(row: dict[str, Any]) -> str:
         options.append(str(row["transfers"]))
     if row.get("work_group") not in (None, ""):
         options.append(f"group={int(float(row['work_group']))}")
+    if row.get("partition") not in (None, "", "item") and not row.get("partition_trial"):
+        options.append(str(row["partition"]))
     return f"{row.get('kernel')}[{','.join(options)}]" if options else str(row.get("kernel"))
 
 

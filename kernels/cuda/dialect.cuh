@@ -43,8 +43,20 @@
 // arrays indexed by its counter stay in registers.
 #define UNROLL _Pragma("unroll")
 
-// The grid-stride loop over [0, n).
+// The walk over [0, n) (harness/model/partition.py): a launch may have fewer
+// work-items than items. With PARTITION_CHUNK each work-item takes a contiguous
+// run of ceil(n / GLOBAL_SIZE(0)) items, which CPU devices vectorise and
+// prefetch; otherwise the grid-stride loop, each taking every
+// GLOBAL_SIZE(0)-th item, which GPUs read coalesced.
+#if PARTITION_CHUNK
+#define FOR_EACH(i, n)                                                               \
+    for (size_t i##_per = ((size_t)(n) + GLOBAL_SIZE(0) - 1) / GLOBAL_SIZE(0),       \
+                i = GLOBAL_ID(0) * i##_per,                                          \
+                i##_end = i + i##_per < (size_t)(n) ? i + i##_per : (size_t)(n);     \
+         i < i##_end; ++i)
+#else
 #define FOR_EACH(i, n) for (size_t i = GLOBAL_ID(0); i < (n); i += GLOBAL_SIZE(0))
+#endif
 
 // Integer atomics on global or shared memory.
 #define ATOMIC_ADD(p, v) atomicAdd(p, v)
