@@ -448,10 +448,12 @@ def host_available_bytes() -> int:
         return 0
 
 
-#: Most repetitions, and about how long, each candidate partition of an ``auto``
-#: row runs for before the row's own measurement (`Runner._deal`).
-TRIAL_REPS = 9
-TRIAL_SECONDS = 0.05
+#: Rounds, most repetitions a round, and about how long in all, that each
+#: candidate partition of an ``auto`` row runs for before the row's own
+#: measurement (`Runner._trial`).
+TRIAL_ROUNDS = 3
+TRIAL_REPS = 10
+TRIAL_SECONDS = 0.1
 
 #: The longest wait for a row, in seconds: one week (a longer one overflows poll()).
 MAX_SECONDS = 7 * 24 * 3600
@@ -609,9 +611,9 @@ class Runner:
     ) -> KernelSpec:
         """The kernel with its walking launches' items dealt to work-items, its
         partition in the row. Where ``auto`` leaves several candidates (on CPU
-        devices), each runs the row's launches for `TRIAL_SECONDS` or so outside
-        any timed region and the fastest deals them; ``partition_trial`` gives
-        each one's median."""
+        devices) they take turns running the row's launches outside any timed
+        region (`_trial`) and the fastest deals them; ``partition_trial`` gives
+        what each took."""
         choices = partition_choices(task, backend, session, self.options.sources)
         if not choices:
             row["partition"] = None
@@ -620,32 +622,52 @@ class Runner:
         units = session.info.compute_units
         dealt = {p: partition.partitioned(spec, p, walking, units) for p in choices}
         if len(dealt) > 1 and not self.options.check:
-            trial = {p: self._trial(s, task, session, source) for p, s in dealt.items()}
+            trial = self._trial(dealt, task, session, source)
             row["partition_trial"] = "; ".join(f"{p} {t * 1e3:.4g} ms" for p, t in trial.items())
             choices = (min(trial, key=trial.__getitem__),)
         row["partition"] = choices[0]
         return dealt[choices[0]]
 
     def _trial(
-        self, spec: KernelSpec, task: Task, session: base.Session, source: Path | None
-    ) -> float:
-        """Median seconds of a few repetitions of the kernel on the row's inputs
-        (after one untimed one), as many as fit in about `TRIAL_SECONDS`."""
-        timed = self._inputs(spec, task)[0]
-        arrays = {a.name: timed.inputs[a.name] for a in spec.arrays}
-        launches = spec.resolve(task.size, timed.inputs, task.precision)
-        execution = session.load(spec, task.precision, source, arrays)
+        self,
+        candidates: dict[str, KernelSpec],
+        task: Task,
+        session: base.Session,
+        source: Path | None,
+    ) -> dict[str, float]:
+        """Seconds per repetition of each candidate on the row's inputs: after an
+        untimed repetition and a timed one each, `TRIAL_ROUNDS` rounds in which
+        each in turn runs once untimed and times a few repetitions (about
+        `TRIAL_SECONDS` per candidate in all; one round of one for a slow
+        kernel), so that a moment of noise does not decide; each candidate's
+        fastest round's median."""
+        timed = self._inputs(task_spec(task), task)[0]
+        arrays = {a.name: timed.inputs[a.name] for a in task_spec(task).arrays}
+        loaded: dict[str, tuple[base.Execution, list[ResolvedLaunch]]] = {}
         try:
-            start = time.perf_counter()
-            execution.run(launches)
-            once = time.perf_counter() - start
-            reps = max(1, min(TRIAL_REPS, int(TRIAL_SECONDS / max(once, 1e-9))))
-            median = float(np.median(execution.time(launches, reps, self.options.hold)))
+            slowest = 0.0
+            for name, spec in candidates.items():
+                execution = session.load(spec, task.precision, source, arrays)
+                launches = spec.resolve(task.size, timed.inputs, task.precision)
+                loaded[name] = execution, launches
+                execution.run(launches)
+                slowest = max(slowest, *execution.time(launches, 1, self.options.hold))
+            per_round = TRIAL_SECONDS / TRIAL_ROUNDS / max(slowest, 1e-9)
+            reps = max(1, min(TRIAL_REPS, int(per_round)))
+            rounds: dict[str, list[float]] = {name: [] for name in loaded}
+            for _ in range(TRIAL_ROUNDS if per_round >= 1 else 1):
+                for name, (execution, launches) in loaded.items():
+                    # The other candidates' arrays took the cache: warm it again.
+                    execution.run(launches)
+                    times = execution.time(launches, reps, self.options.hold)
+                    rounds[name].append(float(np.median(times)))
         except BaseException as exc:
-            _close_after(execution, exc)
+            for execution, _ in loaded.values():
+                _close_after(execution, exc)
             raise
-        execution.close()
-        return median
+        for execution, _ in loaded.values():
+            execution.close()
+        return {name: min(medians) for name, medians in rounds.items()}
 
     def _verify(
         self,
