@@ -635,39 +635,39 @@ class Runner:
         session: base.Session,
         source: Path | None,
     ) -> dict[str, float]:
-        """Seconds per repetition of each candidate on the row's inputs: after an
-        untimed repetition and a timed one each, `TRIAL_ROUNDS` rounds in which
-        each in turn runs once untimed and times a few repetitions (about
-        `TRIAL_SECONDS` per candidate in all; one round of one for a slow
-        kernel), so that a moment of noise does not decide; each candidate's
-        fastest round's median."""
+        """Seconds per repetition of each candidate on the row's inputs, over
+        `TRIAL_ROUNDS` rounds in which each in turn is loaded alone (so none
+        finds the cache full of another's arrays), runs a batch of repetitions
+        untimed and times another (about `TRIAL_SECONDS` per candidate in all;
+        one round of one for a slow kernel), so that a moment of noise does not
+        decide: each candidate's fastest round's median."""
         timed = self._inputs(task_spec(task), task)[0]
         arrays = {a.name: timed.inputs[a.name] for a in task_spec(task).arrays}
-        loaded: dict[str, tuple[base.Execution, list[ResolvedLaunch]]] = {}
-        try:
-            slowest = 0.0
+        rounds: dict[str, list[float]] = {name: [] for name in candidates}
+        # The first round times one repetition each, to size the others.
+        reps, turn, total = 1, 0, 1 + TRIAL_ROUNDS
+        while turn < total:
             for name, spec in candidates.items():
                 execution = session.load(spec, task.precision, source, arrays)
-                launches = spec.resolve(task.size, timed.inputs, task.precision)
-                loaded[name] = execution, launches
-                execution.run(launches)
-                slowest = max(slowest, *execution.time(launches, 1, self.options.hold))
-            per_round = TRIAL_SECONDS / TRIAL_ROUNDS / max(slowest, 1e-9)
-            reps = max(1, min(TRIAL_REPS, int(per_round)))
-            rounds: dict[str, list[float]] = {name: [] for name in loaded}
-            for _ in range(TRIAL_ROUNDS if per_round >= 1 else 1):
-                for name, (execution, launches) in loaded.items():
-                    # The other candidates' arrays took the cache: warm it again.
-                    execution.run(launches)
+                try:
+                    launches = spec.resolve(task.size, timed.inputs, task.precision)
+                    # Fresh arrays and an idle device run slow at first (on PoCL
+                    # a batch or two at several times the pace): one batch warms.
+                    execution.time(launches, reps, self.options.hold)
                     times = execution.time(launches, reps, self.options.hold)
-                    rounds[name].append(float(np.median(times)))
-        except BaseException as exc:
-            for execution, _ in loaded.values():
-                _close_after(execution, exc)
-            raise
-        for execution, _ in loaded.values():
-            execution.close()
-        return {name: min(medians) for name, medians in rounds.items()}
+                except BaseException as exc:
+                    _close_after(execution, exc)
+                    raise
+                execution.close()
+                rounds[name].append(float(np.median(times)))
+            if turn == 0:
+                slowest = max(r[0] for r in rounds.values())
+                per_round = TRIAL_SECONDS / TRIAL_ROUNDS / max(slowest, 1e-9)
+                reps = max(1, min(TRIAL_REPS, int(per_round)))
+                if per_round < 1:  # a slow kernel: the first round was its trial
+                    total = 1
+            turn += 1
+        return {name: min(medians[1:] or medians) for name, medians in rounds.items()}
 
     def _verify(
         self,
