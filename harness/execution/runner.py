@@ -653,6 +653,7 @@ class Runner:
                     launches = spec.resolve(task.size, timed.inputs, task.precision)
                     # Fresh arrays and an idle device run slow at first (on PoCL
                     # a batch or two at several times the pace): one batch warms.
+                    execution.run(launches)
                     execution.time(launches, reps, self.options.hold)
                     times = execution.time(launches, reps, self.options.hold)
                 except BaseException as exc:
