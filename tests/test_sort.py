@@ -171,8 +171,9 @@ def test_run_sweep_rows_carry_strategy_and_keys_per_second(tmp_path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     rows = results.read_journal(run_folder(tmp_path))
+    # Timed, a sort runs its default strategy only; --check covers all three.
     assert sorted((r["strategy"], r["size"]) for r in rows) == [
-        (s, n) for s in ("fused", "global", "local") for n in (1024, 2048, 4096)
+        ("fused", n) for n in (1024, 2048, 4096)
     ]
     for r in rows:
         assert r["keys_per_s"] == pytest.approx(r["size"] / r["time_median_s"])

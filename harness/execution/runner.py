@@ -147,7 +147,7 @@ def plan(
             spec.name, dev.backend, dev.index, size, options.precision, params, cache, moved, wg, p
         )
         for spec in kernels
-        for params in param_choices(spec, chosen)
+        for params in param_choices(spec, chosen, options.check)
         for wg in task_groups(spec.with_params(dict(params)), options)
         for size in task_sizes(spec, options)
         for cache in options.caches

@@ -244,11 +244,13 @@ class Grid(_Geometry):
 class Param:
     """A run option a kernel takes, such as a sort's strategy or input order.
 
-    ``default`` lists the choices run when the user picks none (a sort runs
-    both strategies by default, as two rows). ``role`` tells reports what a
-    choice is: a ``variant`` is another way to compute the same thing (a sort
-    strategy: compared side by side, like devices), a ``case`` is another
-    problem (an input order: a row of its own).
+    ``default`` lists the choices run when the user picks none. ``role`` tells
+    reports what a choice is: a ``variant`` is another way to compute the same
+    thing (a sort strategy: compared side by side, like devices), a ``case`` is
+    another problem (an input order: a row of its own). ``checked`` lists the
+    choices a verification-only run (``--check``, ``harness mutants``) covers
+    when the user picks none, where that is more than the defaults: code that
+    a choice outside the default runs is checked all the same.
     """
 
     name: str
@@ -256,6 +258,11 @@ class Param:
     default: tuple[str, ...]
     help: str
     role: str = "case"
+    checked: tuple[str, ...] = ()
+
+    def unchosen(self, check: bool = False) -> tuple[str, ...]:
+        """The choices run when the user picks none, in a verification-only run or not."""
+        return (self.checked or self.default) if check else self.default
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:
@@ -485,8 +492,9 @@ class KernelSpec:
 
 
 def param_choices(
-    spec: KernelSpec, chosen: Mapping[str, Sequence[str]]
+    spec: KernelSpec, chosen: Mapping[str, Sequence[str]], check: bool = False
 ) -> list[tuple[tuple[str, str], ...]]:
-    """Every combination of the kernel's run options: the user's, else the defaults."""
-    axes = [[(p.name, v) for v in chosen.get(p.name, p.default)] for p in spec.params]
+    """Every combination of the kernel's run options: the user's, else those run
+    when the user picks none (`Param.unchosen`), in a verification-only run or not."""
+    axes = [[(p.name, v) for v in chosen.get(p.name, p.unchosen(check))] for p in spec.params]
     return [tuple(combo) for combo in itertools.product(*axes)]

@@ -299,7 +299,7 @@ def all_mutants(
     if device is None or not files:
         return found, 0
     live: set[tuple[str, int]] = set()
-    for combo in param_choices(spec, {}):
+    for combo in param_choices(spec, {}, check=True):
         bound = spec.with_params(dict(combo))
         for precision in precisions:
             text = chosen.compiled_text(bound, files[0], precision, device)
