@@ -55,6 +55,17 @@ def run_folder(out: Path) -> Path:
     return folders[0]
 
 
+def not_ok(rows: list[dict[str, Any]], *columns: str) -> list[str]:
+    """A line per row that did not pass: its kernel, the ``columns`` that tell it
+    from its neighbours, its device and its reason (for an assertion message)."""
+    return [
+        " ".join([str(r["kernel"]), *(f"{c}={r.get(c)}" for c in columns), str(r["device_id"])])
+        + f": {r['reason']}"
+        for r in rows
+        if r["status"] != "ok"
+    ]
+
+
 def plant(root: Path, language: str, file: str, old: str, new: str) -> Path:
     """A ``--sources`` folder ``root`` holding the shipped sources of kernels/``language``
     (opencl, cuda, wgsl, or c for the bodies OpenCL and CUDA share) with one bug

@@ -8,7 +8,7 @@ import csv
 from pathlib import Path
 
 import pytest
-from conftest import harness, need_backend, run_folder
+from conftest import harness, need_backend, not_ok, run_folder
 
 from harness import suite
 from harness.execution import results
@@ -43,11 +43,7 @@ def test_every_regroupable_kernel_verifies_at_every_size(tmp_path: Path) -> None
         "--out", str(tmp_path),
     )  # fmt: skip
     rows = results.read_journal(run_folder(tmp_path))
-    bad = [
-        f"{r['kernel']} group {r['work_group']} on {r['device_id']}: {r['reason']}"
-        for r in rows
-        if r["status"] != "ok"
-    ]
+    bad = not_ok(rows, "work_group")
     assert not bad, "\n".join(bad[:20])
     assert proc.returncode == 0, proc.stderr
     assert {r["kernel"] for r in rows} == set(names)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import harness, need_backend, run_folder
+from conftest import harness, need_backend, not_ok, run_folder
 
 from harness import suite
 from harness.backends import cuda_compile
@@ -107,11 +107,7 @@ def test_every_walking_kernel_verifies_under_stride_and_chunk(tmp_path: Path) ->
         "--out", str(tmp_path),
     )  # fmt: skip
     rows = results.read_journal(run_folder(tmp_path))
-    bad = [
-        f"{r['kernel']} {r['partition']} n={r['size']}: {r['reason']}"
-        for r in rows
-        if r["status"] != "ok"
-    ]
+    bad = not_ok(rows, "partition", "size")
     assert not bad, "\n".join(bad[:20])
     assert proc.returncode == 0, proc.stderr
     dealt = {(r["kernel"], r["partition"]) for r in rows}
