@@ -161,12 +161,13 @@ def group_sizes(text: str) -> tuple[int, ...]:
     return tuple(dict.fromkeys(values))
 
 
-def run_folder_out(parser: argparse.ArgumentParser) -> None:
-    """The --out of a command that makes a new run folder (run, merge, import-rajaperf)."""
+def run_folder_out(parser: argparse.ArgumentParser, made: str = "the new run folder") -> None:
+    """The --out of a command that makes a new folder of results (run, merge,
+    import-rajaperf, mutants): where ``made`` goes, ./results by default."""
     parser.add_argument(
         "--out",
         type=Path,
         default=Path("results"),
         metavar="DIR",
-        help="folder that gets the new run folder (default ./results)",
+        help=f"folder that gets {made} (default ./results)",
     )

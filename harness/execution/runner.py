@@ -641,16 +641,17 @@ class Runner:
         untimed and times another (about `TRIAL_SECONDS` per candidate in all;
         one round of one for a slow kernel), so that a moment of noise does not
         decide: each candidate's fastest round's median."""
-        timed = self._inputs(task_spec(task), task)[0]
-        arrays = {a.name: timed.inputs[a.name] for a in task_spec(task).arrays}
+        spec = task_spec(task)
+        timed = self._inputs(spec, task)[0]
+        arrays = {a.name: timed.inputs[a.name] for a in spec.arrays}
         rounds: dict[str, list[float]] = {name: [] for name in candidates}
         # The first round times one repetition each, to size the others.
         reps, turn, total = 1, 0, 1 + TRIAL_ROUNDS
         while turn < total:
-            for name, spec in candidates.items():
-                execution = session.load(spec, task.precision, source, arrays)
+            for name, dealt in candidates.items():
+                execution = session.load(dealt, task.precision, source, arrays)
                 try:
-                    launches = spec.resolve(task.size, timed.inputs, task.precision)
+                    launches = dealt.resolve(task.size, timed.inputs, task.precision)
                     # Fresh arrays and an idle device run slow at first (on PoCL
                     # a batch or two at several times the pace): one batch warms.
                     execution.run(launches)

@@ -604,12 +604,6 @@ def register(sub: Any) -> None:
         metavar="PCT",
         help="exit 1 when a backend kills fewer than PCT%% of the counted mutants",
     )
-    parser.add_argument(
-        "--out",
-        type=Path,
-        default=Path("results"),
-        metavar="DIR",
-        help="folder that gets the mutants folder (default ./results)",
-    )
+    arguments.run_folder_out(parser, "the mutants folder")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every mutant's fate")
     parser.set_defaults(handler=_cmd_mutants)
