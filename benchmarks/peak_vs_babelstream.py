@@ -54,7 +54,12 @@ def main() -> None:
         theirs = babelstream(args.babelstream, peak["copy_size"], 100)
         figures["bs copy"].append(theirs["Copy"][1])
         figures["bs triad"].append(theirs["Triad"][1])
-        print(f"launch {launch + 1} of {args.launches} done (arrays of {peak['copy_size']})")
+        print(
+            f"launch {launch + 1} of {args.launches} (arrays of {peak['copy_size']}): "
+            + ", ".join(f"{k} {v[-1]:.1f}" for k, v in figures.items())
+            + " GB/s",
+            flush=True,
+        )
     med = {k: statistics.median(v) for k, v in figures.items()}
     print(f"\n{'':8}{'harness peak':>14}{'BabelStream best':>18}{'ratio':>8}")
     for kind in ("copy", "triad"):

@@ -10,11 +10,22 @@ import pytest
 from conftest import harness, need_backend, run_folder
 
 from harness.execution import peaks, results
+from harness.execution.sampling import StopRule
 from harness.reporting import frames, plot
 
 #: Another machine's device in the store, which a measurement here must keep.
 FOREIGN = "elsewhere | cuda | H100 | 580 | CUDA"
-SMALL = ("--bandwidth-size", "100000", "--fma-size", "4096", "--max-time", "0.3")
+SPAN = 0.3
+SMALL = (
+    "--bandwidth-size",
+    "100000",
+    "--fma-size",
+    "4096",
+    "--max-time",
+    "0.3",
+    "--span",
+    str(SPAN),
+)
 
 
 @pytest.fixture
@@ -41,6 +52,11 @@ def test_peak_measures_keeps_and_places_every_row(tmp_path, store) -> None:
         assert set(peak["fma_gflops_per_s"]) == {"f64", "f32"}
         assert all(v > 0 for v in peak["fma_gflops_per_s"].values())
         assert peak["copy_size"] == 100000 and not peak["notes"]
+        # Copy moves two arrays of doubles per repetition; its samples fill the
+        # span, or reach the most a row keeps.
+        median_s = 2 * 8 * peak["copy_size"] / (peak["copy_median_gbytes_per_s"] * 1e9)
+        samples = peak["copy_samples"]
+        assert samples == StopRule.max_samples or samples * median_s > 0.8 * SPAN
         assert f"{peak['device']['id']} ({peak['device']['name']}): copy" in proc.stdout
 
     args = ("-k", "Stream_TRIAD", "Apps_PRESSURE", "Algorithm_SORT", "-b", "opencl")

@@ -5,8 +5,10 @@ For each device: the best copy and triad bandwidth (Stream_COPY and
 Stream_TRIAD, RAJAPerf's bytes over the fastest repetition, as BabelStream
 reports its best) with their arrays four times the device's last-level cache
 and at least BabelStream's default 2^25 elements each (within the device's
-limits),
-and the FMA throughput in f64 and f32 (the internal PeakFMA kernel: chains of
+limits). A shared or throttled machine's bandwidth can change for seconds at a
+time, so each is sampled for a fixed span (``--span``) rather than until its
+noise settles, and a span whose median is far from its best is reported. Then
+the FMA throughput in f64 and f32 (the internal PeakFMA kernel: chains of
 independent multiply-adds). The figures go to a JSON store, one entry per
 device of a host (keyed by host, backend, name, driver and API, so another
 machine or driver never reuses them): ``$HARNESS_PEAKS``, else
@@ -23,6 +25,7 @@ import os
 import platform
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +48,10 @@ FMA = "PeakFMA"
 #: BabelStream's default length (2^25 elements each), where the device allows.
 CACHES = 4
 MIN_LENGTH = 1 << 25
+#: Seconds each bandwidth kernel is sampled for, and the ratio of its median
+#: time to its best past which the measurement says the bandwidth changed.
+SPAN = 5.0
+SPREAD = 1.25
 
 
 def store_path() -> Path:
@@ -131,21 +138,32 @@ def measure(
     runner: Runner,
     fma_size: int | None = None,
     bandwidth_size: int | None = None,
+    span: float = SPAN,
 ) -> dict[str, Any]:
     """A device's peaks (see the module's description), with how they were measured;
     the sizes default to the module's choices."""
     session = runner.session(info.backend, info.index)
     limit = session.array_limit()
     peak: dict[str, Any] = {"device": info.as_dict(), "measured": metadata.now(), "notes": []}
+    peak["warnings"] = []
+    spanned = Runner(replace(runner.options, reps=None, min_time=span, max_time=span))
     for kernel, key in BANDWIDTH.items():
         size = bandwidth_size or _bandwidth_size(kernel, info, "f64", limit[1] if limit else None)
-        row = runner.execute(Task(kernel, info.backend, info.index, size, "f64"))
+        row = spanned.execute(Task(kernel, info.backend, info.index, size, "f64"))
         if row["status"] != "ok":
             peak["notes"].append(f"{kernel}: {row['status']}: {row['reason']}")
             continue
+        name = key.split("_")[0]
         peak[key] = row["bytes_per_rep"] / row["time_min_s"] / 1e9
         peak[key.replace("_gbytes", "_median_gbytes")] = row["gbytes_per_s"]
-        peak[f"{key.split('_')[0]}_size"] = size
+        peak[f"{name}_size"] = size
+        peak[f"{name}_samples"] = len(row["samples_s"])
+        if row["time_median_s"] > SPREAD * row["time_min_s"]:
+            peak["warnings"].append(
+                f"{kernel}'s bandwidth changed while it was measured (median "
+                f"{row['gbytes_per_s']:.3g} GB/s, best {peak[key]:.3g}): the machine is "
+                "shared or throttled, and the peak is its best"
+            )
     peak["fma_gflops_per_s"] = {}
     spec = suite.spec_of(FMA)
     for precision in ("f64", "f32"):
@@ -201,12 +219,14 @@ def _cmd_peak(args: argparse.Namespace) -> int:
     measured = []
     for info in devices:
         print(f"measuring {info.id} ({info.name}) ...", file=sys.stderr, flush=True)
-        peak = measure(info, runner, args.fma_size, args.bandwidth_size)
+        peak = measure(info, runner, args.fma_size, args.bandwidth_size, args.span)
         path = keep(info.as_dict(), peak)
         measured.append(peak)
         print(_line(peak), flush=True)
         for note in peak["notes"]:
             print(f"  note: {note}", file=sys.stderr)
+        for warning in peak["warnings"]:
+            print(f"  warning: {warning}", file=sys.stderr)
     if args.json:
         print(json.dumps(measured, indent=2))
     print(f"kept in {path}", file=sys.stderr)
@@ -235,7 +255,15 @@ def register(sub: Any) -> None:
         type=arguments.seconds,
         default=2.0,
         metavar="SECONDS",
-        help="time budget of each measurement (default 2)",
+        help="time budget of each FMA measurement (default 2)",
+    )
+    parser.add_argument(
+        "--span",
+        type=arguments.seconds,
+        default=SPAN,
+        metavar="SECONDS",
+        help=f"how long each bandwidth kernel is sampled for; the best repetition is kept "
+        f"(default {SPAN:g})",
     )
     parser.add_argument(
         "--fma-size",
