@@ -220,6 +220,8 @@ HEAT_3D = KernelSpec(
 
 #: Edge of the square tiles the GEMM kernels stage in local memory.
 GEMM_TILE = 16
+#: Rows of C each work-item of a CPU device computes (Polybench_GEMM.c).
+GEMM_CPU_ROWS = 4
 GEMM_ALPHA = 0.62
 GEMM_BETA = 1.002
 
@@ -353,7 +355,7 @@ GEMM = KernelSpec(
         Scalar("nk", "u32"),
     ),
     plan=_gemm_plan,
-    constants={"TILE": GEMM_TILE},
+    constants={"TILE": GEMM_TILE, "CPU_ROWS": GEMM_CPU_ROWS},
     init=_gemm_init,
     reference=_gemm_reference,
     cpu={"gemm": _gemm_cpu},
