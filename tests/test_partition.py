@@ -61,9 +61,21 @@ def test_the_shipped_walking_entries() -> None:
     assert triad is not None and dot is not None
     assert partition.walking_entries(sources.expand(triad).text) == {"triad"}
     assert partition.walking_entries(sources.expand(dot).text) == frozenset()
+    # Apps_FIR walks in blocks on CPU devices and guards one index elsewhere.
+    fir = sources.find("opencl", ".cl", "Apps_FIR")
+    assert fir is not None
+    text = sources.expand(fir).text
+    assert partition.walking_entries(text, partition.device_macros("cpu")) == {"fir"}
+    assert partition.walking_entries(text, partition.device_macros("gpu")) == frozenset()
     names = {s.name for s in walking_kernels()}
-    assert {"Stream_COPY", "Apps_ENERGY", "Lcals_HYDRO_2D", "Polybench_ATAX"} <= names
+    assert {"Stream_COPY", "Apps_ENERGY", "Lcals_HYDRO_2D", "Polybench_ATAX", "Apps_FIR"} <= names
     assert not {"Stream_DOT", "Polybench_JACOBI_2D", "Basic_MAT_MAT_SHARED"} & names
+
+
+def test_a_body_is_read_as_the_device_compiles_it() -> None:
+    text = "a\n#ifdef X\nb\n#else\nc\n#endif\n#ifndef X\nd\n#endif\n#if Y > 1\ne\n#else\nf\n#endif"
+    assert partition.compiled_lines(text, frozenset({"X"})).split() == ["a", "b", "e", "f"]
+    assert partition.compiled_lines(text, frozenset()).split() == ["a", "c", "d", "e", "f"]
 
 
 def test_stride_and_chunk_launch_fewer_work_items_and_chunk_walks_contiguously() -> None:

@@ -34,7 +34,7 @@ from harness.backends.base import (
     c_program,
     out_of_device_memory,
 )
-from harness.model.partition import PARTITIONS
+from harness.model.partition import CPU_MACRO, PARTITIONS
 from harness.model.spec import KernelSpec, ResolvedLaunch, library_routine
 
 INSTALL_HINT = "pip install 'harness[opencl]' (and 'harness[pocl]' for a CPU OpenCL device)"
@@ -159,7 +159,7 @@ def program_text(spec: KernelSpec, source: Path, precision: str, device: DeviceI
     """What the OpenCL compiler sees: the defines, the dialect, then the source."""
     first = ["#pragma OPENCL EXTENSION cl_khr_fp64 : enable"] if precision == "f64" else []
     if "cpu" in device.kind.split("/"):
-        first.append("#define HARNESS_CPU_DEVICE 1")
+        first.append(f"#define {CPU_MACRO} 1")
     return c_program(spec, source, precision, "opencl", _C_TYPES, first)
 
 

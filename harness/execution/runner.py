@@ -174,20 +174,25 @@ def task_partitions(spec: KernelSpec, options: RunOptions, backend: str) -> tupl
     return (partition.AUTO,)
 
 
-def c_walks(spec: KernelSpec, extra: Sequence[Path] = ()) -> bool:
+def c_walks(spec: KernelSpec, extra: Sequence[Path] = (), kind: str | None = None) -> bool:
     """Whether a launch of the kernel runs an entry point of its C body (OpenCL's
     and CUDA's) that walks its items with FOR_EACH alone, so that ``--partition``
-    applies."""
+    applies: on a device of ``kind``, or on some kind of device."""
     source = sources.find("opencl", ".cl", spec.source_name, extra)
     if source is None:
         return False
-    walking = _walking(source)
+    kinds = (kind,) if kind is not None else ("cpu", "gpu")
+    walking = frozenset().union(*(_walking(source, k) for k in kinds))
     return any(launch.entry in walking for launch in spec.plan(spec.check_size))
 
 
+def _walking(source: Path, kind: str) -> frozenset[str]:
+    return _walking_with(source, partition.device_macros(kind))
+
+
 @functools.cache
-def _walking(source: Path) -> frozenset[str]:
-    return partition.walking_entries(sources.expand(source).text)
+def _walking_with(source: Path, defined: frozenset[str]) -> frozenset[str]:
+    return partition.walking_entries(sources.expand(source).text, defined)
 
 
 def partition_choices(
@@ -198,7 +203,7 @@ def partition_choices(
     empty where the backend has no work-items or no launch of the kernel walks.
     DeviceLimit where the backend cannot deal them as asked."""
     spec = task_spec(task)
-    if not backend.partitions or not c_walks(spec, extra):
+    if not backend.partitions or not c_walks(spec, extra, session.info.kind):
         return ()
     if task.partition == partition.AUTO:
         return partition.candidates(session.info.kind, backend.partitions)
@@ -542,17 +547,17 @@ class Runner:
         row = base_row(task)
         if self.options.groups and spec.regroup_problem:
             row["reason"] = f"keeps its work-group size under --group: {spec.regroup_problem}"
-        if (
-            self.options.partitions
-            and backend.partitions
-            and not c_walks(spec, self.options.sources)
-        ):
-            row["reason"] = (
-                "keeps one item per work-item under --partition: none of its launches "
-                "walks its items with FOR_EACH alone"
-            )
         try:
             session = self._session(backend, task.device)
+            if (
+                self.options.partitions
+                and backend.partitions
+                and not c_walks(spec, self.options.sources, session.info.kind)
+            ):
+                row["reason"] = (
+                    "keeps one item per work-item under --partition: none of its launches "
+                    "walks its items with FOR_EACH alone on this device"
+                )
             row["device"] = session.info.name
             # The index may change between machines and driver installs; these do not.
             row["device_api"] = session.info.api
@@ -577,8 +582,14 @@ class Runner:
                     return _skip(row, f"no source {where}")
                 row["source"] = sources.shown(source)
                 row["source_sha256"] = sources.digest(source)
-            spec = self._deal(spec, task, backend, session, source, row)
-            self._measure(spec, task, session, source, row)
+            dealt = self._deal(spec, task, backend, session, source, row)
+            for name, each in dealt.items():
+                self._measure(each, task, session, source, row)
+                if row["status"] != "ok":
+                    if len(dealt) > 1:
+                        row["partition"] = name
+                        row["reason"] = f"under partition {name}: {row['reason']}"
+                    break
         except base.DeviceLimit as exc:
             return _skip(row, str(exc))
         except base.CompileError as exc:
@@ -608,25 +619,30 @@ class Runner:
         session: base.Session,
         source: Path | None,
         row: dict[str, Any],
-    ) -> KernelSpec:
+    ) -> dict[str | None, KernelSpec]:
         """The kernel with its walking launches' items dealt to work-items, its
         partition in the row. Where ``auto`` leaves several candidates (on CPU
         devices) they take turns running the row's launches outside any timed
         region (`_trial`) and the fastest deals them; ``partition_trial`` gives
-        what each took."""
+        what each took. A check verifies every candidate, since a timed run may
+        take any of them: the row's partition names them all, or the one that
+        failed."""
         choices = partition_choices(task, backend, session, self.options.sources)
         if not choices:
             row["partition"] = None
-            return spec
-        walking = _walking(source) if source is not None else frozenset()
+            return {None: spec}
+        walking = _walking(source, session.info.kind) if source is not None else frozenset()
         units = session.info.compute_units
         dealt = {p: partition.partitioned(spec, p, walking, units) for p in choices}
-        if len(dealt) > 1 and not self.options.check:
+        if self.options.check:
+            row["partition"] = "+".join(choices)
+            return dealt
+        if len(dealt) > 1:
             trial = self._trial(dealt, task, session, source)
             row["partition_trial"] = "; ".join(f"{p} {t * 1e3:.4g} ms" for p, t in trial.items())
             choices = (min(trial, key=trial.__getitem__),)
         row["partition"] = choices[0]
-        return dealt[choices[0]]
+        return {choices[0]: dealt[choices[0]]}
 
     def _trial(
         self,

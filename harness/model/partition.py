@@ -36,6 +36,9 @@ AUTO = "auto"
 GROUPS_PER_UNIT = 8
 #: The macro that turns the dialect's FOR_EACH into the contiguous walk.
 CHUNK_MACRO = "PARTITION_CHUNK"
+#: The macro a backend defines for a CPU device, under which a body may have a
+#: form of its own (`walking_entries` reads the branch the device compiles).
+CPU_MACRO = "HARNESS_CPU_DEVICE"
 
 #: Words of the dialect by which code depends on its work-item's place.
 _PLACED = re.compile(
@@ -45,6 +48,35 @@ _PLACED = re.compile(
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _FUNCTION = re.compile(r"\b(KERNEL|DEVICE)\b[^;{}()]*?\b(\w+)\s*\([^;{}]*?\)\s*\{")
 _CALL = re.compile(r"\b(\w+)\s*\(")
+_CONDITION = re.compile(r"^\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b\s*(\w*)")
+
+
+def device_macros(kind: str) -> frozenset[str]:
+    """The macros a device of this kind (`DeviceInfo.kind`) compiles C bodies with."""
+    return frozenset({CPU_MACRO}) if "cpu" in kind.split("/") else frozenset()
+
+
+def compiled_lines(text: str, defined: frozenset[str]) -> str:
+    """``text`` with the lines an ``#ifdef``/``#ifndef`` of a macro excludes where
+    exactly ``defined`` are defined left out (their ``#else`` branches likewise);
+    under any other condition every branch is kept."""
+    kept, stack = [], []  # per open condition: [known, taking]
+    for line in text.split("\n"):
+        found = _CONDITION.match(line)
+        if found is None:
+            if all(taking for _, taking in stack):
+                kept.append(line)
+            continue
+        word, name = found.groups()
+        if word in ("ifdef", "ifndef"):
+            stack.append([True, (name in defined) == (word == "ifdef")])
+        elif word == "if":
+            stack.append([False, True])
+        elif word == "else" and stack and stack[-1][0]:
+            stack[-1][1] = not stack[-1][1]
+        elif word == "endif" and stack:
+            stack.pop()
+    return "\n".join(kept)
 
 
 def candidates(kind: str, offered: Sequence[str]) -> tuple[str, ...]:
@@ -57,24 +89,26 @@ def candidates(kind: str, offered: Sequence[str]) -> tuple[str, ...]:
 
 
 def _functions(text: str) -> dict[str, tuple[bool, str]]:
-    """Each function of a C source: (whether it is an entry point, its body)."""
+    """Each function of a C source: (whether it is an entry point, its body); a
+    function defined more than once (under conditions kept whole) gets every body."""
     text = _COMMENT.sub(" ", text)
-    found = {}
+    found: dict[str, tuple[bool, str]] = {}
     for match in _FUNCTION.finditer(text):
         depth, end = 0, match.end() - 1
         for end in range(match.end() - 1, len(text)):
             depth += {"{": 1, "}": -1}.get(text[end], 0)
             if depth == 0:
                 break
-        found[match.group(2)] = (match.group(1) == "KERNEL", text[match.end() : end])
+        before = found.get(match.group(2), (False, ""))[1]
+        found[match.group(2)] = (match.group(1) == "KERNEL", before + text[match.end() : end])
     return found
 
 
-def walking_entries(text: str) -> frozenset[str]:
+def walking_entries(text: str, defined: frozenset[str] = frozenset()) -> frozenset[str]:
     """The entry points of a C-dialect source that walk their items with FOR_EACH
     and depend on their work-item's place in no other way, through the helpers
-    they call either."""
-    functions = _functions(text)
+    they call either, as a device compiling with the macros ``defined`` sees them."""
+    functions = _functions(compiled_lines(text, defined))
     placed = {name for name, (_, body) in functions.items() if _PLACED.search(body)}
     changed = True
     while changed:  # a function calling a placed helper is placed too

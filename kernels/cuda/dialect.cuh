@@ -47,15 +47,27 @@
 // work-items than items. With PARTITION_CHUNK each work-item takes a contiguous
 // run of ceil(n / GLOBAL_SIZE(0)) items, which CPU devices vectorise and
 // prefetch; otherwise the grid-stride loop, each taking every
-// GLOBAL_SIZE(0)-th item, which GPUs read coalesced.
+// GLOBAL_SIZE(0)-th item, which GPUs read coalesced. FOR_EACH_BLOCK(b, m, n, T)
+// is the same walk a block at a time: the items [b, b + m), m <= T, for a body
+// that works on several neighbours at once; outside PARTITION_CHUNK every block
+// is one item.
 #if PARTITION_CHUNK
 #define FOR_EACH(i, n)                                                               \
     for (size_t i##_per = ((size_t)(n) + GLOBAL_SIZE(0) - 1) / GLOBAL_SIZE(0),       \
                 i = GLOBAL_ID(0) * i##_per,                                          \
                 i##_end = i + i##_per < (size_t)(n) ? i + i##_per : (size_t)(n);     \
          i < i##_end; ++i)
+#define FOR_EACH_BLOCK(b, m, n, T)                                                   \
+    for (size_t b##_per = ((size_t)(n) + GLOBAL_SIZE(0) - 1) / GLOBAL_SIZE(0),       \
+                b = GLOBAL_ID(0) * b##_per,                                          \
+                b##_end = b + b##_per < (size_t)(n) ? b + b##_per : (size_t)(n),     \
+                m = b##_end - b < (size_t)(T) ? b##_end - b : (size_t)(T);           \
+         b < b##_end;                                                                \
+         b += (T), m = b##_end - b < (size_t)(T) ? b##_end - b : (size_t)(T))
 #else
 #define FOR_EACH(i, n) for (size_t i = GLOBAL_ID(0); i < (n); i += GLOBAL_SIZE(0))
+#define FOR_EACH_BLOCK(b, m, n, T) \
+    for (size_t b = GLOBAL_ID(0), m = 1; b < (n); b += GLOBAL_SIZE(0))
 #endif
 
 // Integer atomics on global or shared memory.

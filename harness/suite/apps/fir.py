@@ -12,6 +12,8 @@ from harness.suite.forall import FORALL_CHECK_SIZES, N, one_launch, per_item
 #: RAJAPerf's FIR_COEFF: 3 at every fifth tap from the first, -1 elsewhere.
 FIR_COEFF = tuple(3.0 if j % 5 == 0 else -1.0 for j in range(16))
 FIR_LEN = len(FIR_COEFF)
+#: Outputs a CPU device's work-item sums together, tap by tap (Apps_FIR.c).
+FIR_BLOCK = 128
 
 
 def _fir_init(size: int, seed: int, precision: str) -> dict:
@@ -54,7 +56,7 @@ KERNEL = KernelSpec(
     ),
     scalars=(N,),
     plan=one_launch("fir", ("in", "out", "coeff")),
-    constants={"COEFFLEN": FIR_LEN},
+    constants={"COEFFLEN": FIR_LEN, "FIR_BLOCK": FIR_BLOCK},
     init=_fir_init,
     reference=_fir_reference,
     cpu={"fir": _fir_cpu},
