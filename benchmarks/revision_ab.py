@@ -25,6 +25,8 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+from harness import suite
+
 HERE = Path(__file__).resolve().parent.parent
 
 
@@ -51,36 +53,15 @@ def rows(tree: Path, args: list[str]) -> list[dict[str, str]]:
             return list(csv.DictReader(f))
 
 
-#: Columns that are measurements or provenance, not what a row measures.
-MEASURED = {
-    "reps",
-    "warmup",
-    "launches",
-    "status",
-    "reason",
-    "max_rel_error",
-    "checksum",
-    "unstable",
-    "gbytes_per_s",
-    "gflops_per_s",
-    "bytes_per_rep",
-    "flops_per_rep",
-    "timer",
-    "source",
-    "source_sha256",
-    "device",
-    "group",
-    "backend",
-}
+#: Columns that say what a row measures (with the kernels' run options).
+IDENTITY = ("kernel", "device_id", "precision", "size", "cache", "transfers", "work_group")
 
 
-def key(row: dict[str, str]) -> tuple[str, ...]:
-    """What a row measures: kernel, device, precision, size and run options."""
-    return tuple(
-        v
-        for c, v in row.items()
-        if c not in MEASURED and not c.startswith("time_") and not c.endswith("_per_s")
-    )
+def key(row: dict[str, str], swept: bool) -> tuple[str, ...]:
+    """What a row measures: kernel, device, precision, size and run options; its
+    partition only where the run swept them (else each tree's device chose)."""
+    chosen = tuple(row.get(c, "") for c in (*IDENTITY, *suite.PARAMS))
+    return (*chosen, row.get("partition", "")) if swept else chosen
 
 
 def main() -> int:
@@ -93,6 +74,7 @@ def main() -> int:
     parser.add_argument("run_args", nargs=argparse.REMAINDER, help="-- then harness run args")
     args = parser.parse_args()
     run_args = [a for a in args.run_args if a != "--"]
+    swept = "--partition" in run_args
     trees = {}
     for name, revision in (("base", args.base), ("this", args.this)):
         trees[name] = HERE
@@ -113,7 +95,7 @@ def main() -> int:
             for name, tree in order if launch % 2 == 0 else order[::-1]:
                 for row in rows(tree, run_args):
                     if row["status"] == "ok" and row.get("time_median_s"):
-                        times[name][key(row)].append(float(row["time_median_s"]))
+                        times[name][key(row, swept)].append(float(row["time_median_s"]))
             print(f"launch {launch + 1} of {args.launches} done", file=sys.stderr)
     finally:
         for tree in trees.values():
