@@ -6,6 +6,8 @@ Useful to see why one plan beats another on a device.
 
     python benchmarks/launch_breakdown.py -k Bitonic_U32 -b opencl --size 4194304 \\
         --param strategy=global --param strategy=local
+    python benchmarks/launch_breakdown.py -k Apps_ENERGY --size 1000000 --reps 50 \\
+        --partition item chunk
 """
 
 from __future__ import annotations
@@ -17,17 +19,25 @@ import statistics
 from harness import suite
 from harness.backends import get
 from harness.execution.runner import make_inputs
-from harness.model import sources
+from harness.model import partition, sources
 
 
-def breakdown(kernel: str, backend: str, size: int, params: dict[str, str], reps: int) -> None:
-    """Print per-entry-point device time of one repetition of the kernel's plan."""
+def breakdown(
+    kernel: str, backend: str, size: int, params: dict[str, str], reps: int, dealt: str
+) -> None:
+    """Print per-entry-point device time of one repetition of the kernel's plan,
+    its walking launches dealt as ``dealt`` says (`harness.model.partition`)."""
     spec = suite.BY_NAME[kernel].with_params(params)
     impl = get(backend)
     session = impl.open(0)
     source = None
     if impl.language:
         source = sources.find(impl.language, impl.extension, spec.source_name)
+    if source is not None and dealt != "item":
+        walking = partition.walking_entries(
+            sources.expand(source).text, partition.device_macros(session.info.kind)
+        )
+        spec = partition.partitioned(spec, dealt, walking, session.info.compute_units)
     inputs = make_inputs(spec, size, 1, "f64")
     launches = spec.resolve(size, inputs, "f64")
     execution = session.load(spec, "f64", source, {a.name: inputs[a.name] for a in spec.arrays})
@@ -38,7 +48,7 @@ def breakdown(kernel: str, backend: str, size: int, params: dict[str, str], reps
         per_entry[launch.entry] += statistics.median(execution.time([launch], reps))
         count[launch.entry] += 1
     whole = statistics.median(execution.time(launches, reps))
-    label = ",".join(f"{k}={v}" for k, v in params.items()) or "-"
+    label = ",".join([*(f"{k}={v}" for k, v in params.items()), f"partition={dealt}"])
     print(
         f"{kernel} [{label}] on {backend}: {len(launches)} launches, "
         f"{whole * 1e3:.1f} ms per repetition"
@@ -59,6 +69,13 @@ def main() -> None:
     parser.add_argument("--size", type=int, required=True)
     parser.add_argument("--reps", type=int, default=3, help="repetitions per launch (median)")
     parser.add_argument(
+        "--partition",
+        nargs="+",
+        default=["item"],
+        choices=partition.PARTITIONS,
+        help="how walking launches deal their items; several compare them (default item)",
+    )
+    parser.add_argument(
         "--param",
         action="append",
         default=[],
@@ -75,7 +92,8 @@ def main() -> None:
     varied = [(n, v) for n, values in choices.items() for v in values] or [(None, None)]
     for name, value in varied:
         params = {**defaults, **({name: value} if name else {})}
-        breakdown(args.kernel, args.backend, args.size, params, args.reps)
+        for dealt in args.partition:
+            breakdown(args.kernel, args.backend, args.size, params, args.reps, dealt)
 
 
 if __name__ == "__main__":
