@@ -8,12 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import harness, need_backend, not_ok, run_folder
+from conftest import harness, need_backend, not_ok, plant, run_folder
 
 from harness import suite
 from harness.backends import cuda_compile
 from harness.execution import results
-from harness.execution.runner import RunOptions, c_walks, task_partitions
+from harness.execution.runner import Runner, RunOptions, Task, c_walks, task_partitions
 from harness.model import partition, sources
 from harness.model.spec import KernelSpec
 from harness.reporting import frames
@@ -126,6 +126,19 @@ def test_every_walking_kernel_verifies_under_stride_and_chunk(tmp_path: Path) ->
     missing = {(n, p) for n in names for p in ("stride", "chunk")} - dealt
     # Library variants call no kernel of their own, so they are not dealt.
     assert all("library" in str(suite.spec_of(n).params) for n, _ in missing), missing
+
+
+def test_a_check_verifies_every_partition_a_cpu_device_may_take(tmp_path: Path) -> None:
+    # A bug only the contiguous walk compiles: a check of the item walk alone,
+    # which auto's first candidate is, would pass it.
+    need_backend("opencl")
+    bug = "\n#if PARTITION_CHUNK\n        c[i] = a[i] + 1;\n#else\n        c[i] = a[i];\n#endif\n"
+    plant(tmp_path, "c", "Stream_COPY.c", "c[i] = a[i];", bug)
+    planted = Runner(RunOptions(check=True, sources=(tmp_path,)))
+    row = planted.execute(Task("Stream_COPY", "opencl", 0, 1000, "f64"))
+    assert row["status"] == "fail" and row["partition"] == "chunk", row
+    shipped = Runner(RunOptions(check=True)).execute(Task("Stream_COPY", "opencl", 0, 1000, "f64"))
+    assert shipped["status"] == "ok" and shipped["partition"] == "item+chunk"
 
 
 def test_a_cpu_device_takes_the_faster_partition_and_says_what_each_took(tmp_path: Path) -> None:

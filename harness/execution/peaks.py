@@ -39,6 +39,7 @@ from harness.errors import UsageError
 from harness.execution import metadata
 from harness.execution.flush import last_level_cache
 from harness.execution.runner import Runner, RunOptions, Task, largest_size, size_for_memory
+from harness.execution.sampling import StopRule
 
 #: Bandwidth kernels, and the key each one's best GB/s is kept under.
 BANDWIDTH = {"Stream_COPY": "copy_gbytes_per_s", "Stream_TRIAD": "triad_gbytes_per_s"}
@@ -146,7 +147,12 @@ def measure(
     limit = session.array_limit()
     peak: dict[str, Any] = {"device": info.as_dict(), "measured": metadata.now(), "notes": []}
     peak["warnings"] = []
-    spanned = Runner(replace(runner.options, reps=None, min_time=span, max_time=span))
+    # Noise is never judged (a row keeps no more samples than that), so only
+    # the span's budget ends the sampling.
+    never = StopRule.max_samples
+    spanned = Runner(
+        replace(runner.options, reps=None, min_time=span, max_time=span, min_samples=never)
+    )
     for kernel, key in BANDWIDTH.items():
         size = bandwidth_size or _bandwidth_size(kernel, info, "f64", limit[1] if limit else None)
         row = spanned.execute(Task(kernel, info.backend, info.index, size, "f64"))

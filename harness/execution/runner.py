@@ -586,9 +586,7 @@ class Runner:
             for name, each in dealt.items():
                 self._measure(each, task, session, source, row)
                 if row["status"] != "ok":
-                    if len(dealt) > 1:
-                        row["partition"] = name
-                        row["reason"] = f"under partition {name}: {row['reason']}"
+                    row["partition"] = name if len(dealt) > 1 else row["partition"]
                     break
         except base.DeviceLimit as exc:
             return _skip(row, str(exc))
@@ -625,8 +623,8 @@ class Runner:
         devices) they take turns running the row's launches outside any timed
         region (`_trial`) and the fastest deals them; ``partition_trial`` gives
         what each took. A check verifies every candidate, since a timed run may
-        take any of them: the row's partition names them all, or the one that
-        failed."""
+        take any of them: the row's partition names them all (joined by "+"),
+        or the one that failed."""
         choices = partition_choices(task, backend, session, self.options.sources)
         if not choices:
             row["partition"] = None
