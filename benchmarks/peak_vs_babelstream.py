@@ -5,8 +5,8 @@ BabelStream is not part of this project: build its OpenCL model yourself and
 pass the command that runs it (a binary, or a script that sets the OpenCL
 loader's environment). Each launch runs `harness peak --device DEVICE --json`
 (into a scratch peaks store), then BabelStream at the array length the
-harness measured at; the table gives each figure's median over launches and
-the harness's over BabelStream's.
+harness measured at; the table gives each figure's median over launches, the
+harness's over BabelStream's, and the median of each launch's own ratio.
 
     python benchmarks/peak_vs_babelstream.py --babelstream ./ocl-stream --launches 3
 """
@@ -60,13 +60,21 @@ def main() -> None:
             + " GB/s",
             flush=True,
         )
+    figures["best"] = [max(c, t) for c, t in zip(figures["copy"], figures["triad"], strict=True)]
+    figures["bs best"] = [
+        max(c, t) for c, t in zip(figures["bs copy"], figures["bs triad"], strict=True)
+    ]
     med = {k: statistics.median(v) for k, v in figures.items()}
-    print(f"\n{'':8}{'harness peak':>14}{'BabelStream best':>18}{'ratio':>8}")
-    for kind in ("copy", "triad"):
+    print(f"\n{'':8}{'harness peak':>14}{'BabelStream best':>18}{'ratio':>8}{'paired':>8}")
+    for kind in ("copy", "triad", "best"):
         ours, theirs = med[kind], med[f"bs {kind}"]
-        print(f"{kind:8}{ours:11.2f} GB/s{theirs:15.2f} GB/s{ours / theirs:8.3f}")
-    ours, theirs = max(med["copy"], med["triad"]), max(med["bs copy"], med["bs triad"])
-    print(f"{'best':8}{ours:11.2f} GB/s{theirs:15.2f} GB/s{ours / theirs:8.3f}")
+        pairs = [o / t for o, t in zip(figures[kind], figures[f"bs {kind}"], strict=True)]
+        paired = statistics.median(pairs)
+        print(f"{kind:8}{ours:11.2f} GB/s{theirs:15.2f} GB/s{ours / theirs:8.3f}{paired:8.3f}")
+    print(
+        "\nratio: of the medians over launches; paired: the median over launches of each "
+        "launch's ratio, which a machine whose bandwidth changes between launches moves less"
+    )
 
 
 if __name__ == "__main__":
