@@ -74,8 +74,9 @@ def test_the_shipped_walking_entries() -> None:
 
 def test_a_body_is_read_as_the_device_compiles_it() -> None:
     text = "a\n#ifdef X\nb\n#else\nc\n#endif\n#ifndef X\nd\n#endif\n#if Y > 1\ne\n#else\nf\n#endif"
-    assert partition.compiled_lines(text, frozenset({"X"})).split() == ["a", "b", "e", "f"]
-    assert partition.compiled_lines(text, frozenset()).split() == ["a", "c", "d", "e", "f"]
+    text += "\n#ifdef X\ng\n#elif Y\nh\n#else\ni\n#endif"
+    assert partition.compiled_lines(text, frozenset({"X"})).split() == [*"abefghi"]
+    assert partition.compiled_lines(text, frozenset()).split() == [*"acdefhi"]
 
 
 def test_stride_and_chunk_launch_fewer_work_items_and_chunk_walks_contiguously() -> None:

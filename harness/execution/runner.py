@@ -586,7 +586,8 @@ class Runner:
             for name, each in dealt.items():
                 self._measure(each, task, session, source, row)
                 if row["status"] != "ok":
-                    row["partition"] = name if len(dealt) > 1 else row["partition"]
+                    if len(dealt) > 1:
+                        row["partition"] = name
                     break
         except base.DeviceLimit as exc:
             return _skip(row, str(exc))

@@ -59,7 +59,7 @@ def device_macros(kind: str) -> frozenset[str]:
 def compiled_lines(text: str, defined: frozenset[str]) -> str:
     """``text`` with the lines an ``#ifdef``/``#ifndef`` of a macro excludes where
     exactly ``defined`` are defined left out (their ``#else`` branches likewise);
-    under any other condition every branch is kept."""
+    under any other condition, and from an ``#elif`` on, every branch is kept."""
     kept, stack = [], []  # per open condition: [known, taking]
     for line in text.split("\n"):
         found = _CONDITION.match(line)
@@ -72,6 +72,8 @@ def compiled_lines(text: str, defined: frozenset[str]) -> str:
             stack.append([True, (name in defined) == (word == "ifdef")])
         elif word == "if":
             stack.append([False, True])
+        elif word == "elif" and stack:
+            stack[-1] = [False, True]
         elif word == "else" and stack and stack[-1][0]:
             stack[-1][1] = not stack[-1][1]
         elif word == "endif" and stack:
