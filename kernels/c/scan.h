@@ -3,7 +3,11 @@
 // scan_reduce: work-group g sums its contiguous chunk [g*chunk, (g+1)*chunk) into sums[g].
 // scan_sums: one work-group turns the count chunk sums into their exclusive scan.
 // scan_chunk: what scan_apply does: a chunk scanned from offset sums[g].
+// CPU devices walk each work-item's contiguous slice of a chunk here, GPUs the
+// chunk strided by FOR_CHUNK.
+#ifndef HARNESS_CPU_DEVICE
 #include "chunk.h"
+#endif
 
 #define SUM_T SCAN_T
 #include "group_sum.h"
