@@ -220,8 +220,9 @@ HEAT_3D = KernelSpec(
 
 #: Edge of the square tiles the GEMM kernels stage in local memory.
 GEMM_TILE = 16
-#: Rows of C each work-item of a CPU device computes (Polybench_GEMM.c).
-GEMM_CPU_ROWS = 4
+#: Rows of a matrix product each work-item of a CPU device computes
+#: (Polybench_GEMM.c, and product_rows.h for 2MM and 3MM).
+CPU_ROWS = 4
 GEMM_ALPHA = 0.62
 GEMM_BETA = 1.002
 
@@ -355,7 +356,7 @@ GEMM = KernelSpec(
         Scalar("nk", "u32"),
     ),
     plan=_gemm_plan,
-    constants={"TILE": GEMM_TILE, "CPU_ROWS": GEMM_CPU_ROWS},
+    constants={"TILE": GEMM_TILE, "CPU_ROWS": CPU_ROWS},
     init=_gemm_init,
     reference=_gemm_reference,
     cpu={"gemm": _gemm_cpu},

@@ -30,7 +30,7 @@ from harness.model.spec import (
 )
 from harness.suite.forall import GROUP, as_f64
 from harness.suite.library import call, with_library
-from harness.suite.polybench import EDGE, matmul
+from harness.suite.polybench import CPU_ROWS, EDGE, matmul
 
 GROUP_NAME = "Polybench"
 
@@ -186,6 +186,7 @@ MM2 = KernelSpec(
     ),
     check_sizes=MM_CHECK_SIZES,
     group_size=MM_GROUP,
+    constants={"CPU_ROWS": CPU_ROWS},
 )
 
 
@@ -293,6 +294,7 @@ MM3 = KernelSpec(
     ),
     check_sizes=MM_CHECK_SIZES,
     group_size=MM_GROUP,
+    constants={"CPU_ROWS": CPU_ROWS},
 )
 
 

@@ -2,10 +2,14 @@
 // Each launch is 2-D, a work-item per output element, as RAJAPerf's GPU
 // variant: axis 0 is the column (along a row), axis 1 the row; every
 // work-item sums its terms in order.
+#include "product_rows.h"
 
 KERNEL void mm2_tmp(GLOBAL REAL* tmp, GLOBAL const REAL* A, GLOBAL const REAL* B, const REAL alpha,
                     const uint ni, const uint nj, const uint nk)
 {
+#ifdef HARNESS_CPU_DEVICE
+    product_rows(tmp, A, B, alpha, 0, ni, nj, nk);
+#else
     const size_t j = GLOBAL_ID(0);
     const size_t i = GLOBAL_ID(1);
     if (i >= ni || j >= nj) {
@@ -16,11 +20,15 @@ KERNEL void mm2_tmp(GLOBAL REAL* tmp, GLOBAL const REAL* A, GLOBAL const REAL* B
         dot += alpha * A[k + i * nk] * B[j + k * nj];
     }
     tmp[j + i * nj] = dot;
+#endif
 }
 
 KERNEL void mm2_d(GLOBAL REAL* D, GLOBAL const REAL* tmp, GLOBAL const REAL* C, const REAL beta,
                   const uint ni, const uint nj, const uint nl)
 {
+#ifdef HARNESS_CPU_DEVICE
+    product_rows(D, tmp, C, 1, beta, ni, nl, nj);
+#else
     const size_t l = GLOBAL_ID(0);
     const size_t i = GLOBAL_ID(1);
     if (i >= ni || l >= nl) {
@@ -31,4 +39,5 @@ KERNEL void mm2_d(GLOBAL REAL* D, GLOBAL const REAL* tmp, GLOBAL const REAL* C, 
         dot += tmp[j + i * nj] * C[l + j * nl];
     }
     D[l + i * nl] = dot;
+#endif
 }

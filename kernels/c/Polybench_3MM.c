@@ -2,10 +2,14 @@
 // Each launch is 2-D, a work-item per output element, as RAJAPerf's GPU
 // variant: axis 0 is the column (along a row), axis 1 the row; every
 // work-item sums its terms in order.
+#include "product_rows.h"
 
 KERNEL void mm3_e(GLOBAL REAL* E, GLOBAL const REAL* A, GLOBAL const REAL* B, const uint ni,
                   const uint nj, const uint nk)
 {
+#ifdef HARNESS_CPU_DEVICE
+    product_rows(E, A, B, 1, 0, ni, nj, nk);
+#else
     const size_t j = GLOBAL_ID(0);
     const size_t i = GLOBAL_ID(1);
     if (i >= ni || j >= nj) {
@@ -16,11 +20,15 @@ KERNEL void mm3_e(GLOBAL REAL* E, GLOBAL const REAL* A, GLOBAL const REAL* B, co
         dot += A[k + i * nk] * B[j + k * nj];
     }
     E[j + i * nj] = dot;
+#endif
 }
 
 KERNEL void mm3_f(GLOBAL REAL* F, GLOBAL const REAL* C, GLOBAL const REAL* D, const uint nj,
                   const uint nl, const uint nm)
 {
+#ifdef HARNESS_CPU_DEVICE
+    product_rows(F, C, D, 1, 0, nj, nl, nm);
+#else
     const size_t l = GLOBAL_ID(0);
     const size_t j = GLOBAL_ID(1);
     if (j >= nj || l >= nl) {
@@ -31,11 +39,15 @@ KERNEL void mm3_f(GLOBAL REAL* F, GLOBAL const REAL* C, GLOBAL const REAL* D, co
         dot += C[m + j * nm] * D[l + m * nl];
     }
     F[l + j * nl] = dot;
+#endif
 }
 
 KERNEL void mm3_g(GLOBAL REAL* G, GLOBAL const REAL* E, GLOBAL const REAL* F, const uint ni,
                   const uint nj, const uint nl)
 {
+#ifdef HARNESS_CPU_DEVICE
+    product_rows(G, E, F, 1, 0, ni, nl, nj);
+#else
     const size_t l = GLOBAL_ID(0);
     const size_t i = GLOBAL_ID(1);
     if (i >= ni || l >= nl) {
@@ -46,4 +58,5 @@ KERNEL void mm3_g(GLOBAL REAL* G, GLOBAL const REAL* E, GLOBAL const REAL* F, co
         dot += E[j + i * nj] * F[l + j * nl];
     }
     G[l + i * nl] = dot;
+#endif
 }
