@@ -361,9 +361,10 @@ def test_gemm_check_sizes_reach_every_tile_edge() -> None:
 
 
 def test_gemm_planted_bug_fails_on_stale_c(tmp_path: Path) -> None:
-    # Skipping the final store (of the CPU devices' form, which PoCL compiles)
-    # leaves C as it was: RAJAPerf's C starts at 0, so only a stale C shows it.
-    folder = _plant(tmp_path, "Polybench_GEMM", "C[j + (i0 + r) * nj] = dot[r];", ";")
+    # Skipping the product (in the CPU devices' form, which PoCL compiles) leaves
+    # C as it was: RAJAPerf's C starts at 0, so only a stale C shows it.
+    call = "product_rows(C, A, B, alpha, 0, ni, nj, nk, j, i0);"
+    folder = _plant(tmp_path, "Polybench_GEMM", call, ";")
     row = _planted_row(folder, "Polybench_GEMM", 4_096)
     assert row["status"] == "fail"
     assert "C:" in row["reason"]
