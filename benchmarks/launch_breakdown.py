@@ -18,7 +18,7 @@ import statistics
 
 from harness import suite
 from harness.backends import get
-from harness.execution.runner import make_inputs
+from harness.execution.runner import make_inputs, walking
 from harness.model import partition, sources
 
 
@@ -34,10 +34,8 @@ def breakdown(
     if impl.language:
         source = sources.find(impl.language, impl.extension, spec.source_name)
     if source is not None and dealt != "item":
-        walking = partition.walking_entries(
-            sources.expand(source).text, partition.device_macros(session.info.kind)
-        )
-        spec = partition.partitioned(spec, dealt, walking, session.info.compute_units)
+        walks = walking(source, session.info.kind)
+        spec = partition.partitioned(spec, dealt, walks, session.info.compute_units)
     inputs = make_inputs(spec, size, 1, "f64")
     launches = spec.resolve(size, inputs, "f64")
     execution = session.load(spec, "f64", source, {a.name: inputs[a.name] for a in spec.arrays})

@@ -15,17 +15,7 @@ from harness.reporting import frames, plot
 
 #: Another machine's device in the store, which a measurement here must keep.
 FOREIGN = "elsewhere | cuda | H100 | 580 | CUDA"
-SPAN = 0.3
-SMALL = (
-    "--bandwidth-size",
-    "100000",
-    "--fma-size",
-    "4096",
-    "--max-time",
-    "0.3",
-    "--span",
-    str(SPAN),
-)
+SMALL = ("--bandwidth-size", "100000", "--fma-size", "4096", "--max-time", "0.3", "--span", "0.3")
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ from harness.backends.base import (
     c_program,
     out_of_device_memory,
 )
-from harness.model.partition import CPU_MACRO, PARTITIONS
+from harness.model.partition import PARTITIONS, device_macros
 from harness.model.spec import KernelSpec, ResolvedLaunch, library_routine
 
 INSTALL_HINT = "pip install 'harness[opencl]' (and 'harness[pocl]' for a CPU OpenCL device)"
@@ -158,8 +158,7 @@ _C_TYPES = {
 def program_text(spec: KernelSpec, source: Path, precision: str, device: DeviceInfo) -> str:
     """What the OpenCL compiler sees: the defines, the dialect, then the source."""
     first = ["#pragma OPENCL EXTENSION cl_khr_fp64 : enable"] if precision == "f64" else []
-    if "cpu" in device.kind.split("/"):
-        first.append(f"#define {CPU_MACRO} 1")
+    first += [f"#define {macro} 1" for macro in sorted(device_macros(device.kind))]
     return c_program(spec, source, precision, "opencl", _C_TYPES, first)
 
 

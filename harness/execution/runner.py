@@ -182,17 +182,15 @@ def c_walks(spec: KernelSpec, extra: Sequence[Path] = (), kind: str | None = Non
     if source is None:
         return False
     kinds = (kind,) if kind is not None else ("cpu", "gpu")
-    walking = frozenset().union(*(_walking(source, k) for k in kinds))
-    return any(launch.entry in walking for launch in spec.plan(spec.check_size))
-
-
-def _walking(source: Path, kind: str) -> frozenset[str]:
-    return _walking_with(source, partition.device_macros(kind))
+    walks = frozenset().union(*(walking(source, k) for k in kinds))
+    return any(launch.entry in walks for launch in spec.plan(spec.check_size))
 
 
 @functools.cache
-def _walking_with(source: Path, defined: frozenset[str]) -> frozenset[str]:
-    return partition.walking_entries(sources.expand(source).text, defined)
+def walking(source: Path, kind: str) -> frozenset[str]:
+    """The entry points of a C body that walk their items with FOR_EACH alone on
+    a device of ``kind`` (`harness.model.partition.walking_entries`)."""
+    return partition.walking_entries(sources.expand(source).text, partition.device_macros(kind))
 
 
 def partition_choices(
@@ -630,9 +628,9 @@ class Runner:
         if not choices:
             row["partition"] = None
             return {None: spec}
-        walking = _walking(source, session.info.kind) if source is not None else frozenset()
+        walks = walking(source, session.info.kind) if source is not None else frozenset()
         units = session.info.compute_units
-        dealt = {p: partition.partitioned(spec, p, walking, units) for p in choices}
+        dealt = {p: partition.partitioned(spec, p, walks, units) for p in choices}
         if self.options.check:
             row["partition"] = "+".join(choices)
             return dealt
