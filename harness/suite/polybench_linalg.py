@@ -44,6 +44,9 @@ MM_CHECK_SIZES = (10_007, 4_096)
 #: Sizes the matrix-vector kernels are checked at: edges 100 (one work-group
 #: of rows), 256 (exactly one) and 257 (one row into a second).
 MV_CHECK_SIZES = (10_007, 65_536, 66_049)
+#: Rows (or columns) of a matrix-vector product each work-item of a CPU device
+#: sums side by side (dots.h).
+CPU_DOTS = 8
 
 
 def edge(size: int) -> int:
@@ -385,6 +388,7 @@ ATAX = KernelSpec(
         ),
     ),
     check_sizes=MV_CHECK_SIZES,
+    constants={"CPU_DOTS": CPU_DOTS},
 )
 
 
@@ -473,6 +477,7 @@ GEMVER = KernelSpec(
         ),
     ),
     check_sizes=MV_CHECK_SIZES,
+    constants={"CPU_DOTS": CPU_DOTS},
 )
 
 
@@ -532,6 +537,7 @@ GESUMMV = KernelSpec(
         ),
     ),
     check_sizes=MV_CHECK_SIZES,
+    constants={"CPU_DOTS": CPU_DOTS},
 )
 
 
@@ -594,6 +600,7 @@ MVT = KernelSpec(
         ),
     ),
     check_sizes=MV_CHECK_SIZES,
+    constants={"CPU_DOTS": CPU_DOTS},
 )
 
 

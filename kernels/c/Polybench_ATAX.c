@@ -1,10 +1,33 @@
 // Polybench_ATAX: tmp = A.x, then y = A^T.tmp, A n x n. The first launch
 // gives a work-item a row of A, the second a column, walked down so that
 // neighbouring work-items read neighbouring addresses. y starts from 0 (in
-// RAJAPerf the first loop zeroes it and the second adds to it).
+// RAJAPerf the first loop zeroes it and the second adds to it). On CPU devices
+// a work-item sums CPU_DOTS neighbouring rows (columns) side by side instead
+// (dots.h).
+#include "dots.h"
 
 KERNEL void atax_tmp(GLOBAL const REAL* A, GLOBAL const REAL* x, GLOBAL REAL* tmp, const uint n)
 {
+#ifdef HARNESS_CPU_DEVICE
+    FOR_EACH(i0, n) {
+        if (i0 % CPU_DOTS != 0) {
+            continue;
+        }
+        REAL dot[CPU_DOTS];
+        UNROLL
+        for (int r = 0; r < CPU_DOTS; ++r) {
+            dot[r] = 0;
+        }
+        for (size_t j = 0; j < n; ++j) {
+            const REAL xj = x[j];
+            UNROLL
+            for (int r = 0; r < CPU_DOTS; ++r) {
+                dot[r] += A[j + dot_index(i0, r, n) * n] * xj;
+            }
+        }
+        store_dots(tmp, dot, i0, n);
+    }
+#else
     FOR_EACH(i, n) {
         REAL dot = 0;
         for (size_t j = 0; j < n; ++j) {
@@ -12,10 +35,31 @@ KERNEL void atax_tmp(GLOBAL const REAL* A, GLOBAL const REAL* x, GLOBAL REAL* tm
         }
         tmp[i] = dot;
     }
+#endif
 }
 
 KERNEL void atax_y(GLOBAL const REAL* A, GLOBAL const REAL* tmp, GLOBAL REAL* y, const uint n)
 {
+#ifdef HARNESS_CPU_DEVICE
+    FOR_EACH(j0, n) {
+        if (j0 % CPU_DOTS != 0) {
+            continue;
+        }
+        REAL dot[CPU_DOTS];
+        UNROLL
+        for (int c = 0; c < CPU_DOTS; ++c) {
+            dot[c] = 0;
+        }
+        for (size_t i = 0; i < n; ++i) {
+            const REAL t = tmp[i];
+            UNROLL
+            for (int c = 0; c < CPU_DOTS; ++c) {
+                dot[c] += A[dot_index(j0, c, n) + i * n] * t;
+            }
+        }
+        store_dots(y, dot, j0, n);
+    }
+#else
     FOR_EACH(j, n) {
         REAL dot = 0;
         for (size_t i = 0; i < n; ++i) {
@@ -23,4 +67,5 @@ KERNEL void atax_y(GLOBAL const REAL* A, GLOBAL const REAL* tmp, GLOBAL REAL* y,
         }
         y[j] = dot;
     }
+#endif
 }

@@ -2,13 +2,52 @@
 // A n x n. The first launch gives a work-item a column of A, walked down so
 // that neighbouring work-items touch neighbouring addresses: it updates the
 // column and sums x from it, RAJAPerf's first three loops in one pass over A.
-// The second gives a work-item a row of A for w.
+// The second gives a work-item a row of A for w. On CPU devices a work-item
+// takes CPU_DOTS neighbouring columns (rows) side by side instead (dots.h).
+#include "dots.h"
 
 KERNEL void gemver_columns(GLOBAL REAL* A, GLOBAL const REAL* u1, GLOBAL const REAL* v1,
                            GLOBAL const REAL* u2, GLOBAL const REAL* v2, GLOBAL REAL* x,
                            GLOBAL const REAL* y, GLOBAL const REAL* z, const REAL beta,
                            const uint n)
 {
+#ifdef HARNESS_CPU_DEVICE
+    FOR_EACH(i0, n) {
+        if (i0 % CPU_DOTS != 0) {
+            continue;
+        }
+        REAL v1i[CPU_DOTS];
+        REAL v2i[CPU_DOTS];
+        REAL dot[CPU_DOTS];
+        UNROLL
+        for (int c = 0; c < CPU_DOTS; ++c) {
+            v1i[c] = v1[dot_index(i0, c, n)];
+            v2i[c] = v2[dot_index(i0, c, n)];
+            dot[c] = 0;
+        }
+        for (size_t j = 0; j < n; ++j) {
+            const REAL u1j = u1[j];
+            const REAL u2j = u2[j];
+            const REAL yj = y[j];
+            UNROLL
+            for (int c = 0; c < CPU_DOTS; ++c) {
+                // A repeated column updates the last one again: only the
+                // block's own columns are stored.
+                const size_t at = dot_index(i0, c, n) + j * n;
+                const REAL a = A[at] + (u1j * v1i[c] + u2j * v2i[c]);
+                if (i0 + c < n) {
+                    A[at] = a;
+                }
+                dot[c] += beta * a * yj;
+            }
+        }
+        UNROLL
+        for (int c = 0; c < CPU_DOTS; ++c) {
+            dot[c] += z[dot_index(i0, c, n)];
+        }
+        store_dots(x, dot, i0, n);
+    }
+#else
     FOR_EACH(i, n) {
         const REAL v1i = v1[i];
         const REAL v2i = v2[i];
@@ -20,11 +59,32 @@ KERNEL void gemver_columns(GLOBAL REAL* A, GLOBAL const REAL* u1, GLOBAL const R
         }
         x[i] = dot + z[i];
     }
+#endif
 }
 
 KERNEL void gemver_rows(GLOBAL const REAL* A, GLOBAL const REAL* x, GLOBAL REAL* w,
                         const REAL alpha, const uint n)
 {
+#ifdef HARNESS_CPU_DEVICE
+    FOR_EACH(i0, n) {
+        if (i0 % CPU_DOTS != 0) {
+            continue;
+        }
+        REAL dot[CPU_DOTS];
+        UNROLL
+        for (int r = 0; r < CPU_DOTS; ++r) {
+            dot[r] = w[dot_index(i0, r, n)];
+        }
+        for (size_t j = 0; j < n; ++j) {
+            const REAL xj = x[j];
+            UNROLL
+            for (int r = 0; r < CPU_DOTS; ++r) {
+                dot[r] += alpha * A[j + dot_index(i0, r, n) * n] * xj;
+            }
+        }
+        store_dots(w, dot, i0, n);
+    }
+#else
     FOR_EACH(i, n) {
         REAL dot = w[i];
         for (size_t j = 0; j < n; ++j) {
@@ -32,4 +92,5 @@ KERNEL void gemver_rows(GLOBAL const REAL* A, GLOBAL const REAL* x, GLOBAL REAL*
         }
         w[i] = dot;
     }
+#endif
 }

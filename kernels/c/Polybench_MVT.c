@@ -1,10 +1,32 @@
 // Polybench_MVT: x1 = A.y1, and x2[i] = sum_j A[j][i] * y2[i] (RAJAPerf's body:
 // y2 at the column's own index), A n x n. The first launch gives a work-item a
 // row of A, the second a column, walked down so that neighbouring work-items
-// read neighbouring addresses.
+// read neighbouring addresses. On CPU devices a work-item sums CPU_DOTS
+// neighbouring rows (columns) side by side instead (dots.h).
+#include "dots.h"
 
 KERNEL void mvt_x1(GLOBAL const REAL* A, GLOBAL const REAL* y1, GLOBAL REAL* x1, const uint n)
 {
+#ifdef HARNESS_CPU_DEVICE
+    FOR_EACH(i0, n) {
+        if (i0 % CPU_DOTS != 0) {
+            continue;
+        }
+        REAL dot[CPU_DOTS];
+        UNROLL
+        for (int r = 0; r < CPU_DOTS; ++r) {
+            dot[r] = 0;
+        }
+        for (size_t j = 0; j < n; ++j) {
+            const REAL y = y1[j];
+            UNROLL
+            for (int r = 0; r < CPU_DOTS; ++r) {
+                dot[r] += A[j + dot_index(i0, r, n) * n] * y;
+            }
+        }
+        store_dots(x1, dot, i0, n);
+    }
+#else
     FOR_EACH(i, n) {
         REAL dot = 0;
         for (size_t j = 0; j < n; ++j) {
@@ -12,10 +34,32 @@ KERNEL void mvt_x1(GLOBAL const REAL* A, GLOBAL const REAL* y1, GLOBAL REAL* x1,
         }
         x1[i] = dot;
     }
+#endif
 }
 
 KERNEL void mvt_x2(GLOBAL const REAL* A, GLOBAL const REAL* y2, GLOBAL REAL* x2, const uint n)
 {
+#ifdef HARNESS_CPU_DEVICE
+    FOR_EACH(i0, n) {
+        if (i0 % CPU_DOTS != 0) {
+            continue;
+        }
+        REAL y[CPU_DOTS];
+        REAL dot[CPU_DOTS];
+        UNROLL
+        for (int c = 0; c < CPU_DOTS; ++c) {
+            y[c] = y2[dot_index(i0, c, n)];
+            dot[c] = 0;
+        }
+        for (size_t j = 0; j < n; ++j) {
+            UNROLL
+            for (int c = 0; c < CPU_DOTS; ++c) {
+                dot[c] += A[dot_index(i0, c, n) + j * n] * y[c];
+            }
+        }
+        store_dots(x2, dot, i0, n);
+    }
+#else
     FOR_EACH(i, n) {
         const REAL y = y2[i];
         REAL dot = 0;
@@ -24,4 +68,5 @@ KERNEL void mvt_x2(GLOBAL const REAL* A, GLOBAL const REAL* y2, GLOBAL REAL* x2,
         }
         x2[i] = dot;
     }
+#endif
 }
