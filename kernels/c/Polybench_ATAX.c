@@ -14,14 +14,12 @@ KERNEL void atax_tmp(GLOBAL const REAL* A, GLOBAL const REAL* x, GLOBAL REAL* tm
             continue;
         }
         REAL dot[CPU_DOTS];
-        UNROLL
-        for (int r = 0; r < CPU_DOTS; ++r) {
+        EACH_DOT(r) {
             dot[r] = 0;
         }
         for (size_t j = 0; j < n; ++j) {
             const REAL xj = x[j];
-            UNROLL
-            for (int r = 0; r < CPU_DOTS; ++r) {
+            EACH_DOT(r) {
                 dot[r] += A[j + dot_index(i0, r, n) * n] * xj;
             }
         }
@@ -46,14 +44,12 @@ KERNEL void atax_y(GLOBAL const REAL* A, GLOBAL const REAL* tmp, GLOBAL REAL* y,
             continue;
         }
         REAL dot[CPU_DOTS];
-        UNROLL
-        for (int c = 0; c < CPU_DOTS; ++c) {
+        EACH_DOT(c) {
             dot[c] = 0;
         }
         for (size_t i = 0; i < n; ++i) {
             const REAL t = tmp[i];
-            UNROLL
-            for (int c = 0; c < CPU_DOTS; ++c) {
+            EACH_DOT(c) {
                 dot[c] += A[dot_index(j0, c, n) + i * n] * t;
             }
         }

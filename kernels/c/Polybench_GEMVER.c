@@ -19,8 +19,7 @@ KERNEL void gemver_columns(GLOBAL REAL* A, GLOBAL const REAL* u1, GLOBAL const R
         REAL v1i[CPU_DOTS];
         REAL v2i[CPU_DOTS];
         REAL dot[CPU_DOTS];
-        UNROLL
-        for (int c = 0; c < CPU_DOTS; ++c) {
+        EACH_DOT(c) {
             v1i[c] = v1[dot_index(i0, c, n)];
             v2i[c] = v2[dot_index(i0, c, n)];
             dot[c] = 0;
@@ -29,8 +28,7 @@ KERNEL void gemver_columns(GLOBAL REAL* A, GLOBAL const REAL* u1, GLOBAL const R
             const REAL u1j = u1[j];
             const REAL u2j = u2[j];
             const REAL yj = y[j];
-            UNROLL
-            for (int c = 0; c < CPU_DOTS; ++c) {
+            EACH_DOT(c) {
                 // A repeated column updates the last one again: only the
                 // block's own columns are stored.
                 const size_t at = dot_index(i0, c, n) + j * n;
@@ -41,8 +39,7 @@ KERNEL void gemver_columns(GLOBAL REAL* A, GLOBAL const REAL* u1, GLOBAL const R
                 dot[c] += beta * a * yj;
             }
         }
-        UNROLL
-        for (int c = 0; c < CPU_DOTS; ++c) {
+        EACH_DOT(c) {
             dot[c] += z[dot_index(i0, c, n)];
         }
         store_dots(x, dot, i0, n);
@@ -71,14 +68,12 @@ KERNEL void gemver_rows(GLOBAL const REAL* A, GLOBAL const REAL* x, GLOBAL REAL*
             continue;
         }
         REAL dot[CPU_DOTS];
-        UNROLL
-        for (int r = 0; r < CPU_DOTS; ++r) {
+        EACH_DOT(r) {
             dot[r] = w[dot_index(i0, r, n)];
         }
         for (size_t j = 0; j < n; ++j) {
             const REAL xj = x[j];
-            UNROLL
-            for (int r = 0; r < CPU_DOTS; ++r) {
+            EACH_DOT(r) {
                 dot[r] += alpha * A[j + dot_index(i0, r, n) * n] * xj;
             }
         }

@@ -13,22 +13,19 @@ KERNEL void gesummv(GLOBAL const REAL* x, GLOBAL REAL* y, GLOBAL const REAL* A,
         }
         REAL tmpdot[CPU_DOTS];
         REAL ydot[CPU_DOTS];
-        UNROLL
-        for (int r = 0; r < CPU_DOTS; ++r) {
+        EACH_DOT(r) {
             tmpdot[r] = 0;
             ydot[r] = 0;
         }
         for (size_t j = 0; j < n; ++j) {
             const REAL xj = x[j];
-            UNROLL
-            for (int r = 0; r < CPU_DOTS; ++r) {
+            EACH_DOT(r) {
                 const size_t row = dot_index(i0, r, n);
                 tmpdot[r] += A[j + row * n] * xj;
                 ydot[r] += B[j + row * n] * xj;
             }
         }
-        UNROLL
-        for (int r = 0; r < CPU_DOTS; ++r) {
+        EACH_DOT(r) {
             tmpdot[r] = alpha * tmpdot[r] + beta * ydot[r];
         }
         store_dots(y, tmpdot, i0, n);

@@ -13,14 +13,12 @@ KERNEL void mvt_x1(GLOBAL const REAL* A, GLOBAL const REAL* y1, GLOBAL REAL* x1,
             continue;
         }
         REAL dot[CPU_DOTS];
-        UNROLL
-        for (int r = 0; r < CPU_DOTS; ++r) {
+        EACH_DOT(r) {
             dot[r] = 0;
         }
         for (size_t j = 0; j < n; ++j) {
             const REAL y = y1[j];
-            UNROLL
-            for (int r = 0; r < CPU_DOTS; ++r) {
+            EACH_DOT(r) {
                 dot[r] += A[j + dot_index(i0, r, n) * n] * y;
             }
         }
@@ -46,14 +44,12 @@ KERNEL void mvt_x2(GLOBAL const REAL* A, GLOBAL const REAL* y2, GLOBAL REAL* x2,
         }
         REAL y[CPU_DOTS];
         REAL dot[CPU_DOTS];
-        UNROLL
-        for (int c = 0; c < CPU_DOTS; ++c) {
+        EACH_DOT(c) {
             y[c] = y2[dot_index(i0, c, n)];
             dot[c] = 0;
         }
         for (size_t j = 0; j < n; ++j) {
-            UNROLL
-            for (int c = 0; c < CPU_DOTS; ++c) {
+            EACH_DOT(c) {
                 dot[c] += A[dot_index(i0, c, n) + j * n] * y[c];
             }
         }

@@ -4,6 +4,10 @@
 // (or columns) side by side, each in its own order, reading the vector once
 // for all of them. CPU_DOTS comes from the description.
 #ifdef HARNESS_CPU_DEVICE
+// A loop over the block's rows (columns), k = 0 .. CPU_DOTS - 1, unrolled so
+// that arrays of CPU_DOTS sums stay in registers.
+#define EACH_DOT(k) UNROLL for (int k = 0; k < CPU_DOTS; ++k)
+
 // Row (column) k of the block from i0: past the last one it repeats the last,
 // whose sum store_dots does not store again.
 DEVICE size_t dot_index(const size_t i0, const int k, const size_t n)
@@ -14,8 +18,7 @@ DEVICE size_t dot_index(const size_t i0, const int k, const size_t n)
 // out[i0 + k] = dot[k] for the block's rows (columns) below n.
 DEVICE void store_dots(GLOBAL REAL* out, const REAL* dot, const size_t i0, const size_t n)
 {
-    UNROLL
-    for (int k = 0; k < CPU_DOTS; ++k) {
+    EACH_DOT(k) {
         if (i0 + k < n) {
             out[i0 + k] = dot[k];
         }
