@@ -44,21 +44,43 @@ KERNEL void mass3dea(GLOBAL const REAL* B, GLOBAL const REAL* D, GLOBAL REAL* M,
     }
     if (g < NE) {
         for (uint j1 = 0; j1 < D1D; ++j1) {
+            // The row's D1D^2 entries for this j1 side by side, each summed in RAJAPerf's
+            // order: independent sums, where one at a time waits on each add.
+            REAL val[D1D][D1D];
+            UNROLL
             for (uint j2 = 0; j2 < D1D; ++j2) {
+                UNROLL
                 for (uint j3 = 0; j3 < D1D; ++j3) {
-                    REAL val = 0;
-                    for (uint k1 = 0; k1 < Q1D; ++k1) {
-                        const REAL p1 = b1[k1] * sm.s_B[k1][j1];
-                        for (uint k2 = 0; k2 < Q1D; ++k2) {
-                            const REAL p12 = p1 * b2[k2] * sm.s_B[k2][j2];
-                            for (uint k3 = 0; k3 < Q1D; ++k3) {
-                                val += p12 * b3[k3] * sm.s_B[k3][j3] * sm.s_D[k1][k2][k3];
+                    val[j2][j3] = 0;
+                }
+            }
+            for (uint k1 = 0; k1 < Q1D; ++k1) {
+                const REAL p1 = b1[k1] * sm.s_B[k1][j1];
+                for (uint k2 = 0; k2 < Q1D; ++k2) {
+                    REAL p12[D1D];
+                    UNROLL
+                    for (uint j2 = 0; j2 < D1D; ++j2) {
+                        p12[j2] = p1 * b2[k2] * sm.s_B[k2][j2];
+                    }
+                    for (uint k3 = 0; k3 < Q1D; ++k3) {
+                        const REAL d = sm.s_D[k1][k2][k3];
+                        UNROLL
+                        for (uint j2 = 0; j2 < D1D; ++j2) {
+                            const REAL p123 = p12[j2] * b3[k3];
+                            UNROLL
+                            for (uint j3 = 0; j3 < D1D; ++j3) {
+                                val[j2][j3] += p123 * sm.s_B[k3][j3] * d;
                             }
                         }
                     }
-                    M[i1 +
-                      D1D * (i2 + D1D * (i3 + D1D * (j1 + D1D * (j2 + D1D * (j3 + D1D * e)))))] =
-                        val;
+                }
+            }
+            UNROLL
+            for (uint j2 = 0; j2 < D1D; ++j2) {
+                UNROLL
+                for (uint j3 = 0; j3 < D1D; ++j3) {
+                    M[i1 + D1D * (i2 + D1D * (i3 + D1D * (j1 + D1D * (j2 + D1D * (j3 + D1D * e)))))] =
+                        val[j2][j3];
                 }
             }
         }
