@@ -69,6 +69,7 @@ def test_the_shipped_walking_entries() -> None:
     assert partition.walking_entries(text, partition.device_macros("gpu")) == frozenset()
     names = {s.name for s in walking_kernels()}
     assert {"Stream_COPY", "Apps_ENERGY", "Lcals_HYDRO_2D", "Polybench_ATAX", "Apps_FIR"} <= names
+    assert {"Polybench_FLOYD_WARSHALL", "Polybench_FDTD_2D"} <= names  # FOR_EACH_2D
     assert not {"Stream_DOT", "Polybench_JACOBI_2D", "Basic_MAT_MAT_SHARED"} & names
 
 
@@ -94,6 +95,27 @@ def test_stride_and_chunk_launch_fewer_work_items_and_chunk_walks_contiguously()
     assert kept.items == 1_000_000
     with pytest.raises(ValueError, match="unknown partition 'rows'; choose from item, stride"):
         partition.partitioned(triad, "rows", {"triad"}, 2)
+
+
+def test_chunk_deals_a_two_axis_walk_in_whole_rows(tmp_path: Path) -> None:
+    floyd = suite.spec_of("Polybench_FLOYD_WARSHALL")
+    walking = {"floyd_warshall"}
+    (shipped, *_) = floyd.plan(10_000)
+    ny = shipped.items[1]
+    (launch, *_) = partition.partitioned(floyd, "chunk", walking, 2).plan(10_000)
+    assert (launch.items, launch.group) == (ny, shipped.threads)
+    (big, *_) = partition.partitioned(floyd, "chunk", walking, 1).plan(100_000_000)
+    assert big.items == partition.GROUPS_PER_UNIT * shipped.threads
+    (strided, *_) = partition.partitioned(floyd, "stride", walking, 2).plan(10_000)
+    assert strided == shipped
+    # The last row missed by the chunked walk alone: the check takes both walks.
+    need_backend("opencl")
+    store = "pout[j + i * n] = direct < through ? direct : through;"
+    bug = f"\n#if PARTITION_CHUNK\nif (i + 1 < n)\n#endif\n{store}"
+    plant(tmp_path, "c", "Polybench_FLOYD_WARSHALL.c", store, bug)
+    planted = Runner(RunOptions(check=True, sources=(tmp_path,)))
+    row = planted.execute(Task(floyd.name, "opencl", 0, 10_000, "f64"))
+    assert row["status"] == "fail" and row["partition"] == "chunk", row
 
 
 def test_auto_tries_item_and_chunk_on_cpu_devices_only() -> None:

@@ -16,8 +16,11 @@ items and give each several. There are three ways to deal them:
 
 By default (``auto``) a CPU device runs each kernel both by ``item`` and by
 ``chunk`` for a moment and takes the faster (`candidates`); others take
-``item``. Launches over several axes, and entry points that use ids of their
-own, always take one item per work-item.
+``item``. A two-axis launch whose entry point walks with ``FOR_EACH_2D``
+becomes a one-axis launch under ``chunk``, each work-item taking a run of
+whole rows; under ``stride`` it keeps one item per work-item. Launches over
+three axes, and entry points that use ids of their own, always take one item
+per work-item.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 
-from harness.model.spec import KernelSpec, Launch
+from harness.model.spec import KernelSpec, Launch, axes
 
 PARTITIONS = ("item", "stride", "chunk")
 #: The default: the device kind's choice (`candidates`).
@@ -129,9 +132,10 @@ def walking_entries(text: str, defined: frozenset[str] = frozenset()) -> frozens
 def partitioned(
     spec: KernelSpec, partition: str, walking: Iterable[str], compute_units: int
 ) -> KernelSpec:
-    """The kernel with its walking one-axis launches dealt as ``partition`` says
-    on a device of ``compute_units``: fewer work-items for ``stride`` and ``chunk``,
-    and the contiguous FOR_EACH for ``chunk`` (itself for ``item``)."""
+    """The kernel with its walking launches dealt as ``partition`` says on a
+    device of ``compute_units``: fewer work-items for ``stride`` and ``chunk`` (a
+    two-axis walk, under ``chunk`` only, a one-axis launch of at most a work-item
+    per row), and the contiguous walks for ``chunk`` (itself for ``item``)."""
     if partition not in PARTITIONS:
         raise ValueError(f"unknown partition {partition!r}; choose from {', '.join(PARTITIONS)}")
     if partition == "item":
@@ -143,8 +147,14 @@ def partitioned(
         launches = []
         for launch in plan(n):
             most = groups * launch.threads
-            if launch.entry in walking and launch.dims == 1 and launch.items > most:
+            if launch.entry not in walking:
+                pass
+            elif launch.dims == 1 and launch.items > most:
                 launch = dataclasses.replace(launch, items=most)
+            elif launch.dims == 2 and partition == "chunk":
+                # FOR_EACH_2D deals a two-axis launch's rows along one axis.
+                items = min(most, axes(launch.items)[1])
+                launch = dataclasses.replace(launch, items=items, group=launch.threads)
             launches.append(launch)
         return launches
 

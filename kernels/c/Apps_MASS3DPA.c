@@ -1,19 +1,18 @@
 // Apps_MASS3DPA: Y += Bt D B X, MFEM's 3-D mass operator on each element by sum factorisation.
 // A Q1D x Q1D work-group per element (e from the 2-D grid of groups) runs RAJAPerf's stages, a
 // contraction along one axis each: work-item (tx, ty) computes the entries its two indices
-// select, looping over the third axis, those past D1D idle. Bt is read as RAJAPerf reads it,
-// Bt(q, d) = Bt[q + D1D*d]. B and Bt are staged together, and stages 5 and 9 read only what
-// the same work-item wrote in stages 4 and 8, so of RAJAPerf's eight barriers five remain.
+// select along the third axis, side by side in registers as RAJAPerf's u[] arrays, those past
+// D1D idle. Bt is read as RAJAPerf reads it, Bt(q, d) = Bt[q + D1D*d]. B and Bt are staged
+// together, and stages 5 and 9 take what the same work-item computed in stages 4 and 8 from
+// its registers, so of RAJAPerf's eight barriers four remain.
 #include "mfem.h"
 
 // The shared arrays, in an order where an index run past an array's end (a bug) reads or
-// spoils data still in use, so that the check sees it: QDD is followed by DDQ, DDQ by Bs, QQD
-// by Bts and Bts by Xs.
+// spoils data still in use, so that the check sees it: DDQ is followed by Bs, Bs by QQQ, QQQ
+// by QQD, QQD by Bts and Bts by Xs.
 typedef struct {
-    REAL QDD[Q1D][D1D][D1D];
     REAL DDQ[D1D][D1D][Q1D];
     REAL Bs[Q1D][D1D];
-    REAL DQQ[D1D][Q1D][Q1D];
     REAL QQQ[Q1D][Q1D][Q1D];
     REAL QQD[Q1D][Q1D][D1D];
     REAL Bts[D1D][Q1D];
@@ -40,61 +39,115 @@ KERNEL void mass3dpa(GLOBAL const REAL* B, GLOBAL const REAL* Bt, GLOBAL const R
         sm.Bts[ty][tx] = Bt[tx + D1D * ty];
     }
     BARRIER();
+    // Each stage keeps RAJAPerf's registers: the entries along the third axis side by side,
+    // the contracted index outermost, so that no sum waits on another.
     // 3. DDQ[dz][dy][qx]: contract dx.
     if (ty < D1D) {
+        REAL u[D1D];
+        UNROLL
         for (uint dz = 0; dz < D1D; ++dz) {
-            REAL u = 0;
-            for (uint dx = 0; dx < D1D; ++dx) {
-                u += sm.Xs[dz][ty][dx] * sm.Bs[tx][dx];
+            u[dz] = 0;
+        }
+        UNROLL
+        for (uint dx = 0; dx < D1D; ++dx) {
+            const REAL b = sm.Bs[tx][dx];
+            UNROLL
+            for (uint dz = 0; dz < D1D; ++dz) {
+                u[dz] += sm.Xs[dz][ty][dx] * b;
             }
-            sm.DDQ[dz][ty][tx] = u;
+        }
+        UNROLL
+        for (uint dz = 0; dz < D1D; ++dz) {
+            sm.DDQ[dz][ty][tx] = u[dz];
         }
     }
     BARRIER();
-    // 4. DQQ[dz][qy][qx]: contract dy.
-    for (uint dz = 0; dz < D1D; ++dz) {
-        REAL u = 0;
-        for (uint dy = 0; dy < D1D; ++dy) {
-            u += sm.DDQ[dz][dy][tx] * sm.Bs[ty][dy];
-        }
-        sm.DQQ[dz][ty][tx] = u;
-    }
-    // 5. QQQ[qz][qy][qx]: contract dz, times D at the point.
-    for (uint qz = 0; qz < Q1D; ++qz) {
-        REAL u = 0;
+    {
+        // 4. DQQ[dz][qy][qx]: contract dy.
+        REAL u[D1D];
+        UNROLL
         for (uint dz = 0; dz < D1D; ++dz) {
-            u += sm.DQQ[dz][ty][tx] * sm.Bs[qz][dz];
+            u[dz] = 0;
         }
-        sm.QQQ[qz][ty][tx] = u * D[tx + Q1D * (ty + Q1D * (qz + Q1D * e))];
+        UNROLL
+        for (uint dy = 0; dy < D1D; ++dy) {
+            const REAL b = sm.Bs[ty][dy];
+            UNROLL
+            for (uint dz = 0; dz < D1D; ++dz) {
+                u[dz] += sm.DDQ[dz][dy][tx] * b;
+            }
+        }
+        // 5. QQQ[qz][qy][qx]: contract dz (the entries of stage 4), times D at the point.
+        REAL v[Q1D];
+        UNROLL
+        for (uint qz = 0; qz < Q1D; ++qz) {
+            v[qz] = 0;
+        }
+        UNROLL
+        for (uint dz = 0; dz < D1D; ++dz) {
+            UNROLL
+            for (uint qz = 0; qz < Q1D; ++qz) {
+                v[qz] += u[dz] * sm.Bs[qz][dz];
+            }
+        }
+        UNROLL
+        for (uint qz = 0; qz < Q1D; ++qz) {
+            sm.QQQ[qz][ty][tx] = v[qz] * D[tx + Q1D * (ty + Q1D * (qz + Q1D * e))];
+        }
     }
     BARRIER();
     // 7. QQD[qz][qy][dx]: contract qx with Bt.
     if (tx < D1D) {
+        REAL u[Q1D];
+        UNROLL
         for (uint qz = 0; qz < Q1D; ++qz) {
-            REAL u = 0;
-            for (uint qx = 0; qx < Q1D; ++qx) {
-                u += sm.QQQ[qz][ty][qx] * sm.Bts[tx][qx];
+            u[qz] = 0;
+        }
+        UNROLL
+        for (uint qx = 0; qx < Q1D; ++qx) {
+            const REAL b = sm.Bts[tx][qx];
+            UNROLL
+            for (uint qz = 0; qz < Q1D; ++qz) {
+                u[qz] += sm.QQQ[qz][ty][qx] * b;
             }
-            sm.QQD[qz][ty][tx] = u;
+        }
+        UNROLL
+        for (uint qz = 0; qz < Q1D; ++qz) {
+            sm.QQD[qz][ty][tx] = u[qz];
         }
     }
     BARRIER();
     if (g < NE && ty < D1D && tx < D1D) {
         // 8. QDD[qz][dy][dx]: contract qy.
+        REAL u[Q1D];
+        UNROLL
         for (uint qz = 0; qz < Q1D; ++qz) {
-            REAL u = 0;
-            for (uint qy = 0; qy < Q1D; ++qy) {
-                u += sm.QQD[qz][qy][tx] * sm.Bts[ty][qy];
-            }
-            sm.QDD[qz][ty][tx] = u;
+            u[qz] = 0;
         }
-        // 9. Y[dz][dy][dx] += the contraction of qz.
-        for (uint dz = 0; dz < D1D; ++dz) {
-            REAL u = 0;
+        UNROLL
+        for (uint qy = 0; qy < Q1D; ++qy) {
+            const REAL b = sm.Bts[ty][qy];
+            UNROLL
             for (uint qz = 0; qz < Q1D; ++qz) {
-                u += sm.QDD[qz][ty][tx] * sm.Bts[dz][qz];
+                u[qz] += sm.QQD[qz][qy][tx] * b;
             }
-            Y[tx + D1D * (ty + D1D * (dz + D1D * e))] += u;
+        }
+        // 9. Y[dz][dy][dx] += the contraction of qz (the entries of stage 8).
+        REAL y[D1D];
+        UNROLL
+        for (uint dz = 0; dz < D1D; ++dz) {
+            y[dz] = 0;
+        }
+        UNROLL
+        for (uint qz = 0; qz < Q1D; ++qz) {
+            UNROLL
+            for (uint dz = 0; dz < D1D; ++dz) {
+                y[dz] += u[qz] * sm.Bts[dz][qz];
+            }
+        }
+        UNROLL
+        for (uint dz = 0; dz < D1D; ++dz) {
+            Y[tx + D1D * (ty + D1D * (dz + D1D * e))] += y[dz];
         }
     }
 }

@@ -7,25 +7,19 @@
 KERNEL void fdtd_2d_e(GLOBAL REAL* ey, GLOBAL REAL* ex, GLOBAL const REAL* fict,
                       GLOBAL const REAL* hz, const uint n, const uint t)
 {
-    const size_t j = GLOBAL_ID(0);
-    const size_t i = GLOBAL_ID(1);
-    if (i >= n || j >= n) {
-        return;
+    FOR_EACH_2D(j, i, n, n) {
+        const size_t c = j + i * n;
+        const REAL up = hz[i > 0 ? c - n : c];
+        const REAL left = hz[j > 0 ? c - 1 : c];
+        ey[c] = (i > 0 ? ey[c] : fict[t]) - E_COEF * (hz[c] - up);
+        ex[c] = ex[c] - E_COEF * (hz[c] - left);
     }
-    const size_t c = j + i * n;
-    const REAL up = hz[i > 0 ? c - n : c];
-    const REAL left = hz[j > 0 ? c - 1 : c];
-    ey[c] = (i > 0 ? ey[c] : fict[t]) - E_COEF * (hz[c] - up);
-    ex[c] = ex[c] - E_COEF * (hz[c] - left);
 }
 
 KERNEL void fdtd_2d_h(GLOBAL REAL* hz, GLOBAL const REAL* ex, GLOBAL const REAL* ey, const uint n)
 {
-    const size_t j = GLOBAL_ID(0);
-    const size_t i = GLOBAL_ID(1);
-    if (i + 1 >= n || j + 1 >= n) {
-        return;
+    FOR_EACH_2D(j, i, n - 1, n - 1) {
+        const size_t c = j + i * n;
+        hz[c] = hz[c] - H_COEF * (ex[c + 1] - ex[c] + ey[c + n] - ey[c]);
     }
-    const size_t c = j + i * n;
-    hz[c] = hz[c] - H_COEF * (ex[c + 1] - ex[c] + ey[c + n] - ey[c]);
 }

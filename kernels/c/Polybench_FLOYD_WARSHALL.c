@@ -3,12 +3,9 @@
 // n x n matrix. A 2-D launch: axis 0 is j (along a row), axis 1 is i.
 KERNEL void floyd_warshall(GLOBAL REAL* pout, GLOBAL const REAL* pin, const uint k, const uint n)
 {
-    const size_t j = GLOBAL_ID(0);
-    const size_t i = GLOBAL_ID(1);
-    if (i >= n || j >= n) {
-        return;
+    FOR_EACH_2D(j, i, n, n) {
+        const REAL direct = pin[j + i * n];
+        const REAL through = pin[k + i * n] + pin[j + (size_t)k * n];
+        pout[j + i * n] = direct < through ? direct : through;
     }
-    const REAL direct = pin[j + i * n];
-    const REAL through = pin[k + i * n] + pin[j + (size_t)k * n];
-    pout[j + i * n] = direct < through ? direct : through;
 }

@@ -50,7 +50,13 @@
 // GLOBAL_SIZE(0)-th item, which GPUs read coalesced. FOR_EACH_BLOCK(b, m, n, T)
 // is the same walk a block at a time: the items [b, b + m), m <= T, for a body
 // that works on several neighbours at once; outside PARTITION_CHUNK every block
-// is one item.
+// is one item. FOR_EACH_2D(j, i, nx, ny) walks the nx x ny items (j along a
+// row, i the row) of a two-axis launch: with PARTITION_CHUNK, on the one-axis
+// launch the backend makes of it, each work-item takes a contiguous run of
+// whole rows, a loop along each that CPU devices vectorise; otherwise the
+// launch covers the items and a work-item takes the one at its ids (a guard,
+// not a loop, which CPU devices vectorise across work-items: the body may not
+// `continue`).
 #if PARTITION_CHUNK
 #define FOR_EACH(i, n)                                                               \
     for (size_t i##_per = ((size_t)(n) + GLOBAL_SIZE(0) - 1) / GLOBAL_SIZE(0),       \
@@ -64,10 +70,19 @@
                 m = b##_end - b < (size_t)(T) ? b##_end - b : (size_t)(T);           \
          b < b##_end;                                                                \
          b += (T), m = b##_end - b < (size_t)(T) ? b##_end - b : (size_t)(T))
+#define FOR_EACH_2D(j, i, nx, ny)                                                    \
+    for (size_t i##_per = ((size_t)(ny) + GLOBAL_SIZE(0) - 1) / GLOBAL_SIZE(0),      \
+                i = GLOBAL_ID(0) * i##_per,                                          \
+                i##_end = i + i##_per < (size_t)(ny) ? i + i##_per : (size_t)(ny);   \
+         i < i##_end; ++i)                                                           \
+        for (size_t j = 0; j < (size_t)(nx); ++j)
 #else
 #define FOR_EACH(i, n) for (size_t i = GLOBAL_ID(0); i < (n); i += GLOBAL_SIZE(0))
 #define FOR_EACH_BLOCK(b, m, n, T) \
     for (size_t b = GLOBAL_ID(0), m = 1; b < (n); b += GLOBAL_SIZE(0))
+#define FOR_EACH_2D(j, i, nx, ny)                          \
+    const size_t j = GLOBAL_ID(0), i = GLOBAL_ID(1); \
+    if (i < (size_t)(ny) && j < (size_t)(nx))
 #endif
 
 // Integer atomics on global or shared memory.
