@@ -37,7 +37,7 @@ KERNEL void mass3dea(GLOBAL const REAL* B, GLOBAL const REAL* D, GLOBAL REAL* M,
     REAL b1[Q1D];
     REAL b2[Q1D];
     REAL b3[Q1D];
-    for (uint k = 0; k < Q1D; ++k) {
+    EACH_Q(k) {
         b1[k] = sm.s_B[k][i1];
         b2[k] = sm.s_B[k][i2];
         b3[k] = sm.s_B[k][i3];
@@ -47,10 +47,8 @@ KERNEL void mass3dea(GLOBAL const REAL* B, GLOBAL const REAL* D, GLOBAL REAL* M,
             // The row's D1D^2 entries for this j1 side by side, each summed in RAJAPerf's
             // order: independent sums, where one at a time waits on each add.
             REAL val[D1D][D1D];
-            UNROLL
-            for (uint j2 = 0; j2 < D1D; ++j2) {
-                UNROLL
-                for (uint j3 = 0; j3 < D1D; ++j3) {
+            EACH_D(j2) {
+                EACH_D(j3) {
                     val[j2][j3] = 0;
                 }
             }
@@ -58,27 +56,22 @@ KERNEL void mass3dea(GLOBAL const REAL* B, GLOBAL const REAL* D, GLOBAL REAL* M,
                 const REAL p1 = b1[k1] * sm.s_B[k1][j1];
                 for (uint k2 = 0; k2 < Q1D; ++k2) {
                     REAL p12[D1D];
-                    UNROLL
-                    for (uint j2 = 0; j2 < D1D; ++j2) {
+                    EACH_D(j2) {
                         p12[j2] = p1 * b2[k2] * sm.s_B[k2][j2];
                     }
                     for (uint k3 = 0; k3 < Q1D; ++k3) {
                         const REAL d = sm.s_D[k1][k2][k3];
-                        UNROLL
-                        for (uint j2 = 0; j2 < D1D; ++j2) {
+                        EACH_D(j2) {
                             const REAL p123 = p12[j2] * b3[k3];
-                            UNROLL
-                            for (uint j3 = 0; j3 < D1D; ++j3) {
+                            EACH_D(j3) {
                                 val[j2][j3] += p123 * sm.s_B[k3][j3] * d;
                             }
                         }
                     }
                 }
             }
-            UNROLL
-            for (uint j2 = 0; j2 < D1D; ++j2) {
-                UNROLL
-                for (uint j3 = 0; j3 < D1D; ++j3) {
+            EACH_D(j2) {
+                EACH_D(j3) {
                     M[i1 + D1D * (i2 + D1D * (i3 + D1D * (j1 + D1D * (j2 + D1D * (j3 + D1D * e)))))] =
                         val[j2][j3];
                 }

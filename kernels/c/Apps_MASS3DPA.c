@@ -29,12 +29,12 @@ KERNEL void mass3dpa(GLOBAL const REAL* B, GLOBAL const REAL* Bt, GLOBAL const R
     const uint ty = LOCAL_ID(1);
 
     // 1, 2, 6. The element's X, and both bases.
-    if (ty < D1D) {
-        if (tx < D1D) {
-            for (uint dz = 0; dz < D1D; ++dz) {
-                sm.Xs[dz][ty][tx] = X[tx + D1D * (ty + D1D * (dz + D1D * e))];
-            }
+    if (ty < D1D && tx < D1D) {
+        EACH_D(dz) {
+            sm.Xs[dz][ty][tx] = X[tx + D1D * (ty + D1D * (dz + D1D * e))];
         }
+    }
+    if (ty < D1D) {
         sm.Bs[tx][ty] = B[tx + Q1D * ty];
         sm.Bts[ty][tx] = Bt[tx + D1D * ty];
     }
@@ -44,20 +44,16 @@ KERNEL void mass3dpa(GLOBAL const REAL* B, GLOBAL const REAL* Bt, GLOBAL const R
     // 3. DDQ[dz][dy][qx]: contract dx.
     if (ty < D1D) {
         REAL u[D1D];
-        UNROLL
-        for (uint dz = 0; dz < D1D; ++dz) {
+        EACH_D(dz) {
             u[dz] = 0;
         }
-        UNROLL
-        for (uint dx = 0; dx < D1D; ++dx) {
+        EACH_D(dx) {
             const REAL b = sm.Bs[tx][dx];
-            UNROLL
-            for (uint dz = 0; dz < D1D; ++dz) {
+            EACH_D(dz) {
                 u[dz] += sm.Xs[dz][ty][dx] * b;
             }
         }
-        UNROLL
-        for (uint dz = 0; dz < D1D; ++dz) {
+        EACH_D(dz) {
             sm.DDQ[dz][ty][tx] = u[dz];
         }
     }
@@ -65,33 +61,26 @@ KERNEL void mass3dpa(GLOBAL const REAL* B, GLOBAL const REAL* Bt, GLOBAL const R
     {
         // 4. DQQ[dz][qy][qx]: contract dy.
         REAL u[D1D];
-        UNROLL
-        for (uint dz = 0; dz < D1D; ++dz) {
+        EACH_D(dz) {
             u[dz] = 0;
         }
-        UNROLL
-        for (uint dy = 0; dy < D1D; ++dy) {
+        EACH_D(dy) {
             const REAL b = sm.Bs[ty][dy];
-            UNROLL
-            for (uint dz = 0; dz < D1D; ++dz) {
+            EACH_D(dz) {
                 u[dz] += sm.DDQ[dz][dy][tx] * b;
             }
         }
         // 5. QQQ[qz][qy][qx]: contract dz (the entries of stage 4), times D at the point.
         REAL v[Q1D];
-        UNROLL
-        for (uint qz = 0; qz < Q1D; ++qz) {
+        EACH_Q(qz) {
             v[qz] = 0;
         }
-        UNROLL
-        for (uint dz = 0; dz < D1D; ++dz) {
-            UNROLL
-            for (uint qz = 0; qz < Q1D; ++qz) {
+        EACH_D(dz) {
+            EACH_Q(qz) {
                 v[qz] += u[dz] * sm.Bs[qz][dz];
             }
         }
-        UNROLL
-        for (uint qz = 0; qz < Q1D; ++qz) {
+        EACH_Q(qz) {
             sm.QQQ[qz][ty][tx] = v[qz] * D[tx + Q1D * (ty + Q1D * (qz + Q1D * e))];
         }
     }
@@ -99,20 +88,16 @@ KERNEL void mass3dpa(GLOBAL const REAL* B, GLOBAL const REAL* Bt, GLOBAL const R
     // 7. QQD[qz][qy][dx]: contract qx with Bt.
     if (tx < D1D) {
         REAL u[Q1D];
-        UNROLL
-        for (uint qz = 0; qz < Q1D; ++qz) {
+        EACH_Q(qz) {
             u[qz] = 0;
         }
-        UNROLL
-        for (uint qx = 0; qx < Q1D; ++qx) {
+        EACH_Q(qx) {
             const REAL b = sm.Bts[tx][qx];
-            UNROLL
-            for (uint qz = 0; qz < Q1D; ++qz) {
+            EACH_Q(qz) {
                 u[qz] += sm.QQQ[qz][ty][qx] * b;
             }
         }
-        UNROLL
-        for (uint qz = 0; qz < Q1D; ++qz) {
+        EACH_Q(qz) {
             sm.QQD[qz][ty][tx] = u[qz];
         }
     }
@@ -120,33 +105,26 @@ KERNEL void mass3dpa(GLOBAL const REAL* B, GLOBAL const REAL* Bt, GLOBAL const R
     if (g < NE && ty < D1D && tx < D1D) {
         // 8. QDD[qz][dy][dx]: contract qy.
         REAL u[Q1D];
-        UNROLL
-        for (uint qz = 0; qz < Q1D; ++qz) {
+        EACH_Q(qz) {
             u[qz] = 0;
         }
-        UNROLL
-        for (uint qy = 0; qy < Q1D; ++qy) {
+        EACH_Q(qy) {
             const REAL b = sm.Bts[ty][qy];
-            UNROLL
-            for (uint qz = 0; qz < Q1D; ++qz) {
+            EACH_Q(qz) {
                 u[qz] += sm.QQD[qz][qy][tx] * b;
             }
         }
         // 9. Y[dz][dy][dx] += the contraction of qz (the entries of stage 8).
         REAL y[D1D];
-        UNROLL
-        for (uint dz = 0; dz < D1D; ++dz) {
+        EACH_D(dz) {
             y[dz] = 0;
         }
-        UNROLL
-        for (uint qz = 0; qz < Q1D; ++qz) {
-            UNROLL
-            for (uint dz = 0; dz < D1D; ++dz) {
+        EACH_Q(qz) {
+            EACH_D(dz) {
                 y[dz] += u[qz] * sm.Bts[dz][qz];
             }
         }
-        UNROLL
-        for (uint dz = 0; dz < D1D; ++dz) {
+        EACH_D(dz) {
             Y[tx + D1D * (ty + D1D * (dz + D1D * e))] += y[dz];
         }
     }

@@ -8,3 +8,8 @@ DEVICE size_t mfem_group(void)
 {
     return GROUP_ID(0) + NUM_GROUPS(0) * GROUP_ID(1);
 }
+
+// Loops over the D1D dofs and the Q1D points of an axis, unrolled so that arrays indexed by
+// them stay in registers.
+#define EACH_D(k) UNROLL for (uint k = 0; k < D1D; ++k)
+#define EACH_Q(k) UNROLL for (uint k = 0; k < Q1D; ++k)
