@@ -103,9 +103,10 @@ def test_chunk_deals_a_two_axis_walk_in_whole_rows(tmp_path: Path) -> None:
     (shipped, *_) = floyd.plan(10_000)
     ny = shipped.items[1]
     (launch, *_) = partition.partitioned(floyd, "chunk", walking, 2).plan(10_000)
-    assert (launch.items, launch.group) == (ny, shipped.threads)
+    groups = 2 * partition.GROUPS_PER_UNIT
+    assert (launch.items, launch.group) == (ny, -(-ny // groups))
     (big, *_) = partition.partitioned(floyd, "chunk", walking, 1).plan(100_000_000)
-    assert big.items == partition.GROUPS_PER_UNIT * shipped.threads
+    assert (big.items, big.group) == (partition.GROUPS_PER_UNIT * shipped.threads, shipped.threads)
     (strided, *_) = partition.partitioned(floyd, "stride", walking, 2).plan(10_000)
     assert strided == shipped
     # The last row missed by the chunked walk alone: the check takes both walks.

@@ -152,9 +152,12 @@ def partitioned(
             elif launch.dims == 1 and launch.items > most:
                 launch = dataclasses.replace(launch, items=most)
             elif launch.dims == 2 and partition == "chunk":
-                # FOR_EACH_2D deals a two-axis launch's rows along one axis.
+                # FOR_EACH_2D deals a two-axis launch's rows along one axis, over
+                # as many work-groups as a one-axis walk (on PoCL FLOYD_WARSHALL's
+                # 1000 rows took 0.095 ms a step in 16 groups, 0.103 in 4 of 256).
                 items = min(most, axes(launch.items)[1])
-                launch = dataclasses.replace(launch, items=items, group=launch.threads)
+                group = min(launch.threads, max(1, -(-items // groups)))
+                launch = dataclasses.replace(launch, items=items, group=group)
             launches.append(launch)
         return launches
 
