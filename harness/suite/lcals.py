@@ -757,15 +757,20 @@ def hydro_2d_interior(size: int) -> int:
     return max(hydro_2d_edge(size) - 2, 0) ** 2
 
 
+#: RAJAPerf's thread block for HYDRO_2D: 32 along a row (j), 8 rows (k).
+HYDRO_2D_GROUP = (32, 8)
+
+
 def _hydro_2d_plan(size: int) -> list[Launch]:
     n = hydro_2d_edge(size)
-    items = hydro_2d_interior(size)
+    m = max(n - 2, 0)
+    items = (m, m)
     bodies = (
         ("hydro_2d_body1", ("za", "zb", "zm", "zp", "zq", "zr", "n")),
         ("hydro_2d_body2", ("zu", "zv", "za", "zb", "zr", "zz", "s", "n")),
         ("hydro_2d_body3", ("zrout", "zzout", "zr", "zu", "zv", "zz", "t", "n")),
     )
-    return [Launch(entry, items, GROUP, args, {"n": n}) for entry, args in bodies]
+    return [Launch(entry, items, HYDRO_2D_GROUP, args, {"n": n}) for entry, args in bodies]
 
 
 def _hydro_2d_traffic(size: int, b: int) -> Traffic:
@@ -810,9 +815,11 @@ HYDRO_2D = KernelSpec(
             "0.004, so a misplaced neighbour or update barely shows; these are random",
         ),
     ),
-    # Edges 100, 18, 1 and 3: 98^2 interior points, 16^2 (whole work-groups),
+    # Edges 100, 18, 1 and 3: 98^2 interior points (part of a work-group along
+    # each axis), 16^2 (two whole groups of rows, half a group along a row),
     # none, and one.
     check_sizes=(10_007, 310, 1, 7),
+    group_size=HYDRO_2D_GROUP,
 )
 
 
