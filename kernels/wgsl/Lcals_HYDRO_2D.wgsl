@@ -8,7 +8,7 @@
 fn hydro_2d_body1(@builtin(global_invocation_id) gid: vec3<u32>) {
     let n = s.n;
     let m = max(n, 2u) - 2u;
-    if (gid.x >= m || gid.y >= m) {
+    if (gid.y >= m || gid.x >= m) {
         return;
     }
     let k = 1u + gid.y;
