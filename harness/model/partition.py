@@ -146,12 +146,10 @@ def partitioned(
     def dealt(n: int) -> list[Launch]:
         launches = []
         for launch in plan(n):
-            most = groups * launch.threads
-            if launch.entry not in walking:
-                pass
-            elif launch.dims == 1 and launch.items > most:
+            most, walks = groups * launch.threads, launch.entry in walking
+            if walks and launch.dims == 1 and launch.items > most:
                 launch = dataclasses.replace(launch, items=most)
-            elif launch.dims == 2 and partition == "chunk":
+            elif walks and launch.dims == 2 and partition == "chunk":
                 # FOR_EACH_2D deals a two-axis launch's rows along one axis, over
                 # as many work-groups as a one-axis walk (on PoCL FLOYD_WARSHALL's
                 # 1000 rows took 0.095 ms a step in 16 groups, 0.103 in 4 of 256).

@@ -80,7 +80,7 @@
 #define FOR_EACH(i, n) for (size_t i = GLOBAL_ID(0); i < (n); i += GLOBAL_SIZE(0))
 #define FOR_EACH_BLOCK(b, m, n, T) \
     for (size_t b = GLOBAL_ID(0), m = 1; b < (n); b += GLOBAL_SIZE(0))
-#define FOR_EACH_2D(j, i, nx, ny)                          \
+#define FOR_EACH_2D(j, i, nx, ny)                  \
     const size_t j = GLOBAL_ID(0), i = GLOBAL_ID(1); \
     if (i < (size_t)(ny) && j < (size_t)(nx))
 #endif
