@@ -1,10 +1,11 @@
-// Polybench_FDTD_2D: one FDTD step on n x n fields. fdtd_2d_e updates both E
-// fields from hz (ey's row 0 takes the source fict[t], ex's column 0 keeps its
-// value); fdtd_2d_h then updates hz but its last row and column from ex and
+// Polybench_FDTD_2D: one FDTD step on n x n fields, RAJAPerf's four loops in
+// three launches: fdtd_2d_ey updates ey from hz (row 0 takes the source
+// fict[t]), fdtd_2d_ex updates ex from hz but its column 0, which keeps its
+// value, and fdtd_2d_h then updates hz but its last row and column from ex and
 // ey. 2-D launches: x is j (along a row), y is i.
 
 @compute @workgroup_size(GROUP_X, GROUP_Y, GROUP_Z)
-fn fdtd_2d_e(@builtin(global_invocation_id) gid: vec3<u32>) {
+fn fdtd_2d_ey(@builtin(global_invocation_id) gid: vec3<u32>) {
     let n = s.n;
     let j = gid.x;
     let i = gid.y;
@@ -17,9 +18,18 @@ fn fdtd_2d_e(@builtin(global_invocation_id) gid: vec3<u32>) {
     } else {
         ey[c] = ey[c] - E_COEF * (hz[c] - hz[c - n]);
     }
-    if (j > 0u) {
-        ex[c] = ex[c] - E_COEF * (hz[c] - hz[c - 1u]);
+}
+
+@compute @workgroup_size(GROUP_X, GROUP_Y, GROUP_Z)
+fn fdtd_2d_ex(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let n = s.n;
+    let j = gid.x + 1u;
+    let i = gid.y;
+    if (i >= n || j >= n) {
+        return;
     }
+    let c = j + i * n;
+    ex[c] = ex[c] - E_COEF * (hz[c] - hz[c - 1u]);
 }
 
 @compute @workgroup_size(GROUP_X, GROUP_Y, GROUP_Z)
