@@ -72,7 +72,8 @@ KERNEL void mass3dea(GLOBAL const REAL* B, GLOBAL const REAL* D, GLOBAL REAL* M,
             }
             EACH_D(j2) {
                 EACH_D(j3) {
-                    M[i1 + D1D * (i2 + D1D * (i3 + D1D * (j1 + D1D * (j2 + D1D * (j3 + D1D * e)))))] =
+                    M[i1 +
+                      D1D * (i2 + D1D * (i3 + D1D * (j1 + D1D * (j2 + D1D * (j3 + D1D * e)))))] =
                         val[j2][j3];
                 }
             }

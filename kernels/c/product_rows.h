@@ -9,9 +9,8 @@
 // tiles). CPU_ROWS comes from the description.
 #ifdef HARNESS_CPU_DEVICE
 DEVICE void product_rows(GLOBAL REAL* out, GLOBAL const REAL* X, GLOBAL const REAL* Y,
-                         const REAL scale, const REAL init, const size_t rows,
-                         const size_t cols, const size_t inner, const size_t col,
-                         const size_t row0)
+                         const REAL scale, const REAL init, const size_t rows, const size_t cols,
+                         const size_t inner, const size_t col, const size_t row0)
 {
     if (row0 >= rows || col >= cols) {
         return;
