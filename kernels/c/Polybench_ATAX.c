@@ -9,21 +9,8 @@
 KERNEL void atax_tmp(GLOBAL const REAL* A, GLOBAL const REAL* x, GLOBAL REAL* tmp, const uint n)
 {
 #ifdef HARNESS_CPU_DEVICE
-    FOR_EACH(i0, n) {
-        if (i0 % CPU_DOTS != 0) {
-            continue;
-        }
-        REAL dot[CPU_DOTS];
-        EACH_DOT(r) {
-            dot[r] = 0;
-        }
-        for (size_t j = 0; j < n; ++j) {
-            const REAL xj = x[j];
-            EACH_DOT(r) {
-                dot[r] += A[j + dot_index(i0, r, n) * n] * xj;
-            }
-        }
-        store_dots(tmp, dot, i0, n);
+    FOR_EACH_DOT_BLOCK(i0, n) {
+        row_dots(tmp, A, x, i0, n);
     }
 #else
     FOR_EACH(i, n) {
@@ -39,10 +26,7 @@ KERNEL void atax_tmp(GLOBAL const REAL* A, GLOBAL const REAL* x, GLOBAL REAL* tm
 KERNEL void atax_y(GLOBAL const REAL* A, GLOBAL const REAL* tmp, GLOBAL REAL* y, const uint n)
 {
 #ifdef HARNESS_CPU_DEVICE
-    FOR_EACH(j0, n) {
-        if (j0 % CPU_DOTS != 0) {
-            continue;
-        }
+    FOR_EACH_DOT_BLOCK(j0, n) {
         REAL dot[CPU_DOTS];
         EACH_DOT(c) {
             dot[c] = 0;

@@ -12,10 +12,7 @@ KERNEL void gemver_columns(GLOBAL REAL* A, GLOBAL const REAL* u1, GLOBAL const R
                            const uint n)
 {
 #ifdef HARNESS_CPU_DEVICE
-    FOR_EACH(i0, n) {
-        if (i0 % CPU_DOTS != 0) {
-            continue;
-        }
+    FOR_EACH_DOT_BLOCK(i0, n) {
         REAL v1i[CPU_DOTS];
         REAL v2i[CPU_DOTS];
         REAL dot[CPU_DOTS];
@@ -63,10 +60,7 @@ KERNEL void gemver_rows(GLOBAL const REAL* A, GLOBAL const REAL* x, GLOBAL REAL*
                         const REAL alpha, const uint n)
 {
 #ifdef HARNESS_CPU_DEVICE
-    FOR_EACH(i0, n) {
-        if (i0 % CPU_DOTS != 0) {
-            continue;
-        }
+    FOR_EACH_DOT_BLOCK(i0, n) {
         REAL dot[CPU_DOTS];
         EACH_DOT(r) {
             dot[r] = w[dot_index(i0, r, n)];

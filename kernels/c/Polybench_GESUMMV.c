@@ -7,10 +7,7 @@ KERNEL void gesummv(GLOBAL const REAL* x, GLOBAL REAL* y, GLOBAL const REAL* A,
                     GLOBAL const REAL* B, const REAL alpha, const REAL beta, const uint n)
 {
 #ifdef HARNESS_CPU_DEVICE
-    FOR_EACH(i0, n) {
-        if (i0 % CPU_DOTS != 0) {
-            continue;
-        }
+    FOR_EACH_DOT_BLOCK(i0, n) {
         REAL tmpdot[CPU_DOTS];
         REAL ydot[CPU_DOTS];
         EACH_DOT(r) {

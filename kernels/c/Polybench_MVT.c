@@ -8,21 +8,8 @@
 KERNEL void mvt_x1(GLOBAL const REAL* A, GLOBAL const REAL* y1, GLOBAL REAL* x1, const uint n)
 {
 #ifdef HARNESS_CPU_DEVICE
-    FOR_EACH(i0, n) {
-        if (i0 % CPU_DOTS != 0) {
-            continue;
-        }
-        REAL dot[CPU_DOTS];
-        EACH_DOT(r) {
-            dot[r] = 0;
-        }
-        for (size_t j = 0; j < n; ++j) {
-            const REAL y = y1[j];
-            EACH_DOT(r) {
-                dot[r] += A[j + dot_index(i0, r, n) * n] * y;
-            }
-        }
-        store_dots(x1, dot, i0, n);
+    FOR_EACH_DOT_BLOCK(i0, n) {
+        row_dots(x1, A, y1, i0, n);
     }
 #else
     FOR_EACH(i, n) {
@@ -38,10 +25,7 @@ KERNEL void mvt_x1(GLOBAL const REAL* A, GLOBAL const REAL* y1, GLOBAL REAL* x1,
 KERNEL void mvt_x2(GLOBAL const REAL* A, GLOBAL const REAL* y2, GLOBAL REAL* x2, const uint n)
 {
 #ifdef HARNESS_CPU_DEVICE
-    FOR_EACH(i0, n) {
-        if (i0 % CPU_DOTS != 0) {
-            continue;
-        }
+    FOR_EACH_DOT_BLOCK(i0, n) {
         REAL y[CPU_DOTS];
         REAL dot[CPU_DOTS];
         EACH_DOT(c) {

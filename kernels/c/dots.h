@@ -8,6 +8,12 @@
 // that arrays of CPU_DOTS sums stay in registers.
 #define EACH_DOT(k) UNROLL for (int k = 0; k < CPU_DOTS; ++k)
 
+// The walk over n rows (columns) a block at a time: i0 takes the multiples of
+// CPU_DOTS, spread over every work-group as FOR_EACH deals its items.
+#define FOR_EACH_DOT_BLOCK(i0, n)                                                                  \
+    FOR_EACH(i0, n)                                                                                \
+        if (i0 % CPU_DOTS == 0)
+
 // Row (column) k of the block from i0: past the last one it repeats the last,
 // whose sum store_dots does not store again.
 DEVICE size_t dot_index(const size_t i0, const int k, const size_t n)
@@ -23,5 +29,23 @@ DEVICE void store_dots(GLOBAL REAL* out, const REAL* dot, const size_t i0, const
             out[i0 + k] = dot[k];
         }
     }
+}
+
+// out[i0 + r] = the sum over j of A[j + row * n] * v[j], in order of j, for
+// row i0 + r of the block (ATAX's tmp, MVT's x1).
+DEVICE void row_dots(GLOBAL REAL* out, GLOBAL const REAL* A, GLOBAL const REAL* v, const size_t i0,
+                     const size_t n)
+{
+    REAL dot[CPU_DOTS];
+    EACH_DOT(r) {
+        dot[r] = 0;
+    }
+    for (size_t j = 0; j < n; ++j) {
+        const REAL vj = v[j];
+        EACH_DOT(r) {
+            dot[r] += A[j + dot_index(i0, r, n) * n] * vj;
+        }
+    }
+    store_dots(out, dot, i0, n);
 }
 #endif
