@@ -4,7 +4,7 @@
 // RAJAPerf the first loop zeroes it and the second adds to it). On CPU devices
 // a work-item sums CPU_DOTS neighbouring rows (columns) side by side instead
 // (dots.h).
-#include "dots.h"
+#include "row_dots.h"
 
 KERNEL void atax_tmp(GLOBAL const REAL* A, GLOBAL const REAL* x, GLOBAL REAL* tmp, const uint n)
 {

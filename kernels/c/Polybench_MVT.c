@@ -3,7 +3,7 @@
 // row of A, the second a column, walked down so that neighbouring work-items
 // read neighbouring addresses. On CPU devices a work-item sums CPU_DOTS
 // neighbouring rows (columns) side by side instead (dots.h).
-#include "dots.h"
+#include "row_dots.h"
 
 KERNEL void mvt_x1(GLOBAL const REAL* A, GLOBAL const REAL* y1, GLOBAL REAL* x1, const uint n)
 {
