@@ -43,19 +43,37 @@ fn mass3dea(@builtin(local_invocation_id) lid: vec3<u32>,
     }
     if (g < s.NE) {
         for (var j1 = 0u; j1 < D1D; j1++) {
+            // The row's D1D^2 entries for this j1 side by side, each summed in RAJAPerf's
+            // order: independent sums, where one at a time waits on each add.
+            // Zeroed here: through naga a declaration in a loop is zeroed once, not each time round.
+            var val: array<array<REAL, D1D>, D1D>;
             for (var j2 = 0u; j2 < D1D; j2++) {
                 for (var j3 = 0u; j3 < D1D; j3++) {
-                    var val = REAL(0);
-                    for (var k1 = 0u; k1 < Q1D; k1++) {
-                        let p1 = b1[k1] * s_B[k1][j1];
-                        for (var k2 = 0u; k2 < Q1D; k2++) {
-                            let p12 = p1 * b2[k2] * s_B[k2][j2];
-                            for (var k3 = 0u; k3 < Q1D; k3++) {
-                                val += p12 * b3[k3] * s_B[k3][j3] * s_D[k1][k2][k3];
+                    val[j2][j3] = REAL(0);
+                }
+            }
+            for (var k1 = 0u; k1 < Q1D; k1++) {
+                let p1 = b1[k1] * s_B[k1][j1];
+                for (var k2 = 0u; k2 < Q1D; k2++) {
+                    var p12: array<REAL, D1D>;
+                    for (var j2 = 0u; j2 < D1D; j2++) {
+                        p12[j2] = p1 * b2[k2] * s_B[k2][j2];
+                    }
+                    for (var k3 = 0u; k3 < Q1D; k3++) {
+                        let d = s_D[k1][k2][k3];
+                        for (var j2 = 0u; j2 < D1D; j2++) {
+                            let p123 = p12[j2] * b3[k3];
+                            for (var j3 = 0u; j3 < D1D; j3++) {
+                                val[j2][j3] += p123 * s_B[k3][j3] * d;
                             }
                         }
                     }
-                    M[i1 + D1D * (i2 + D1D * (i3 + D1D * (j1 + D1D * (j2 + D1D * (j3 + D1D * e)))))] = val;
+                }
+            }
+            for (var j2 = 0u; j2 < D1D; j2++) {
+                for (var j3 = 0u; j3 < D1D; j3++) {
+                    M[i1 + D1D * (i2 + D1D * (i3 + D1D * (j1 + D1D * (j2 + D1D * (j3 + D1D * e)))))] =
+                        val[j2][j3];
                 }
             }
         }
