@@ -4,13 +4,13 @@
 // RAJAPerf the first loop zeroes it and the second adds to it). On CPU devices
 // a work-item sums CPU_DOTS neighbouring rows (columns) side by side instead
 // (dots.h).
-#include "row_dots.h"
+#include "matvec_dots.h"
 
 KERNEL void atax_tmp(GLOBAL const REAL* A, GLOBAL const REAL* x, GLOBAL REAL* tmp, const uint n)
 {
 #ifdef HARNESS_CPU_DEVICE
     FOR_EACH_DOT_BLOCK(i0, n) {
-        row_dots(tmp, A, x, i0, n);
+        matvec_dots(tmp, A, x, i0, n, 1, n);
     }
 #else
     FOR_EACH(i, n) {
@@ -27,17 +27,7 @@ KERNEL void atax_y(GLOBAL const REAL* A, GLOBAL const REAL* tmp, GLOBAL REAL* y,
 {
 #ifdef HARNESS_CPU_DEVICE
     FOR_EACH_DOT_BLOCK(j0, n) {
-        REAL dot[CPU_DOTS];
-        EACH_DOT(c) {
-            dot[c] = 0;
-        }
-        for (size_t i = 0; i < n; ++i) {
-            const REAL t = tmp[i];
-            EACH_DOT(c) {
-                dot[c] += A[dot_index(j0, c, n) + i * n] * t;
-            }
-        }
-        store_dots(y, dot, j0, n);
+        matvec_dots(y, A, tmp, j0, n, n, 1);
     }
 #else
     FOR_EACH(j, n) {

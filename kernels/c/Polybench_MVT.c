@@ -3,13 +3,13 @@
 // row of A, the second a column, walked down so that neighbouring work-items
 // read neighbouring addresses. On CPU devices a work-item sums CPU_DOTS
 // neighbouring rows (columns) side by side instead (dots.h).
-#include "row_dots.h"
+#include "matvec_dots.h"
 
 KERNEL void mvt_x1(GLOBAL const REAL* A, GLOBAL const REAL* y1, GLOBAL REAL* x1, const uint n)
 {
 #ifdef HARNESS_CPU_DEVICE
     FOR_EACH_DOT_BLOCK(i0, n) {
-        row_dots(x1, A, y1, i0, n);
+        matvec_dots(x1, A, y1, i0, n, 1, n);
     }
 #else
     FOR_EACH(i, n) {
