@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import collections
+import math
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +13,8 @@ from conftest import harness, need_backend, plant, run_folder
 from harness import suite
 from harness.execution import results
 from harness.execution.runner import Runner, RunOptions, Task, make_data, make_inputs
-from harness.suite.sort import DIST, TILE_BYTES, bitonic_keys, bitonic_plan
+from harness.model.spec import axes
+from harness.suite.sort import DIST, LANES, TILE_BYTES, bitonic_keys, bitonic_plan
 
 BACKENDS = ("cpu", "opencl", "wgpu")
 SORTS = ("Bitonic_U32", "Bitonic_I32", "Bitonic_F32", "Bitonic_F64", "Bitonic_PAIRS")
@@ -122,7 +125,21 @@ def test_launch_counts(k: int) -> None:
 def test_fused_launches_at_2_22_are_under_a_third_of_global() -> None:
     fused = bitonic_plan(2**22, "fused", 2048, ("keys",), steps=4)
     assert len(fused) == 69 <= 253 // 3
-    assert {launch.entry for launch in fused} == {"bitonic_presort", "bitonic_pass"}
+    entries = collections.Counter(launch.entry for launch in fused)
+    # Each stage past the presort ends with a merge; passes of smallest distance
+    # 16 or more run in rows, the first of a stage flipped; the three whose
+    # smallest distance is 2, 4 or 8 stay one-axis.
+    assert entries == {
+        "bitonic_presort": 1,
+        "bitonic_merge": 18,
+        "bitonic_flip_rows": 15,
+        "bitonic_pass_rows": 32,
+        "bitonic_pass": 3,
+    }
+    for launch in fused:
+        if launch.entry.endswith("_rows"):
+            assert launch.values["d"] >> 3 >= LANES
+            assert launch.group == (LANES, 256 // LANES) and launch.items[0] == LANES
 
 
 def test_a_fused_tail_is_guarded_and_starts_after_whole_groups() -> None:
@@ -131,9 +148,12 @@ def test_a_fused_tail_is_guarded_and_starts_after_whole_groups() -> None:
     tails = [launch for launch in plan if launch.entry.endswith("_tail")]
     assert tails and all(t.values["first"] % 256 == 0 for t in tails)
     for launch in plan:
-        if launch.entry == "bitonic_pass":
+        if launch.entry in ("bitonic_pass", "bitonic_pass_rows", "bitonic_flip_rows"):
             low = launch.values["d"] >> 3
-            assert launch.items * 16 <= n + 15 * low  # every position below n
+            items = math.prod(axes(launch.items))
+            assert items * 16 <= n + 15 * low  # every position below n
+        elif launch.entry in ("bitonic_presort", "bitonic_merge"):
+            assert launch.items * 16 <= n
 
 
 def test_no_padding_just_above_a_power_of_two() -> None:
@@ -267,7 +287,7 @@ def test_a_nan_ordering_bug_fails_the_default_check(tmp_path: Path) -> None:
     """A key map that forgets NaNs orders them by sign: negative NaNs come first.
     Uniform keys have no NaN and the old special keys only positive ones."""
     need_backend("opencl")
-    nan_test = "((w & ~SIGN) > INF_BITS) ? (w | SIGN) : "
+    nan_test = "(((w) & ~SIGN) > INF_BITS) ? ((w) | SIGN) : "
     plant(tmp_path / "src", "c", "bitonic.h", nan_test, "")
     out = tmp_path / "out"
     proc = harness(

@@ -29,7 +29,16 @@ holds 2^s keys; one launch sorts every block of 2^s keys, then each later
 stage of k steps takes ceil(k / s) launches of s steps each. They are aligned
 from the stage's last step up, so where s does not divide k the first launch
 repeats steps the next one also does: a step done again after the smaller
-steps that follow it finds every pair in order, so it changes nothing.
+steps that follow it finds every pair in order, so it changes nothing. A
+stage's last launch, whose work-items each hold consecutive keys, is
+``bitonic_merge``; launches whose smallest distance is LANES or more run on
+a two-axis grid of LANES work-items across, so that neighbouring work-items
+hold neighbouring keys (`bitonic_pass_rows`, `bitonic_flip_rows`): a CPU
+device vectorises across them with plain vector loads where the one-axis
+form's bit-spliced addresses made it gather. On CPU devices OpenCL's merge,
+presort and short passes hold 16 keys as one vector and pair its lanes by
+swizzles; WGSL holds 16 registers as four vec4s, which lavapipe keeps in
+registers where it kept the loops' array in memory.
 
 Verification compares the keys bit for bit with a stable sort of the words.
 Besides the timed keys, a sort verifies with every other distribution and with
@@ -62,6 +71,11 @@ from harness.suite.forall import GROUP
 
 #: Work-group memory one tile of keys (and values) may use: every backend has 8 KiB.
 TILE_BYTES = 8192
+#: Work-items along x of a fused pass's two-axis launch: a CPU device's vector
+#: of u32 words (it vectorises along x), a GPU's half warp.
+LANES = 16
+#: Work-groups along y that every API launches (CUDA's and WebGPU's limit).
+MAX_ROW_GROUPS = 65535
 #: How the kernels read a key word: the KEY_KIND constant of the sources.
 UNSIGNED, SIGNED, FLOAT = 0, 1, 2
 _KINDS = {"u32": UNSIGNED, "i32": SIGNED, "f32": FLOAT, "f64": FLOAT}
@@ -125,36 +139,54 @@ def pass_items(n: int, d: int, steps: int) -> int:
     return (n // block) * low + min(n % block, low)
 
 
-def _split(entry: str, items: int, whole: int, args: tuple[str, ...], values: dict) -> list[Launch]:
-    """A fused launch of ``items`` work-items, the first ``whole`` of which touch
-    only positions below n: those in whole work-groups run unguarded (the
-    guards' branches keep a CPU device from vectorising), the rest in a
-    guarded launch starting at work-item ``first``."""
-    main = whole // GROUP * GROUP
-    launches = [Launch(entry, main, GROUP, args, values)] if main else []
-    if items > main:
+def _split(
+    main: Launch | None, tail: str, items: int, done: int, args: tuple[str, ...], values: dict
+) -> list[Launch]:
+    """A fused launch of ``items`` work-items: ``main`` runs the first ``done``
+    unguarded (whole work-groups whose positions all lie below n: the guards'
+    branches keep a CPU device from vectorising), the guarded entry ``tail``
+    the rest, from work-item ``first``."""
+    launches = [main] if main else []
+    if items > done:
         tail_args = (*args[:-1], "first", args[-1])
-        launches.append(
-            Launch(f"{entry}_tail", items - main, GROUP, tail_args, {**values, "first": main})
-        )
+        launches.append(Launch(tail, items - done, GROUP, tail_args, {**values, "first": done}))
     return launches
+
+
+def _pass(n: int, d: int, flip: bool, steps: int, arrays: tuple[str, ...]) -> list[Launch]:
+    """One fused pass from distance ``d`` down. A stage's last pass, which pairs
+    each work-item's consecutive keys, is ``bitonic_merge``; a pass whose
+    smallest distance is LANES or more runs on a two-axis launch of LANES
+    work-items across (`bitonic_pass_rows`, or `bitonic_flip_rows` for a
+    stage's first), where the grid allows."""
+    low = d >> (steps - 1)
+    main = n // (low << steps) * low // GROUP * GROUP
+    values = {"n": n, "d": d, "flip": int(flip)}
+    args = (*arrays, "n", "d", "flip", "descending")
+    launch = None
+    if main and low == 1 and not flip:
+        launch = Launch("bitonic_merge", main, GROUP, (*arrays, "n", "descending"), values)
+    elif main and low >= LANES and main // GROUP <= MAX_ROW_GROUPS:
+        entry = "bitonic_flip_rows" if flip else "bitonic_pass_rows"
+        rows = (*arrays, "n", "d", "descending")
+        launch = Launch(entry, (LANES, main // LANES), (LANES, GROUP // LANES), rows, values)
+    elif main:
+        launch = Launch("bitonic_pass", main, GROUP, args, values)
+    return _split(launch, "bitonic_pass_tail", pass_items(n, d, steps), main, args, values)
 
 
 def _fused_plan(n: int, steps: int, arrays: tuple[str, ...]) -> list[Launch]:
     keys = 1 << steps
     stages = (n - 1).bit_length()
-    common = {"n": n}
     args = (*arrays, "n", "descending")
-    launches = _split("bitonic_presort", -(-n // keys), n // keys, args, common)
-    args = (*arrays, "n", "d", "flip", "descending")
+    main = n // keys // GROUP * GROUP
+    presort = Launch("bitonic_presort", main, GROUP, args, {"n": n}) if main else None
+    launches = _split(presort, "bitonic_presort_tail", -(-n // keys), main, args, {"n": n})
     for stage in range(steps + 1, stages + 1):
         top = 1 << (stage - 1)
         aligned = [1 << (k * steps - 1) for k in range(1, stage // steps + 1)]
         for d in sorted({top, *(a for a in aligned if a < top)}, reverse=True):
-            low = d >> (steps - 1)
-            whole = n // (low << steps) * low
-            values = {**common, "d": d, "flip": int(d == top)}
-            launches += _split("bitonic_pass", pass_items(n, d, steps), whole, args, values)
+            launches += _pass(n, d, d == top, steps, arrays)
     return launches
 
 
@@ -275,15 +307,29 @@ def _cpu_presort(kind: int, steps: int, tail: bool):
     return bitonic_presort
 
 
-def _cpu_pass(kind: int, steps: int, tail: bool):
-    """A fused pass: each work-item's registers through ``steps`` steps."""
+def _cpu_pass(kind: int, steps: int, form: str):
+    """A fused pass: each work-item's registers through ``steps`` steps. The
+    ``form`` is the entry point's: a plain pass, its guarded ``tail``, the
+    two-axis ``rows`` and ``flip_rows`` (work-item y * LANES + x), or a
+    stage's last pass, the ``merge`` of each work-item's consecutive keys."""
     count = 1 << steps
     i = np.arange(count)
 
     def bitonic_pass(grid: Grid, keys, *rest) -> None:
-        *values, n, d, flip, first, descending = rest if tail else (*rest[:-1], 0, rest[-1])
+        first = 0
+        if form == "merge":
+            *values, n, descending = rest
+            d, flip = count // 2, 0
+        elif form == "tail":
+            *values, n, d, flip, first, descending = rest
+        elif form in ("rows", "flip_rows"):
+            *values, n, d, descending = rest
+            flip = form == "flip_rows"
+        else:
+            *values, n, d, flip, descending = rest
         n, d, flip = int(n), int(d), bool(flip)
-        t = np.arange(int(first), int(first) + grid.items)
+        items = grid.items if grid.dims == 1 else math.prod(grid.items)  # type: ignore[arg-type]
+        t = np.arange(int(first), int(first) + items)
         low = d >> (steps - 1)
         base = ((t & ~(low - 1)) << steps) | (t & (low - 1))
         base = base[base < n]
@@ -311,8 +357,11 @@ def _cpu_entries(kind: int, tile: int, steps: int) -> dict:
         "bitonic_local_merge": _cpu_tiles(kind, tile),
         "bitonic_presort": _cpu_presort(kind, steps, tail=False),
         "bitonic_presort_tail": _cpu_presort(kind, steps, tail=True),
-        "bitonic_pass": _cpu_pass(kind, steps, tail=False),
-        "bitonic_pass_tail": _cpu_pass(kind, steps, tail=True),
+        "bitonic_pass": _cpu_pass(kind, steps, "pass"),
+        "bitonic_pass_rows": _cpu_pass(kind, steps, "rows"),
+        "bitonic_flip_rows": _cpu_pass(kind, steps, "flip_rows"),
+        "bitonic_pass_tail": _cpu_pass(kind, steps, "tail"),
+        "bitonic_merge": _cpu_pass(kind, steps, "merge"),
     }
 
 
@@ -510,7 +559,7 @@ def _features(strategy: str, word_bytes: int) -> frozenset[str]:
 
 def _pass_constants(steps: int) -> dict[str, int]:
     """What the fused strategy's sources see of its steps per launch."""
-    return {"STEPS": steps, "PASS_KEYS": 1 << steps}
+    return {"STEPS": steps, "PASS_KEYS": 1 << steps, "LANES": LANES}
 
 
 # --- Bitonic_*: any key type, order and distribution --------------------------

@@ -35,15 +35,20 @@
 #define PAIR_LOWER(t, d) ((((t) & ~((d) - 1)) << 1) | ((t) & ((d) - 1)))
 
 // The word whose unsigned order is the keys' order: NaNs above +inf, -0 below +0.
+// ORDERED is written for a word and for a vector of words alike (a condition
+// is a comparison or a sign test, true in both meanings).
+#if KEY_KIND == 0
+#define ORDERED(w) (w)
+#elif KEY_KIND == 1
+#define ORDERED(w) ((w) ^ SIGN)
+#else
+#define ORDERED(w)                                                                                 \
+    ((((w) & ~SIGN) > INF_BITS) ? ((w) | SIGN) : (((w) & SIGN) ? ~(w) : ((w) | SIGN)))
+#endif
+
 DEVICE WORD order_word(const WORD w, const uint descending)
 {
-#if KEY_KIND == 0
-    const WORD k = w;
-#elif KEY_KIND == 1
-    const WORD k = w ^ SIGN;
-#else
-    const WORD k = ((w & ~SIGN) > INF_BITS) ? (w | SIGN) : ((w & SIGN) ? ~w : (w | SIGN));
-#endif
+    const WORD k = ORDERED(w);
     return descending ? ~k : k;
 }
 
@@ -185,30 +190,35 @@ KERNEL void bitonic_local_merge(GLOBAL WORD* keys GLOBAL_VALUES, const uint n,
 #define FIRST_NAN (~(WORD)0 - 2 * NAN_COUNT + 1)
 #endif
 
+// A key's pass word and back; PASS_WORD and PASS_KEY, like ORDERED, serve a
+// word and a vector of words.
+#if KEY_KIND == 2
+#define PASS_ORDERED(w)                                                                            \
+    ((((w) & ~SIGN) > INF_BITS)                                                                    \
+         ? FIRST_NAN + 2 * (((w) & ~SIGN) - INF_BITS - 1) + ((w) >> (WORD_BITS - 1))               \
+         : ORDERED(w) - NAN_COUNT)
+#define KEY_OF(k)                                                                                  \
+    (((k) >= FIRST_NAN)                                                                            \
+         ? ((INF_BITS + 1 + (((k) - FIRST_NAN) >> 1)) | ((0 - ((k) & 1)) & SIGN))                  \
+         : ((((k) + NAN_COUNT) & SIGN) ? ((k) + NAN_COUNT) & ~SIGN : ~((k) + NAN_COUNT)))
+#elif KEY_KIND == 1
+#define PASS_ORDERED(w) ORDERED(w)
+#define KEY_OF(k) ((k) ^ SIGN)
+#else
+#define PASS_ORDERED(w) ORDERED(w)
+#define KEY_OF(k) (k)
+#endif
+#define PASS_WORD(w, descending) ((descending) ? ~PASS_ORDERED(w) : PASS_ORDERED(w))
+#define PASS_KEY(word, descending) KEY_OF((descending) ? ~(word) : (word))
+
 DEVICE WORD pass_word(const WORD w, const uint descending)
 {
-#if KEY_KIND == 2
-    const WORD magnitude = w & ~SIGN;
-    const WORD nan = FIRST_NAN + 2 * (magnitude - INF_BITS - 1) + (w >> (WORD_BITS - 1));
-    const WORD ordered = magnitude > INF_BITS ? nan : order_word(w, 0) - NAN_COUNT;
-#else
-    const WORD ordered = order_word(w, 0);
-#endif
-    return descending ? ~ordered : ordered;
+    return PASS_WORD(w, descending);
 }
 
 DEVICE WORD pass_key(const WORD word, const uint descending)
 {
-    const WORD k = descending ? ~word : word;
-#if KEY_KIND == 0
-    return k;
-#elif KEY_KIND == 1
-    return k ^ SIGN;
-#else
-    const WORD nan = (INF_BITS + 1 + ((k - FIRST_NAN) >> 1)) | ((k & 1) ? SIGN : 0);
-    const WORD o = k + NAN_COUNT;
-    return k >= FIRST_NAN ? nan : ((o & SIGN) ? o & ~SIGN : ~o);
-#endif
+    return PASS_KEY(word, descending);
 }
 
 #ifdef WITH_VALUES
@@ -308,18 +318,24 @@ DEVICE void presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint de
     REG_STORE(first, first, 1, guarded)
 }
 
-// STEPS consecutive steps of one stage, of distances d down to d / 2^(STEPS-1):
-// work-item t holds the PASS_KEYS positions those steps pair among themselves,
-// base + i * low (low the smallest distance; base is t with STEPS zero bits
-// inserted at low). When the first step is a stage's flip, the upper half of
-// them are the mirror images of the lower half: base with its bits below low
-// flipped. Positions grow with i in both layouts, so those below n are a prefix.
-DEVICE void pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d, const uint flip,
-                 const uint descending, const uint t, const bool guarded)
+// Where work-item t of a pass from distance d starts: t with STEPS zero bits
+// inserted at the pass's smallest distance, low.
+DEVICE uint pass_base(const uint t, const uint d)
 {
     const uint low = d >> (STEPS - 1);
-    const uint base = ((t & ~(low - 1)) << STEPS) | (t & (low - 1));
-    const uint mirror = flip ? base ^ (low - 1) : base;
+    return ((t & ~(low - 1)) << STEPS) | (t & (low - 1));
+}
+
+// STEPS consecutive steps of one stage, of distances d down to d / 2^(STEPS-1):
+// a work-item holds the PASS_KEYS positions those steps pair among themselves,
+// base + i * low (low the smallest distance). When the first step is a stage's
+// flip, the upper half of them are the mirror images of the lower half: mirror
+// is base with its bits below low flipped. Positions grow with i in both
+// layouts, so those below n are a prefix.
+DEVICE void pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d, const uint flip,
+                 const uint descending, const uint base, const uint mirror, const bool guarded)
+{
+    const uint low = d >> (STEPS - 1);
     WORD rw[PASS_KEYS];
     REG_VALUES
     REG_LOAD(base, mirror, low, guarded)
@@ -343,13 +359,214 @@ DEVICE void pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d, co
     REG_STORE(base, mirror, low, guarded)
 }
 
+// Work-item t's pass, its positions from pass_base.
+DEVICE void pass_item(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d, const uint flip,
+                      const uint descending, const uint t, const bool guarded)
+{
+    const uint low = d >> (STEPS - 1);
+    const uint base = pass_base(t, d);
+    pass(keys VALUES_ARG, n, d, flip, descending, base, flip ? base ^ (low - 1) : base, guarded);
+}
+
+#if defined(HARNESS_CPU_DEVICE) && PASS_KEYS == 16
+// On a CPU device, 16 consecutive keys are one vector: the steps of distance 8
+// down to 1 pair its lanes by swizzles, where the register form reads and
+// writes every 16th key of 16 work-items; longer distances pair whole vectors.
+#define LANES_OF_(t) t##16
+#define LANES_OF(t) LANES_OF_(t)
+#if WORD_BITS == 64
+#define LANE_MASK long16
+#else
+#define LANE_MASK int16
+#endif
+typedef LANES_OF(WORD) word_lanes;
+// The lanes whose bit d is set: those that keep the larger word of a pair.
+#define UPPER_8 ((LANE_MASK)(0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1))
+#define UPPER_4 ((LANE_MASK)(0, 0, 0, 0, -1, -1, -1, -1, 0, 0, 0, 0, -1, -1, -1, -1))
+#define UPPER_2 ((LANE_MASK)(0, 0, -1, -1, 0, 0, -1, -1, 0, 0, -1, -1, 0, 0, -1, -1))
+#define UPPER_1 ((LANE_MASK)(0, -1, 0, -1, 0, -1, 0, -1, 0, -1, 0, -1, 0, -1, 0, -1))
+
+// A block's vectors of words are r[k] (and of values q[k]), vector t + k of
+// the arrays.
+#ifdef WITH_VALUES
+typedef LANES_OF(VALUE) value_lanes;
+#define BLOCK_VALUES value_lanes q[BLOCK_VECTORS];
+#define LOAD_VALUES(k) q[k] = LANES_OF(vload)(t + (k), values);
+#define STORE_VALUES(k) LANES_OF(vstore)(q[k], t + (k), values);
+#define REVERSE_VALUES(k) q[k] = q[k].sfedcba9876543210;
+// A lane takes its partner's word and value when the partner belongs on its side.
+#define EXCHANGE_LANES(k, partner, upper)                                                          \
+    {                                                                                              \
+        const word_lanes p_ = r[k].partner;                                                        \
+        const LANE_MASK take_ = ((upper) & (p_ > r[k])) | (~(upper) & (p_ < r[k]));                \
+        q[k] = select(q[k], q[k].partner, take_);                                                  \
+        r[k] = select(r[k], p_, take_);                                                            \
+    }
+// Vector a keeps the smaller word of each lane, vector b the larger.
+#define EXCHANGE_VECTORS(a, b)                                                                     \
+    {                                                                                              \
+        const LANE_MASK take_ = r[b] < r[a];                                                       \
+        const value_lanes qa_ = q[a];                                                              \
+        const word_lanes ra_ = r[a];                                                               \
+        q[a] = select(qa_, q[b], take_);                                                           \
+        q[b] = select(q[b], qa_, take_);                                                           \
+        r[a] = select(ra_, r[b], take_);                                                           \
+        r[b] = select(r[b], ra_, take_);                                                           \
+    }
+#else
+#define BLOCK_VALUES
+#define LOAD_VALUES(k)
+#define STORE_VALUES(k)
+#define REVERSE_VALUES(k)
+#define EXCHANGE_LANES(k, partner, upper)                                                          \
+    {                                                                                              \
+        const word_lanes p_ = r[k].partner;                                                        \
+        r[k] = select(min(r[k], p_), max(r[k], p_), upper);                                        \
+    }
+#define EXCHANGE_VECTORS(a, b)                                                                     \
+    {                                                                                              \
+        const word_lanes ra_ = r[a];                                                               \
+        r[a] = min(ra_, r[b]);                                                                     \
+        r[b] = max(ra_, r[b]);                                                                     \
+    }
+#endif
+#define REVERSE(k)                                                                                 \
+    r[k] = r[k].sfedcba9876543210;                                                                 \
+    REVERSE_VALUES(k)
+
+// The most vectors a block holds: a pass's block of 2d keys is one vector for
+// each distance below LANES, so 8 for the largest, d = 64.
+#define BLOCK_VECTORS 8
+
+// The steps of distance 8, 4, 2 and 1 of a stage, which pair lanes i and i | d.
+#define MERGE_LANES(k)                                                                             \
+    EXCHANGE_LANES(k, s89abcdef01234567, UPPER_8)                                                  \
+    EXCHANGE_LANES(k, s45670123cdef89ab, UPPER_4)                                                  \
+    EXCHANGE_LANES(k, s23016745ab89efcd, UPPER_2)                                                  \
+    EXCHANGE_LANES(k, s1032547698badcfe, UPPER_1)
+
+// The 16 v consecutive keys from vector t (v a power of two, at most
+// BLOCK_VECTORS) through a stage's steps from distance 8 v down to 1; the
+// first is the stage's flip when flip is set, which pairs vector k's lane i
+// with lane 15 - i of vector v - 1 - k (v of 2 or more). Always inlined, so
+// that v is a constant before its loops are unrolled.
+DEVICE __attribute__((always_inline)) void block_pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint t,
+                                                      const uint v, const uint flip,
+                                                      const uint descending)
+{
+    word_lanes r[BLOCK_VECTORS];
+    BLOCK_VALUES
+    UNROLL
+    for (uint k = 0; k < v; ++k) {
+        r[k] = PASS_WORD(LANES_OF(vload)(t + k, keys), descending);
+        LOAD_VALUES(k)
+    }
+    if (flip) {
+        UNROLL
+        for (uint k = v / 2; k < v; ++k) {
+            REVERSE(k)
+        }
+        UNROLL
+        for (uint k = 0; k < v / 2; ++k) {
+            EXCHANGE_VECTORS(k, v - 1 - k)
+        }
+        UNROLL
+        for (uint k = v / 2; k < v; ++k) {
+            REVERSE(k)
+        }
+    } else {
+        UNROLL
+        for (uint k = 0; k < v / 2; ++k) {
+            EXCHANGE_VECTORS(k, k + v / 2)
+        }
+    }
+    UNROLL
+    for (uint dist = v / 4; dist > 0; dist >>= 1) {
+        UNROLL
+        for (uint k = 0; k < v; ++k) {
+            if (!(k & dist)) {
+                EXCHANGE_VECTORS(k, k | dist)
+            }
+        }
+    }
+    UNROLL
+    for (uint k = 0; k < v; ++k) {
+        MERGE_LANES(k)
+        LANES_OF(vstore)(PASS_KEY(r[k], descending), t + k, keys);
+        STORE_VALUES(k)
+    }
+}
+
+KERNEL void bitonic_presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint descending)
+{
+    const uint t = GLOBAL_ID(0);
+    word_lanes r[1];
+    BLOCK_VALUES
+    r[0] = PASS_WORD(LANES_OF(vload)(t, keys), descending);
+    LOAD_VALUES(0)
+    // Stages of blocks 2, 4, 8 and 16: each a flip (lane i with its mirror,
+    // i ^ (block - 1)), then the smaller distances.
+    EXCHANGE_LANES(0, s1032547698badcfe, UPPER_1)
+    EXCHANGE_LANES(0, s32107654ba98fedc, UPPER_2)
+    EXCHANGE_LANES(0, s1032547698badcfe, UPPER_1)
+    EXCHANGE_LANES(0, s76543210fedcba98, UPPER_4)
+    EXCHANGE_LANES(0, s23016745ab89efcd, UPPER_2)
+    EXCHANGE_LANES(0, s1032547698badcfe, UPPER_1)
+    EXCHANGE_LANES(0, sfedcba9876543210, UPPER_8)
+    MERGE_LANES(0)
+    LANES_OF(vstore)(PASS_KEY(r[0], descending), t, keys);
+    STORE_VALUES(0)
+}
+
+KERNEL void bitonic_merge(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint descending)
+{
+    block_pass(keys VALUES_ARG, GLOBAL_ID(0), 1, 0, descending);
+}
+
+// A pass whose smallest distance is 2, 4 or 8: the first work-item of each
+// block of 2d keys takes the whole block, as vectors. Other passes (the plan
+// sends this entry none but where a grid is too large for rows) take the
+// register form.
+KERNEL void bitonic_pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d,
+                         const uint flip, const uint descending)
+{
+    const uint low = d >> (STEPS - 1);
+    const uint t = GLOBAL_ID(0);
+    if (low == 1 || low >= LANES) {
+        pass_item(keys VALUES_ARG, n, d, flip, descending, t, false);
+    } else if (!(t & (low - 1))) {
+        if (low == 2) {
+            block_pass(keys VALUES_ARG, t, 2, flip, descending);
+        } else if (low == 4) {
+            block_pass(keys VALUES_ARG, t, 4, flip, descending);
+        } else {
+            block_pass(keys VALUES_ARG, t, 8, flip, descending);
+        }
+    }
+}
+#else
 // The blocks of whole work-groups whose keys all lie below n.
 KERNEL void bitonic_presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint descending)
 {
     presort(keys VALUES_ARG, n, descending, GLOBAL_ID(0), false);
 }
 
-// The rest, from work-item first on, guarded.
+// A stage's last pass, the steps that pair each work-item's PASS_KEYS
+// consecutive keys.
+KERNEL void bitonic_merge(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint descending)
+{
+    const uint base = GLOBAL_ID(0) * PASS_KEYS;
+    pass(keys VALUES_ARG, n, PASS_KEYS / 2, 0, descending, base, base, false);
+}
+
+KERNEL void bitonic_pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d,
+                         const uint flip, const uint descending)
+{
+    pass_item(keys VALUES_ARG, n, d, flip, descending, GLOBAL_ID(0), false);
+}
+#endif
+
+// The rest of a presort, from work-item first on, guarded.
 KERNEL void bitonic_presort_tail(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint first,
                                  const uint descending)
 {
@@ -359,18 +576,33 @@ KERNEL void bitonic_presort_tail(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, 
     }
 }
 
-KERNEL void bitonic_pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d,
-                         const uint flip, const uint descending)
+// A pass whose smallest distance is LANES or more, on a two-axis launch: the
+// LANES work-items along x hold neighbouring positions, whose addresses a CPU
+// device then sees as consecutive (it vectorises along x) and a GPU reads
+// coalesced. Row y holds the work-items from y * LANES. A stage's first pass,
+// whose upper half runs down its block, is an entry point of its own: a
+// branch on flip would stop a CPU device vectorising either.
+KERNEL void bitonic_pass_rows(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d,
+                              const uint descending)
 {
-    pass(keys VALUES_ARG, n, d, flip, descending, GLOBAL_ID(0), false);
+    const uint first = pass_base(GLOBAL_ID(1) * LANES, d) + GLOBAL_ID(0);
+    pass(keys VALUES_ARG, n, d, 0, descending, first, first, false);
+}
+
+KERNEL void bitonic_flip_rows(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d,
+                              const uint descending)
+{
+    const uint low = d >> (STEPS - 1);
+    const uint row = pass_base(GLOBAL_ID(1) * LANES, d);
+    pass(keys VALUES_ARG, n, d, 1, descending, row + GLOBAL_ID(0), (row ^ (low - 1)) - GLOBAL_ID(0),
+         false);
 }
 
 KERNEL void bitonic_pass_tail(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d,
                               const uint flip, const uint first, const uint descending)
 {
     const uint t = first + GLOBAL_ID(0);
-    const uint low = d >> (STEPS - 1);
-    if ((((t & ~(low - 1)) << STEPS) | (t & (low - 1))) < n) {
-        pass(keys VALUES_ARG, n, d, flip, descending, t, true);
+    if (pass_base(t, d) < n) {
+        pass_item(keys VALUES_ARG, n, d, flip, descending, t, true);
     }
 }

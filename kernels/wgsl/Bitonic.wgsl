@@ -8,6 +8,7 @@
 @group(0) @binding(1) var<uniform> span: SpanScalars;
 @group(0) @binding(1) var<uniform> tail: TailScalars;
 @group(0) @binding(1) var<uniform> span_tail: SpanTailScalars;
+@group(0) @binding(1) var<uniform> rows: RowScalars;
 
 fn swap_global(lower: u32, upper: u32) {}
 

@@ -9,6 +9,7 @@
 @group(0) @binding(2) var<uniform> span: SpanScalars;
 @group(0) @binding(2) var<uniform> tail: TailScalars;
 @group(0) @binding(2) var<uniform> span_tail: SpanTailScalars;
+@group(0) @binding(2) var<uniform> rows: RowScalars;
 
 var<workgroup> carried: array<VALUE, TILE>;
 
