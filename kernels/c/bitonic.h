@@ -381,10 +381,8 @@ DEVICE void pass_item(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint 
 #endif
 typedef LANES_OF(WORD) word_lanes;
 // The lanes whose bit d is set: those that keep the larger word of a pair.
-#define UPPER_8 ((LANE_MASK)(0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1))
-#define UPPER_4 ((LANE_MASK)(0, 0, 0, 0, -1, -1, -1, -1, 0, 0, 0, 0, -1, -1, -1, -1))
-#define UPPER_2 ((LANE_MASK)(0, 0, -1, -1, 0, 0, -1, -1, 0, 0, -1, -1, 0, 0, -1, -1))
-#define UPPER_1 ((LANE_MASK)(0, -1, 0, -1, 0, -1, 0, -1, 0, -1, 0, -1, 0, -1, 0, -1))
+#define LANE_IDS ((word_lanes)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+#define UPPER(d) ((LANE_IDS & (d)) != 0)
 
 // A block's vectors of words are r[k] (and of values q[k]), vector t + k of
 // the arrays.
@@ -440,19 +438,19 @@ typedef LANES_OF(VALUE) value_lanes;
 
 // The steps of distance 8, 4, 2 and 1 of a stage, which pair lanes i and i | d.
 #define MERGE_LANES(k)                                                                             \
-    EXCHANGE_LANES(k, s89abcdef01234567, UPPER_8)                                                  \
-    EXCHANGE_LANES(k, s45670123cdef89ab, UPPER_4)                                                  \
-    EXCHANGE_LANES(k, s23016745ab89efcd, UPPER_2)                                                  \
-    EXCHANGE_LANES(k, s1032547698badcfe, UPPER_1)
+    EXCHANGE_LANES(k, s89abcdef01234567, UPPER(8))                                                 \
+    EXCHANGE_LANES(k, s45670123cdef89ab, UPPER(4))                                                 \
+    EXCHANGE_LANES(k, s23016745ab89efcd, UPPER(2))                                                 \
+    EXCHANGE_LANES(k, s1032547698badcfe, UPPER(1))
 
-// The 16 v consecutive keys from vector t (v a power of two, at most
-// BLOCK_VECTORS) through a stage's steps from distance 8 v down to 1; the
-// first is the stage's flip when flip is set, which pairs vector k's lane i
-// with lane 15 - i of vector v - 1 - k (v of 2 or more). Always inlined, so
-// that v is a constant before its loops are unrolled.
-DEVICE __attribute__((always_inline)) void block_pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint t,
-                                                      const uint v, const uint flip,
-                                                      const uint descending)
+// The 16 v consecutive keys from vector t (v of 2 to BLOCK_VECTORS, a power of
+// two) through a stage's steps from its flip, of distance 8 v, down to 1. The
+// flip pairs vector k's lane i with lane 15 - i of vector v - 1 - k, so the
+// upper vectors are reversed for it; they stay so, since they hold a bitonic
+// sequence either way, which the smaller distances sort in the order held.
+// Always inlined, so that v is a constant before its loops are unrolled.
+DEVICE __attribute__((always_inline)) void flip_block(GLOBAL WORD* keys GLOBAL_VALUES, const uint t,
+                                                      const uint v, const uint descending)
 {
     word_lanes r[BLOCK_VECTORS];
     BLOCK_VALUES
@@ -461,24 +459,13 @@ DEVICE __attribute__((always_inline)) void block_pass(GLOBAL WORD* keys GLOBAL_V
         r[k] = PASS_WORD(LANES_OF(vload)(t + k, keys), descending);
         LOAD_VALUES(k)
     }
-    if (flip) {
-        UNROLL
-        for (uint k = v / 2; k < v; ++k) {
-            REVERSE(k)
-        }
-        UNROLL
-        for (uint k = 0; k < v / 2; ++k) {
-            EXCHANGE_VECTORS(k, v - 1 - k)
-        }
-        UNROLL
-        for (uint k = v / 2; k < v; ++k) {
-            REVERSE(k)
-        }
-    } else {
-        UNROLL
-        for (uint k = 0; k < v / 2; ++k) {
-            EXCHANGE_VECTORS(k, k + v / 2)
-        }
+    UNROLL
+    for (uint k = v / 2; k < v; ++k) {
+        REVERSE(k)
+    }
+    UNROLL
+    for (uint k = 0; k < v / 2; ++k) {
+        EXCHANGE_VECTORS(k, v - 1 - k)
     }
     UNROLL
     for (uint dist = v / 4; dist > 0; dist >>= 1) {
@@ -506,13 +493,13 @@ KERNEL void bitonic_presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const
     LOAD_VALUES(0)
     // Stages of blocks 2, 4, 8 and 16: each a flip (lane i with its mirror,
     // i ^ (block - 1)), then the smaller distances.
-    EXCHANGE_LANES(0, s1032547698badcfe, UPPER_1)
-    EXCHANGE_LANES(0, s32107654ba98fedc, UPPER_2)
-    EXCHANGE_LANES(0, s1032547698badcfe, UPPER_1)
-    EXCHANGE_LANES(0, s76543210fedcba98, UPPER_4)
-    EXCHANGE_LANES(0, s23016745ab89efcd, UPPER_2)
-    EXCHANGE_LANES(0, s1032547698badcfe, UPPER_1)
-    EXCHANGE_LANES(0, sfedcba9876543210, UPPER_8)
+    EXCHANGE_LANES(0, s1032547698badcfe, UPPER(1))
+    EXCHANGE_LANES(0, s32107654ba98fedc, UPPER(2))
+    EXCHANGE_LANES(0, s1032547698badcfe, UPPER(1))
+    EXCHANGE_LANES(0, s76543210fedcba98, UPPER(4))
+    EXCHANGE_LANES(0, s23016745ab89efcd, UPPER(2))
+    EXCHANGE_LANES(0, s1032547698badcfe, UPPER(1))
+    EXCHANGE_LANES(0, sfedcba9876543210, UPPER(8))
     MERGE_LANES(0)
     LANES_OF(vstore)(PASS_KEY(r[0], descending), t, keys);
     STORE_VALUES(0)
@@ -520,27 +507,34 @@ KERNEL void bitonic_presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const
 
 KERNEL void bitonic_merge(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint descending)
 {
-    block_pass(keys VALUES_ARG, GLOBAL_ID(0), 1, 0, descending);
+    const uint t = GLOBAL_ID(0);
+    word_lanes r[1];
+    BLOCK_VALUES
+    r[0] = PASS_WORD(LANES_OF(vload)(t, keys), descending);
+    LOAD_VALUES(0)
+    MERGE_LANES(0)
+    LANES_OF(vstore)(PASS_KEY(r[0], descending), t, keys);
+    STORE_VALUES(0)
 }
 
-// A pass whose smallest distance is 2, 4 or 8: the first work-item of each
-// block of 2d keys takes the whole block, as vectors. Other passes (the plan
-// sends this entry none but where a grid is too large for rows) take the
-// register form.
+// A stage's first pass whose smallest distance is 2, 4 or 8: the first
+// work-item of each block of 2d keys takes the whole block, as vectors. Other
+// passes (the plan sends this entry none but where a grid is too large for
+// rows) take the register form.
 KERNEL void bitonic_pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d,
                          const uint flip, const uint descending)
 {
     const uint low = d >> (STEPS - 1);
     const uint t = GLOBAL_ID(0);
-    if (low == 1 || low >= LANES) {
+    if (!flip || low == 1 || low >= LANES) {
         pass_item(keys VALUES_ARG, n, d, flip, descending, t, false);
     } else if (!(t & (low - 1))) {
         if (low == 2) {
-            block_pass(keys VALUES_ARG, t, 2, flip, descending);
+            flip_block(keys VALUES_ARG, t, 2, descending);
         } else if (low == 4) {
-            block_pass(keys VALUES_ARG, t, 4, flip, descending);
+            flip_block(keys VALUES_ARG, t, 4, descending);
         } else {
-            block_pass(keys VALUES_ARG, t, 8, flip, descending);
+            flip_block(keys VALUES_ARG, t, 8, descending);
         }
     }
 }

@@ -24,9 +24,9 @@ fn store_reg_value(i: u32, p: u32) {}
 
 fn swap_reg_values(i: u32, j: u32, swap: bool) {}
 
-fn load_lane_values(x: u32, p: vec4<u32>, n: u32, guarded: bool) {}
+fn load_lane_values(x: u32, p: vec4<u32>) {}
 
-fn store_lane_values(x: u32, p: vec4<u32>, n: u32, guarded: bool) {}
+fn store_lane_values(x: u32, p: vec4<u32>) {}
 
 fn take_vector_values(x: u32, y: u32, take: vec4<bool>) {}
 

@@ -56,29 +56,15 @@ fn swap_reg_values(i: u32, j: u32, swap: bool) {
 
 var<private> vv: array<vec4<VALUE>, 4>;
 
-fn lane_value(p: u32, n: u32, guarded: bool) -> VALUE {
-    if (guarded && p >= n) {
-        return VALUE(0);
-    }
-    return values[p];
+fn load_lane_values(x: u32, p: vec4<u32>) {
+    vv[x] = vec4<VALUE>(values[p.x], values[p.y], values[p.z], values[p.w]);
 }
 
-fn load_lane_values(x: u32, p: vec4<u32>, n: u32, guarded: bool) {
-    vv[x] = vec4<VALUE>(lane_value(p.x, n, guarded), lane_value(p.y, n, guarded),
-                        lane_value(p.z, n, guarded), lane_value(p.w, n, guarded));
-}
-
-fn store_lane_value(p: u32, value: VALUE, n: u32, guarded: bool) {
-    if (!guarded || p < n) {
-        values[p] = value;
-    }
-}
-
-fn store_lane_values(x: u32, p: vec4<u32>, n: u32, guarded: bool) {
-    store_lane_value(p.x, vv[x].x, n, guarded);
-    store_lane_value(p.y, vv[x].y, n, guarded);
-    store_lane_value(p.z, vv[x].z, n, guarded);
-    store_lane_value(p.w, vv[x].w, n, guarded);
+fn store_lane_values(x: u32, p: vec4<u32>) {
+    values[p.x] = vv[x].x;
+    values[p.y] = vv[x].y;
+    values[p.z] = vv[x].z;
+    values[p.w] = vv[x].w;
 }
 
 fn take_vector_values(x: u32, y: u32, take: vec4<bool>) {
