@@ -7,6 +7,7 @@ import contextlib
 import dataclasses
 import errno
 import json
+import os
 import signal
 import sys
 import threading
@@ -26,6 +27,7 @@ from harness.execution.runner import (
     MEMORY_MEASURES,
     RunOptions,
     Task,
+    base_row,
     memory_bytes,
     plan,
     reaches,
@@ -284,6 +286,16 @@ def build_parser() -> Parser:
         "and recorded as an error (default: 120 s plus 1 s per 100000 elements); "
         "also how long a backend may take to list its devices (default: 120 s); "
         f"at most {MAX_SECONDS} (one week)",
+    )
+    run.add_argument(
+        "--lost-after",
+        type=arguments.seconds,
+        default=ranks.LOST_AFTER_S,
+        metavar="SECONDS",
+        help="under mpirun: a rank not heard from for this long (it crashed, was killed or "
+        "hangs) is lost, and its rows from then on are error rows while the other ranks go "
+        f"on (default {ranks.LOST_AFTER_S:g}; Open MPI's mpirun needs --enable-recovery to "
+        "let them)",
     )
     run.add_argument(
         "--in-process",
@@ -1053,22 +1065,22 @@ def _execute_ranks(
         )
     made, meta, tasks = _new_run(args, executor.catalogs, world)
     run_dir = Path(world.bcast(str(made) if made else ""))
-    planned = world.gather((len(tasks), meta["devices"]))
+    planned = world.gather((tasks, meta["devices"], world.host, os.getpid()))
     problem = None
     journal = None
     if world.rank == 0:
         assert planned is not None
-        counts = [count for count, _ in planned]
+        counts = [len(each) for each, *_ in planned]
         if len(set(counts)) > 1:
             problem = (
                 f"the ranks planned different numbers of rows ({counts}): "
                 "give them the same devices"
             )
         meta["ranks"] = [
-            {"rank": r, "devices": [d["id"] for d in devices]}
-            for r, (_, devices) in enumerate(planned)
+            {"rank": r, "host": host, "pid": pid, "devices": [d["id"] for d in devices]}
+            for r, (_, devices, host, pid) in enumerate(planned)
         ]
-        meta["devices"] = list({d["id"]: d for _, devices in planned for d in devices}.values())
+        meta["devices"] = list({d["id"]: d for _, devices, *_ in planned for d in devices}.values())
         held.enter_context(results.lock(run_dir))
         with results.writing(run_dir):
             results.write_json(run_dir / results.METADATA, meta)
@@ -1084,22 +1096,46 @@ def _execute_ranks(
     options = dataclasses.replace(
         _options_from_meta(meta["options"]), images=run_dir / results.IMAGES
     )
-    executor.start(options, {d.get("id"): d.get("name") for d in meta["devices"]}, tasks)
+    names = {d.get("id"): d.get("name") for d in meta["devices"]}
+    executor.start(options, names, tasks)
     progress = Progress(len(tasks) * world.size, bar) if journal is not None else None
     finished = 0
-    for task in tasks:
-        # The ranks measure together, row by row, as RAJAPerf's MPI runs do.
-        world.barrier()
-        row = executor.execute(task)
-        row.update(rank=world.rank, host=world.host)
-        gathered = world.gather(row)
-        if journal is not None and progress is not None and gathered is not None:
-            for each in gathered:
+    lost: dict[int, str] = {}
+    world.start(args.lost_after)
+    try:
+        for index, task in enumerate(tasks):
+            # The ranks measure together, row by row, as RAJAPerf's MPI runs do.
+            before = world.step()
+            row = executor.execute(task)
+            row.update(rank=world.rank, host=world.host)
+            gathered, during = world.rows(row)
+            if journal is None or progress is None or planned is None:
+                continue
+            for r in sorted(before | during):
+                lost[r] = (
+                    f"rank {r} on {planned[r][2]} was lost at row {index + 1} "
+                    f"({task.kernel}): nothing heard from it for {args.lost_after:g} s, "
+                    "so it crashed, was killed or hangs"
+                )
+            for r in range(world.size):
+                each = gathered.get(r)
+                if each is None:
+                    mine = planned[r][0][index]
+                    each = base_row(mine, names.get(f"{mine.backend}:{mine.device}"))
+                    each.update(status="error", reason=lost[r], rank=r, host=planned[r][2])
                 peaks.place(each, meta.get("peaks", {}).get(each["device_id"]))
                 with results.writing(run_dir):
                     journal.append(each)
                 progress.row(finished, each)
                 finished += 1
+    except ranks.RankLost:
+        print(
+            f"rank {world.rank}: rank 0, which writes the run folder, was lost (nothing heard "
+            f"from it for {args.lost_after:g} s); the rows it wrote are in {run_dir}: finish "
+            f"the run with: harness run --resume {run_dir}",
+            file=sys.stderr,
+        )
+        return world.finish(1), run_dir
     status = 0
     if journal is not None and progress is not None:
         progress.close()
@@ -1114,7 +1150,7 @@ def _execute_ranks(
             print(summary)
             print(f"\nrun folder: {run_dir}")
         status = 1 if any(r["status"] in ("fail", "error") for r in rows) else 0
-    return world.bcast(status), run_dir
+    return world.finish(status), run_dir
 
 
 def _cmd_show(args: argparse.Namespace) -> int:

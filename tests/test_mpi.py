@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -80,3 +82,62 @@ def test_ranks_write_one_run_folder_with_min_avg_max(tmp_path: Path) -> None:
         (k, b, "f64", "100000", str(RANKS)) for k in kernels for b in ("cpu", "opencl")
     }
     assert "cpu:0 r2" in summary
+
+
+def test_a_killed_rank_becomes_error_rows_and_the_others_finish(tmp_path: Path) -> None:
+    """Rank 1's process is killed once the journal has rows: rank 0 stops hearing
+    its heartbeat, and the run goes on without it to its end."""
+    mpirun = _mpirun()
+    need_backend("opencl")
+    command = [
+        mpirun, "--enable-recovery", "-n", str(RANKS), "--oversubscribe", sys.executable,
+        "-m", "harness", "run", "-k", "Stream", "-b", "cpu", "opencl",
+        "--sizes", "100000,200000,400000", "--reps", "30", "--lost-after", "3",
+        "--out", str(tmp_path),
+    ]  # fmt: skip
+    env = {
+        **os.environ,
+        "OMPI_ALLOW_RUN_AS_ROOT": "1",
+        "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+        "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
+    }
+    job = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            folders = list(tmp_path.glob("run-*"))
+            journal = folders[0] / "journal.jsonl" if folders else None
+            if journal and journal.exists() and len(journal.read_text().splitlines()) >= 6:
+                break
+            assert job.poll() is None, job.communicate()[1][-3000:]
+            time.sleep(0.1)
+        folder = run_folder(tmp_path)
+        pids = {r["rank"]: r["pid"] for r in results.read_metadata(folder)["ranks"]}
+        os.kill(pids[1], signal.SIGKILL)
+        _, stderr = job.communicate(timeout=300)
+    finally:
+        job.kill()
+    rows = results.read_journal(folder)
+    kernels = ("Stream_COPY", "Stream_MUL", "Stream_ADD", "Stream_TRIAD", "Stream_DOT")
+    planned = {
+        (k, d, s, r)
+        for k in kernels
+        for d in ("cpu:0", "opencl:0")
+        for s in (100000, 200000, 400000)
+        for r in range(RANKS)
+    }
+    assert {(r["kernel"], r["device_id"], r["size"], r["rank"]) for r in rows} == planned
+    assert len(rows) == len(planned), stderr[-3000:]
+    assert all(r["status"] == "ok" for r in rows if r["rank"] != 1)
+    lost = [r for r in rows if r["rank"] == 1 and r["status"] == "error"]
+    assert lost, stderr[-3000:]
+    assert all(
+        r["reason"].startswith("rank 1 on ") and "nothing heard from it for 3 s" in r["reason"]
+        for r in lost
+    ), lost[0]["reason"]
+    # Its rows before the kill were measured; those after it are all errors.
+    order = [r["status"] for r in rows if r["rank"] == 1]
+    assert order == sorted(order, key=lambda status: status == "error")
+    assert (folder / results.SUMMARY).exists()

@@ -8,20 +8,45 @@ every rank's row into the one run folder, with ``rank`` and ``host`` columns.
 The summary adds RAJAPerf's view over ranks: the minimum, average and maximum
 median time of each kernel. Outside mpirun, or without mpi4py, nothing of this
 happens.
+
+A rank that crashes, is killed or hangs must not take the others' rows with
+it. So after the start the ranks meet by messages to and from rank 0 rather
+than collectives, and every rank sends a heartbeat from a thread of its own
+(MPI_THREAD_MULTIPLE) every BEAT_S seconds: a rank rank 0 has not heard from
+for ``lost_after`` seconds is lost, and its rows from then on are error rows.
+Open MPI's mpirun ends the whole job when one process dies unless it is given
+``--enable-recovery`` (MPICH's ``-disable-auto-cleanup``); without it, the
+rows gathered so far are kept and ``harness run --resume`` finishes the run.
 """
 
 from __future__ import annotations
 
 import os
 import statistics
+import sys
+import threading
+import time
+from collections import defaultdict, deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from harness.backends.base import DeviceInfo
 
 #: Environment variables an MPI launcher sets in every rank's process.
 LAUNCHER_VARIABLES = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS")
+
+
+#: Seconds between a rank's heartbeats.
+BEAT_S = 0.5
+#: Seconds of silence after which a rank is lost, unless the run says otherwise.
+LOST_AFTER_S = 30.0
+#: Message tags: a heartbeat, ready for the next row, go, a row, the run's end.
+_BEAT, _READY, _GO, _ROW, _DONE = range(1, 6)
+
+
+class RankLost(Exception):
+    """Rank 0, which writes the run folder, fell silent."""
 
 
 @dataclass
@@ -33,6 +58,14 @@ class World:
     size: int
     local_rank: int
     host: str
+    #: Seconds of silence after which a rank is lost (`start`).
+    lost_after: float = LOST_AFTER_S
+    #: The other ranks this one still hears from: rank 0's peers, or rank 0.
+    live: set[int] = field(default_factory=set)
+    _seen: dict[int, float] = field(default_factory=dict)
+    _inbox: dict[tuple[int, int], deque[Any]] = field(default_factory=lambda: defaultdict(deque))
+    _sent: list[Any] = field(default_factory=list)
+    _stop: threading.Event = field(default_factory=threading.Event)
 
     def barrier(self) -> None:
         """Wait until every rank is here."""
@@ -45,6 +78,103 @@ class World:
     def gather(self, value: Any) -> list[Any] | None:
         """Every rank's value, by rank, in rank 0 (None elsewhere)."""
         return self.comm.gather(value, root=0)
+
+    def start(self, lost_after: float) -> None:
+        """From here on, meet by messages and heartbeats (see the module's text).
+        Where the MPI library cannot take calls from two threads, no heartbeat
+        is sent and no rank is ever taken as lost."""
+        from mpi4py import MPI
+
+        self.lost_after = lost_after
+        self.live = set(range(1, self.size)) if self.rank == 0 else {0}
+        now = time.monotonic()
+        self._seen = dict.fromkeys(self.live, now)
+        if MPI.Query_thread() < MPI.THREAD_MULTIPLE:
+            self.lost_after = float("inf")
+            return
+        threading.Thread(target=self._beat, name="mpi-heartbeat", daemon=True).start()
+
+    def _beat(self) -> None:
+        while not self._stop.is_set():
+            for peer in list(self.live):
+                self._sent.append(self.comm.isend(None, dest=peer, tag=_BEAT))
+            # A send to a lost rank never completes; the others are let go.
+            self._sent = [r for r in self._sent if not r.Test()]
+            self._stop.wait(BEAT_S)
+
+    def stop(self) -> None:
+        """No more heartbeats."""
+        self._stop.set()
+
+    def _pump(self) -> None:
+        """Take every message that has arrived: each says its sender is alive."""
+        from mpi4py import MPI
+
+        status = MPI.Status()
+        while self.comm.iprobe(source=MPI.ANY_SOURCE, tag=MPI.ANY_TAG, status=status):
+            source, tag = status.Get_source(), status.Get_tag()
+            message = self.comm.recv(source=source, tag=tag)
+            self._seen[source] = time.monotonic()
+            if tag != _BEAT:
+                self._inbox[(source, tag)].append(message)
+
+    def _await(self, tag: int, sources: set[int]) -> tuple[dict[int, Any], set[int]]:
+        """A message with ``tag`` from each of ``sources``, and the sources lost
+        (silent for lost_after seconds) instead; those leave ``live``."""
+        got: dict[int, Any] = {}
+        lost: set[int] = set()
+        while True:
+            self._pump()
+            now = time.monotonic()
+            for source in sources - set(got) - lost:
+                if self._inbox[(source, tag)]:
+                    got[source] = self._inbox[(source, tag)].popleft()
+                elif now - self._seen.get(source, now) > self.lost_after:
+                    lost.add(source)
+            if len(got) + len(lost) == len(sources):
+                self.live -= lost
+                return got, lost
+            time.sleep(0.002)
+
+    def step(self) -> set[int]:
+        """Before each row: every live rank is here, so they measure together.
+        Rank 0 returns the ranks lost on the way; another rank raises RankLost
+        when rank 0 is."""
+        if self.rank == 0:
+            _, lost = self._await(_READY, set(self.live))
+            for peer in self.live:
+                self.comm.send(None, dest=peer, tag=_GO)
+            return lost
+        self.comm.send(None, dest=0, tag=_READY)
+        if self._await(_GO, {0})[1]:
+            raise RankLost
+        return set()
+
+    def rows(self, row: dict[str, Any]) -> tuple[dict[int, dict[str, Any]], set[int]]:
+        """Each live rank's row of this step, in rank 0 (the others send theirs and
+        get nothing), and the ranks lost before sending it."""
+        if self.rank != 0:
+            self.comm.send(row, dest=0, tag=_ROW)
+            return {}, set()
+        got, lost = self._await(_ROW, set(self.live))
+        return {0: row, **got}, lost
+
+    def finish(self, status: int) -> int:
+        """Rank 0's exit status, in every rank still live. Where a rank was lost,
+        this process ends here: MPI_Finalize would wait for the lost rank forever."""
+        if self.rank == 0:
+            abandoned = len(self.live) < self.size - 1
+            for peer in self.live:
+                self.comm.send((status, abandoned), dest=peer, tag=_DONE)
+        else:
+            got, lost = self._await(_DONE, {0})
+            status, abandoned = got[0] if not lost else (1, True)
+        self.stop()
+        if abandoned:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
+        return status
 
 
 def world() -> World | None:
