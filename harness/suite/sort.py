@@ -38,7 +38,12 @@ device vectorises across them with plain vector loads where the one-axis
 form's bit-spliced addresses made it gather. On CPU devices OpenCL's merge,
 presort and short passes hold 16 keys as one vector and pair its lanes by
 swizzles; WGSL holds 16 registers as four vec4s, which lavapipe keeps in
-registers where it kept the loops' array in memory.
+registers where it kept the loops' array in memory. Between the presort,
+which reads keys, and the sort's last launch (``last``), which writes them,
+the keys array holds the fused strategy's pass words, so the key map runs
+once each way rather than at every launch (float keys sorted three times
+slower than u32 on PoCL with it at every launch); the numpy entry points keep
+keys throughout, which ends the same.
 
 Verification compares the keys bit for bit with a stable sort of the words.
 Besides the timed keys, a sort verifies with every other distribution and with
@@ -153,40 +158,48 @@ def _split(
     return launches
 
 
-def _pass(n: int, d: int, flip: bool, steps: int, arrays: tuple[str, ...]) -> list[Launch]:
-    """One fused pass from distance ``d`` down. A stage's last pass, which pairs
+def _pass(
+    n: int, d: int, flip: bool, steps: int, arrays: tuple[str, ...], last: bool
+) -> list[Launch]:
+    """One fused pass from distance ``d`` down; the sort's ``last`` writes keys
+    (the passes before it leave pass words). A stage's last pass, which pairs
     each work-item's consecutive keys, is ``bitonic_merge``; a pass whose
     smallest distance is LANES or more runs on a two-axis launch of LANES
     work-items across (`bitonic_pass_rows`, or `bitonic_flip_rows` for a
     stage's first), where the grid allows."""
     low = d >> (steps - 1)
     main = n // (low << steps) * low // GROUP * GROUP
-    values = {"n": n, "d": d, "flip": int(flip)}
+    values = {"n": n, "d": d, "flip": int(flip), "last": int(last)}
     args = (*arrays, "n", "d", "flip", "descending")
     launch = None
     if main and low == 1 and not flip:
-        launch = Launch("bitonic_merge", main, GROUP, (*arrays, "n", "descending"), values)
+        merge = (*arrays, "n", "last", "descending")
+        launch = Launch("bitonic_merge", main, GROUP, merge, values)
     elif main and low >= LANES and main // GROUP <= MAX_ROW_GROUPS:
         entry = "bitonic_flip_rows" if flip else "bitonic_pass_rows"
         rows = (*arrays, "n", "d", "descending")
         launch = Launch(entry, (LANES, main // LANES), (LANES, GROUP // LANES), rows, values)
     elif main:
         launch = Launch("bitonic_pass", main, GROUP, args, values)
-    return _split(launch, "bitonic_pass_tail", pass_items(n, d, steps), main, args, values)
+    tail = (*arrays, "n", "d", "flip", "last", "descending")
+    return _split(launch, "bitonic_pass_tail", pass_items(n, d, steps), main, tail, values)
 
 
 def _fused_plan(n: int, steps: int, arrays: tuple[str, ...]) -> list[Launch]:
     keys = 1 << steps
     stages = (n - 1).bit_length()
-    args = (*arrays, "n", "descending")
+    args = (*arrays, "n", "last", "descending")
     main = n // keys // GROUP * GROUP
-    presort = Launch("bitonic_presort", main, GROUP, args, {"n": n}) if main else None
-    launches = _split(presort, "bitonic_presort_tail", -(-n // keys), main, args, {"n": n})
+    values = {"n": n, "last": int(stages <= steps)}
+    presort = Launch("bitonic_presort", main, GROUP, args, values) if main else None
+    launches = _split(presort, "bitonic_presort_tail", -(-n // keys), main, args, values)
     for stage in range(steps + 1, stages + 1):
         top = 1 << (stage - 1)
         aligned = [1 << (k * steps - 1) for k in range(1, stage // steps + 1)]
-        for d in sorted({top, *(a for a in aligned if a < top)}, reverse=True):
-            launches += _pass(n, d, d == top, steps, arrays)
+        passes = sorted({top, *(a for a in aligned if a < top)}, reverse=True)
+        for d in passes:
+            last = stage == stages and d == passes[-1]
+            launches += _pass(n, d, d == top, steps, arrays, last)
     return launches
 
 
@@ -298,7 +311,7 @@ def _cpu_presort(kind: int, steps: int, tail: bool):
         pairs += [_exchange_pairs(count, 1 << k) for k in range(stage - 2, -1, -1)]
 
     def bitonic_presort(grid: Grid, keys, *rest) -> None:
-        *values, n, first, descending = rest if tail else (*rest[:-1], 0, rest[-1])
+        *values, n, _, first, descending = rest if tail else (*rest[:-1], 0, rest[-1])
         t = np.arange(int(first), int(first) + grid.items)
         t = t[t * count < int(n)]
         positions = t[:, None] * count + np.arange(count)
@@ -318,10 +331,10 @@ def _cpu_pass(kind: int, steps: int, form: str):
     def bitonic_pass(grid: Grid, keys, *rest) -> None:
         first = 0
         if form == "merge":
-            *values, n, descending = rest
+            *values, n, _, descending = rest
             d, flip = count // 2, 0
         elif form == "tail":
-            *values, n, d, flip, first, descending = rest
+            *values, n, d, flip, _, first, descending = rest
         elif form in ("rows", "flip_rows"):
             *values, n, d, descending = rest
             flip = form == "flip_rows"
@@ -538,6 +551,7 @@ _SCALARS = (
     Scalar("d", "u32"),
     Scalar("flip", "u32"),
     Scalar("first", "u32"),
+    Scalar("last", "u32"),
     Scalar("descending", "u32"),
 )
 

@@ -175,8 +175,9 @@ KERNEL void bitonic_local_merge(GLOBAL WORD* keys GLOBAL_VALUES, const uint n,
 // in registers on a GPU, and a CPU device vectorises the exchanges across
 // work-items, which it does for one array of words exchanged by min and max.
 // So keys are held as pass words: order words made one to one (a float's NaNs,
-// which order_word ties by sign, are told apart by it), turned back into keys
-// when stored.
+// which order_word ties by sign, are told apart by it). Between a sort's first
+// launch (the presort), which reads keys, and its last, which writes keys,
+// the array holds pass words, so the launches between convert nothing.
 
 #if KEY_KIND == 2
 #if WORD_BITS == 64
@@ -266,24 +267,25 @@ DEVICE WORD pass_key(const WORD word, const uint descending)
 // A work-item's registers from PASS_KEYS positions, first + i * stride, or
 // mirror + i * stride for the upper half. Guarded, positions at or past n hold
 // the largest word. The plan launches unguarded work-items only where every
-// position is below n: a guard's branches keep PoCL from vectorising.
-#define REG_LOAD(first, mirror, stride, guarded)                                                   \
+// position is below n: a guard's branches keep PoCL from vectorising. With
+// from_keys the array holds keys, not pass words; with to_keys it is left so.
+#define REG_LOAD(first, mirror, stride, guarded, from_keys)                                        \
     UNROLL                                                                                         \
     for (uint i = 0; i < PASS_KEYS; ++i) {                                                         \
         const uint p = (i < PASS_KEYS / 2 ? (first) : (mirror)) + i * (stride);                    \
         rw[i] = ~(WORD)0;                                                                          \
         if (!(guarded) || p < n) {                                                                 \
-            rw[i] = pass_word(keys[p], descending);                                                \
+            rw[i] = (from_keys) ? pass_word(keys[p], descending) : keys[p];                        \
             LOAD_VALUE(i, p)                                                                       \
         }                                                                                          \
     }
 
-#define REG_STORE(first, mirror, stride, guarded)                                                  \
+#define REG_STORE(first, mirror, stride, guarded, to_keys)                                         \
     UNROLL                                                                                         \
     for (uint i = 0; i < PASS_KEYS; ++i) {                                                         \
         const uint p = (i < PASS_KEYS / 2 ? (first) : (mirror)) + i * (stride);                    \
         if (!(guarded) || p < n) {                                                                 \
-            keys[p] = pass_key(rw[i], descending);                                                 \
+            keys[p] = (to_keys) ? pass_key(rw[i], descending) : rw[i];                             \
             STORE_VALUE(i, p)                                                                      \
         }                                                                                          \
     }
@@ -291,12 +293,12 @@ DEVICE WORD pass_key(const WORD word, const uint descending)
 // Work-item t sorts the PASS_KEYS consecutive keys from t * PASS_KEYS: the
 // network's stages up to blocks of PASS_KEYS, every step in registers.
 DEVICE void presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint descending,
-                    const uint t, const bool guarded)
+                    const uint t, const bool guarded, const uint last)
 {
     const uint first = t * PASS_KEYS;
     WORD rw[PASS_KEYS];
     REG_VALUES
-    REG_LOAD(first, first, 1, guarded)
+    REG_LOAD(first, first, 1, guarded, 1)
     UNROLL
     for (uint block = 2; block <= PASS_KEYS; block <<= 1) {
         UNROLL
@@ -315,7 +317,7 @@ DEVICE void presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint de
             }
         }
     }
-    REG_STORE(first, first, 1, guarded)
+    REG_STORE(first, first, 1, guarded, last)
 }
 
 // Where work-item t of a pass from distance d starts: t with STEPS zero bits
@@ -331,14 +333,15 @@ DEVICE uint pass_base(const uint t, const uint d)
 // base + i * low (low the smallest distance). When the first step is a stage's
 // flip, the upper half of them are the mirror images of the lower half: mirror
 // is base with its bits below low flipped. Positions grow with i in both
-// layouts, so those below n are a prefix.
+// layouts, so those below n are a prefix. The sort's last launch writes keys.
 DEVICE void pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d, const uint flip,
-                 const uint descending, const uint base, const uint mirror, const bool guarded)
+                 const uint descending, const uint base, const uint mirror, const bool guarded,
+                 const uint last)
 {
     const uint low = d >> (STEPS - 1);
     WORD rw[PASS_KEYS];
     REG_VALUES
-    REG_LOAD(base, mirror, low, guarded)
+    REG_LOAD(base, mirror, low, guarded, 0)
     UNROLL
     for (uint i = 0; i < PASS_KEYS / 2; ++i) {
         if (flip) {
@@ -356,16 +359,17 @@ DEVICE void pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d, co
             }
         }
     }
-    REG_STORE(base, mirror, low, guarded)
+    REG_STORE(base, mirror, low, guarded, last)
 }
 
 // Work-item t's pass, its positions from pass_base.
 DEVICE void pass_item(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d, const uint flip,
-                      const uint descending, const uint t, const bool guarded)
+                      const uint descending, const uint t, const bool guarded, const uint last)
 {
     const uint low = d >> (STEPS - 1);
     const uint base = pass_base(t, d);
-    pass(keys VALUES_ARG, n, d, flip, descending, base, flip ? base ^ (low - 1) : base, guarded);
+    pass(keys VALUES_ARG, n, d, flip, descending, base, flip ? base ^ (low - 1) : base, guarded,
+         last);
 }
 
 #if defined(HARNESS_CPU_DEVICE) && PASS_KEYS == 16
@@ -456,7 +460,7 @@ DEVICE __attribute__((always_inline)) void flip_block(GLOBAL WORD* keys GLOBAL_V
     BLOCK_VALUES
     UNROLL
     for (uint k = 0; k < v; ++k) {
-        r[k] = PASS_WORD(LANES_OF(vload)(t + k, keys), descending);
+        r[k] = LANES_OF(vload)(t + k, keys);
         LOAD_VALUES(k)
     }
     UNROLL
@@ -479,12 +483,13 @@ DEVICE __attribute__((always_inline)) void flip_block(GLOBAL WORD* keys GLOBAL_V
     UNROLL
     for (uint k = 0; k < v; ++k) {
         MERGE_LANES(k)
-        LANES_OF(vstore)(PASS_KEY(r[k], descending), t + k, keys);
+        LANES_OF(vstore)(r[k], t + k, keys);
         STORE_VALUES(k)
     }
 }
 
-KERNEL void bitonic_presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint descending)
+KERNEL void bitonic_presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint last,
+                            const uint descending)
 {
     const uint t = GLOBAL_ID(0);
     word_lanes r[1];
@@ -501,19 +506,20 @@ KERNEL void bitonic_presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const
     EXCHANGE_LANES(0, s1032547698badcfe, UPPER(1))
     EXCHANGE_LANES(0, sfedcba9876543210, UPPER(8))
     MERGE_LANES(0)
-    LANES_OF(vstore)(PASS_KEY(r[0], descending), t, keys);
+    LANES_OF(vstore)(last ? PASS_KEY(r[0], descending) : r[0], t, keys);
     STORE_VALUES(0)
 }
 
-KERNEL void bitonic_merge(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint descending)
+KERNEL void bitonic_merge(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint last,
+                          const uint descending)
 {
     const uint t = GLOBAL_ID(0);
     word_lanes r[1];
     BLOCK_VALUES
-    r[0] = PASS_WORD(LANES_OF(vload)(t, keys), descending);
+    r[0] = LANES_OF(vload)(t, keys);
     LOAD_VALUES(0)
     MERGE_LANES(0)
-    LANES_OF(vstore)(PASS_KEY(r[0], descending), t, keys);
+    LANES_OF(vstore)(last ? PASS_KEY(r[0], descending) : r[0], t, keys);
     STORE_VALUES(0)
 }
 
@@ -527,7 +533,7 @@ KERNEL void bitonic_pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const ui
     const uint low = d >> (STEPS - 1);
     const uint t = GLOBAL_ID(0);
     if (!flip || low == 1 || low >= LANES) {
-        pass_item(keys VALUES_ARG, n, d, flip, descending, t, false);
+        pass_item(keys VALUES_ARG, n, d, flip, descending, t, false, 0);
     } else if (!(t & (low - 1))) {
         if (low == 2) {
             flip_block(keys VALUES_ARG, t, 2, descending);
@@ -540,33 +546,35 @@ KERNEL void bitonic_pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const ui
 }
 #else
 // The blocks of whole work-groups whose keys all lie below n.
-KERNEL void bitonic_presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint descending)
+KERNEL void bitonic_presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint last,
+                            const uint descending)
 {
-    presort(keys VALUES_ARG, n, descending, GLOBAL_ID(0), false);
+    presort(keys VALUES_ARG, n, descending, GLOBAL_ID(0), false, last);
 }
 
 // A stage's last pass, the steps that pair each work-item's PASS_KEYS
 // consecutive keys.
-KERNEL void bitonic_merge(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint descending)
+KERNEL void bitonic_merge(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint last,
+                          const uint descending)
 {
     const uint base = GLOBAL_ID(0) * PASS_KEYS;
-    pass(keys VALUES_ARG, n, PASS_KEYS / 2, 0, descending, base, base, false);
+    pass(keys VALUES_ARG, n, PASS_KEYS / 2, 0, descending, base, base, false, last);
 }
 
 KERNEL void bitonic_pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d,
                          const uint flip, const uint descending)
 {
-    pass_item(keys VALUES_ARG, n, d, flip, descending, GLOBAL_ID(0), false);
+    pass_item(keys VALUES_ARG, n, d, flip, descending, GLOBAL_ID(0), false, 0);
 }
 #endif
 
 // The rest of a presort, from work-item first on, guarded.
-KERNEL void bitonic_presort_tail(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint first,
-                                 const uint descending)
+KERNEL void bitonic_presort_tail(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint last,
+                                 const uint first, const uint descending)
 {
     const uint t = first + GLOBAL_ID(0);
     if (t * PASS_KEYS < n) {
-        presort(keys VALUES_ARG, n, descending, t, true);
+        presort(keys VALUES_ARG, n, descending, t, true, last);
     }
 }
 
@@ -580,7 +588,7 @@ KERNEL void bitonic_pass_rows(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, con
                               const uint descending)
 {
     const uint first = pass_base(GLOBAL_ID(1) * LANES, d) + GLOBAL_ID(0);
-    pass(keys VALUES_ARG, n, d, 0, descending, first, first, false);
+    pass(keys VALUES_ARG, n, d, 0, descending, first, first, false, 0);
 }
 
 KERNEL void bitonic_flip_rows(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d,
@@ -589,14 +597,15 @@ KERNEL void bitonic_flip_rows(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, con
     const uint low = d >> (STEPS - 1);
     const uint row = pass_base(GLOBAL_ID(1) * LANES, d);
     pass(keys VALUES_ARG, n, d, 1, descending, row + GLOBAL_ID(0), (row ^ (low - 1)) - GLOBAL_ID(0),
-         false);
+         false, 0);
 }
 
 KERNEL void bitonic_pass_tail(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d,
-                              const uint flip, const uint first, const uint descending)
+                              const uint flip, const uint last, const uint first,
+                              const uint descending)
 {
     const uint t = first + GLOBAL_ID(0);
     if (pass_base(t, d) < n) {
-        pass_item(keys VALUES_ARG, n, d, flip, descending, t, true);
+        pass_item(keys VALUES_ARG, n, d, flip, descending, t, true, last);
     }
 }

@@ -9,6 +9,7 @@
 @group(0) @binding(1) var<uniform> tail: TailScalars;
 @group(0) @binding(1) var<uniform> span_tail: SpanTailScalars;
 @group(0) @binding(1) var<uniform> rows: RowScalars;
+@group(0) @binding(1) var<uniform> ends: EndScalars;
 
 fn swap_global(lower: u32, upper: u32) {}
 

@@ -10,6 +10,7 @@
 @group(0) @binding(2) var<uniform> tail: TailScalars;
 @group(0) @binding(2) var<uniform> span_tail: SpanTailScalars;
 @group(0) @binding(2) var<uniform> rows: RowScalars;
+@group(0) @binding(2) var<uniform> ends: EndScalars;
 
 var<workgroup> carried: array<VALUE, TILE>;
 
