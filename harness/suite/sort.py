@@ -188,11 +188,14 @@ def _pass(
 def _fused_plan(n: int, steps: int, arrays: tuple[str, ...]) -> list[Launch]:
     keys = 1 << steps
     stages = (n - 1).bit_length()
-    args = (*arrays, "n", "last", "descending")
     main = n // keys // GROUP * GROUP
+    # A presort launch of whole work-groups has more keys than one pass holds,
+    # so more launches follow it: only its guarded tail may be the last.
     values = {"n": n, "last": int(stages <= steps)}
+    args = (*arrays, "n", "descending")
     presort = Launch("bitonic_presort", main, GROUP, args, values) if main else None
-    launches = _split(presort, "bitonic_presort_tail", -(-n // keys), main, args, values)
+    tail = (*arrays, "n", "last", "descending")
+    launches = _split(presort, "bitonic_presort_tail", -(-n // keys), main, tail, values)
     for stage in range(steps + 1, stages + 1):
         top = 1 << (stage - 1)
         aligned = [1 << (k * steps - 1) for k in range(1, stage // steps + 1)]
@@ -311,7 +314,11 @@ def _cpu_presort(kind: int, steps: int, tail: bool):
         pairs += [_exchange_pairs(count, 1 << k) for k in range(stage - 2, -1, -1)]
 
     def bitonic_presort(grid: Grid, keys, *rest) -> None:
-        *values, n, _, first, descending = rest if tail else (*rest[:-1], 0, rest[-1])
+        first = 0
+        if tail:
+            *values, n, _, first, descending = rest
+        else:
+            *values, n, descending = rest
         t = np.arange(int(first), int(first) + grid.items)
         t = t[t * count < int(n)]
         positions = t[:, None] * count + np.arange(count)

@@ -488,8 +488,7 @@ DEVICE __attribute__((always_inline)) void flip_block(GLOBAL WORD* keys GLOBAL_V
     }
 }
 
-KERNEL void bitonic_presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint last,
-                            const uint descending)
+KERNEL void bitonic_presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint descending)
 {
     const uint t = GLOBAL_ID(0);
     word_lanes r[1];
@@ -506,7 +505,7 @@ KERNEL void bitonic_presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const
     EXCHANGE_LANES(0, s1032547698badcfe, UPPER(1))
     EXCHANGE_LANES(0, sfedcba9876543210, UPPER(8))
     MERGE_LANES(0)
-    LANES_OF(vstore)(last ? PASS_KEY(r[0], descending) : r[0], t, keys);
+    LANES_OF(vstore)(r[0], t, keys);
     STORE_VALUES(0)
 }
 
@@ -532,7 +531,7 @@ KERNEL void bitonic_pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const ui
 {
     const uint low = d >> (STEPS - 1);
     const uint t = GLOBAL_ID(0);
-    if (!flip || low == 1 || low >= LANES) {
+    if (!flip || low >= LANES) {
         pass_item(keys VALUES_ARG, n, d, flip, descending, t, false, 0);
     } else if (!(t & (low - 1))) {
         if (low == 2) {
@@ -545,11 +544,11 @@ KERNEL void bitonic_pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const ui
     }
 }
 #else
-// The blocks of whole work-groups whose keys all lie below n.
-KERNEL void bitonic_presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint last,
-                            const uint descending)
+// The blocks of whole work-groups whose keys all lie below n (never the sort's
+// last launch: a sort of more than PASS_KEYS keys has more).
+KERNEL void bitonic_presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint descending)
 {
-    presort(keys VALUES_ARG, n, descending, GLOBAL_ID(0), false, last);
+    presort(keys VALUES_ARG, n, descending, GLOBAL_ID(0), false, 0);
 }
 
 // A stage's last pass, the steps that pair each work-item's PASS_KEYS
