@@ -154,16 +154,18 @@ def _matches(spec: KernelSpec, written: str, wanted: str) -> bool:
 
 def group_problems(spec: KernelSpec) -> list[str]:
     """Launches whose work-group's shape is not the description's ``group_size``,
-    which every backend hands the sources as GROUP and GROUP_X, _Y, _Z."""
+    which every backend hands the sources as GROUP and GROUP_X, _Y, _Z, nor one
+    of its ``other_groups``, which the sources build from its constants."""
     choices = {p.name: p.choices for p in spec.params}
     found = []
     for combo in param_choices(spec, choices):
         bound = spec.with_params(dict(combo))
+        allowed = {axes(bound.group_size), *(axes(g) for g in bound.other_groups)}
         for size in (*bound.sizes_for_check, bound.default_size):
             for launch in bound.plan(size):
                 if library_routine(launch.entry) is not None:
                     continue
-                if launch.group_axes != axes(bound.group_size):
+                if launch.group_axes not in allowed:
                     found.append(
                         f"{bound.name}: launch {launch.entry} at size {size} has groups of "
                         f"{launch.group}, but the sources' GROUP is {bound.group_size}"

@@ -337,6 +337,9 @@ class KernelSpec:
     #: launches over 2 or 3 axes. Sources see its work-items as ``GROUP`` and
     #: its axes as ``GROUP_X``, ``GROUP_Y`` and ``GROUP_Z``.
     group_size: Extent = WORK_GROUP
+    #: Other shapes some launches' work-groups take, which the sources build
+    #: from the description's constants (a sort's passes in rows of LANES).
+    other_groups: tuple[Extent, ...] = ()
     #: Run options the kernel takes, the function that makes the kernel for one
     #: choice of them, and (on a kernel so made) the choice.
     params: tuple[Param, ...] = ()

@@ -81,6 +81,8 @@ TILE_BYTES = 8192
 LANES = 16
 #: Work-groups along y that every API launches (CUDA's and WebGPU's limit).
 MAX_ROW_GROUPS = 65535
+#: The work-group of a pass in rows: LANES across, GROUP work-items in all.
+ROW_GROUP = (LANES, GROUP // LANES)
 #: How the kernels read a key word: the KEY_KIND constant of the sources.
 UNSIGNED, SIGNED, FLOAT = 0, 1, 2
 _KINDS = {"u32": UNSIGNED, "i32": SIGNED, "f32": FLOAT, "f64": FLOAT}
@@ -178,7 +180,7 @@ def _pass(
     elif main and low >= LANES and main // GROUP <= MAX_ROW_GROUPS:
         entry = "bitonic_flip_rows" if flip else "bitonic_pass_rows"
         rows = (*arrays, "n", "d", "descending")
-        launch = Launch(entry, (LANES, main // LANES), (LANES, GROUP // LANES), rows, values)
+        launch = Launch(entry, (LANES, main // LANES), ROW_GROUP, rows, values)
     elif main:
         launch = Launch("bitonic_pass", main, GROUP, args, values)
     tail = (*arrays, "n", "d", "flip", "last", "descending")
@@ -627,6 +629,7 @@ def _bitonic(
         rajaperf_features=("Sort",),
         complexity="N_logN^2",
         source="BitonicPairs" if value else "Bitonic",
+        other_groups=(ROW_GROUP,),
         constants={
             "KEY_KIND": kind,
             "TILE": tile,
@@ -698,6 +701,7 @@ def _rajaperf_sort(name: str, pairs: bool, strategy: str, steps: int = 4) -> Ker
         rajaperf_features=("Sort",),
         complexity="N_logN",
         source="BitonicPairs" if pairs else "Bitonic",
+        other_groups=(ROW_GROUP,),
         constants={"KEY_KIND": FLOAT, "TILE": tile, "WORD_BITS": 64, **_pass_constants(steps)},
         type_aliases={"WORD": "u64", **({"VALUE": "f64"} if pairs else {})},
         params=(STRATEGY, STEPS),
