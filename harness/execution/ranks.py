@@ -67,10 +67,6 @@ class World:
     _sent: list[Any] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
 
-    def barrier(self) -> None:
-        """Wait until every rank is here."""
-        self.comm.Barrier()
-
     def bcast(self, value: Any) -> Any:
         """Rank 0's value, in every rank."""
         return self.comm.bcast(value, root=0)
