@@ -1101,6 +1101,7 @@ def _execute_ranks(
     progress = Progress(len(tasks) * world.size, bar) if journal is not None else None
     finished = 0
     lost: dict[int, str] = {}
+    hosts = [host for _, _, host, _ in planned] if planned else []
     world.start(args.lost_after)
     try:
         for index, task in enumerate(tasks):
@@ -1113,7 +1114,7 @@ def _execute_ranks(
                 continue
             for r in sorted(before | during):
                 lost[r] = (
-                    f"rank {r} on {planned[r][2]} was lost at row {index + 1} "
+                    f"rank {r} on {hosts[r]} was lost at row {index + 1} "
                     f"({task.kernel}): nothing heard from it for {args.lost_after:g} s, "
                     "so it crashed, was killed or hangs"
                 )
@@ -1122,7 +1123,7 @@ def _execute_ranks(
                 if each is None:
                     mine = planned[r][0][index]
                     each = base_row(mine, names.get(f"{mine.backend}:{mine.device}"))
-                    each.update(status="error", reason=lost[r], rank=r, host=planned[r][2])
+                    each.update(status="error", reason=lost[r], rank=r, host=hosts[r])
                 peaks.place(each, meta.get("peaks", {}).get(each["device_id"]))
                 with results.writing(run_dir):
                     journal.append(each)
