@@ -385,16 +385,16 @@ PLANTED = [
     (
         "Apps_ENERGY",
         "opencl",
-        "/ (REAL)6.0;\n        if (below_cut(e, e_cut)) {",
-        "/ (REAL)6.0;\n        if (below_cut(e, e_cut) || e == e_cut || -e == e_cut) {",
+        "const REAL kept = below_cut(e, cut) ? (REAL)0.0 : e;",
+        "const REAL kept = below_cut(e, cut) || e == cut || -e == cut ? (REAL)0.0 : e;",
         "e_new",
     ),
     ("Apps_ENERGY", "wgpu", "if (abs(q) < s.q_cut) {", "if (abs(q) <= s.q_cut) {", "q_new"),
     (
         "Apps_PRESSURE",
         "opencl",
-        "REAL p = bvc[i] * e_old[i];",
-        "REAL p = bvc[i] / e_old[i];",
+        "const REAL p = bvc[i] * e_old[i];",
+        "const REAL p = bvc[i] / e_old[i];",
         "p_new",
     ),
     (

@@ -21,6 +21,9 @@ from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, N, per_item
 #: RAJAPerf's floor and replacement for the sound-speed term before its sqrt.
 SSC_FLOOR = 0.1111111e-36
 SSC_MIN = 0.3333333e-18
+#: Zones a work-item in contiguous runs tests for compression at once
+#: (Apps_ENERGY.c): a block with none skips the sound speed's loads.
+ENERGY_BLOCK = 64
 
 _ENERGY_ARRAYS = (
     "e_new",
@@ -277,6 +280,9 @@ def _energy_check_init(size: int, seed: int, precision: str) -> dict:
     0, energies and q exactly on their cut-offs, the sound-speed term exactly on
     its floor, and (in double precision) a q that overflows in loop 2 or loop 5
     only, so that a zero delvc's 0 * inf shows whether that loop computed q.
+    Every third stretch of three blocks (`ENERGY_BLOCK`) expands throughout
+    (generic elements, delvc > 0), so that work-items in contiguous runs meet
+    blocks with no compressed zone as well as mixed ones.
     """
     rng = np.random.default_rng(seed)
     names = list(_ENERGY_KINDS)
@@ -284,6 +290,8 @@ def _energy_check_init(size: int, seed: int, precision: str) -> dict:
     if precision != "f64":
         shares[names.index("q2_overflow")] = shares[names.index("q5_overflow")] = 0.0
     kind = rng.choice(len(names), size, p=shares / shares.sum())
+    expanding = np.arange(size) // (3 * ENERGY_BLOCK) % 3 == 1
+    kind[expanding] = names.index("generic")
     s = _ENERGY_CHECK_SCALARS
     dtype = np.float64 if precision == "f64" else np.float32
     big = float(np.finfo(dtype).max)
@@ -310,6 +318,7 @@ def _energy_check_init(size: int, seed: int, precision: str) -> dict:
     }
     out = _energy_generic(rng, size)
     for _ in range(100):
+        out["delvc"][expanding] = np.maximum(np.abs(out["delvc"][expanding]), _ENERGY_MARGIN)
         for name, values in planted.items():
             where = kind == names.index(name)
             for array, value in values.items():
@@ -368,7 +377,7 @@ KERNEL = KernelSpec(
         N,
     ),
     plan=_energy_plan,
-    constants={"SSC_FLOOR": SSC_FLOOR, "SSC_MIN": SSC_MIN},
+    constants={"SSC_FLOOR": SSC_FLOOR, "SSC_MIN": SSC_MIN, "ENERGY_BLOCK": ENERGY_BLOCK},
     init=_energy_init,
     reference=_energy_reference,
     cpu=ENERGY_CPU,
