@@ -27,6 +27,7 @@ from harness.suite.scan import (
     CHUNKED_CHECK_SIZES,
     CHUNKS_FIXED,
     COUNT,
+    MANY_PARTIALS_SIZE,
     chunk_sums,
     chunked_launch,
     exclusive_sums,
@@ -379,7 +380,7 @@ INDEXLIST_3LOOP = KernelSpec(
     checksum=registered(arrays=("list",), scalars=("len",)),
     type_aliases={"SCAN_T": "i32"},
     check_cases=_indexlist_cases(_indexlist_3loop_scratch),
-    check_sizes=CHUNKED_CHECK_SIZES,
+    check_sizes=(*CHUNKED_CHECK_SIZES, MANY_PARTIALS_SIZE),
 )
 
 
