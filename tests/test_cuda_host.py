@@ -63,6 +63,21 @@ def standin(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ],
         check=True,
     )
+    # cuBLAS and the cublasLt it is found beside (an empty library here).
+    empty = folder / "empty.c"
+    empty.write_text("int cublas_lt_standin;\n")
+    for name, source in (("libcublas.so.13", "cublas_standin.c"), ("libcublasLt.so.13", empty)):
+        subprocess.run(
+            [
+                compiler,
+                *("-O1", "-Wall", "-Werror", "-shared", "-fPIC"),
+                f"-Wl,-soname,{name}",
+                "-o",
+                str(folder / name),
+                str(STANDIN / source),
+            ],
+            check=True,
+        )
     return folder
 
 
@@ -343,3 +358,34 @@ def test_a_cubin_of_the_drivers_major_release_is_used(standin: Path, tmp_path: P
     assert row["status"] == "ok"
     assert {r["kind"] for r in _log(log) if r["call"] == "load"} == {"cubin"}
     assert cuda.compiler_for(13000) == cuda_compile.available()[0]
+
+
+@pytest.mark.parametrize("precision", ["f64", "f32"])
+def test_blas_calls_on_the_device_arrays_verify(
+    standin: Path, tmp_path: Path, precision: str
+) -> None:
+    """The library variants through cuBLAS: the stand-in computes each routine by
+    BLAS's column-major definition on the arrays, so a row verifies only where
+    the backend maps the row-major routine onto it rightly."""
+    names = ("Polybench_GEMM", "Polybench_3MM", "Polybench_ATAX", "Polybench_GESUMMV")
+    proc = harness(
+        "run", "-k", *names, "--impl", "library", "-b", "cuda", "--check",
+        "--precision", precision, "--out", str(tmp_path / "o"),
+        env=_env(standin, tmp_path / "log.jsonl"),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = _rows(tmp_path / "o")
+    assert {r["kernel"] for r in rows} == set(names)
+    assert all(r["status"] == "ok" and r["impl"] == "library" for r in rows), rows
+
+
+def test_timed_blas_calls_are_queued_directly(standin: Path, tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    proc = harness(
+        "run", "-k", "Polybench_GEMM", "--impl", "library", "-b", "cuda", "--size", "100",
+        "--reps", "3", "--out", str(tmp_path / "o"), env=_env(standin, log),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (row,) = _rows(tmp_path / "o")
+    assert (row["status"], row["queue"], row["reps"]) == ("ok", "direct", "3")
+    assert "capture" not in [r["call"] for r in _log(log)]

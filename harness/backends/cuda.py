@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from harness.backends import cublas
 from harness.backends.base import (
     Backend,
     BackendUnavailable,
@@ -224,6 +225,10 @@ class _Context(ABC):
     @abstractmethod
     def synchronize(self) -> None:
         """Wait until the stream's work is done."""
+
+    @abstractmethod
+    def stream_handle(self) -> int:
+        """The stream as a raw CUstream, for a library that queues on it."""
 
     def events(self, count: int) -> list[Any]:
         """``count`` timing events, reused between calls."""
@@ -426,6 +431,9 @@ class _CudaPythonContext(_Context):
     def synchronize(self) -> None:
         self._call(self._d.cuStreamSynchronize, self._stream)
 
+    def stream_handle(self) -> int:
+        return int(self._stream)
+
 
 # --------------------------------------------------------------------- pycuda
 
@@ -559,6 +567,9 @@ class _PyCudaContext(_Context):
 
     def synchronize(self) -> None:
         self._checked("stream synchronize", self._stream.synchronize)
+
+    def stream_handle(self) -> int:
+        return int(self._stream.handle)
 
 
 # ------------------------------------------------------------ binding choice
@@ -785,12 +796,16 @@ class CudaExecution(Execution):
                 ) from exc
         return self._functions[entry]
 
-    def _prepare(self, launches: Sequence[ResolvedLaunch]) -> list[tuple[Any, Dims, Dims]]:
+    def _prepare(
+        self, launches: Sequence[ResolvedLaunch]
+    ) -> list[tuple[Any, Dims | None, Dims | None]]:
         prepared = []
         props = self._props
         for launch in launches:
-            if library_routine(launch.entry) is not None:
-                raise DeviceLimit("the CUDA backend does not call cuBLAS yet")
+            routine = library_routine(launch.entry)
+            if routine is not None:
+                prepared.append((self._library(routine, launch), None, None))
+                continue
             block = launch.group_axes
             if launch.threads > props.max_threads_per_block or any(
                 b > most for b, most in zip(block, props.max_block, strict=True)
@@ -812,10 +827,28 @@ class CudaExecution(Execution):
             prepared.append((args, launch.grid, block))
         return prepared
 
+    def _library(self, routine: str, launch: ResolvedLaunch) -> Callable[[], None]:
+        """A cuBLAS routine on the arrays, to be queued on the stream like a launch."""
+        if routine not in cublas.ROUTINES:
+            raise DeviceLimit(f"the CUDA backend calls no library routine {routine!r}")
+        # The routine works in the precision of its arrays (the first one's).
+        precision = "f64" if self._host[launch.arrays[0]].dtype == np.float64 else "f32"
+        handle = self._session.blas_handle()
+        pointers = [int(self._buffers[n]) for n in launch.arrays]
+        scalars = [v for _, v in launch.scalars]
+        return lambda: cublas.ROUTINES[routine](handle, pointers, scalars, precision)
+
+    def _queue(self, prepared: Sequence[tuple[Any, Dims | None, Dims | None]]) -> None:
+        """Queue prepared launches and library calls on the stream, in order."""
+        for args, blocks, threads in prepared:
+            if blocks is None:
+                args()
+            else:
+                self._context.launch(args, blocks, threads)
+
     def run(self, launches: Sequence[ResolvedLaunch]) -> None:
         with self._device_calls():
-            for args, blocks, threads in self._prepare(launches):
-                self._context.launch(args, blocks, threads)
+            self._queue(self._prepare(launches))
             self._context.synchronize()
 
     def _graph(self, launches: Sequence[ResolvedLaunch]) -> Any:
@@ -828,6 +861,8 @@ class CudaExecution(Execution):
 
     def time(self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True) -> list[float]:
         ctx = self._context
+        # A library call is queued by the host each repetition; graphs hold kernels only.
+        hold = hold and not any(library_routine(launch.entry) for launch in launches)
         with self._device_calls():
             graph = self._graph(launches) if hold else None
             prepared = [] if graph is not None else self._prepare(launches)
@@ -837,8 +872,7 @@ class CudaExecution(Execution):
                 ctx.record(events[2 * rep])
                 if graph is not None:
                     ctx.launch_graph(graph)
-                for args, blocks, threads in prepared:
-                    ctx.launch(args, blocks, threads)
+                self._queue(prepared)
                 ctx.record(events[2 * rep + 1])
             ctx.synchronize()
             return [ctx.elapsed(events[2 * r], events[2 * r + 1]) for r in range(reps)]
@@ -897,11 +931,22 @@ class CudaSession(Session):
         self.compiler = compiler_for(self._cuda)
         self.context = driver.open(index)
         self._modules: dict[tuple, Any] = {}
+        self._blas: int | None = None
         #: The sticky fault that made the context unusable, once one has.
         self.lost = ""
 
+    def blas_handle(self) -> int:
+        """The session's cuBLAS handle on its stream, made on first use (in the
+        context, which the caller has made current)."""
+        if self._blas is None:
+            self._blas = cublas.create(self.context.stream_handle())
+        return self._blas
+
     def close(self) -> None:
         if not self.lost:
+            if self._blas is not None:
+                with self.context.activate():
+                    cublas.destroy(self._blas)
             self.context.close()
 
     def group_limit(self) -> tuple[str, int] | None:

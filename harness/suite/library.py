@@ -15,7 +15,8 @@ IMPL = Param(
     ("kernel", "library"),
     ("kernel", "library"),
     "kernel: the harness's own kernel; library: the device's BLAS on the same arrays, "
-    "timed and verified alike (numpy's BLAS on cpu, CLBlast on OpenCL; wgpu has none) "
+    "timed and verified alike (numpy's BLAS on cpu, CLBlast on OpenCL, cuBLAS on CUDA; "
+    "wgpu has none) "
     "(default: both, as two rows)",
     role="variant",
 )
