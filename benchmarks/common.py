@@ -17,14 +17,20 @@ def harness_rows(*args: str) -> tuple[list[dict[str, str]], float]:
     env.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
     with tempfile.TemporaryDirectory(prefix="harness-bench-") as out:
         start = time.perf_counter()
-        subprocess.run(
+        done = subprocess.run(
             [sys.executable, "-m", "harness", "run", *args, "--out", out],
-            check=True,
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         wall = time.perf_counter() - start
+        if done.returncode not in (0, 1):  # 1: some rows failed; they are in the table
+            raise RuntimeError(
+                f"harness run {' '.join(args)} exited {done.returncode}:\n" + done.stderr[-2000:]
+            )
+        if done.returncode == 1:
+            print(done.stderr[-2000:], file=sys.stderr)
         (folder,) = Path(out).iterdir()
         with (folder / "results.csv").open() as f:
             return list(csv.DictReader(f)), wall
