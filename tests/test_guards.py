@@ -18,7 +18,7 @@ from harness import suite
 from harness.backends.wgpu import folded
 from harness.execution.runner import Runner, RunOptions, Task
 from harness.model import sources
-from harness.model.verify import guard_problem, guard_zone, input_problem, with_guard
+from harness.model.verify import CHUNK, guard_problem, guard_zone, input_problem, with_guard
 
 SIZE = 1001
 
@@ -102,6 +102,19 @@ def test_input_check_compares_bits() -> None:
     flipped = original.copy()
     flipped[1] = -0.0
     assert "first at index 1" in input_problem("x", flipped, original)
+
+
+def test_input_check_finds_changes_in_every_chunk_and_element_size() -> None:
+    """Changed elements past the first chunk, and elements of a size that is
+    no integer's (a 3-byte record), are found and counted."""
+    original = np.arange(2 * CHUNK + 9, dtype=np.float64)
+    changed = original.copy()
+    changed[[5, CHUNK + 1, 2 * CHUNK + 8]] += 0.5
+    assert "3 of" in input_problem("x", changed, original)
+    records = np.zeros(10, dtype="V3")
+    altered = records.copy()
+    altered[4] = b"\x00\x01\x00"
+    assert "1 of 10 elements, first at index 4" in input_problem("r", altered, records)
 
 
 def test_timed_rows_are_unaffected_and_record_their_source() -> None:

@@ -16,7 +16,7 @@ from conftest import ROOT
 
 from harness import suite
 from harness.model.rajaperf import DataInit, checksum, glibc_rand
-from harness.model.verify import compare, relative_errors
+from harness.model.verify import CHUNK, compare, relative_errors
 
 
 def test_data_init_replays_rajaperf_factors() -> None:
@@ -73,6 +73,35 @@ def test_compare_names_the_worst_element() -> None:
     assert not verdict.ok
     assert "c: 1 of 2 elements off; worst at index 1" in verdict.problem
     assert verdict.max_rel_error == pytest.approx(0.25)
+
+
+def test_compare_over_many_chunks_counts_and_places_like_one_pass() -> None:
+    """Arrays longer than a comparison's chunk: the count of bad elements, the
+    worst one's index and a floor taken from a later chunk are the whole array's."""
+    size = 3 * CHUNK + 5
+    expected = np.linspace(1.0, 2.0, size)
+    got = expected.copy()
+    got[[7, CHUNK + 3, 3 * CHUNK + 4]] *= [1 + 1e-6, 1 + 1e-3, 1 + 1e-5]
+    verdict = compare({"a": got}, {"a": expected}, 1e-9)
+    assert f"a: 3 of {size} elements off; worst at index {CHUNK + 3}:" in verdict.problem
+    assert verdict.max_rel_error == pytest.approx(1e-3)
+    # The floor scales by the largest |expected| anywhere, here in the last chunk.
+    expected[:] = 1e-9
+    expected[-1] = 1.0
+    got = expected.copy()
+    got[0] = 2e-9
+    verdict = compare({"a": got}, {"a": expected}, 1e-6, floor=1e-2)
+    assert verdict.ok and verdict.max_rel_error == pytest.approx(1e-9 / 1e-2)
+
+
+def test_checksum_over_many_chunks_matches_one_long_double_pass() -> None:
+    values = np.random.default_rng(3).uniform(-1.0, 1.0, 2 * CHUNK + 17)
+    v = values.astype(np.longdouble)
+    j = np.arange(v.size, dtype=np.float64) + np.where(v >= 0, 1.0, 0.5)
+    val = j * (1.0 / math.pi)
+    mult = (val - np.floor(val) + 0.5).astype(np.longdouble)
+    one_pass = np.sum(mult * np.abs(v))
+    assert abs(checksum(values) - one_pass) <= 1e-15 * one_pass
 
 
 def test_the_wheel_ships_the_kernel_sources(tmp_path: Path) -> None:

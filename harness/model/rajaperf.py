@@ -96,11 +96,28 @@ def checksum(values: np.ndarray) -> np.longdouble:
     double too: rounding each to a double first can move the total by an ulp,
     which the zero tolerance class (COPY8) rejects.
     """
-    v = np.asarray(values).ravel().astype(np.longdouble)
+    v = np.asarray(values).ravel()
+    if v.size <= _CHECKSUM_CHUNK:
+        return _checksum_part(v, 0)
+    parts = [
+        _checksum_part(v[start : start + _CHECKSUM_CHUNK], start)
+        for start in range(0, v.size, _CHECKSUM_CHUNK)
+    ]
+    return np.sum(np.array(parts, dtype=np.longdouble))
+
+
+#: Elements a checksum takes at a time: its long-double temporaries stay a few
+#: MiB instead of 16 bytes per element of the whole array.
+_CHECKSUM_CHUNK = 1 << 18
+
+
+def _checksum_part(v: np.ndarray, start: int) -> np.longdouble:
+    """`checksum`'s sum over ``v``, the elements from index ``start`` on."""
+    v = v.astype(np.longdouble)
     if v.size == 0:
         return np.longdouble(0)
     offset = np.where(v >= 0, 1.0, 0.5)
-    val = (np.arange(v.size, dtype=np.float64) + offset) * _PI_INV
+    val = (np.arange(start, start + v.size, dtype=np.float64) + offset) * _PI_INV
     mult = val - np.floor(val) + 0.5
     return np.sum(mult.astype(np.longdouble) * np.abs(v))
 

@@ -20,12 +20,16 @@ class Verdict:
         return self.problem is None
 
 
-def relative_errors(got: np.ndarray, expected: np.ndarray, floor: float = 0.0) -> np.ndarray:
+def relative_errors(
+    got: np.ndarray, expected: np.ndarray, floor: float = 0.0, largest: float | None = None
+) -> np.ndarray:
     """Per-element |got - expected| / |expected| (absolute where expected is 0).
 
     With a ``floor``, the denominator is at least floor times the largest
-    finite |expected|. Matching NaNs and matching infinities count as exact; a
-    NaN or infinity where a finite value was expected is an infinite error.
+    finite |expected| (``largest``, when the caller has it for a whole array of
+    which these are a part). Matching NaNs and matching infinities count as
+    exact; a NaN or infinity where a finite value was expected is an infinite
+    error.
     """
     g = np.asarray(got, dtype=np.float64).ravel()
     e = np.asarray(expected, dtype=np.float64).ravel()
@@ -33,12 +37,25 @@ def relative_errors(got: np.ndarray, expected: np.ndarray, floor: float = 0.0) -
         diff = np.abs(g - e)
         scale = np.abs(e)
         if floor and scale.size:
-            finite = scale[np.isfinite(scale)]
-            scale = np.maximum(scale, floor * (finite.max() if finite.size else 0.0))
+            if largest is None:
+                largest = _largest_finite(scale)
+            scale = np.maximum(scale, floor * largest)
         err = np.where(scale > 0, diff / np.where(scale > 0, scale, 1.0), diff)
     same = (g == e) | (np.isnan(g) & np.isnan(e))
     err = np.where(same, 0.0, err)
     return np.where(np.isnan(err), np.inf, err)
+
+
+def _largest_finite(magnitudes: np.ndarray) -> float:
+    """The largest finite value of ``magnitudes`` (non-negative), 0 if none."""
+    finite = magnitudes[np.isfinite(magnitudes)]
+    return float(finite.max()) if finite.size else 0.0
+
+
+#: Elements compared at a time: the temporaries of a comparison stay a few MiB,
+#: so verifying arrays of 10^8 elements neither faults in gigabytes of fresh
+#: pages nor needs them.
+CHUNK = 1 << 18
 
 
 def compare(
@@ -56,16 +73,30 @@ def compare(
             return Verdict(float("inf"), f"{name}: {got.size} elements, expected {expected.size}")
         if got.size == 0:
             continue
-        err = relative_errors(got, expected, floor)
-        at = int(np.argmax(err))
-        worst = max(worst, float(err[at]))
-        if err[at] > tol and problem is None:
-            bad = int(np.count_nonzero(err > tol))
+        g = np.asarray(got).ravel()
+        e = np.asarray(expected).ravel()
+        largest = 0.0
+        if floor:
+            largest = max(
+                (_largest_finite(np.abs(np.asarray(e[i : i + CHUNK], dtype=np.float64)))
+                 for i in range(0, e.size, CHUNK)),
+                default=0.0,
+            )  # fmt: skip
+        at, bad, err_at = 0, 0, -1.0
+        for start in range(0, e.size, CHUNK):
+            err = relative_errors(
+                g[start : start + CHUNK], e[start : start + CHUNK], floor, largest
+            )
+            i = int(np.argmax(err))
+            if err[i] > err_at:
+                at, err_at = start + i, float(err[i])
+            bad += int(np.count_nonzero(err > tol))
+        worst = max(worst, err_at)
+        if err_at > tol and problem is None:
             problem = (
-                f"{name}: {bad} of {err.size} elements off; worst at index {at}: "
-                f"got {got.ravel()[at].item()!r}, "
-                f"expected {np.asarray(expected).ravel()[at].item()!r} "
-                f"(relative error {err[at]:.3g} > tolerance {tol:.3g})"
+                f"{name}: {bad} of {e.size} elements off; worst at index {at}: "
+                f"got {g[at].item()!r}, expected {e[at].item()!r} "
+                f"(relative error {err_at:.3g} > tolerance {tol:.3g})"
             )
     return Verdict(worst, problem)
 
@@ -113,8 +144,17 @@ def with_guard(array: np.ndarray, guard: np.ndarray) -> np.ndarray:
 def _changed(got: np.ndarray, expected: np.ndarray) -> np.ndarray:
     """Indices of elements whose bytes differ (so NaNs and -0 compare exactly)."""
     size = got.dtype.itemsize
-    a = np.ascontiguousarray(got).reshape(-1).view(np.uint8).reshape(-1, size)
-    b = np.ascontiguousarray(expected).reshape(-1).view(np.uint8).reshape(-1, size)
+    a = np.ascontiguousarray(got).reshape(-1)
+    b = np.ascontiguousarray(expected).reshape(-1)
+    if size in (1, 2, 4, 8):  # one unsigned integer per element: no byte-wise temporaries
+        bits = np.dtype(f"u{size}")
+        a, b = a.view(bits), b.view(bits)
+        return np.concatenate(
+            [np.flatnonzero(a[i : i + CHUNK] != b[i : i + CHUNK]) + i
+             for i in range(0, a.size, CHUNK)] or [np.zeros(0, np.intp)]
+        )  # fmt: skip
+    a = a.view(np.uint8).reshape(-1, size)
+    b = b.view(np.uint8).reshape(-1, size)
     return np.flatnonzero((a != b).any(axis=1))
 
 
