@@ -106,20 +106,26 @@ def checksum(values: np.ndarray) -> np.longdouble:
     return np.sum(np.array(parts, dtype=np.longdouble))
 
 
-#: Elements a checksum takes at a time: its long-double temporaries stay a few
-#: MiB instead of 16 bytes per element of the whole array.
-_CHECKSUM_CHUNK = 1 << 18
+#: Elements a checksum takes at a time: its long-double temporaries stay in
+#: cache instead of taking 16 bytes per element of the whole array.
+_CHECKSUM_CHUNK = 1 << 15
 
 
 def _checksum_part(v: np.ndarray, start: int) -> np.longdouble:
-    """`checksum`'s sum over ``v``, the elements from index ``start`` on."""
-    v = v.astype(np.longdouble)
+    """`checksum`'s sum over ``v``, the elements from index ``start`` on.
+
+    Only the products and their sum are in long double (slow, unvectorised
+    arithmetic): the sign test and magnitude are taken in the values' own type,
+    or in double where that holds every value exactly.
+    """
     if v.size == 0:
         return np.longdouble(0)
-    offset = np.where(v >= 0, 1.0, 0.5)
+    exact = v.dtype.kind == "f" or (v.dtype.kind in "biu" and v.dtype.itemsize <= 4)
+    v = v.astype(np.float64 if exact and v.dtype.itemsize <= 8 else np.longdouble)
+    offset = 0.5 + 0.5 * (v >= 0)  # 1 where v >= 0, else 0.5 (NaN too)
     val = (np.arange(start, start + v.size, dtype=np.float64) + offset) * _PI_INV
     mult = val - np.floor(val) + 0.5
-    return np.sum(mult.astype(np.longdouble) * np.abs(v))
+    return np.sum(mult.astype(np.longdouble) * np.abs(v).astype(np.longdouble))
 
 
 def registered(
