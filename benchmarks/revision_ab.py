@@ -8,7 +8,9 @@ which goes first (memory bandwidth on shared machines drifts between
 launches). The base revision runs
 its own code over its own sources. The table gives, per row, the median over
 launches of each tree's median time per repetition, and this tree's time over
-the base's; the last line is the median ratio.
+the base's; then the median ratio, and each tree's median wall time per
+launch (what a change to the host's side of a run, such as verification,
+shows in).
 
     python benchmarks/revision_ab.py --base HEAD~1 --launches 5 -- -k Stream -b opencl
 """
@@ -22,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -30,14 +33,16 @@ from harness import suite
 HERE = Path(__file__).resolve().parent.parent
 
 
-def rows(tree: Path, args: list[str]) -> list[dict[str, str]]:
-    """``harness run ARGS`` with the harness and kernel sources of ``tree``."""
+def rows(tree: Path, args: list[str]) -> tuple[list[dict[str, str]], float]:
+    """``harness run ARGS`` with the harness and kernel sources of ``tree``: its
+    rows and its wall time in seconds."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     env.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
     # An installed harness resolves its sources to the installation; --sources
     # makes each tree compile its own.
     extra = ["--sources", str(tree / "kernels")] if tree != HERE else []
     with tempfile.TemporaryDirectory(prefix="harness-ab-") as out:
+        start = time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-m", "harness", "run", *args, *extra, "--out", out],
             cwd=tree,
@@ -46,11 +51,12 @@ def rows(tree: Path, args: list[str]) -> list[dict[str, str]]:
             stderr=subprocess.PIPE,
             text=True,
         )
+        wall = time.perf_counter() - start
         if done.returncode != 0:
             raise SystemExit(f"harness run failed in {tree}: {done.stderr.strip()}")
         (folder,) = Path(out).iterdir()
         with (folder / "results.csv").open() as f:
-            return list(csv.DictReader(f))
+            return list(csv.DictReader(f)), wall
 
 
 #: Columns that say what a row measures (with the kernels' run options).
@@ -89,11 +95,14 @@ def main() -> int:
         "base": defaultdict(list),
         "this": defaultdict(list),
     }
+    walls: dict[str, list[float]] = {"base": [], "this": []}
     try:
         for launch in range(args.launches):
             order = list(trees.items())
             for name, tree in order if launch % 2 == 0 else order[::-1]:
-                for row in rows(tree, run_args):
+                found, wall = rows(tree, run_args)
+                walls[name].append(wall)
+                for row in found:
                     if row["status"] == "ok" and row.get("time_median_s"):
                         times[name][key(row, swept)].append(float(row["time_median_s"]))
             print(f"launch {launch + 1} of {args.launches} done", file=sys.stderr)
@@ -117,6 +126,11 @@ def main() -> int:
         print(f"{label:<60} {a * 1e3:>9.3f}ms {b * 1e3:>9.3f}ms {b / a:>9.3f}")
     if ratios:
         print(f"median ratio over {len(ratios)} rows: {statistics.median(ratios):.3f}")
+    base_wall, this_wall = (statistics.median(walls[n]) for n in ("base", "this"))
+    print(
+        f"wall time per launch, median: base {base_wall:.2f} s, this {this_wall:.2f} s, "
+        f"this/base {this_wall / base_wall:.3f}"
+    )
     return 0
 
 
