@@ -15,7 +15,9 @@ import pytest
 from conftest import ROOT
 
 from harness import suite
+from harness.execution.runner import Task, data_key, make_data
 from harness.model.rajaperf import DataInit, checksum, glibc_rand
+from harness.model.spec import param_choices
 from harness.model.verify import CHUNK, compare, relative_errors
 
 
@@ -102,6 +104,46 @@ def test_checksum_over_many_chunks_matches_one_long_double_pass() -> None:
     mult = (val - np.floor(val) + 0.5).astype(np.longdouble)
     one_pass = np.sum(mult * np.abs(v))
     assert abs(checksum(values) - one_pass) <= 1e-15 * one_pass
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, np.ndarray):
+        return a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    return a == b
+
+
+def test_choices_said_to_share_data_make_the_same_inputs_and_reference() -> None:
+    """Rows that differ only in a `same_data` run option reuse one another's
+    inputs and reference; every such choice must make the same ones itself."""
+    checked = 0
+    for kernel in suite.ALL:
+        for param in (p for p in kernel.params if p.same_data):
+            base = dict(param_choices(kernel, {})[0])
+            made = []
+            for choice in param.choices:
+                params = tuple({**base, param.name: choice}.items())
+                task = Task(kernel.name, "cpu", 0, kernel.check_size, "f64", params)
+                spec = kernel.with_params(dict(params))
+                made.append((data_key(task), make_data(spec, task, seed=1)))
+            (key, first), *others = made
+            for other_key, other in others:
+                assert other_key == key
+                assert [c.name for c in other] == [c.name for c in first]
+                for a, b in zip(first, other, strict=True):
+                    for got, want in ((a.inputs, b.inputs), (a.reference, b.reference)):
+                        assert got.keys() == want.keys(), kernel.name
+                        assert all(_same(got[k], want[k]) for k in got), (kernel.name, param.name)
+            checked += 1
+    assert checked >= 8  # the sorts' strategy and steps, the library variants' impl
+    # A choice that changes the problem keeps its own data.
+    dist = [
+        (n, "sorted" if n == "dist" else v)
+        for n, v in param_choices(suite.spec_of("Bitonic_U32"), {})[0]
+    ]
+    plain = Task(
+        "Bitonic_U32", "cpu", 0, 100, "f64", param_choices(suite.spec_of("Bitonic_U32"), {})[0]
+    )
+    assert data_key(Task("Bitonic_U32", "cpu", 0, 100, "f64", tuple(dist))) != data_key(plain)
 
 
 def test_the_wheel_ships_the_kernel_sources(tmp_path: Path) -> None:

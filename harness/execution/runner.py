@@ -256,8 +256,14 @@ TIMED = "timed"
 
 
 def data_key(task: Task) -> tuple:
-    """Tasks with the same key share inputs and reference (they differ by device only)."""
-    return (task.kernel, task.size, task.precision, task.params)
+    """Tasks with the same key share inputs and reference: they differ by device,
+    or by run options whose choices compute the same thing (`Param.same_data`)."""
+    params = tuple(
+        (name, value)
+        for name, value in task.params
+        if not getattr(suite.PARAMS.get(name), "same_data", False)
+    )
+    return (task.kernel, task.size, task.precision, params)
 
 
 def make_data(spec: KernelSpec, task: Task, seed: int) -> Data:

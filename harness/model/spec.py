@@ -250,7 +250,10 @@ class Param:
     another problem (an input order: a row of its own). ``checked`` lists the
     choices a verification-only run (``--check``, ``harness mutants``) covers
     when the user picks none, where that is more than the defaults: code that
-    a choice outside the default runs is checked all the same.
+    a choice outside the default runs is checked all the same. ``same_data``
+    says every choice computes the same outputs from the same inputs (a sort
+    strategy, a library call), so rows that differ only in it share their
+    inputs and reference instead of each making its own.
     """
 
     name: str
@@ -259,6 +262,7 @@ class Param:
     help: str
     role: str = "case"
     checked: tuple[str, ...] = ()
+    same_data: bool = False
 
     def unchosen(self, check: bool = False) -> tuple[str, ...]:
         """The choices run when the user picks none, in a verification-only run or not."""

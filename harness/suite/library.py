@@ -19,6 +19,7 @@ IMPL = Param(
     "wgpu has none) "
     "(default: both, as two rows)",
     role="variant",
+    same_data=True,
 )
 
 

@@ -97,6 +97,7 @@ STRATEGY = Param(
     "fused, the fastest on PoCL and lavapipe; --check and mutants cover all three)",
     role="variant",
     checked=("global", "local", "fused"),
+    same_data=True,
 )
 STEPS = Param(
     "steps",
@@ -105,6 +106,7 @@ STEPS = Param(
     "fused strategy: compare-exchange steps per launch, done in registers on 2^steps "
     "keys per work-item (default 4)",
     role="variant",
+    same_data=True,
 )
 ORDER = Param("order", ("asc", "desc"), ("asc",), "sort order (default asc)")
 DIST = Param(
