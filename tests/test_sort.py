@@ -14,7 +14,17 @@ from harness import suite
 from harness.execution import results
 from harness.execution.runner import Runner, RunOptions, Task, make_data, make_inputs
 from harness.model.spec import axes
-from harness.suite.sort import DIST, LANES, TILE_BYTES, bitonic_keys, bitonic_plan
+from harness.suite.sort import (
+    DIST,
+    FLOAT,
+    LANES,
+    SIGNED,
+    TILE_BYTES,
+    UNSIGNED,
+    bitonic_keys,
+    bitonic_plan,
+    order_words,
+)
 
 BACKENDS = ("cpu", "opencl", "wgpu")
 SORTS = ("Bitonic_U32", "Bitonic_I32", "Bitonic_F32", "Bitonic_F64", "Bitonic_PAIRS")
@@ -100,6 +110,24 @@ def test_sorted_output_is_np_sort_with_nans_last_and_signed_zeros_ordered() -> N
     np.testing.assert_array_equal(
         descending.reference(reversed_inputs)["keys"], np.sort(keys)[::-1]
     )
+
+
+@pytest.mark.parametrize(
+    "key, kind",
+    [("u32", UNSIGNED), ("i32", SIGNED), ("f32", FLOAT), ("f64", FLOAT)],
+)
+def test_the_keys_only_reference_is_the_stable_order_of_the_keys(key: str, kind: int) -> None:
+    """The reference sorts the order words and maps them back where it can (no
+    NaN): bit for bit what a stable argsort of the words gives, every
+    distribution (signed zeros, infinities, extremes), both orders."""
+    name = {"u32": "Bitonic_U32", "i32": "Bitonic_I32", "f32": "Bitonic_F32", "f64": "Bitonic_F64"}
+    for dist in DIST.choices:
+        for order in ("asc", "desc"):
+            spec = suite.BY_NAME[name[key]].with_params({"order": order, "dist": dist})
+            inputs = make_inputs(spec, 30_011, 1, "f64")
+            keys = inputs["keys"]
+            stable = keys[np.argsort(order_words(keys, kind, order == "desc"), kind="stable")]
+            assert spec.reference(inputs)["keys"].tobytes() == stable.tobytes(), (dist, order)
 
 
 def test_special_integer_keys_include_the_extremes() -> None:

@@ -408,11 +408,31 @@ def _cpu_tiles(kind: int, tile: int):
     return sort_tiles
 
 
+def keys_of_words(words: np.ndarray, kind: int, descending: bool, dtype: np.dtype) -> np.ndarray:
+    """The keys whose `order_words` these are, where that map is one-to-one
+    (every key but NaN, whose words drop the sign bit)."""
+    word = words.dtype
+    sign = word.type(1 << (word.itemsize * 8 - 1))
+    w = ~words if descending else words
+    if kind == UNSIGNED:
+        bits = w
+    elif kind == SIGNED:
+        bits = w ^ sign
+    else:
+        bits = np.where(w & sign, w ^ sign, ~w)
+    return bits.astype(word, copy=False).view(dtype)
+
+
 def _reference(kind: int, pairs: bool):
     def reference(inputs: dict) -> dict[str, np.ndarray]:
         keys = inputs["keys"]
         descending = bool(inputs["descending"])
-        order = np.argsort(order_words(keys, kind, descending), kind="stable")
+        words = order_words(keys, kind, descending)
+        if not pairs and not (kind == FLOAT and np.isnan(keys).any()):
+            # Equal words are equal keys here, so sorting the words themselves
+            # (several times faster than a stable argsort) gives the same keys.
+            return {"keys": keys_of_words(np.sort(words), kind, descending, keys.dtype)}
+        order = np.argsort(words, kind="stable")
         expected = {"keys": keys[order]}
         if pairs:
             expected["values"] = inputs["values"][order]
