@@ -1202,6 +1202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             command = f"harness {args.command}"
             raise UsageError(f"unrecognized arguments: {' '.join(extra)} (see '{command} --help')")
         args.argv = argv
+        partition.form_override()
         return args.handler(args)
     except (UsageError, suite.SelectionError, results.RunFolderError) as exc:
         print(f"harness: error: {exc}", file=sys.stderr)

@@ -10,7 +10,10 @@ WGSL convention for kernels/wgsl/<kernel>.wgsl:
   compare-and-swap loop on ``array<atomic<REAL_BITS>>`` with ``bitcast``; the
   description's type aliases as ``alias``, its integer constants as
   ``const NAME = value;`` and its real ones as ``const NAME: REAL = REAL(value);``.
-  ``#include "file"`` lines are expanded. Compiler messages name the file and
+  ``#include "file"`` lines are expanded, and ``#ifdef``/``#ifndef``/``#else``/
+  ``#endif`` blocks of ``HARNESS_CPU_DEVICE`` (defined on CPU adapters, such as
+  lavapipe) are selected as a C preprocessor would (`sources.select_branches`).
+  Compiler messages name the file and
   line a user edits, not the compiled text's.
 - Group 0, binding i is array i of the launch, in the launch's order:
   ``var<storage, read>`` for an array of intent ``in``, else
@@ -59,6 +62,7 @@ from harness.backends.base import (
     build_key,
 )
 from harness.model import sources, wgsl_module
+from harness.model.partition import device_macros
 from harness.model.spec import KernelSpec, ResolvedLaunch, library_routine
 
 INSTALL_HINT = "pip install 'harness[wgpu]'"
@@ -556,6 +560,7 @@ class WgpuSession(Session):
         wgpu = _wgpu()
         names = (*launch.arrays, *(name for name, _ in launch.scalars))
         try:
+            expanded = sources.select_branches(expanded, device_macros(self.info.kind))
             written, text = wgsl_module.for_launch(expanded.text, spec, launch.entry, names)
         except ValueError as exc:
             raise CompileError(f"{source.name}: {launch.entry}: {exc}") from None

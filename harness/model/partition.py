@@ -26,9 +26,11 @@ per work-item.
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from collections.abc import Iterable, Sequence
 
+from harness.errors import UsageError
 from harness.model.spec import KernelSpec, Launch, axes
 
 PARTITIONS = ("item", "stride", "chunk")
@@ -54,9 +56,24 @@ _CALL = re.compile(r"\b(\w+)\s*\(")
 _CONDITION = re.compile(r"^\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b\s*(\w*)")
 
 
+#: Environment variable that picks the form of C bodies every device compiles,
+#: ``cpu`` or ``gpu``, whatever its kind: the GPU forms then run, and are
+#: verified, on a CPU device (the tests do so on PoCL).
+FORM_ENV = "HARNESS_FORM"
+
+
+def form_override() -> str | None:
+    """The form `FORM_ENV` asks for, or None; a UsageError for another value."""
+    form = os.environ.get(FORM_ENV, "")
+    if form not in ("", "cpu", "gpu"):
+        raise UsageError(f"{FORM_ENV}={form!r}: expected cpu or gpu (or unset)")
+    return form or None
+
+
 def device_macros(kind: str) -> frozenset[str]:
     """The macros a device of this kind (`DeviceInfo.kind`) compiles C bodies with."""
-    return frozenset({CPU_MACRO}) if "cpu" in kind.split("/") else frozenset()
+    form = form_override() or ("cpu" if "cpu" in kind.split("/") else "gpu")
+    return frozenset({CPU_MACRO}) if form == "cpu" else frozenset()
 
 
 def compiled_lines(text: str, defined: frozenset[str]) -> str:

@@ -127,6 +127,41 @@ def expand(path: Path, _seen: tuple[Path, ...] = ()) -> Expanded:
     return Expanded("\n".join(lines) + "\n", tuple(origin))
 
 
+_BRANCH = re.compile(r"^\s*#\s*(ifdef|ifndef|else|endif)\b\s*(\w*)\s*$")
+
+
+def select_branches(expanded: Expanded, defined: frozenset[str]) -> Expanded:
+    """The text with the lines of ``#ifdef NAME``/``#ifndef NAME``/``#else``/
+    ``#endif`` blocks that ``defined`` excludes, and those directives, blanked:
+    WGSL has no preprocessor, and a body whose CPU-device form differs
+    (`harness.model.partition.CPU_MACRO`) needs one. Blank lines keep every
+    line where it was, so compiler messages still name the right file and line.
+    """
+    out: list[str] = []
+    taking: list[bool] = []
+    opened: list[int] = []
+    for number, line in enumerate(expanded.text.split("\n"), 1):
+        found = _BRANCH.match(line)
+        if found is None:
+            out.append(line if all(taking) else "")
+            continue
+        word, name = found.groups()
+        if word in ("ifdef", "ifndef"):
+            taking.append((name in defined) == (word == "ifdef"))
+            opened.append(number)
+        elif not taking:
+            raise ValueError(f"{expanded.where(number)}: #{word} without #ifdef or #ifndef")
+        elif word == "else":
+            taking[-1] = not taking[-1]
+        else:
+            taking.pop()
+            opened.pop()
+        out.append("")
+    if opened:
+        raise ValueError(f"{expanded.where(opened[-1])}: this #ifdef or #ifndef has no #endif")
+    return Expanded("\n".join(out), expanded.origin)
+
+
 def prelude(language: str) -> Expanded | None:
     """The shipped prelude a backend puts in front of every C source, or None."""
     name = PRELUDES.get(language)

@@ -40,6 +40,7 @@ from harness.errors import UsageError
 from harness.execution.runner import RunOptions, Task, plan
 from harness.execution.workers import Workers
 from harness.model import sources
+from harness.model.partition import device_macros
 from harness.model.spec import PRECISIONS, KernelSpec, param_choices
 from harness.mutation.operators import Mutant, continued, live_lines, mutants
 
@@ -288,7 +289,8 @@ def all_mutants(
     With a ``device``, C sources go through the preprocessor with the kernel's
     defines at each precision (and each choice of its run options), and only
     mutants on lines it keeps are made: a line under a false ``#if`` (another
-    key type's code in a shared sort header) is no part of this kernel.
+    key type's code in a shared sort header) is no part of this kernel. WGSL
+    sources keep the lines of the ``#ifdef`` branches the device takes.
     """
     chosen = get_backend(backend)
     if chosen.language is None:
@@ -299,7 +301,14 @@ def all_mutants(
     if device is None or not files:
         return found, 0
     live: set[tuple[str, int]] = set()
-    for combo in param_choices(spec, {}, check=True):
+    if chosen.language == "wgsl":  # no preprocessor: only the device's #ifdef branches
+        selected = sources.select_branches(sources.expand(files[0]), device_macros(device.kind))
+        lines = selected.text.splitlines()
+        live = {at for line, at in zip(lines, selected.origin, strict=True) if line}
+        combos = []
+    else:
+        combos = param_choices(spec, {}, check=True)
+    for combo in combos:
         bound = spec.with_params(dict(combo))
         for precision in precisions:
             text = chosen.compiled_text(bound, files[0], precision, device)

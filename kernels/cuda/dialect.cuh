@@ -90,6 +90,9 @@
 #define ATOMIC_INC(p) atomicAdd(p, 1)
 
 // Floating-point atomic add: native for float, and for double from sm_60.
+// Bodies test NATIVE_ATOMIC_ADD_REAL where contention on one address matters:
+// OpenCL's stand-in, a compare-and-swap loop, serialises a GPU's work-items.
+#define NATIVE_ATOMIC_ADD_REAL 1
 DEVICE void atomic_add_real(REAL* p, const REAL v)
 {
     atomicAdd(p, v);
