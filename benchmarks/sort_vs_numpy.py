@@ -57,6 +57,12 @@ def main() -> None:
     parser.add_argument("-k", "--kernel", default="Bitonic_U32", help="a Bitonic_* kernel")
     parser.add_argument("--size", type=int, default=2**22, help="keys (default 2^22)")
     parser.add_argument("-b", "--backends", nargs="+", default=["opencl", "wgpu"])
+    parser.add_argument(
+        "--device",
+        action="append",
+        default=[],
+        help="a harness device, such as cuda:0 (repeatable; instead of -b's devices)",
+    )
     parser.add_argument("--steps", default="4", help="the fused strategy's steps (default 4)")
     parser.add_argument("--launches", type=int, default=3, help="process launches (default 3)")
     parser.add_argument("--reps", type=int, default=5, help="timed repetitions (default 5)")
@@ -65,8 +71,9 @@ def main() -> None:
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
     launches: dict[tuple[str, str], str] = {}
     for launch in range(args.launches):
+        where = [w for d in args.device for w in ("--device", d)] or ["-b", *args.backends]
         rows, _ = harness_rows(
-            "-k", args.kernel, "-b", *args.backends, "--size", str(args.size),
+            "-k", args.kernel, *where, "--size", str(args.size),
             "--strategy", "global", "local", "fused", "--steps", args.steps,
             "--reps", str(args.reps), "--warmup", "1", "--seed", "1",
         )  # fmt: skip
