@@ -1,10 +1,11 @@
-"""Stream kernels on an OpenCL device: this harness beside BabelStream's OpenCL build.
+"""Stream kernels on one device: this harness beside BabelStream's build for its API.
 
-BabelStream is not part of this project: build its OpenCL model yourself and
-pass the command that runs it (a binary, or a script that sets the OpenCL
-loader's environment). The two tools run alternately, several process
-launches each, since memory bandwidth on shared machines changes between
-launches; the table gives, per kernel, the median and best over launches of
+BabelStream is not part of this project: build its model for the device's API
+yourself (OpenCL for an OpenCL device, CUDA for cuda:0) and pass the command
+that runs it (a binary, or a script that sets the loader's environment).
+The two tools run alternately, several process launches each, since memory
+bandwidth on shared machines changes between launches; the table gives, per
+kernel, the median and best over launches of
 
 - the harness: GB/s from each row's median and from its fastest repetition;
 - BabelStream: GB/s from its average time and from its fastest iteration.
@@ -53,7 +54,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "--babelstream", required=True, help="command that runs BabelStream's ocl-stream"
+        "--babelstream", required=True, help="command that runs BabelStream's build"
     )
     parser.add_argument(
         "--device", default="opencl:0", help="the harness device (default opencl:0)"
