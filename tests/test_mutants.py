@@ -14,7 +14,7 @@ from harness.backends import get as get_backend
 from harness.cli import main
 from harness.model import sources
 from harness.mutation import mutants
-from harness.mutation.operators import Mutant
+from harness.mutation.operators import Mutant, live_lines
 from harness.mutation.operators import mutants as make_mutants
 
 C_SOURCE = """\
@@ -189,6 +189,41 @@ def test_mutants_are_made_only_in_code_the_kernel_compiles() -> None:
     assert any(m.file == "bitonic.h" and m.line in values for m in every)
     pairs, _ = mutants.all_mutants(suite.BY_NAME["Bitonic_PAIRS"], "opencl", device)
     assert any(m.file == "bitonic.h" and m.line in values for m in pairs)
+
+
+def test_an_include_in_a_skipped_group_keeps_the_lines_after_it_numbered(
+    tmp_path: Path,
+) -> None:
+    """cpp ignores a #line inside a group it skips, so the line after an
+    #include there was numbered as if the included lines had been counted:
+    mutants then went to the wrong lines (a CPU form's GPU-only code made
+    mutants that could not die)."""
+    (tmp_path / "inc.h").write_text("int a;\nint b;\nint c;\nint d;\n")
+    (tmp_path / "main.c").write_text(
+        '#ifdef GPU\n#include "inc.h"\n#endif\nint live;\n#ifdef GPU\nint dead;\n#endif\n'
+    )
+    text = sources.expand(tmp_path / "main.c").with_line_directives()
+    assert {line for file, line in live_lines(text) if file == "main.c"} == {4}
+    assert {file for file, _ in live_lines("#define GPU 1\n" + text)} >= {"main.c", "inc.h"}
+
+
+@pytest.mark.parametrize("form", ["cpu", "gpu"])
+def test_wgsl_mutants_are_made_only_in_the_branch_the_device_takes(
+    form: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """WGSL's #ifdef HARNESS_CPU_DEVICE branches: a device's mutants leave the
+    other form's lines alone (HARNESS_FORM picks the form here)."""
+    need_backend("wgpu")
+    monkeypatch.setenv("HARNESS_FORM", form)
+    device = get_backend("wgpu").devices()[0]
+    spec = suite.BY_NAME["Basic_PI_ATOMIC"]
+    source = sources.find("wgsl", ".wgsl", spec.source_name).read_text().splitlines()
+    gpu_only = next(i + 1 for i, line in enumerate(source) if "group_sum(lid" in line)
+    cpu_only = next(i + 1 for i, line in enumerate(source) if "atomic_add_pi(s.dx" in line)
+    kept, dead = mutants.all_mutants(spec, "wgpu", device)
+    lines = {m.line for m in kept if m.file == "Basic_PI_ATOMIC.wgsl"}
+    assert dead > 0
+    assert (gpu_only in lines, cpu_only in lines) == (form == "gpu", form == "cpu")
 
 
 def test_an_entry_can_hold_for_some_kernels_only() -> None:

@@ -93,14 +93,20 @@ class Expanded:
         return f"line {line}"
 
     def with_line_directives(self) -> str:
-        """The text with C ``#line`` directives, so C compilers name the real file."""
+        """The text with C ``#line`` directives, so C compilers name the real file.
+
+        A directive also follows every conditional (``#if`` ... ``#endif``): one
+        inside a group the preprocessor skips is ignored, so an ``#include``
+        there would otherwise leave every later line numbered as if the
+        included file's lines had been counted.
+        """
         out = []
         previous: tuple[str, int] | None = None
         for line, (name, number) in zip(self.text.splitlines(), self.origin, strict=True):
             if previous is None or previous[0] != name or previous[1] + 1 != number:
                 out.append(f'#line {number} "{name}"')
             out.append(line)
-            previous = (name, number)
+            previous = None if _CONDITIONAL.match(line) else (name, number)
         return "\n".join(out) + "\n"
 
 
@@ -127,6 +133,7 @@ def expand(path: Path, _seen: tuple[Path, ...] = ()) -> Expanded:
     return Expanded("\n".join(lines) + "\n", tuple(origin))
 
 
+_CONDITIONAL = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b")
 _BRANCH = re.compile(r"^\s*#\s*(ifdef|ifndef|else|endif)\b\s*(\w*)\s*$")
 
 
