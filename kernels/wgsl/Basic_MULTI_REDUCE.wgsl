@@ -7,7 +7,14 @@
 // WGSL has no floating-point atomics: the add is a compare-and-swap loop on the
 // value's bits in an atomic<REAL_BITS> (u32 for f32, u64 for f64), so f64 needs
 // 64-bit atomics (the description's atomics64; adapters without them skip f64).
+// On a GPU the items of the bin the chunk starts in are summed across the
+// work-group and added once, as the C body does there: a compare-and-swap per
+// work-item on a few addresses makes them retry until each wins.
 // The two entry points view values differently (values, bits) at the same binding.
+
+#ifndef HARNESS_CPU_DEVICE
+#include "group_sum.wgslh"
+#endif
 
 struct ClearScalars {
     num_bins: u32,
@@ -51,10 +58,23 @@ fn multi_reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
                 @builtin(local_invocation_index) lid: u32) {
     let begin = (wid.x + wid.y * nwg.x) * s.chunk;
     let end = min(begin + s.chunk, s.n);
+#ifndef HARNESS_CPU_DEVICE
+    var first = -1;
+    if (begin < end) {
+        first = bins[begin];
+    }
+    var in_first = REAL(0);
+#endif
     var bin = -1;
     var sum = REAL(0);
     for (var i = begin + lid; i < end; i += GROUP) {
         let b = bins[i];
+#ifndef HARNESS_CPU_DEVICE
+        if (b == first) {
+            in_first += data[i];
+            continue;
+        }
+#endif
         if (b != bin) {
             if (bin >= 0) {
                 atomic_add_value(bin, sum);
@@ -67,4 +87,10 @@ fn multi_reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
     if (bin >= 0) {
         atomic_add_value(bin, sum);
     }
+#ifndef HARNESS_CPU_DEVICE
+    in_first = group_sum(lid, in_first);
+    if (lid == 0u && first >= 0) {
+        atomic_add_value(first, in_first);
+    }
+#endif
 }
