@@ -12,8 +12,16 @@ import pytest
 from conftest import harness, need_backend, run_folder
 
 from harness.backends import get as get_backend
+from harness.backends.base import DeviceInfo
 from harness.execution import results
-from harness.execution.flush import FLUSH, Flusher, flush_length, host_cache_bytes
+from harness.execution.flush import (
+    FLUSH,
+    UNKNOWN_CACHE_BYTES,
+    Flusher,
+    flush_length,
+    host_cache_bytes,
+    last_level_cache,
+)
 from harness.execution.sampling import (
     MIN_REPS,
     STOPS,
@@ -205,6 +213,20 @@ def test_the_flush_buffer_is_twice_the_last_level_cache_within_limits() -> None:
     flusher.close()
     host = host_cache_bytes()
     assert host is None or host >= 1 << 16
+
+
+def test_an_opencl_gpus_cache_figure_is_a_floor_cudas_is_its_l2() -> None:
+    """NVIDIA's OpenCL says 4 MiB of global memory cache for an H100 (whose L2
+    holds 50 MiB): flushing or sizing past that would stay inside the L2."""
+
+    def device(backend: str, kind: str, cache: int) -> DeviceInfo:
+        limits = {"cache_bytes": cache}
+        return DeviceInfo(backend, 0, "d", "v", kind, 80 << 30, 132, "", "", frozenset(), limits)
+
+    assert last_level_cache(device("opencl", "gpu", 4 << 20)) == (UNKNOWN_CACHE_BYTES, "assumed")
+    assert last_level_cache(device("opencl", "gpu", 512 << 20)) == (512 << 20, "device")
+    assert last_level_cache(device("cuda", "gpu", 50 << 20)) == (50 << 20, "device")
+    assert last_level_cache(device("opencl", "cpu", 32 << 20)) == (32 << 20, "device")
 
 
 def test_cold_rows_stand_beside_hot_ones(tmp_path) -> None:

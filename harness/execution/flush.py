@@ -8,7 +8,9 @@ The scratch buffer is twice the last-level cache: the device's own figure
 where its API gives one (OpenCL's global memory cache, CUDA's L2), the host's
 largest CPU cache for devices that run on the host's cores (the numpy
 backend, PoCL, lavapipe), else `UNKNOWN_CACHE_BYTES`; capped by the device's
-limit on one buffer and its memory. Each cold row records the bytes it used.
+limit on one buffer and its memory. An OpenCL GPU's figure is only a floor:
+NVIDIA's driver gives 4 MiB for an H100, whose L2 holds 50 MiB. Each cold row
+records the bytes it used.
 """
 
 from __future__ import annotations
@@ -54,9 +56,12 @@ def host_cache_bytes(root: Path = HOST_CACHES) -> int | None:
 def last_level_cache(info: base.DeviceInfo) -> tuple[int, str]:
     """The device's last-level cache in bytes, and where the figure comes from."""
     reported = info.limits.get("cache_bytes")
+    on_cpu = "cpu" in info.kind.split("/")
     if isinstance(reported, int) and reported > 0:
+        if info.backend == "opencl" and not on_cpu and reported < UNKNOWN_CACHE_BYTES:
+            return UNKNOWN_CACHE_BYTES, "assumed"  # a GPU's L1 or part of its L2
         return reported, "device"
-    if info.kind == "cpu":
+    if on_cpu:
         host = host_cache_bytes()
         if host:
             return host, "host"
