@@ -91,6 +91,8 @@ def test_wgsl_branches_are_selected_in_place() -> None:
         select_branches(Expanded("a\n#ifdef X\nb", origin[:3]), frozenset())
     with pytest.raises(ValueError, match=r"k.wgsl:2: #endif without #ifdef or #ifndef"):
         select_branches(Expanded("a\n#endif", origin[:2]), frozenset())
+    with pytest.raises(ValueError, match=r"k.wgsl:2: '#if X > 1': WGSL sources take only"):
+        select_branches(Expanded("a\n#if X > 1\n#endif", origin[:3]), frozenset())
 
 
 def test_a_bad_form_is_one_line_and_exit_2() -> None:

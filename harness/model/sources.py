@@ -150,6 +150,11 @@ def select_branches(expanded: Expanded, defined: frozenset[str]) -> Expanded:
     for number, line in enumerate(expanded.text.split("\n"), 1):
         found = _BRANCH.match(line)
         if found is None:
+            if line.lstrip().startswith("#"):
+                raise ValueError(
+                    f"{expanded.where(number)}: {line.strip()!r}: WGSL sources take only "
+                    "#include, #ifdef NAME, #ifndef NAME, #else and #endif"
+                )
             out.append(line if all(taking) else "")
             continue
         word, name = found.groups()
