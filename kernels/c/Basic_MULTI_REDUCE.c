@@ -11,6 +11,7 @@
 // summed across the work-group and added once; other bins' runs as above.
 #include "chunk.h"
 #if !defined(HARNESS_CPU_DEVICE) && !defined(NATIVE_ATOMIC_ADD_REAL)
+#define SUM_FIRST_BIN
 #include "group_sum.h"
 #endif
 
@@ -26,7 +27,7 @@ KERNEL void multi_reduce(GLOBAL const REAL* data, GLOBAL const int* bins, GLOBAL
 {
     const ulong begin = (ulong)GROUP_ID(0) * chunk;
     const ulong end = min(begin + chunk, (ulong)n);
-#if !defined(HARNESS_CPU_DEVICE) && !defined(NATIVE_ATOMIC_ADD_REAL)
+#ifdef SUM_FIRST_BIN
     SHARED REAL tree[GROUP];
     const int first = begin < end ? bins[begin] : -1;
     REAL in_first = 0;
@@ -35,7 +36,7 @@ KERNEL void multi_reduce(GLOBAL const REAL* data, GLOBAL const int* bins, GLOBAL
     REAL sum = 0;
     FOR_CHUNK(i, begin, end) {
         const int b = bins[i];
-#if !defined(HARNESS_CPU_DEVICE) && !defined(NATIVE_ATOMIC_ADD_REAL)
+#ifdef SUM_FIRST_BIN
         if (b == first) {
             in_first += data[i];
             continue;
@@ -53,7 +54,7 @@ KERNEL void multi_reduce(GLOBAL const REAL* data, GLOBAL const int* bins, GLOBAL
     if (bin >= 0) {
         atomic_add_real(&values[bin], sum);
     }
-#if !defined(HARNESS_CPU_DEVICE) && !defined(NATIVE_ATOMIC_ADD_REAL)
+#ifdef SUM_FIRST_BIN
     in_first = group_sum(tree, LOCAL_ID(0), in_first);
     if (LOCAL_ID(0) == 0 && first >= 0) {
         atomic_add_real(&values[first], in_first);
