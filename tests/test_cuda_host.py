@@ -181,6 +181,16 @@ def _log(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+def _run_ok(standin: Path, tmp_path: Path, *args: str) -> tuple[list[dict], list[dict]]:
+    """``harness run -b cuda ARGS`` on the stand-in, which must succeed: its rows
+    and the stand-in's log of driver calls."""
+    log = tmp_path / "log.jsonl"
+    out = tmp_path / "o"
+    proc = harness("run", "-b", "cuda", *args, "--out", str(out), env=_env(standin, log))
+    assert proc.returncode == 0, proc.stderr
+    return _rows(out), _log(log)
+
+
 TIMED = ("--min-time", "0.01", "--max-time", "0.05", "--warmup", "1")
 
 
@@ -227,15 +237,11 @@ def test_in_process_a_lost_device_fails_later_rows_and_says_so(
 
 
 def test_in_process_run_gives_the_context_and_stream_back(standin: Path, tmp_path: Path) -> None:
-    log = tmp_path / "log.jsonl"
-    proc = harness(
-        "run", "-k", "Stream_COPY", "-b", "cuda", "--size", "1000", *TIMED, "--in-process",
-        "--out", str(tmp_path / "o"), env=_env(standin, log),
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    (row,) = _rows(tmp_path / "o")
+    (row,), records = _run_ok(
+        standin, tmp_path, "-k", "Stream_COPY", "--size", "1000", *TIMED, "--in-process"
+    )
     assert row["status"] == "ok"
-    calls = [r["call"] for r in _log(log)]
+    calls = [r["call"] for r in records]
     assert calls.count("retain") == calls.count("release") == 1
     assert calls.count("alloc") == calls.count("free") > 0
 
@@ -243,13 +249,7 @@ def test_in_process_run_gives_the_context_and_stream_back(standin: Path, tmp_pat
 def test_uploads_downloads_and_launches_share_the_sessions_stream(
     standin: Path, tmp_path: Path
 ) -> None:
-    log = tmp_path / "log.jsonl"
-    proc = harness(
-        "run", "-k", "Stream_COPY", "-b", "cuda", "--size", "1000", "--check",
-        "--out", str(tmp_path / "o"), env=_env(standin, log),
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    records = _log(log)
+    _, records = _run_ok(standin, tmp_path, "-k", "Stream_COPY", "--size", "1000", "--check")
     (stream,) = {r["stream"] for r in records if r["call"] == "stream"}
     used = [r for r in records if r["call"] in ("copy", "launch")]
     assert {"htod", "dtoh"} <= {r.get("kind") for r in used}
@@ -258,15 +258,11 @@ def test_uploads_downloads_and_launches_share_the_sessions_stream(
 
 
 def test_timed_repetitions_are_graph_launches_between_events(standin: Path, tmp_path: Path) -> None:
-    log = tmp_path / "log.jsonl"
-    proc = harness(
-        "run", "-k", "Stream_COPY", "-b", "cuda", "--size", "1000", "--reps", "5",
-        "--out", str(tmp_path / "o"), env=_env(standin, log),
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    (row,) = _rows(tmp_path / "o")
+    (row,), records = _run_ok(
+        standin, tmp_path, "-k", "Stream_COPY", "--size", "1000", "--reps", "5"
+    )
     assert (row["queue"], row["reps"]) == ("held (graph)", "5")
-    calls = [r["call"] for r in _log(log)]
+    calls = [r["call"] for r in records]
     timed = calls[calls.index("capture") :]
     assert timed.count("capture") == 1 and timed.count("launch") == 0
     # Each repetition: an event, the whole repetition as one graph, an event.
@@ -274,37 +270,30 @@ def test_timed_repetitions_are_graph_launches_between_events(standin: Path, tmp_
 
 
 def test_unheld_repetitions_launch_directly(standin: Path, tmp_path: Path) -> None:
-    log = tmp_path / "log.jsonl"
-    proc = harness(
-        "run", "-k", "Stream_COPY", "-b", "cuda", "--size", "1000", "--reps", "5", "--no-hold",
-        "--out", str(tmp_path / "o"), env=_env(standin, log),
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    (row,) = _rows(tmp_path / "o")
+    (row,), records = _run_ok(
+        standin, tmp_path, "-k", "Stream_COPY", "--size", "1000", "--reps", "5", "--no-hold"
+    )
     assert row["queue"] == "direct"
-    calls = [r["call"] for r in _log(log)]
+    calls = [r["call"] for r in records]
     assert "capture" not in calls and "graph" not in calls
 
 
 def test_transfers_are_copies_on_the_stream_timed_between_events(
     standin: Path, tmp_path: Path
 ) -> None:
-    log = tmp_path / "log.jsonl"
-    proc = harness(
-        "run", "-k", "Stream_MUL", "-b", "cuda", "--size", "1000", "--reps", "3",
-        "--transfers", "per-launch", "--out", str(tmp_path / "o"), env=_env(standin, log),
+    (row,), records = _run_ok(
+        standin, tmp_path, "-k", "Stream_MUL", "--size", "1000", "--reps", "3",
+        "--transfers", "per-launch",
     )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    (row,) = _rows(tmp_path / "o")
     assert (row["status"], row["transfer_timer"]) == ("ok", "device"), row["reason"]
     assert float(row["h2d_s"]) >= 0 and row["h2d_bytes_per_rep"] == row["d2h_bytes_per_rep"]
-    calls = [r["call"] for r in _log(log) if r["call"] in ("event", "copy", "graph", "launch")]
+    calls = [r["call"] for r in records if r["call"] in ("event", "copy", "graph", "launch")]
     # The last repetition: upload c, the launch of b = alpha * c (a graph of one),
     # download b, each between two events on the stream.
     assert calls[-9:] == [
         "event", "copy", "event", "event", "graph", "event", "event", "copy", "event",
     ]  # fmt: skip
-    kinds = [r.get("kind") for r in _log(log) if r["call"] == "copy"]
+    kinds = [r.get("kind") for r in records if r["call"] == "copy"]
     assert kinds[-2:] == ["htod", "dtoh"]
 
 
@@ -368,24 +357,17 @@ def test_blas_calls_on_the_device_arrays_verify(
     BLAS's column-major definition on the arrays, so a row verifies only where
     the backend maps the row-major routine onto it rightly."""
     names = ("Polybench_GEMM", "Polybench_3MM", "Polybench_ATAX", "Polybench_GESUMMV")
-    proc = harness(
-        "run", "-k", *names, "--impl", "library", "-b", "cuda", "--check",
-        "--precision", precision, "--out", str(tmp_path / "o"),
-        env=_env(standin, tmp_path / "log.jsonl"),
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    rows = _rows(tmp_path / "o")
+    rows, _ = _run_ok(
+        standin, tmp_path, "-k", *names, "--impl", "library", "--check", "--precision", precision
+    )
     assert {r["kernel"] for r in rows} == set(names)
     assert all(r["status"] == "ok" and r["impl"] == "library" for r in rows), rows
 
 
 def test_timed_blas_calls_are_queued_directly(standin: Path, tmp_path: Path) -> None:
-    log = tmp_path / "log.jsonl"
-    proc = harness(
-        "run", "-k", "Polybench_GEMM", "--impl", "library", "-b", "cuda", "--size", "100",
-        "--reps", "3", "--out", str(tmp_path / "o"), env=_env(standin, log),
+    (row,), records = _run_ok(
+        standin, tmp_path, "-k", "Polybench_GEMM", "--impl", "library", "--size", "100",
+        "--reps", "3",
     )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    (row,) = _rows(tmp_path / "o")
     assert (row["status"], row["queue"], row["reps"]) == ("ok", "direct", "3")
-    assert "capture" not in [r["call"] for r in _log(log)]
+    assert "capture" not in [r["call"] for r in records]
