@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from harness.errors import UsageError
+from harness.model.sources import taken_lines
 from harness.model.spec import KernelSpec, Launch, axes
 
 PARTITIONS = ("item", "stride", "chunk")
@@ -53,7 +54,6 @@ _PLACED = re.compile(
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _FUNCTION = re.compile(r"\b(KERNEL|DEVICE)\b[^;{}()]*?\b(\w+)\s*\([^;{}]*?\)\s*\{")
 _CALL = re.compile(r"\b(\w+)\s*\(")
-_CONDITION = re.compile(r"^\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b\s*(\w*)")
 
 
 #: Environment variable that picks the form of C bodies every device compiles,
@@ -79,26 +79,12 @@ def device_macros(kind: str) -> frozenset[str]:
 def compiled_lines(text: str, defined: frozenset[str]) -> str:
     """``text`` with the lines an ``#ifdef``/``#ifndef`` of a macro excludes where
     exactly ``defined`` are defined left out (their ``#else`` branches likewise);
-    under any other condition, and from an ``#elif`` on, every branch is kept."""
-    kept, stack = [], []  # per open condition: [known, taking]
-    for line in text.split("\n"):
-        found = _CONDITION.match(line)
-        if found is None:
-            if all(taking for _, taking in stack):
-                kept.append(line)
-            continue
-        word, name = found.groups()
-        if word in ("ifdef", "ifndef"):
-            stack.append([True, (name in defined) == (word == "ifdef")])
-        elif word == "if":
-            stack.append([False, True])
-        elif word == "elif" and stack:
-            stack[-1] = [False, True]
-        elif word == "else" and stack and stack[-1][0]:
-            stack[-1][1] = not stack[-1][1]
-        elif word == "endif" and stack:
-            stack.pop()
-    return "\n".join(kept)
+    under any other condition, and from an ``#elif`` on, every branch is kept
+    (`sources.taken_lines`)."""
+    lines = text.split("\n")
+    return "\n".join(
+        line for line, taken in zip(lines, taken_lines(lines, defined), strict=True) if taken
+    )
 
 
 def candidates(kind: str, offered: Sequence[str]) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ import hashlib
 import re
 import shutil
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -106,7 +106,7 @@ class Expanded:
             if previous is None or previous[0] != name or previous[1] + 1 != number:
                 out.append(f'#line {number} "{name}"')
             out.append(line)
-            previous = None if _CONDITIONAL.match(line) else (name, number)
+            previous = None if _CONDITION.match(line) else (name, number)
         return "\n".join(out) + "\n"
 
 
@@ -133,8 +133,41 @@ def expand(path: Path, _seen: tuple[Path, ...] = ()) -> Expanded:
     return Expanded("\n".join(lines) + "\n", tuple(origin))
 
 
-_CONDITIONAL = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b")
-_BRANCH = re.compile(r"^\s*#\s*(ifdef|ifndef|else|endif)\b\s*(\w*)\s*$")
+#: A conditional directive, with the macro an #ifdef or #ifndef names.
+_CONDITION = re.compile(r"^\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b\s*(\w*)")
+#: The conditionals WGSL sources may use.
+_WGSL_CONDITIONS = ("ifdef", "ifndef", "else", "endif")
+
+
+def taken_lines(lines: Sequence[str], defined: frozenset[str]) -> Iterator[bool | None]:
+    """For each line, whether a preprocessor where exactly ``defined`` are
+    defined compiles it, or None for a conditional directive itself. Only
+    ``#ifdef``/``#ifndef`` are decided: under any other condition, and from an
+    ``#elif`` on, every branch counts as compiled. A ValueError names the line
+    number of an ``#else`` or ``#endif`` with nothing open, or of an opening
+    left without its ``#endif``."""
+    stack: list[list] = []  # per open condition: [known, taking, line, directive]
+    for number, line in enumerate(lines, 1):
+        found = _CONDITION.match(line)
+        if found is None:
+            yield all(taking for _, taking, _, _ in stack)
+            continue
+        word, name = found.groups()
+        if word in ("ifdef", "ifndef"):
+            stack.append([True, (name in defined) == (word == "ifdef"), number, word])
+        elif word == "if":
+            stack.append([False, True, number, word])
+        elif not stack:
+            raise ValueError(f"{number}: #{word} without #if, #ifdef or #ifndef")
+        elif word == "elif":
+            stack[-1][:2] = [False, True]
+        elif word == "else":
+            stack[-1][1] = not stack[-1][1] if stack[-1][0] else True
+        else:
+            stack.pop()
+        yield None
+    if stack:
+        raise ValueError(f"{stack[-1][2]}: this #{stack[-1][3]} has no #endif")
 
 
 def select_branches(expanded: Expanded, defined: frozenset[str]) -> Expanded:
@@ -144,33 +177,20 @@ def select_branches(expanded: Expanded, defined: frozenset[str]) -> Expanded:
     (`harness.model.partition.CPU_MACRO`) needs one. Blank lines keep every
     line where it was, so compiler messages still name the right file and line.
     """
-    out: list[str] = []
-    taking: list[bool] = []
-    opened: list[int] = []
-    for number, line in enumerate(expanded.text.split("\n"), 1):
-        found = _BRANCH.match(line)
-        if found is None:
-            if line.lstrip().startswith("#"):
-                raise ValueError(
-                    f"{expanded.where(number)}: {line.strip()!r}: WGSL sources take only "
-                    "#include, #ifdef NAME, #ifndef NAME, #else and #endif"
-                )
-            out.append(line if all(taking) else "")
-            continue
-        word, name = found.groups()
-        if word in ("ifdef", "ifndef"):
-            taking.append((name in defined) == (word == "ifdef"))
-            opened.append(number)
-        elif not taking:
-            raise ValueError(f"{expanded.where(number)}: #{word} without #ifdef or #ifndef")
-        elif word == "else":
-            taking[-1] = not taking[-1]
-        else:
-            taking.pop()
-            opened.pop()
-        out.append("")
-    if opened:
-        raise ValueError(f"{expanded.where(opened[-1])}: this #ifdef or #ifndef has no #endif")
+    lines = expanded.text.split("\n")
+    for number, line in enumerate(lines, 1):
+        found = _CONDITION.match(line)
+        if line.lstrip().startswith("#") and (found is None or found[1] not in _WGSL_CONDITIONS):
+            raise ValueError(
+                f"{expanded.where(number)}: {line.strip()!r}: WGSL sources take only "
+                "#include, #ifdef NAME, #ifndef NAME, #else and #endif"
+            )
+    try:
+        taken = list(taken_lines(lines, defined))
+    except ValueError as exc:
+        number, problem = str(exc).split(": ", 1)
+        raise ValueError(f"{expanded.where(int(number))}: {problem}") from None
+    out = [line if keep else "" for line, keep in zip(lines, taken, strict=True)]
     return Expanded("\n".join(out), expanded.origin)
 
 
