@@ -11,23 +11,35 @@ import time
 from pathlib import Path
 
 
-def harness_rows(*args: str) -> tuple[list[dict[str, str]], float]:
-    """Run ``harness run ARGS`` in a fresh process; its rows and its wall time."""
+def harness_rows(
+    *args: str, tree: Path | None = None, failed_rows: bool = True
+) -> tuple[list[dict[str, str]], float]:
+    """Run ``harness run ARGS`` in a fresh process; its rows and its wall time.
+
+    With ``tree``, the harness is the one in that checkout, run from it. Exit
+    status 1 (some rows failed; they are in the table) is accepted unless
+    ``failed_rows`` is False; any other failure raises with the harness's error.
+    """
     env = dict(os.environ)
     env.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
     with tempfile.TemporaryDirectory(prefix="harness-bench-") as out:
         start = time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-m", "harness", "run", *args, "--out", out],
+            cwd=tree,
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
         )
         wall = time.perf_counter() - start
-        if done.returncode not in (0, 1):  # 1: some rows failed; they are in the table
+        if done.returncode not in ((0, 1) if failed_rows else (0,)):
+            where = f" in {tree}" if tree is not None else ""
             raise RuntimeError(
-                f"harness run {' '.join(args)} exited {done.returncode}:\n" + done.stderr[-2000:]
+                f"harness run {' '.join(args)}{where} exited {done.returncode}:\n"
+                + done.stderr[-2000:]
             )
         if done.returncode == 1:
             print(done.stderr[-2000:], file=sys.stderr)

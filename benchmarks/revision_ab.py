@@ -18,15 +18,14 @@ shows in).
 from __future__ import annotations
 
 import argparse
-import csv
-import os
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections import defaultdict
 from pathlib import Path
+
+from common import harness_rows
 
 from harness import suite
 
@@ -36,27 +35,10 @@ HERE = Path(__file__).resolve().parent.parent
 def rows(tree: Path, args: list[str]) -> tuple[list[dict[str, str]], float]:
     """``harness run ARGS`` with the harness and kernel sources of ``tree``: its
     rows and its wall time in seconds."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    env.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
     # An installed harness resolves its sources to the installation; --sources
     # makes each tree compile its own.
     extra = ["--sources", str(tree / "kernels")] if tree != HERE else []
-    with tempfile.TemporaryDirectory(prefix="harness-ab-") as out:
-        start = time.perf_counter()
-        done = subprocess.run(
-            [sys.executable, "-m", "harness", "run", *args, *extra, "--out", out],
-            cwd=tree,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        wall = time.perf_counter() - start
-        if done.returncode != 0:
-            raise SystemExit(f"harness run failed in {tree}: {done.stderr.strip()}")
-        (folder,) = Path(out).iterdir()
-        with (folder / "results.csv").open() as f:
-            return list(csv.DictReader(f)), wall
+    return harness_rows(*args, *extra, tree=tree, failed_rows=False)
 
 
 #: Columns that say what a row measures (with the kernels' run options).
