@@ -47,6 +47,24 @@ def seconds(text: str) -> float:
     return value
 
 
+#: Longest device time one sample may be asked to cover (``--sample-time``).
+MAX_SAMPLE_SECONDS = 10.0
+
+
+def sample_seconds(text: str) -> float:
+    """Seconds from 0 (time every repetition alone) to `MAX_SAMPLE_SECONDS`."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= MAX_SAMPLE_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is out of range: give 0 (each repetition timed alone) up to "
+            f"{MAX_SAMPLE_SECONDS:g} seconds"
+        )
+    return value
+
+
 def percent(text: str) -> float:
     """A percentage above 0 and below 100."""
     try:

@@ -33,6 +33,7 @@ from harness.execution.runner import (
     reaches,
     size_for_memory,
 )
+from harness.execution.sampling import StopRule
 from harness.execution.transfers import TRANSFER_MODES
 from harness.execution.workers import InProcess, Workers
 from harness.model import partition, sources
@@ -65,8 +66,12 @@ deviation of its samples (the noise) under --max-noise, judged after at least
 --min-samples samples and --min-time seconds of measured time; or until the
 noise stops changing; or until --max-time runs out. Each row says which
 (columns noise, noise_met, stop), gives its median with quartiles and a 95%
-interval, and keeps every sample in the run folder's samples.jsonl. --reps
-times a fixed count instead."""
+interval, and keeps every sample in the run folder's samples.jsonl. A
+repetition shorter than --sample-time is timed in back-to-back batches, each
+sample a batch's mean (column batch): a clock's resolution and a launch's
+jitter are then a small part of a sample. Cold rows and rows with transfers
+time each repetition alone. --reps times a fixed count of single repetitions
+instead."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -201,6 +206,15 @@ def build_parser() -> Parser:
         metavar="PERCENT",
         help="noise target: the samples' relative standard deviation, in percent "
         "(default 0.5, nvbench's)",
+    )
+    timing.add_argument(
+        "--sample-time",
+        type=arguments.sample_seconds,
+        default=StopRule.sample_time,
+        metavar="SECONDS",
+        help="least device time one sample covers: shorter repetitions are timed back to "
+        "back in batches, each sample their mean, as pyperf's loops and nvbench's batch "
+        f"measurement do (default {StopRule.sample_time:g}; 0 times each repetition alone)",
     )
     timing.add_argument(
         "--cache",
@@ -636,6 +650,7 @@ def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence
         "min_time": options.min_time,
         "min_samples": options.min_samples,
         "max_noise": options.max_noise,
+        "sample_time": options.sample_time,
         "caches": list(options.caches),
         "transfers": list(options.transfers),
         "groups": list(options.groups),
@@ -664,6 +679,7 @@ def _options_from_meta(saved: dict[str, Any]) -> RunOptions:
         min_time=saved.get("min_time", RunOptions.min_time),
         min_samples=saved.get("min_samples", RunOptions.min_samples),
         max_noise=saved.get("max_noise", RunOptions.max_noise),
+        sample_time=saved.get("sample_time", 0.0),
         caches=tuple(saved.get("caches", RunOptions.caches)),
         transfers=tuple(saved.get("transfers", RunOptions.transfers)),
         groups=tuple(saved.get("groups", RunOptions.groups)),
@@ -739,6 +755,7 @@ def _new_run(
         min_time=args.min_time,
         min_samples=args.min_samples,
         max_noise=args.max_noise / 100,
+        sample_time=args.sample_time,
         caches=tuple(dict.fromkeys(args.cache)),
         transfers=tuple(dict.fromkeys(args.transfers)),
         groups=args.group or (),

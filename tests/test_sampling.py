@@ -22,16 +22,20 @@ from harness.execution.flush import (
     host_cache_bytes,
     last_level_cache,
 )
+from harness.execution.runner import make_inputs
 from harness.execution.sampling import (
+    MAX_BATCH,
     MIN_REPS,
     STOPS,
     Sampler,
     StopRule,
+    batch_size,
     median_interval,
     summarise,
 )
 from harness.model import sources
 from harness.reporting.table import format_rows
+from harness.suite import BY_NAME
 
 
 def _fed(rule: StopRule, times: list[float], elapsed: float = 0.0) -> tuple[int, str | None]:
@@ -76,16 +80,36 @@ def test_a_row_keeps_at_most_max_samples() -> None:
     assert _fed(rule, [1e-6, 2e-6] * 500) == (200, "samples")
     sampler = Sampler(rule)
     sampler.add([1e-6] * 190)
-    assert sampler.batch(per_rep=1e-6, remaining=100.0) == 10
+    assert sampler.next_count(per_rep=1e-6, remaining=100.0) == 10
 
 
 def test_batches_fill_their_time_stay_in_the_budget_and_reach_three_reps() -> None:
     sampler = Sampler(StopRule(batch_time=0.05))
-    assert sampler.batch(per_rep=0.001, remaining=2.0) == 50
-    assert sampler.batch(per_rep=0.001, remaining=0.01) == 10
-    assert sampler.batch(per_rep=5.0, remaining=2.0) == MIN_REPS
+    assert sampler.next_count(per_rep=0.001, remaining=2.0) == 50
+    assert sampler.next_count(per_rep=0.001, remaining=0.01) == 10
+    assert sampler.next_count(per_rep=5.0, remaining=2.0) == MIN_REPS
     sampler.add([5.0] * 3)
-    assert sampler.batch(per_rep=5.0, remaining=0.0) == 1
+    assert sampler.next_count(per_rep=5.0, remaining=0.0) == 1
+
+
+def test_a_batch_covers_the_sample_time_within_its_limit() -> None:
+    rule = StopRule(sample_time=0.001)
+    assert batch_size(1e-5, rule) == 100
+    assert batch_size(3e-4, rule) == 4
+    assert batch_size(0.001, rule) == batch_size(0.5, rule) == 1
+    assert batch_size(1e-9, rule) == MAX_BATCH
+    assert batch_size(0.0, rule) == 1
+    assert batch_size(1e-5, StopRule(sample_time=0.0)) == 1
+
+
+def test_batched_samples_count_all_their_repetitions_towards_min_time() -> None:
+    """Ten samples of 10 ms means are 0.1 s alone, but 1 s of measured time
+    when each is the mean of ten repetitions."""
+    rule = StopRule(min_samples=10, min_time=0.5, max_time=60.0)
+    for batch, judged in ((1, False), (10, True)):
+        sampler = Sampler(rule, batch)
+        sampler.add([0.01] * 10)
+        assert (sampler.stop(elapsed=1.0) == "noise") is judged
 
 
 def test_the_median_interval_covers_the_true_median_about_95_percent_of_the_time() -> None:
@@ -137,7 +161,8 @@ def test_a_default_run_stops_on_noise_and_keeps_every_sample(tmp_path) -> None:
     for number, row in enumerate(rows, 1):
         times = samples[number]
         assert row["stop"] in STOPS and row["stop"] != "reps"
-        assert int(row["samples"]) == int(row["reps"]) == len(times) >= MIN_REPS
+        assert int(row["samples"]) == len(times) >= MIN_REPS
+        assert int(row["reps"]) == int(row["samples"]) * int(row["batch"])
         assert float(row["time_median_s"]) == pytest.approx(statistics.median(times), abs=1e-9)
         assert float(row["time_min_s"]) == pytest.approx(min(times), abs=1e-9)
         q1, median, q3 = (float(row[k]) for k in ("time_q1_s", "time_median_s", "time_q3_s"))
@@ -161,9 +186,61 @@ def test_fixed_reps_still_time_that_many(tmp_path) -> None:
     assert len(line["samples_ns"]) == 7 and line["kernel"] == "Stream_COPY"
 
 
+@pytest.mark.parametrize("backend", ["cpu", "opencl", "wgpu"])
+def test_each_backend_times_a_batch_as_back_to_back_repetitions(backend) -> None:
+    """DAXPY adds a*x to y each repetition: after 2 samples of 3 repetitions,
+    y has had it added 6 times (the 2 warm repetitions' results excluded)."""
+    need_backend(backend)
+    spec = BY_NAME["Basic_DAXPY"]
+    size = 4099
+    inputs = make_inputs(spec, size, 1, "f64")
+    chosen = get_backend(backend)
+    source = None
+    if chosen.language:
+        source = sources.find(chosen.language, chosen.extension, spec.name)
+    session = chosen.open(0)
+    execution = session.load(spec, "f64", source, {a.name: inputs[a.name] for a in spec.arrays})
+    launches = spec.resolve(size, inputs, "f64")
+    times = execution.time(launches, 2, True, 3)
+    y = execution.read("y")[:size]
+    execution.close()
+    assert len(times) == 2 and all(t > 0 for t in times)
+    expected = dict(inputs)
+    for _ in range(6):
+        expected = {**expected, "y": spec.reference(expected)["y"]}
+    np.testing.assert_allclose(y, expected["y"][:size], rtol=1e-12)
+    once = {**inputs, "y": spec.reference(inputs)["y"]}
+    assert not np.allclose(expected["y"], once["y"])
+
+
+def test_short_hot_rows_batch_cold_and_fixed_ones_do_not(tmp_path) -> None:
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "cpu", "--size", "1000", "--cache", "hot", "cold",
+        "--max-time", "0.3", "--min-time", "0.05", "--out", str(tmp_path / "auto"),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = {r["cache"]: r for r in _rows(run_folder(tmp_path / "auto"))}
+    assert int(rows["hot"]["batch"]) > 1 and rows["cold"]["batch"] == "1"
+    samples = results.read_samples(run_folder(tmp_path / "auto"))
+    assert int(rows["hot"]["samples"]) == len(samples[1])
+    # Each sample is a mean of at least a millisecond's worth of repetitions.
+    assert min(samples[1]) * int(rows["hot"]["batch"]) >= 0.001 * 0.5
+    for option in (("--sample-time", "0"), ("--reps", "5")):
+        out = tmp_path / option[0].strip("-")
+        proc = harness(
+            "run", "-k", "Stream_COPY", "-b", "cpu", "--size", "1000", *option,
+            "--max-time", "0.3", "--min-time", "0.05", "--out", str(out),
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        (row,) = _rows(run_folder(out))
+        assert row["batch"] == "1" and row["reps"] == row["samples"]
+
+
 @pytest.mark.parametrize(
     ("option", "value", "message"),
     [
+        ("--sample-time", "-1", "'-1' is out of range: give 0 (each repetition timed alone)"),
+        ("--sample-time", "11", "'11' is out of range"),
         ("--max-noise", "0", "'0' is out of range: give more than 0 and under 100"),
         ("--max-noise", "lots", "'lots' is not a number of percent"),
         ("--min-samples", "0", "'0' must be a positive whole number"),

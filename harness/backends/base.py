@@ -133,6 +133,11 @@ class DeviceInfo:
         }
 
 
+#: The most launches a held queue is asked to hold at once (a driver may stop
+#: taking commands while too many wait): one sample's batch stays within it.
+HELD_LAUNCHES = 512
+
+
 class Execution(ABC):
     """One kernel's buffers and compiled entry points on one device."""
 
@@ -147,12 +152,16 @@ class Execution(ABC):
     queue: str = "host"
 
     @abstractmethod
-    def time(self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True) -> list[float]:
-        """Perform ``reps`` repetitions; return each one's duration in seconds.
+    def time(
+        self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True, batch: int = 1
+    ) -> list[float]:
+        """Perform ``reps`` samples of ``batch`` back-to-back repetitions each; return
+        each sample's duration in seconds divided by ``batch`` (a repetition's mean).
 
         With ``hold``, where the API can hold a queue, the device starts a
-        repetition only once the host has queued all of its launches, so that
-        the time is the device's and not the host's rate of queueing launches.
+        sample only once the host has queued all of its launches (at most
+        `HELD_LAUNCHES` at once), so that the time is the device's and not the
+        host's rate of queueing launches.
         """
 
     @abstractmethod

@@ -57,12 +57,15 @@ class CpuExecution(Execution):
             arrays = [self._arrays[n] for n in launch.arrays]
             entry(Grid(launch.items, launch.group), *arrays, *(v for _, v in launch.scalars))
 
-    def time(self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True) -> list[float]:
+    def time(
+        self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True, batch: int = 1
+    ) -> list[float]:
         times = []
         for _ in range(reps):
             start = time.perf_counter()
-            self.run(launches)
-            times.append(time.perf_counter() - start)
+            for _ in range(batch):
+                self.run(launches)
+            times.append((time.perf_counter() - start) / batch)
         return times
 
     def read(self, name: str) -> np.ndarray:

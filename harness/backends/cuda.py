@@ -859,7 +859,9 @@ class CudaExecution(Execution):
             self._graphs[key] = self._context.graph(self._prepare(launches))
         return self._graphs[key]
 
-    def time(self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True) -> list[float]:
+    def time(
+        self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True, batch: int = 1
+    ) -> list[float]:
         ctx = self._context
         # A library call is queued by the host each repetition; graphs hold kernels only.
         hold = hold and not any(library_routine(launch.entry) for launch in launches)
@@ -870,12 +872,13 @@ class CudaExecution(Execution):
             events = ctx.events(2 * reps)
             for rep in range(reps):
                 ctx.record(events[2 * rep])
-                if graph is not None:
-                    ctx.launch_graph(graph)
-                self._queue(prepared)
+                for _ in range(batch):
+                    if graph is not None:
+                        ctx.launch_graph(graph)
+                    self._queue(prepared)
                 ctx.record(events[2 * rep + 1])
             ctx.synchronize()
-            return [ctx.elapsed(events[2 * r], events[2 * r + 1]) for r in range(reps)]
+            return [ctx.elapsed(events[2 * r], events[2 * r + 1]) / batch for r in range(reps)]
 
     def read(self, name: str) -> np.ndarray:
         out = np.empty_like(self._host[name])

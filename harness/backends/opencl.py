@@ -23,6 +23,7 @@ import numpy as np
 
 from harness.backends import clblast
 from harness.backends.base import (
+    HELD_LAUNCHES,
     Backend,
     BackendUnavailable,
     CompileError,
@@ -38,8 +39,6 @@ from harness.model.partition import PARTITIONS, device_macros
 from harness.model.spec import KernelSpec, ResolvedLaunch, library_routine
 
 INSTALL_HINT = "pip install 'harness[opencl]' (and 'harness[pocl]' for a CPU OpenCL device)"
-#: Most launches queued behind one held marker.
-HOLD_LAUNCHES = 512
 
 
 def _cl() -> Any:
@@ -236,19 +235,21 @@ class OpenCLExecution(Execution):
             self._enqueue(launch)
         self._queue.finish()
 
-    def time(self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True) -> list[float]:
-        """Each repetition from its first launch's start to its last one's end.
+    def time(
+        self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True, batch: int = 1
+    ) -> list[float]:
+        """Each sample from its first launch's start to its last one's end.
 
-        Held, repetitions are queued behind a marker waiting on a user event,
-        set once they are all queued (or once `HOLD_LAUNCHES` launches are: a
+        Held, samples are queued behind a marker waiting on a user event, set
+        once they are all queued (or once `HELD_LAUNCHES` launches are: a
         driver may stop taking commands while too many wait), so that the
-        device never waits on the host within a repetition.
+        device never waits on the host within a sample.
         """
         spans = []
         # A library may wait on the queue itself (CLBlast compiles on first use),
         # which a held queue would never let finish.
         hold = hold and not any(library_routine(launch.entry) for launch in launches)
-        per_hold = max(1, HOLD_LAUNCHES // max(1, len(launches)))
+        per_hold = max(1, HELD_LAUNCHES // max(1, len(launches) * batch))
         self.queue = "held (user event)" if hold else "direct"
         for first in range(0, reps, per_hold):
             gate = self._cl.UserEvent(self._context) if hold else None
@@ -256,13 +257,13 @@ class OpenCLExecution(Execution):
                 if gate is not None:
                     self._cl.enqueue_marker(self._queue, wait_for=[gate])
                 for _ in range(min(per_hold, reps - first)):
-                    events = [self._enqueue(launch) for launch in launches]
+                    events = [self._enqueue(launch) for _ in range(batch) for launch in launches]
                     spans.append((events[0], events[-1]))
             finally:
                 if gate is not None:
                     gate.set_status(self._cl.command_execution_status.COMPLETE)
         self._queue.finish()
-        return [(last.profile.end - first.profile.start) * 1e-9 for first, last in spans]
+        return [(last.profile.end - first.profile.start) * 1e-9 / batch for first, last in spans]
 
     def read(self, name: str) -> np.ndarray:
         out = np.empty_like(self._host[name])

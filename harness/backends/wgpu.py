@@ -428,18 +428,21 @@ class WgpuExecution(Execution):
         self._encode(encoder, launches, None, fold=True)
         self._submit_and_wait(encoder)
 
-    def time(self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True) -> list[float]:
-        # WebGPU has no way to hold a queue, nor a need: a batch of repetitions
-        # is one command buffer, submitted once.
+    def time(
+        self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True, batch: int = 1
+    ) -> list[float]:
+        # WebGPU has no way to hold a queue, nor a need: samples are one command
+        # buffer, submitted once; a sample's batch of repetitions is one pass.
+        batched = list(launches) * batch
         if self._session.timer != "device":
             self.queue = "host"
-            return self._host_time(launches, reps)
+            return [t / batch for t in self._host_time(batched, reps)]
         self.queue = "held (one submission)"
         times: list[float] = []
         per_submit = MAX_QUERIES // 2
         while len(times) < reps:
-            times.extend(self._device_time(launches, min(per_submit, reps - len(times))))
-        return times
+            times.extend(self._device_time(batched, min(per_submit, reps - len(times))))
+        return [t / batch for t in times]
 
     def _device_time(self, launches: Sequence[ResolvedLaunch], reps: int) -> list[float]:
         """``reps`` repetitions in one submit, each bracketed by two timestamps."""

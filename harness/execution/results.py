@@ -50,6 +50,7 @@ COLUMNS = (
     "partition",
     "size",
     "reps",
+    "batch",
     "warmup",
     "launches",
     "status",
@@ -90,6 +91,7 @@ NUMERIC = (
     "size",
     "work_group",
     "reps",
+    "batch",
     "warmup",
     "launches",
     "max_rel_error",
@@ -264,10 +266,11 @@ def _replace(path: Path, text: str) -> None:
 class Journal:
     """Appends rows to a run's journal; each row is on disk before the next starts.
 
-    A row's raw per-repetition times (``samples_s``) go to samples.jsonl instead,
-    in whole nanoseconds (``samples_ns``),
-    one line per row, written before the row and keyed by the row's line number
-    in the journal (``row``): a row in the journal has its samples on disk.
+    A row's raw samples (``samples_s``: a repetition's time, or a batch's mean per
+    repetition, ``batch`` saying how many) go to samples.jsonl instead, in whole
+    nanoseconds (``samples_ns``), one line per row, written before the row and
+    keyed by the row's line number in the journal (``row``): a row in the
+    journal has its samples on disk.
     """
 
     def __init__(self, run_dir: Path) -> None:
@@ -288,6 +291,7 @@ class Journal:
                 "row": self._rows,
                 "kernel": row.get("kernel"),
                 "device_id": row.get("device_id"),
+                "batch": row.get("batch", 1),
                 "samples_ns": [round(t * 1e9) for t in samples],
             }
             _append_synced(self._samples, json.dumps(line, default=_plain))
@@ -307,9 +311,10 @@ def _append_synced(file: Any, line: str) -> None:
 
 
 def read_samples(run_dir: Path) -> dict[int, list[float]]:
-    """Each row's raw per-repetition times in seconds, by the row's line number in
-    the journal (the last line for a number wins: a resumed run rewrites the
-    samples of a row whose journal line a crash cut short)."""
+    """Each row's raw samples in seconds (a repetition's time, or a batch's mean per
+    repetition), by the row's line number in the journal (the last line for a
+    number wins: a resumed run rewrites the samples of a row whose journal line
+    a crash cut short)."""
     path = Path(run_dir) / SAMPLES
     found: dict[int, list[float]] = {}
     try:

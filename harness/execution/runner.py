@@ -26,7 +26,7 @@ from harness.backends import base
 from harness.backends import get as get_backend
 from harness.execution import clocks
 from harness.execution.flush import Flusher
-from harness.execution.sampling import Sampler, StopRule, summarise
+from harness.execution.sampling import MIN_REPS, Sampler, StopRule, batch_size, summarise
 from harness.execution.transfers import Mover
 from harness.model import partition, sources
 from harness.model.rajaperf import checksum as array_checksum
@@ -55,6 +55,8 @@ class RunOptions:
     min_time: float = 0.5
     min_samples: int = 10
     max_noise: float = 0.005
+    #: Least device time one sample covers (`StopRule.sample_time`).
+    sample_time: float = StopRule.sample_time
     caches: tuple[str, ...] = ("hot",)
     #: Where the data lives while timed (`harness.execution.transfers`).
     transfers: tuple[str, ...] = ("resident",)
@@ -106,6 +108,7 @@ def stop_rule(options: RunOptions) -> StopRule:
         min_samples=options.min_samples,
         min_time=options.min_time,
         max_time=options.max_time,
+        sample_time=options.sample_time,
     )
 
 
@@ -463,6 +466,8 @@ def host_available_bytes() -> int:
 TRIAL_ROUNDS = 3
 TRIAL_REPS = 10
 TRIAL_SECONDS = 0.1
+#: Most rounds spent sizing a row's batches (`Runner._calibrate`).
+CALIBRATION_ROUNDS = 4
 
 #: The longest wait for a row, in seconds: one week (a longer one overflows poll()).
 MAX_SECONDS = 7 * 24 * 3600
@@ -791,7 +796,7 @@ class Runner:
                 execution.close()
             else:
                 _close_after(execution, failed)
-        row.update(reps=len(times), warmup=self.options.warmup)
+        row.update(reps=len(times) * row["batch"], warmup=self.options.warmup)
         row.update(summarise(times, stop_rule(self.options), stop))
         row["samples_s"] = times
         if mover is None:
@@ -848,10 +853,11 @@ class Runner:
         probe = self._probes[session.info.id]
         try:
             before = probe.read() if probe else {}
-            sampled = self._repeat(launches, execution, flusher, estimate, mover)
+            times, stop, batch = self._repeat(launches, execution, flusher, estimate, mover)
             row["queue"] = execution.queue
+            row["batch"] = batch
             row.update(clocks.columns(before, probe.read() if probe else {}))
-            return sampled
+            return times, stop
         finally:
             if flusher is not None:
                 flusher.close()
@@ -863,34 +869,61 @@ class Runner:
         flusher: Flusher | None,
         estimate: float,
         mover: Mover | None,
-    ) -> tuple[list[float], str]:
+    ) -> tuple[list[float], str, int]:
+        """The samples, why sampling stopped, and how many repetitions each sample
+        batches (`sampling.batch_size`: only hot rows without transfers batch, and
+        not under a fixed ``--reps``)."""
+        rule = stop_rule(self.options)
+        hold = self.options.hold
+        batch = 1
+        # A repetition whose wall time is far past a sample's needs no probe.
+        short = estimate < 100 * rule.sample_time
+        if flusher is None and mover is None and not self.options.reps and short:
+            batch = self._calibrate(launches, execution, rule)
+
         def take(count: int) -> list[float]:
             if flusher is None and mover is None:
-                return execution.time(launches, count, self.options.hold)
+                return execution.time(launches, count, hold, batch)
             times = []
             for _ in range(count):
                 if flusher is not None:
                     flusher.run()
                 if mover is None:
-                    times.extend(execution.time(launches, 1, self.options.hold))
+                    times.extend(execution.time(launches, 1, hold))
                 else:
                     times.append(mover.rep())
             return times
 
         if self.options.reps:
-            return take(self.options.reps), "reps"
-        rule = stop_rule(self.options)
-        sampler = Sampler(rule)
+            return take(self.options.reps), "reps", batch
+        sampler = Sampler(rule, batch)
         start = time.perf_counter()
-        per_rep = estimate
+        per_sample = estimate * batch
         while True:
             elapsed = time.perf_counter() - start
             stop = sampler.stop(elapsed)
             if stop is not None:
-                return sampler.times, stop
-            count = sampler.batch(per_rep, rule.max_time - elapsed)
+                return sampler.times, stop, batch
+            count = sampler.next_count(per_sample, rule.max_time - elapsed)
             sampler.add(take(count))
-            per_rep = (time.perf_counter() - start - elapsed) / count
+            per_sample = (time.perf_counter() - start - elapsed) / count
+
+    def _calibrate(
+        self, launches: Sequence[ResolvedLaunch], execution: base.Execution, rule: StopRule
+    ) -> int:
+        """Repetitions per sample: sized from a repetition timed alone, then resized
+        from the batch's own pace (a lone repetition carries overhead a batch
+        spreads out), as pyperf calibrates its loops; at most `base.HELD_LAUNCHES`
+        launches a sample."""
+        most = max(1, base.HELD_LAUNCHES // max(1, len(launches)))
+        batch = 1
+        for _ in range(CALIBRATION_ROUNDS):
+            times = execution.time(launches, MIN_REPS, self.options.hold, batch)
+            wanted = min(most, batch_size(float(np.median(times)), rule))
+            if wanted <= batch:
+                break
+            batch = wanted
+        return batch
 
 
 def save_images(

@@ -8,6 +8,12 @@ time, then stop as soon as the relative standard deviation of the samples
 varies by less than `StopRule.settled` of its value), or the wall-clock budget
 runs out. A fixed ``--reps`` count bypasses the rule.
 
+A repetition much shorter than `StopRule.sample_time` is not timed alone: the
+clocks' resolution and the launch's jitter would be most of its sample. The
+repetitions are timed back to back in batches instead, each sample the
+batch's mean (pyperf's loops, nvbench's batch measurement); `batch_size`
+says how many.
+
 Every row records the median with its quartiles and a 95% confidence interval,
 the sample count, the noise, and why sampling stopped.
 """
@@ -25,6 +31,9 @@ import numpy as np
 
 #: Fewest timed repetitions of a row, whatever its budget.
 MIN_REPS = 3
+
+#: The most repetitions one sample batches, whatever their length.
+MAX_BATCH = 1000
 
 #: Why sampling stopped: the noise target was met; the noise stopped changing
 #: above the target; the time budget ran out; the most samples a row keeps were
@@ -59,13 +68,18 @@ class StopRule:
     settled: float = 0.05
     #: Seconds of repetitions asked of the device at a time, between checks.
     batch_time: float = 0.05
+    #: Least device time one sample covers: shorter repetitions are timed in
+    #: back-to-back batches (`batch_size`); 0 times each repetition alone.
+    sample_time: float = 0.001
 
 
 class Sampler:
     """Collects per-repetition times and says when the rule is satisfied."""
 
-    def __init__(self, rule: StopRule) -> None:
+    def __init__(self, rule: StopRule, batch: int = 1) -> None:
         self.rule = rule
+        #: Repetitions behind each sample (its time is their mean).
+        self.batch = batch
         self.times: list[float] = []
         self._mean = 0.0
         self._m2 = 0.0
@@ -95,7 +109,8 @@ class Sampler:
         """Why to stop now, after ``elapsed`` wall-clock seconds; None to go on."""
         rule = self.rule
         n = len(self.times)
-        judged = n >= rule.min_samples and sum(self.times) >= min(rule.min_time, rule.max_time / 2)
+        measured = sum(self.times) * self.batch
+        judged = n >= rule.min_samples and measured >= min(rule.min_time, rule.max_time / 2)
         noise = self.noise
         if judged and noise is not None and noise < rule.max_noise:
             return "noise"
@@ -114,8 +129,8 @@ class Sampler:
         spread = math.sqrt(statistics.fmean((v - current) ** 2 for v in self._noises))
         return current > 0 and spread / current < self.rule.settled
 
-    def batch(self, per_rep: float, remaining: float) -> int:
-        """How many repetitions to ask for next, each taking about ``per_rep`` wall
+    def next_count(self, per_rep: float, remaining: float) -> int:
+        """How many samples to ask for next, each taking about ``per_rep`` wall
         seconds: enough to fill `StopRule.batch_time`, at least what `MIN_REPS`
         still needs, otherwise no more than the ``remaining`` budget holds."""
         short = MIN_REPS - len(self.times)
@@ -124,6 +139,14 @@ class Sampler:
         wanted = max(1, short, round(self.rule.batch_time / per_rep))
         most = max(1, short, math.floor(remaining / per_rep))
         return max(1, min(wanted, most, self.rule.max_samples - len(self.times)))
+
+
+def batch_size(per_rep: float, rule: StopRule) -> int:
+    """Repetitions per sample for a repetition of ``per_rep`` device seconds:
+    enough to cover `StopRule.sample_time`, at most `MAX_BATCH`."""
+    if per_rep <= 0 or rule.sample_time <= per_rep:
+        return 1
+    return min(MAX_BATCH, math.ceil(rule.sample_time / per_rep))
 
 
 def median_interval(times: Sequence[float], confidence: float = 0.95) -> tuple[float, float]:
