@@ -21,6 +21,8 @@ from collections import defaultdict
 
 from common import harness_rows
 
+from harness.suite.sort import STRATEGY
+
 #: Times np.sort and cupy.sort on the kernel's keys; prints {"np.sort": s, ...}.
 _PEERS = """
 import json, sys, time
@@ -74,7 +76,7 @@ def main() -> None:
         where = [w for d in args.device for w in ("--device", d)] or ["-b", *args.backends]
         rows, _ = harness_rows(
             "-k", args.kernel, *where, "--size", str(args.size),
-            "--strategy", "global", "local", "fused", "--steps", args.steps,
+            "--strategy", *STRATEGY.choices, "--steps", args.steps,
             "--reps", str(args.reps), "--warmup", "1", "--seed", "1",
         )  # fmt: skip
         for row in rows:
@@ -98,7 +100,7 @@ def main() -> None:
         print(f"{label:22}{count:>9}{median * 1e3:10.1f}{rate:10.1f}{median / numpy:11.2f}")
     for device in dict.fromkeys(d for d, s in times if s):
         base = statistics.median(times[(device, "global")])
-        for strategy in ("local", "fused"):
+        for strategy in STRATEGY.choices[1:]:
             faster = base / statistics.median(times[(device, strategy)])
             print(f"{device}: {strategy} is {faster:.2f}x as fast as global")
 

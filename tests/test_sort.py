@@ -19,6 +19,7 @@ from harness.suite.sort import (
     FLOAT,
     LANES,
     SIGNED,
+    STRATEGY,
     TILE_BYTES,
     UNSIGNED,
     bitonic_keys,
@@ -28,6 +29,7 @@ from harness.suite.sort import (
 
 BACKENDS = ("cpu", "opencl", "wgpu")
 SORTS = ("Bitonic_U32", "Bitonic_I32", "Bitonic_F32", "Bitonic_F64", "Bitonic_PAIRS")
+STRATEGIES = STRATEGY.choices
 
 
 def run_sort(kernel: str, backend: str, n: int, **params: str) -> dict:
@@ -46,7 +48,7 @@ def assert_sorted(row: dict) -> None:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("kernel", SORTS)
-@pytest.mark.parametrize("strategy", ["global", "local", "fused"])
+@pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("order", ["asc", "desc"])
 def test_small_lengths(backend: str, kernel: str, strategy: str, order: str) -> None:
     for n in (0, 1, 2, 3, 1000, 4097):
@@ -60,7 +62,7 @@ def test_small_lengths(backend: str, kernel: str, strategy: str, order: str) -> 
     ("backend", "kernel"),
     [("opencl", "Bitonic_U32"), ("wgpu", "Bitonic_U32"), ("opencl", "Bitonic_PAIRS")],
 )
-@pytest.mark.parametrize("strategy", ["global", "local", "fused"])
+@pytest.mark.parametrize("strategy", STRATEGIES)
 def test_a_million_and_three(backend: str, kernel: str, strategy: str) -> None:
     assert_sorted(run_sort(kernel, backend, 1_000_003, strategy=strategy))
 
@@ -69,18 +71,20 @@ def test_a_million_and_three(backend: str, kernel: str, strategy: str) -> None:
 @pytest.mark.parametrize("dist", ["uniform", "sorted", "reversed", "equal", "few", "special"])
 @pytest.mark.parametrize("kernel", SORTS)
 def test_every_distribution(backend: str, dist: str, kernel: str) -> None:
-    for strategy in ("global", "local", "fused"):
+    for strategy in STRATEGIES:
         assert_sorted(run_sort(kernel, backend, 5000, strategy=strategy, dist=dist, order="desc"))
 
 
-# The fused strategy's register passes at every number of steps, over lengths
-# that leave a guarded tail (odd ones, one past a block) and one that does not.
+# The register passes at every number of steps, over lengths that leave a
+# guarded tail (odd ones, one past a block) and one that does not; tiled, a
+# tile's passes too (a stage's steps below a tile are no multiple of most).
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("steps", ["2", "3", "5", "6"])
-def test_fused_at_every_step_count(backend: str, steps: str) -> None:
+@pytest.mark.parametrize("strategy", ["fused", "tiled"])
+def test_registers_at_every_step_count(backend: str, steps: str, strategy: str) -> None:
     for kernel in ("Bitonic_F32", "Bitonic_PAIRS"):
         for n in (3, 65, 4096, 70_001):
-            row = run_sort(kernel, backend, n, strategy="fused", steps=steps, dist="special")
+            row = run_sort(kernel, backend, n, strategy=strategy, steps=steps, dist="special")
             assert_sorted(row)
 
 
@@ -170,6 +174,23 @@ def test_fused_launches_at_2_22_are_under_a_third_of_global() -> None:
             assert launch.group == (LANES, 256 // LANES) and launch.items[0] == LANES
 
 
+def test_tiled_launches_at_2_22_are_under_half_of_fused() -> None:
+    """One tile sort, then per stage its passes of distances of a tile or more
+    and one tile merge, the sort's last launch."""
+    tiled = bitonic_plan(2**22, "tiled", 2048, ("keys",), steps=4)
+    assert len(tiled) == 33
+    entries = collections.Counter(launch.entry for launch in tiled)
+    assert entries["bitonic_tile_sort"] == 1 and entries["bitonic_tile_merge"] == 22 - 11
+    assert tiled[0].entry == "bitonic_tile_sort" and tiled[-1].entry == "bitonic_tile_merge"
+    lasts = [launch.values["last"] for launch in tiled if "last" in launch.values]
+    assert lasts[-1] == 1 and not any(lasts[:-1])
+    for launch in tiled:
+        if "tile" not in launch.entry:
+            assert launch.values["d"] >= 2048  # a pass starts at a tile's distance or more
+    for launch in bitonic_plan(2048, "tiled", 2048, ("keys",)):
+        assert (launch.entry, launch.values["last"]) == ("bitonic_tile_sort", 1)
+
+
 def test_a_fused_tail_is_guarded_and_starts_after_whole_groups() -> None:
     n = 2**20 + 3
     plan = bitonic_plan(n, "fused", 2048, ("keys",), steps=4)
@@ -219,7 +240,7 @@ def test_run_sweep_rows_carry_strategy_and_keys_per_second(tmp_path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     rows = results.read_journal(run_folder(tmp_path))
-    # Timed, a sort runs its default strategy only; --check covers all three.
+    # Timed, a sort runs its default strategy only; --check covers every one.
     assert sorted((r["strategy"], r["size"]) for r in rows) == [
         ("fused", n) for n in (1024, 2048, 4096)
     ]

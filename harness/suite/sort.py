@@ -43,7 +43,13 @@ which reads keys, and the sort's last launch (``last``), which writes them,
 the keys array holds the fused strategy's pass words, so the key map runs
 once each way rather than at every launch (float keys sorted three times
 slower than u32 on PoCL with it at every launch); the numpy entry points keep
-keys throughout, which ends the same.
+keys throughout, which ends the same. ``tiled`` is ``fused`` with the steps
+below TILE done in work-group memory: one launch (`bitonic_tile_sort`) sorts
+each tile, as register passes over it between barriers, and each later stage
+takes fused passes down to distance TILE and one launch for the rest
+(`bitonic_tile_merge`): 33 launches at 2^22 u32 keys against fused's 69, the
+layout of published GPU bitonic sorts. On CPU devices work-group memory is
+plain memory and each barrier a loop over the work-items, so it loses there.
 
 Verification compares the keys bit for bit with a stable sort of the words.
 Besides the timed keys, a sort verifies with every other distribution and with
@@ -90,13 +96,15 @@ _WORDS = {4: "u32", 8: "u64"}
 
 STRATEGY = Param(
     "strategy",
-    ("global", "local", "fused"),
+    ("global", "local", "fused", "tiled"),
     ("fused",),
     "global: one launch per compare-exchange step; local: tiles sorted and merged "
-    "in work-group memory; fused: --steps steps per launch, in registers (default: "
-    "fused, the fastest on PoCL and lavapipe; --check and mutants cover all three)",
+    "in work-group memory; fused: --steps steps per launch, in registers; tiled: "
+    "fused, with each stage's steps below a tile done in work-group memory in one "
+    "launch (default: fused, the fastest on PoCL and lavapipe; --check and mutants "
+    "cover all four)",
     role="variant",
-    checked=("global", "local", "fused"),
+    checked=("global", "local", "fused", "tiled"),
     same_data=True,
 )
 STEPS = Param(
@@ -189,6 +197,19 @@ def _pass(
     return _split(launch, "bitonic_pass_tail", pass_items(n, d, steps), main, tail, values)
 
 
+def _pass_distances(top: int, steps: int, floor: int) -> list[int]:
+    """The first distances of a stage's passes down to distance ``floor``,
+    largest first: one from the stage's ``top``, then those whose smallest
+    distance is ``floor`` times a power of 2^steps, so that only the first may
+    repeat steps of the next (a no-op)."""
+    aligned = []
+    d = floor << (steps - 1)
+    while d < top:
+        aligned.append(d)
+        d <<= steps
+    return [top, *reversed(aligned)]
+
+
 def _fused_plan(n: int, steps: int, arrays: tuple[str, ...]) -> list[Launch]:
     keys = 1 << steps
     stages = (n - 1).bit_length()
@@ -202,11 +223,29 @@ def _fused_plan(n: int, steps: int, arrays: tuple[str, ...]) -> list[Launch]:
     launches = _split(presort, "bitonic_presort_tail", -(-n // keys), main, tail, values)
     for stage in range(steps + 1, stages + 1):
         top = 1 << (stage - 1)
-        aligned = [1 << (k * steps - 1) for k in range(1, stage // steps + 1)]
-        passes = sorted({top, *(a for a in aligned if a < top)}, reverse=True)
+        passes = _pass_distances(top, steps, 1)
         for d in passes:
             last = stage == stages and d == passes[-1]
             launches += _pass(n, d, d == top, steps, arrays, last)
+    return launches
+
+
+def _tiled_plan(n: int, steps: int, tile: int, arrays: tuple[str, ...]) -> list[Launch]:
+    """One launch sorts each tile; each later stage then takes fused passes
+    down to distance ``tile`` and one launch for its steps below it."""
+    stages = (n - 1).bit_length()
+    in_tile = tile.bit_length() - 1
+    args = (*arrays, "n", "last", "descending")
+
+    def tiles(entry: str, last: bool) -> Launch:
+        return Launch(entry, -(-n // tile) * GROUP, GROUP, args, {"n": n, "last": int(last)})
+
+    launches = [tiles("bitonic_tile_sort", stages <= in_tile)]
+    for stage in range(in_tile + 1, stages + 1):
+        top = 1 << (stage - 1)
+        for d in _pass_distances(top, steps, tile):
+            launches += _pass(n, d, d == top, steps, arrays, last=False)
+        launches.append(tiles("bitonic_tile_merge", stage == stages))
     return launches
 
 
@@ -222,6 +261,8 @@ def bitonic_plan(
         return []
     if strategy == "fused":
         return _fused_plan(n, steps, arrays)
+    if strategy == "tiled":
+        return _tiled_plan(n, steps, tile, arrays)
     stages = (n - 1).bit_length()
     common = {"n": n}
     launches: list[Launch] = []
@@ -379,6 +420,8 @@ def _cpu_entries(kind: int, tile: int, steps: int) -> dict:
         "bitonic_step": _cpu_step(kind),
         "bitonic_local_sort": _cpu_tiles(kind, tile),
         "bitonic_local_merge": _cpu_tiles(kind, tile),
+        "bitonic_tile_sort": _cpu_tiles(kind, tile, ends=True),
+        "bitonic_tile_merge": _cpu_tiles(kind, tile, ends=True),
         "bitonic_presort": _cpu_presort(kind, steps, tail=False),
         "bitonic_presort_tail": _cpu_presort(kind, steps, tail=True),
         "bitonic_pass": _cpu_pass(kind, steps, "pass"),
@@ -389,9 +432,15 @@ def _cpu_entries(kind: int, tile: int, steps: int) -> dict:
     }
 
 
-def _cpu_tiles(kind: int, tile: int):
+def _cpu_tiles(kind: int, tile: int, ends: bool = False):
+    """Each tile sorted: what a tile launch of either strategy leaves (the
+    tiled strategy's take ``last``, which the numpy keys need not)."""
+
     def sort_tiles(grid: Grid, keys, *rest) -> None:
-        *values, n, descending = rest
+        if ends:
+            *values, n, _, descending = rest
+        else:
+            *values, n, descending = rest
         n = int(n)
         words = order_words(keys[:n], kind, bool(descending))
         for start in range(0, n, tile * 256):
@@ -596,7 +645,7 @@ def _check_sizes(tile: int) -> tuple[int, ...]:
 
 
 def _features(strategy: str, word_bytes: int) -> frozenset[str]:
-    features = {"local_memory"} if strategy == "local" else set()
+    features = {"local_memory"} if strategy in ("local", "tiled") else set()
     if word_bytes == 8:
         features.add("int64")
     return frozenset(features)

@@ -224,8 +224,8 @@ DEVICE WORD pass_key(const WORD word, const uint descending)
 
 #ifdef WITH_VALUES
 #define REG_VALUES VALUE rv[PASS_KEYS];
-#define LOAD_VALUE(i, p) rv[i] = values[p];
-#define STORE_VALUE(i, p) values[p] = rv[i];
+#define LOAD_VALUE(from, i, p) rv[i] = from[p];
+#define STORE_VALUE(to, i, p) to[p] = rv[i];
 // Both registers read before either is written: PoCL 3.1's loop vectoriser
 // (LLVM 15) miscompiled the form that selects from the array itself, pairing
 // values with the wrong keys in passes of 2 and 3 steps.
@@ -238,8 +238,8 @@ DEVICE WORD pass_key(const WORD word, const uint descending)
     }
 #else
 #define REG_VALUES
-#define LOAD_VALUE(i, p)
-#define STORE_VALUE(i, p)
+#define LOAD_VALUE(from, i, p)
+#define STORE_VALUE(to, i, p)
 #define SWAP_REG_VALUES(i, j, swap)
 #endif
 
@@ -264,30 +264,93 @@ DEVICE WORD pass_key(const WORD word, const uint descending)
 #define VALUES_ARG
 #endif
 
-// A work-item's registers from PASS_KEYS positions, first + i * stride, or
-// mirror + i * stride for the upper half. Guarded, positions at or past n hold
-// the largest word. The plan launches unguarded work-items only where every
-// position is below n: a guard's branches keep PoCL from vectorising. With
-// from_keys the array holds keys, not pass words; with to_keys it is left so.
+// The steps of distance from down to 1 on registers rw (a stage's steps after
+// its first).
+#define MERGE_EXCHANGES(from)                                                                      \
+    UNROLL                                                                                         \
+    for (uint dist = (from); dist > 0; dist >>= 1) {                                               \
+        UNROLL                                                                                     \
+        for (uint i = 0; i < PASS_KEYS; ++i) {                                                     \
+            if (!(i & dist)) {                                                                     \
+                REG_EXCHANGE(i, i | dist)                                                          \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+// A pass's STEPS steps on registers rw: the first pairs register i with i +
+// PASS_KEYS / 2, or with its mirror image when it is a stage's flip.
+#define PASS_EXCHANGES(flip)                                                                       \
+    UNROLL                                                                                         \
+    for (uint i = 0; i < PASS_KEYS / 2; ++i) {                                                     \
+        if (flip) {                                                                                \
+            REG_EXCHANGE(i, i ^ (PASS_KEYS - 1))                                                   \
+        } else {                                                                                   \
+            REG_EXCHANGE(i, i + PASS_KEYS / 2)                                                     \
+        }                                                                                          \
+    }                                                                                              \
+    MERGE_EXCHANGES(PASS_KEYS / 4)
+
+// The network's stages up to blocks of PASS_KEYS on registers rw, which sorts
+// them: each stage a flip (register i with its mirror), then its other steps.
+#define PRESORT_EXCHANGES                                                                          \
+    UNROLL                                                                                         \
+    for (uint block = 2; block <= PASS_KEYS; block <<= 1) {                                        \
+        UNROLL                                                                                     \
+        for (uint i = 0; i < PASS_KEYS; ++i) {                                                     \
+            if (!(i & (block / 2))) {                                                              \
+                REG_EXCHANGE(i, i ^ (block - 1))                                                   \
+            }                                                                                      \
+        }                                                                                          \
+        MERGE_EXCHANGES(block / 4)                                                                 \
+    }
+
+// Register i's position of PASS_KEYS: first + i * stride, or mirror + i *
+// stride for the upper half.
+#define REG_POSITION(i, first, mirror, stride)                                                     \
+    (((i) < PASS_KEYS / 2 ? (first) : (mirror)) + (i) * (stride))
+
+// A work-item's registers from its positions. Guarded, positions at or past n
+// hold the largest word. The plan launches unguarded work-items only where
+// every position is below n: a guard's branches keep PoCL from vectorising.
+// With from_keys the array holds keys, not pass words; with to_keys it is
+// left so.
 #define REG_LOAD(first, mirror, stride, guarded, from_keys)                                        \
     UNROLL                                                                                         \
     for (uint i = 0; i < PASS_KEYS; ++i) {                                                         \
-        const uint p = (i < PASS_KEYS / 2 ? (first) : (mirror)) + i * (stride);                    \
+        const uint p = REG_POSITION(i, first, mirror, stride);                                     \
         rw[i] = ~(WORD)0;                                                                          \
         if (!(guarded) || p < n) {                                                                 \
             rw[i] = (from_keys) ? pass_word(keys[p], descending) : keys[p];                        \
-            LOAD_VALUE(i, p)                                                                       \
+            LOAD_VALUE(values, i, p)                                                               \
         }                                                                                          \
     }
 
 #define REG_STORE(first, mirror, stride, guarded, to_keys)                                         \
     UNROLL                                                                                         \
     for (uint i = 0; i < PASS_KEYS; ++i) {                                                         \
-        const uint p = (i < PASS_KEYS / 2 ? (first) : (mirror)) + i * (stride);                    \
+        const uint p = REG_POSITION(i, first, mirror, stride);                                     \
         if (!(guarded) || p < n) {                                                                 \
             keys[p] = (to_keys) ? pass_key(rw[i], descending) : rw[i];                             \
-            STORE_VALUE(i, p)                                                                      \
+            STORE_VALUE(values, i, p)                                                              \
         }                                                                                          \
+    }
+
+// The same from and to a tile in work-group memory, lk (values lv), where
+// every position holds a pass word.
+#define TILE_REG_LOAD(first, mirror, stride)                                                       \
+    UNROLL                                                                                         \
+    for (uint i = 0; i < PASS_KEYS; ++i) {                                                         \
+        const uint p = REG_POSITION(i, first, mirror, stride);                                     \
+        rw[i] = lk[p];                                                                             \
+        LOAD_VALUE(lv, i, p)                                                                       \
+    }
+
+#define TILE_REG_STORE(first, mirror, stride)                                                      \
+    UNROLL                                                                                         \
+    for (uint i = 0; i < PASS_KEYS; ++i) {                                                         \
+        const uint p = REG_POSITION(i, first, mirror, stride);                                     \
+        lk[p] = rw[i];                                                                             \
+        STORE_VALUE(lv, i, p)                                                                      \
     }
 
 // Work-item t sorts the PASS_KEYS consecutive keys from t * PASS_KEYS: the
@@ -299,24 +362,7 @@ DEVICE void presort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint de
     WORD rw[PASS_KEYS];
     REG_VALUES
     REG_LOAD(first, first, 1, guarded, 1)
-    UNROLL
-    for (uint block = 2; block <= PASS_KEYS; block <<= 1) {
-        UNROLL
-        for (uint i = 0; i < PASS_KEYS; ++i) {
-            if (!(i & (block / 2))) {
-                REG_EXCHANGE(i, i ^ (block - 1))
-            }
-        }
-        UNROLL
-        for (uint d = block / 4; d > 0; d >>= 1) {
-            UNROLL
-            for (uint i = 0; i < PASS_KEYS; ++i) {
-                if (!(i & d)) {
-                    REG_EXCHANGE(i, i | d)
-                }
-            }
-        }
-    }
+    PRESORT_EXCHANGES
     REG_STORE(first, first, 1, guarded, last)
 }
 
@@ -342,23 +388,7 @@ DEVICE void pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d, co
     WORD rw[PASS_KEYS];
     REG_VALUES
     REG_LOAD(base, mirror, low, guarded, 0)
-    UNROLL
-    for (uint i = 0; i < PASS_KEYS / 2; ++i) {
-        if (flip) {
-            REG_EXCHANGE(i, i ^ (PASS_KEYS - 1))
-        } else {
-            REG_EXCHANGE(i, i + PASS_KEYS / 2)
-        }
-    }
-    UNROLL
-    for (uint dist = PASS_KEYS / 4; dist > 0; dist >>= 1) {
-        UNROLL
-        for (uint i = 0; i < PASS_KEYS; ++i) {
-            if (!(i & dist)) {
-                REG_EXCHANGE(i, i | dist)
-            }
-        }
-    }
+    PASS_EXCHANGES(flip)
     REG_STORE(base, mirror, low, guarded, last)
 }
 
@@ -607,4 +637,117 @@ KERNEL void bitonic_pass_tail(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, con
     if (pass_base(t, d) < n) {
         pass_item(keys VALUES_ARG, n, d, flip, descending, t, true, last);
     }
+}
+
+// --- The tiled strategy: the fused strategy's passes, with the steps below
+// TILE done in work-group memory. A work-group loads a tile of TILE pass words
+// and takes it through several passes between barriers, where the fused
+// strategy makes a launch of each: the first stages up to blocks of TILE
+// (bitonic_tile_sort), then each later stage's steps below TILE
+// (bitonic_tile_merge).
+
+// The loaded tile as pass words (converted from keys where from_keys);
+// positions at or past count hold the largest word, as a guarded pass's
+// registers do. Each work-item converts the positions it loaded.
+DEVICE void tile_words(LOCAL WORD* lk, const uint count, const uint from_keys,
+                       const uint descending)
+{
+    for (uint i = LOCAL_ID(0); i < TILE; i += GROUP) {
+        if (i >= count) {
+            lk[i] = ~(WORD)0;
+        } else if (from_keys) {
+            lk[i] = pass_word(lk[i], descending);
+        }
+    }
+    BARRIER();
+}
+
+// The tile's pass words back to keys, for the sort's last launch.
+DEVICE void tile_keys(LOCAL WORD* lk, const uint count, const uint descending)
+{
+    for (uint i = LOCAL_ID(0); i < count; i += GROUP) {
+        lk[i] = pass_key(lk[i], descending);
+    }
+    BARRIER();
+}
+
+// STEPS steps of a stage from distance d (below TILE) down, over the tile:
+// the work-items take its blocks in turn, laid out as a pass over the whole
+// array lays out its work-items'. No two blocks share a position.
+DEVICE void tile_pass(LOCAL WORD* lk LOCAL_VALUES, const uint d, const uint flip)
+{
+    const uint low = d >> (STEPS - 1);
+    for (uint t = LOCAL_ID(0); t < TILE / PASS_KEYS; t += GROUP) {
+        const uint base = pass_base(t, d);
+        const uint mirror = flip ? base ^ (low - 1) : base;
+        WORD rw[PASS_KEYS];
+        REG_VALUES
+        TILE_REG_LOAD(base, mirror, low)
+        PASS_EXCHANGES(flip)
+        TILE_REG_STORE(base, mirror, low)
+    }
+    BARRIER();
+}
+
+// A stage's steps from distance top (below TILE) down to 1: a pass from top
+// (the stage's flip where flip), then passes aligned from distance 1 up, as
+// the plan aligns a stage's global passes (a step a pass repeats is a no-op).
+DEVICE void tile_stage(LOCAL WORD* lk LOCAL_VALUES, const uint top, const uint flip)
+{
+    uint d = PASS_KEYS / 2;
+    while ((d << STEPS) < top) {
+        d <<= STEPS;
+    }
+    tile_pass(lk PASS_VALUES, top, flip);
+    for (; d > 0; d >>= STEPS) {
+        tile_pass(lk PASS_VALUES, d, 0);
+    }
+}
+
+// The sort's first launch: sorts each tile of keys. Each block of PASS_KEYS
+// in registers, as the presort does, then the later stages up to blocks of
+// TILE. With last (a sort of one tile) it writes keys, otherwise pass words.
+KERNEL void bitonic_tile_sort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint last,
+                              const uint descending)
+{
+    SHARED WORD lk[TILE];
+#ifdef WITH_VALUES
+    SHARED VALUE lv[TILE];
+#endif
+    const uint count = TILE_LOAD;
+    tile_words(lk, count, 1, descending);
+    for (uint t = LOCAL_ID(0); t < TILE / PASS_KEYS; t += GROUP) {
+        const uint first = t * PASS_KEYS;
+        WORD rw[PASS_KEYS];
+        REG_VALUES
+        TILE_REG_LOAD(first, first, 1)
+        PRESORT_EXCHANGES
+        TILE_REG_STORE(first, first, 1)
+    }
+    BARRIER();
+    for (uint block = 2 * PASS_KEYS; block <= TILE; block <<= 1) {
+        tile_stage(lk PASS_VALUES, block / 2, 1);
+    }
+    if (last) {
+        tile_keys(lk, count, descending);
+    }
+    TILE_STORE;
+}
+
+// A stage's steps below TILE, on the pass words of each tile; the sort's last
+// launch (last) writes keys.
+KERNEL void bitonic_tile_merge(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint last,
+                               const uint descending)
+{
+    SHARED WORD lk[TILE];
+#ifdef WITH_VALUES
+    SHARED VALUE lv[TILE];
+#endif
+    const uint count = TILE_LOAD;
+    tile_words(lk, count, 0, descending);
+    tile_stage(lk PASS_VALUES, TILE / 2, 0);
+    if (last) {
+        tile_keys(lk, count, descending);
+    }
+    TILE_STORE;
 }

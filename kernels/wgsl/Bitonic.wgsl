@@ -23,6 +23,10 @@ fn load_reg_value(i: u32, p: u32) {}
 
 fn store_reg_value(i: u32, p: u32) {}
 
+fn load_tile_reg_value(i: u32, p: u32) {}
+
+fn store_tile_reg_value(i: u32, p: u32) {}
+
 fn swap_reg_values(i: u32, j: u32, swap: bool) {}
 
 fn load_lane_values(x: u32, p: vec4<u32>) {}

@@ -48,6 +48,14 @@ fn store_reg_value(i: u32, p: u32) {
     values[p] = rv[i];
 }
 
+fn load_tile_reg_value(i: u32, p: u32) {
+    rv[i] = carried[p];
+}
+
+fn store_tile_reg_value(i: u32, p: u32) {
+    carried[p] = rv[i];
+}
+
 fn swap_reg_values(i: u32, j: u32, swap: bool) {
     let lo = select(rv[i], rv[j], swap);
     let hi = select(rv[j], rv[i], swap);
