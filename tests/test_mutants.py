@@ -95,6 +95,15 @@ def test_a_mutant_applies_to_its_own_line_only() -> None:
     assert changed.splitlines()[:6] == C_SOURCE.splitlines()[:6]
 
 
+def test_a_macro_lines_text_leaves_out_its_continuation() -> None:
+    """Equivalents name a line by its text, which a formatter's padding before a
+    macro line's backslash would otherwise be part of."""
+    source = "#define ADD(a, b)       \\\n    a = a + b;          \\\n    b = 0\n"
+    found = [m for m in make_mutants("k.cl", source) if m.line == 2 and m.operator == "operator"]
+    assert ("k.cl", "a = a + b;", "a = a - b;") in [m.key for m in found]
+    assert "k.cl:2: a = a + b;  ->  a = a - b;" in [m.describe() for m in found]
+
+
 def test_equivalents_file_parses_and_each_entry_is_still_made() -> None:
     listed = mutants.read_equivalents(sources.shipped_root() / mutants.EQUIVALENTS)
     made = [

@@ -42,7 +42,7 @@ from harness.execution.workers import Workers
 from harness.model import sources
 from harness.model.partition import device_macros
 from harness.model.spec import PRECISIONS, KernelSpec, param_choices
-from harness.mutation.operators import Mutant, continued, live_lines, mutants
+from harness.mutation.operators import Mutant, continued, line_text, live_lines, mutants
 
 #: The reviewed list of mutants that cannot change any output.
 EQUIVALENTS = "equivalent-mutants.txt"
@@ -133,7 +133,7 @@ def read_equivalents(path: Path) -> dict[tuple[str, ...], Equivalent]:
                 "'  -> mutated line', '  why: reason'"
             )
         entry = Equivalent(
-            head[1], head[3].strip(), arrow[3:].strip(), why[5:].strip(), head[2] or "*"
+            head[1], line_text(head[3]), line_text(arrow[3:]), why[5:].strip(), head[2] or "*"
         )
         found[(entry.file, entry.original, entry.mutated, entry.kernels)] = entry
         block = []

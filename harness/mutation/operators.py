@@ -125,6 +125,13 @@ _NOT_DELETABLE = {
 _ASSIGNMENT = re.compile(r"(?<![=!<>])=(?!=)|\+=|-=|\*=|/=|%=|&=|\|=|\^=|<<=|>>=|\+\+|--")
 
 
+def line_text(line: str) -> str:
+    """A line's text: without its indent, nor a macro line's continuation and the
+    padding that aligns it (which a formatter moves)."""
+    text = line.strip()
+    return text[:-1].rstrip() if text.endswith("\\") else text
+
+
 @dataclass(frozen=True)
 class Mutant:
     """One changed line of one file."""
@@ -139,11 +146,11 @@ class Mutant:
     @property
     def key(self) -> tuple[str, str, str]:
         """What identifies the mutant across edits elsewhere in the file."""
-        return (self.file, self.original.strip(), self.mutated.strip())
+        return (self.file, line_text(self.original), line_text(self.mutated))
 
     def describe(self) -> str:
         """``file:line: old -> new``, for tables."""
-        return f"{self.file}:{self.line}: {self.original.strip()}  ->  {self.mutated.strip()}"
+        return f"{self.file}:{self.line}: {line_text(self.original)}  ->  {line_text(self.mutated)}"
 
     def apply(self, text: str) -> str:
         """The file's text with this mutant's line changed."""
