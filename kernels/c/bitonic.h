@@ -662,13 +662,14 @@ DEVICE void tile_words(LOCAL WORD* lk, const uint count, const uint from_keys,
     BARRIER();
 }
 
-// The tile's pass words back to keys, for the sort's last launch.
+// The tile's pass words back to keys, for the sort's last launch. Each
+// work-item converts the positions it then stores (tile_store's), so no
+// barrier is needed before the store.
 DEVICE void tile_keys(LOCAL WORD* lk, const uint count, const uint descending)
 {
     for (uint i = LOCAL_ID(0); i < count; i += GROUP) {
         lk[i] = pass_key(lk[i], descending);
     }
-    BARRIER();
 }
 
 // STEPS steps of a stage from distance d (below TILE) down, over the tile:
@@ -704,29 +705,31 @@ DEVICE void tile_stage(LOCAL WORD* lk LOCAL_VALUES, const uint top, const uint f
     }
 }
 
-// The sort's first launch: sorts each tile of keys. Each block of PASS_KEYS
-// in registers, as the presort does, then the later stages up to blocks of
-// TILE. With last (a sort of one tile) it writes keys, otherwise pass words.
-KERNEL void bitonic_tile_sort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint last,
-                              const uint descending)
+// A tile launch: with sort, the sort's first launch, which sorts each tile of
+// keys (each block of PASS_KEYS in registers, as the presort does, then the
+// later stages up to blocks of TILE); otherwise a stage's steps below TILE on
+// the tile's pass words. The sort's last launch (last) writes keys, the
+// others pass words.
+DEVICE void tile_launch(GLOBAL WORD* keys GLOBAL_VALUES, LOCAL WORD* lk LOCAL_VALUES, const uint n,
+                        const uint sort, const uint last, const uint descending)
 {
-    SHARED WORD lk[TILE];
-#ifdef WITH_VALUES
-    SHARED VALUE lv[TILE];
-#endif
     const uint count = TILE_LOAD;
-    tile_words(lk, count, 1, descending);
-    for (uint t = LOCAL_ID(0); t < TILE / PASS_KEYS; t += GROUP) {
-        const uint first = t * PASS_KEYS;
-        WORD rw[PASS_KEYS];
-        REG_VALUES
-        TILE_REG_LOAD(first, first, 1)
-        PRESORT_EXCHANGES
-        TILE_REG_STORE(first, first, 1)
-    }
-    BARRIER();
-    for (uint block = 2 * PASS_KEYS; block <= TILE; block <<= 1) {
-        tile_stage(lk PASS_VALUES, block / 2, 1);
+    tile_words(lk, count, sort, descending);
+    if (sort) {
+        for (uint t = LOCAL_ID(0); t < TILE / PASS_KEYS; t += GROUP) {
+            const uint first = t * PASS_KEYS;
+            WORD rw[PASS_KEYS];
+            REG_VALUES
+            TILE_REG_LOAD(first, first, 1)
+            PRESORT_EXCHANGES
+            TILE_REG_STORE(first, first, 1)
+        }
+        BARRIER();
+        for (uint block = 2 * PASS_KEYS; block <= TILE; block <<= 1) {
+            tile_stage(lk PASS_VALUES, block / 2, 1);
+        }
+    } else {
+        tile_stage(lk PASS_VALUES, TILE / 2, 0);
     }
     if (last) {
         tile_keys(lk, count, descending);
@@ -734,8 +737,16 @@ KERNEL void bitonic_tile_sort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, con
     TILE_STORE;
 }
 
-// A stage's steps below TILE, on the pass words of each tile; the sort's last
-// launch (last) writes keys.
+KERNEL void bitonic_tile_sort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint last,
+                              const uint descending)
+{
+    SHARED WORD lk[TILE];
+#ifdef WITH_VALUES
+    SHARED VALUE lv[TILE];
+#endif
+    tile_launch(keys VALUES_ARG, lk PASS_VALUES, n, 1, last, descending);
+}
+
 KERNEL void bitonic_tile_merge(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint last,
                                const uint descending)
 {
@@ -743,11 +754,5 @@ KERNEL void bitonic_tile_merge(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, co
 #ifdef WITH_VALUES
     SHARED VALUE lv[TILE];
 #endif
-    const uint count = TILE_LOAD;
-    tile_words(lk, count, 0, descending);
-    tile_stage(lk PASS_VALUES, TILE / 2, 0);
-    if (last) {
-        tile_keys(lk, count, descending);
-    }
-    TILE_STORE;
+    tile_launch(keys VALUES_ARG, lk PASS_VALUES, n, 0, last, descending);
 }
