@@ -80,16 +80,16 @@ def test_a_row_keeps_at_most_max_samples() -> None:
     assert _fed(rule, [1e-6, 2e-6] * 500) == (200, "samples")
     sampler = Sampler(rule)
     sampler.add([1e-6] * 190)
-    assert sampler.next_count(per_rep=1e-6, remaining=100.0) == 10
+    assert sampler.next_count(per_sample=1e-6, remaining=100.0) == 10
 
 
 def test_batches_fill_their_time_stay_in_the_budget_and_reach_three_reps() -> None:
     sampler = Sampler(StopRule(batch_time=0.05))
-    assert sampler.next_count(per_rep=0.001, remaining=2.0) == 50
-    assert sampler.next_count(per_rep=0.001, remaining=0.01) == 10
-    assert sampler.next_count(per_rep=5.0, remaining=2.0) == MIN_REPS
+    assert sampler.next_count(per_sample=0.001, remaining=2.0) == 50
+    assert sampler.next_count(per_sample=0.001, remaining=0.01) == 10
+    assert sampler.next_count(per_sample=5.0, remaining=2.0) == MIN_REPS
     sampler.add([5.0] * 3)
-    assert sampler.next_count(per_rep=5.0, remaining=0.0) == 1
+    assert sampler.next_count(per_sample=5.0, remaining=0.0) == 1
 
 
 def test_a_batch_covers_the_sample_time_within_its_limit() -> None:

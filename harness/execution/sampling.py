@@ -66,7 +66,7 @@ class StopRule:
     #: The noise has settled when its latest values vary by less than this
     #: fraction of the current one.
     settled: float = 0.05
-    #: Seconds of repetitions asked of the device at a time, between checks.
+    #: Seconds of samples asked of the device at a time, between checks.
     batch_time: float = 0.05
     #: Least device time one sample covers: shorter repetitions are timed in
     #: back-to-back batches (`batch_size`); 0 times each repetition alone.
@@ -129,15 +129,15 @@ class Sampler:
         spread = math.sqrt(statistics.fmean((v - current) ** 2 for v in self._noises))
         return current > 0 and spread / current < self.rule.settled
 
-    def next_count(self, per_rep: float, remaining: float) -> int:
-        """How many samples to ask for next, each taking about ``per_rep`` wall
+    def next_count(self, per_sample: float, remaining: float) -> int:
+        """How many samples to ask for next, each taking about ``per_sample`` wall
         seconds: enough to fill `StopRule.batch_time`, at least what `MIN_REPS`
         still needs, otherwise no more than the ``remaining`` budget holds."""
         short = MIN_REPS - len(self.times)
-        if per_rep <= 0:
+        if per_sample <= 0:
             return max(short, self.rule.min_samples)
-        wanted = max(1, short, round(self.rule.batch_time / per_rep))
-        most = max(1, short, math.floor(remaining / per_rep))
+        wanted = max(1, short, round(self.rule.batch_time / per_sample))
+        most = max(1, short, math.floor(remaining / per_sample))
         return max(1, min(wanted, most, self.rule.max_samples - len(self.times)))
 
 
