@@ -5,11 +5,12 @@ A kernel whose arrays fit in the last-level cache runs from cache when its
 repetitions follow each other (hot) and from memory when the cache is flushed
 before each one (cold): cold should be measurably slower. At several times the
 cache, both come from memory and should agree. This runs a kernel (Stream_TRIAD
-by default) with `--cache hot cold` at two memory budgets, half the device's
-last-level cache and four times it, over several process launches, and prints
-each row's median over the launches and the cold/hot ratio.
+by default) with `--cache hot cold` at memory budgets in multiples of the
+device's last-level cache (half of it and four times it by default), over
+several process launches, and prints each row's median over the launches and
+the cold/hot ratio.
 
-    python benchmarks/cache_cold_hot.py -b opencl --launches 3
+    python benchmarks/cache_cold_hot.py -b opencl --launches 3 --caches 0.5 4 8
 """
 
 from __future__ import annotations
@@ -31,11 +32,18 @@ def main() -> None:
     parser.add_argument("-k", "--kernel", default="Stream_TRIAD", help="kernel (Stream_TRIAD)")
     parser.add_argument("--launches", type=int, default=3, help="process launches (default 3)")
     parser.add_argument("--max-time", default="2", help="each row's time budget (default 2 s)")
+    parser.add_argument(
+        "--caches",
+        type=float,
+        nargs="+",
+        default=[0.5, 4.0],
+        help="memory budgets, in last-level caches (default 0.5 4: inside it and outside)",
+    )
     args = parser.parse_args()
 
     info = get_backend(args.backend).devices()[0]
     cache, source = last_level_cache(info)
-    budgets = {"inside (cache / 2)": cache // 2, "outside (4 x cache)": 4 * cache}
+    budgets = {f"{m:g} x cache": int(m * cache) for m in args.caches}
     print(f"{info.id} ({info.name}): last-level cache {cache / 2**20:g} MiB ({source})")
     medians: dict[tuple[str, str], list[float]] = defaultdict(list)
     sizes: dict[str, str] = {}
