@@ -898,7 +898,10 @@ class Runner:
             return take(self.options.reps), "reps", batch
         sampler = Sampler(rule, batch)
         start = time.perf_counter()
-        per_sample = estimate * batch
+        # The warm-up timed no flush: a cold row's first request is the fewest
+        # samples, sized after (10,000 flushes of a microsecond kernel once
+        # took minutes against a budget of seconds).
+        per_sample = estimate * batch if flusher is None else 0.0
         while True:
             elapsed = time.perf_counter() - start
             stop = sampler.stop(elapsed)
