@@ -292,7 +292,27 @@ def test_check_sizes_are_odd_and_straddle_a_tile(kernel: str) -> None:
     assert {1, 2, 3, tile - 1, tile, tile + 1} <= sizes
     assert any(n > 2 * tile and n & (n - 1) for n in sizes)
     # Six tiles less one: local launches of 6 groups, a 3 x 2 grid in wgpu's check.
-    assert max(sizes) == 6 * tile - 1
+    assert 6 * tile - 1 in sizes
+    # Past 16 tiles a tiled sort's merges take a stage's steps below a tile
+    # whole (shorter, the global passes of the default 4 steps reach below it).
+    assert max(sizes) == 16 * tile + 3
+
+
+def test_a_tile_merge_that_mirrors_its_first_step_fails_the_check(tmp_path: Path) -> None:
+    """Below 16 tiles a tiled sort's global passes already did its merges' first
+    step, so a merge that pairs mirror positions there still sorts; the check's
+    length past 16 tiles is the one that fails."""
+    need_backend("opencl")
+    merge = "tile_stage(lk PASS_VALUES, TILE / 2, 0);"
+    plant(tmp_path / "src", "c", "bitonic.h", merge, merge.replace("0);", "1);"))
+    out = tmp_path / "out"
+    proc = harness(
+        "run", "--check", "-k", "Bitonic_U32", "-b", "opencl", "--strategy", "tiled",
+        "--sources", str(tmp_path / "src"), "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    rows = results.read_journal(run_folder(out))
+    assert {r["size"] for r in rows if r["status"] == "fail"} == {16 * 2048 + 3}
 
 
 @pytest.mark.parametrize("key", ["f32", "f64"])

@@ -640,8 +640,12 @@ def _check_sizes(tile: int) -> tuple[int, ...]:
     """Lengths that reach the network's edges: none or one pair, a partial
     pair, a tile less one, one, and one more (the last tile partial or just
     full), and lengths of several tiles that are no power of two (six tiles less
-    one: its local launches fold into a 3 x 2 grid in wgpu's verification)."""
-    return tuple(sorted({1, 2, 3, 5, tile - 1, tile, tile + 1, 2 * tile + 3, 3001, 6 * tile - 1}))
+    one: its local launches fold into a 3 x 2 grid in wgpu's verification).
+    And one past 16 tiles: below it, a tiled sort's global passes of 4 or 5
+    steps each reach below a tile, so its tile merges' first steps find every
+    pair in order and a bug in them goes unseen."""
+    sizes = {1, 2, 3, 5, tile - 1, tile, tile + 1, 2 * tile + 3, 3001, 6 * tile - 1}
+    return tuple(sorted(sizes | {16 * tile + 3}))
 
 
 def _features(strategy: str, word_bytes: int) -> frozenset[str]:
