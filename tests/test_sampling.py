@@ -219,15 +219,16 @@ def test_short_hot_rows_batch_cold_and_fixed_ones_do_not(tmp_path) -> None:
         "--max-time", "0.3", "--min-time", "0.05", "--out", str(tmp_path / "auto"),
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    rows = {r["cache"]: r for r in _rows(run_folder(tmp_path / "auto"))}
+    listed = _rows(run_folder(tmp_path / "auto"))
+    rows = {r["cache"]: r for r in listed}
     assert int(rows["hot"]["batch"]) > 1 and rows["cold"]["batch"] == "1"
     # A flush takes milliseconds: the cold row's budget of 0.3 s holds few (it
     # once asked for 10,000 at once, sized by the repetition alone).
     assert rows["cold"]["stop"] != "samples" and int(rows["cold"]["samples"]) < 1000
-    samples = results.read_samples(run_folder(tmp_path / "auto"))
-    assert int(rows["hot"]["samples"]) == len(samples[1])
+    hot = results.read_samples(run_folder(tmp_path / "auto"))[listed.index(rows["hot"]) + 1]
+    assert int(rows["hot"]["samples"]) == len(hot)
     # Each sample is a mean of at least a millisecond's worth of repetitions.
-    assert min(samples[1]) * int(rows["hot"]["batch"]) >= 0.001 * 0.5
+    assert min(hot) * int(rows["hot"]["batch"]) >= 0.001 * 0.5
     for option in (("--sample-time", "0"), ("--reps", "5")):
         out = tmp_path / option[0].strip("-")
         proc = harness(
