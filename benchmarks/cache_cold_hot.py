@@ -10,7 +10,13 @@ device's last-level cache (half of it and four times it by default), over
 several process launches, and prints each row's median over the launches and
 the cold/hot ratio.
 
+``--flushes`` adds cold rows whose flush reads other multiples of the cache
+(`harness run --flush-bytes`): if cold stays the same as the flush grows, the
+default flush already empties the cache, and what is left of a cold/hot gap
+is what the hot repetitions find in it.
+
     python benchmarks/cache_cold_hot.py -b opencl --launches 3 --caches 0.5 4 8
+    python benchmarks/cache_cold_hot.py -b opencl --caches 4 --flushes 8 16
 """
 
 from __future__ import annotations
@@ -39,30 +45,41 @@ def main() -> None:
         default=[0.5, 4.0],
         help="memory budgets, in last-level caches (default 0.5 4: inside it and outside)",
     )
+    parser.add_argument(
+        "--flushes",
+        type=float,
+        nargs="+",
+        default=[],
+        help="more cold rows, each flushing this many last-level caches "
+        "(default: only the harness's own flush, twice the cache)",
+    )
     args = parser.parse_args()
 
     info = get_backend(args.backend).devices()[0]
     cache, source = last_level_cache(info)
     budgets = {f"{m:g} x cache": int(m * cache) for m in args.caches}
+    flushes = {f"cold {m:g}x": int(m * cache) for m in args.flushes}
     print(f"{info.id} ({info.name}): last-level cache {cache / 2**20:g} MiB ({source})")
     medians: dict[tuple[str, str], list[float]] = defaultdict(list)
     sizes: dict[str, str] = {}
     for launch in range(args.launches):
         for where, budget in budgets.items():
-            rows, _ = harness_rows(
-                "-k", args.kernel, "-b", args.backend, "--memory-allocated", str(budget),
-                "--cache", "hot", "cold", "--max-time", args.max_time,
-            )  # fmt: skip
+            common = ("-k", args.kernel, "-b", args.backend, "--memory-allocated", str(budget),
+                      "--max-time", args.max_time)  # fmt: skip
+            rows, _ = harness_rows(*common, "--cache", "hot", "cold")
+            for name, flush in flushes.items():
+                more, _ = harness_rows(*common, "--cache", "cold", "--flush-bytes", str(flush))
+                rows += [{**row, "cache": name} for row in more]
             for row in rows:
                 medians[(where, row["cache"])].append(float(row["time_median_s"]))
                 sizes[where] = row["size"]
         print(f"launch {launch + 1} of {args.launches} done", flush=True)
-    print(f"\n{'placement':22} {'size':>10} {'hot':>10} {'cold':>10} {'cold/hot':>9}")
+    columns = ["hot", "cold", *flushes]
+    print(f"\n{'placement':14} {'size':>10}" + "".join(f"{c:>11}" for c in columns) + "  cold/hot")
     for where in budgets:
-        hot = statistics.median(medians[(where, "hot")])
-        cold = statistics.median(medians[(where, "cold")])
-        times = f"{hot * 1e3:8.3f}ms {cold * 1e3:8.3f}ms"
-        print(f"{where:22} {sizes[where]:>10} {times} {cold / hot:9.2f}")
+        times = {c: statistics.median(medians[(where, c)]) for c in columns}
+        cells = "".join(f"{times[c] * 1e3:9.3f}ms" for c in columns)
+        print(f"{where:14} {sizes[where]:>10} {cells} {times['cold'] / times['hot']:9.2f}")
 
 
 if __name__ == "__main__":

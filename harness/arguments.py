@@ -159,6 +159,19 @@ def byte_sizes(text: str) -> tuple[int, ...]:
     )
 
 
+def byte_size(text: str) -> int:
+    """One positive byte count with an optional unit (64MiB, 1GB, 4096) or 2^K."""
+    try:
+        value = _bytes(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a byte count: give e.g. 4096, 64MiB, 1GB or 2^26"
+        ) from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0 bytes")
+    return value
+
+
 #: Work-group sizes ``--group`` accepts: powers of two over this range.
 GROUP_SIZES = (32, 4096)
 

@@ -21,7 +21,7 @@ from harness.backends import get as get_backend
 from harness.backends.base import DeviceInfo
 from harness.errors import UsageError
 from harness.execution import metadata, peaks, ranks, results
-from harness.execution.flush import CACHE_MODES
+from harness.execution.flush import CACHE_MODES, last_level_cache
 from harness.execution.runner import (
     MAX_SECONDS,
     MEMORY_MEASURES,
@@ -222,8 +222,17 @@ def build_parser() -> Parser:
         choices=CACHE_MODES,
         default=["hot"],
         help="hot: repetitions follow each other, data left in cache (default); cold: "
-        "a kernel reads and writes a buffer twice the device's last-level cache before "
+        "a kernel reads a scratch buffer twice the device's last-level cache before "
         "each repetition, outside the timed region; both: one row each",
+    )
+    timing.add_argument(
+        "--flush-bytes",
+        type=arguments.byte_size,
+        metavar="BYTES",
+        help="the scratch buffer a cold row reads between repetitions (e.g. 128MiB), "
+        "where the device's own figure is wrong or to see how much flush the cache "
+        "needs; default: twice its last-level cache as its API or host reports it, "
+        "within its limit on one buffer (cold rows record it in flush_bytes)",
     )
     run.add_argument(
         "--group",
@@ -652,6 +661,7 @@ def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence
         "max_noise": options.max_noise,
         "sample_time": options.sample_time,
         "caches": list(options.caches),
+        "flush_bytes": options.flush_bytes,
         "transfers": list(options.transfers),
         "groups": list(options.groups),
         "partitions": list(options.partitions),
@@ -681,6 +691,7 @@ def _options_from_meta(saved: dict[str, Any]) -> RunOptions:
         max_noise=saved.get("max_noise", RunOptions.max_noise),
         sample_time=saved.get("sample_time", 0.0),
         caches=tuple(saved.get("caches", RunOptions.caches)),
+        flush_bytes=saved.get("flush_bytes"),
         transfers=tuple(saved.get("transfers", RunOptions.transfers)),
         groups=tuple(saved.get("groups", RunOptions.groups)),
         partitions=tuple(saved.get("partitions", RunOptions.partitions)),
@@ -728,6 +739,25 @@ def _check_sources(
         print(f"warning: --sources {str(folder)!r}: {why}", file=sys.stderr)
 
 
+def _check_flush(flush_bytes: int | None, caches: Sequence[str], devices: Sequence[DeviceInfo]):
+    """Warn where --flush-bytes is smaller than a device's last-level cache: its
+    cold rows would find part of their data still in cache."""
+    if flush_bytes is None:
+        return
+    if "cold" not in caches:
+        print("note: --flush-bytes is for cold rows (--cache cold); it is ignored", file=sys.stderr)
+        return
+    for device in devices:
+        cache, where = last_level_cache(device)
+        if flush_bytes < cache:
+            print(
+                f"warning: --flush-bytes {flush_bytes / 2**20:g} MiB is less than {device.id}'s "
+                f"last-level cache ({cache / 2**20:g} MiB, {where}): its cold rows may find "
+                "data in cache",
+                file=sys.stderr,
+            )
+
+
 def _new_run(
     args: argparse.Namespace, catalogs: Catalogs, world: ranks.World | None = None
 ) -> tuple[Path | None, dict[str, Any], list[Task]]:
@@ -741,6 +771,7 @@ def _new_run(
     if world is not None:
         devices = ranks.rank_devices(devices, world.local_rank)
     _check_sources(args.sources, kernels, devices)
+    _check_flush(args.flush_bytes, args.cache, devices)
     memory, budgets = next(
         ((m, b) for m in MEMORY_MEASURES if (b := getattr(args, f"memory_{m}"))), (None, ())
     )
@@ -757,6 +788,7 @@ def _new_run(
         max_noise=args.max_noise / 100,
         sample_time=args.sample_time,
         caches=tuple(dict.fromkeys(args.cache)),
+        flush_bytes=args.flush_bytes,
         transfers=tuple(dict.fromkeys(args.transfers)),
         groups=args.group or (),
         partitions=tuple(dict.fromkeys(p for p in args.partition if p != partition.AUTO)),

@@ -289,6 +289,8 @@ def test_the_flush_buffer_is_twice_the_last_level_cache_within_limits() -> None:
     assert cache > 0
     assert flush_length(session.info, None) * 4 == min(2 * cache, session.info.memory_bytes // 4)
     assert flush_length(session.info, 1 << 20) * 4 == 1 << 20
+    assert flush_length(session.info, None, 3 << 20) * 4 == 3 << 20
+    assert flush_length(session.info, 1 << 20, 3 << 20) * 4 == 1 << 20
     flusher = Flusher(session, "opencl", ".cl")
     assert flusher.bytes == flush_length(session.info, session.array_limit()[1]) * 4
     flusher.close()
@@ -327,3 +329,32 @@ def test_cold_rows_stand_beside_hot_ones(tmp_path) -> None:
         assert bool(row["flush_bytes"]) == (row["cache"] == "cold")
         assert row["cache"] == "hot" or int(row["flush_bytes"]) > 0
     assert "Stream_TRIAD[cold]" in format_rows(rows)
+
+
+def test_flush_bytes_sets_what_a_cold_row_reads(tmp_path) -> None:
+    need_backend("opencl")
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "cpu", "opencl", "--size", "1000", "--reps", "3",
+        "--cache", "cold", "--flush-bytes", "3MiB", "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    cache, _ = last_level_cache(get_backend("opencl").devices()[0])
+    assert ("3 MiB is less than opencl:0's last-level cache" in proc.stderr) == (cache > 3 << 20)
+    folder = run_folder(tmp_path)
+    rows = _rows(folder)
+    assert [(r["device_id"], r["flush_bytes"]) for r in rows] == [
+        ("cpu:0", str(3 << 20)),
+        ("opencl:0", str(3 << 20)),
+    ]
+    meta = json.loads((folder / "metadata.json").read_text())
+    assert meta["options"]["flush_bytes"] == 3 << 20
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [("0", "'0' must be more than 0 bytes"), ("lots", "'lots' is not a byte count")],
+)
+def test_a_bad_flush_size_is_named(value: str, message: str) -> None:
+    proc = harness("run", "-k", "Stream_COPY", "-b", "cpu", "--flush-bytes", value)
+    assert proc.returncode == 2
+    assert message in proc.stderr and len(proc.stderr.strip().splitlines()) <= 2

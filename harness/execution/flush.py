@@ -7,10 +7,10 @@ lines, whose write-back the next (timed) repetition would pay for.
 The scratch buffer is twice the last-level cache: the device's own figure
 where its API gives one (OpenCL's global memory cache, CUDA's L2), the host's
 largest CPU cache for devices that run on the host's cores (the numpy
-backend, PoCL, lavapipe), else `UNKNOWN_CACHE_BYTES`; capped by the device's
-limit on one buffer and its memory. An OpenCL GPU's figure is only a floor:
-NVIDIA's driver gives 4 MiB for an H100, whose L2 holds 50 MiB. Each cold row
-records the bytes it used.
+backend, PoCL, lavapipe), else `UNKNOWN_CACHE_BYTES`; `--flush-bytes` sets it
+instead. Either is capped by the device's limit on one buffer and its memory.
+An OpenCL GPU's figure is only a floor: NVIDIA's driver gives 4 MiB for an
+H100, whose L2 holds 50 MiB. Each cold row records the bytes it used.
 """
 
 from __future__ import annotations
@@ -68,11 +68,11 @@ def last_level_cache(info: base.DeviceInfo) -> tuple[int, str]:
     return UNKNOWN_CACHE_BYTES, "assumed"
 
 
-def flush_length(info: base.DeviceInfo, array_limit: int | None) -> int:
-    """Elements of the scratch buffer: `CACHES_FLUSHED` last-level caches, within
-    the device's limit on one buffer and a quarter of its memory."""
-    cache, _ = last_level_cache(info)
-    want = CACHES_FLUSHED * cache
+def flush_length(info: base.DeviceInfo, array_limit: int | None, wanted: int | None = None) -> int:
+    """Elements of the scratch buffer: ``wanted`` bytes, else `CACHES_FLUSHED`
+    last-level caches, within the device's limit on one buffer and a quarter of
+    its memory."""
+    want = wanted if wanted else CACHES_FLUSHED * last_level_cache(info)[0]
     for cap in (array_limit, info.memory_bytes // 4 if info.memory_bytes else None):
         if cap:
             want = min(want, cap)
@@ -82,14 +82,20 @@ def flush_length(info: base.DeviceInfo, array_limit: int | None) -> int:
 class Flusher:
     """A loaded scratch buffer and its kernel on one device; `run` evicts the cache."""
 
-    def __init__(self, session: base.Session, language: str | None, extension: str) -> None:
+    def __init__(
+        self,
+        session: base.Session,
+        language: str | None,
+        extension: str,
+        wanted: int | None = None,
+    ) -> None:
         source = None
         if language is not None:
             source = sources.find(language, extension, FLUSH.source_name, ())
             if source is None:
                 raise RuntimeError(f"no cache-flush source for {language}")
         limit = session.array_limit()
-        length = flush_length(session.info, limit[1] if limit else None)
+        length = flush_length(session.info, limit[1] if limit else None, wanted)
         self.bytes = 4 * length
         inputs = FLUSH.init(length, 1, "f64")
         self._launches = FLUSH.resolve(length, inputs, "f64")

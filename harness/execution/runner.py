@@ -58,6 +58,8 @@ class RunOptions:
     #: Least device time one sample covers (`StopRule.sample_time`).
     sample_time: float = StopRule.sample_time
     caches: tuple[str, ...] = ("hot",)
+    #: Bytes a cold row's flush reads (``--flush-bytes``); None: the device's default.
+    flush_bytes: int | None = None
     #: Where the data lives while timed (`harness.execution.transfers`).
     transfers: tuple[str, ...] = ("resident",)
     #: Sizes picked by memory (RAJAPerf's --memory-allocated and --memory-moved):
@@ -846,7 +848,9 @@ class Runner:
         flusher = None
         if task.cache == "cold":
             backend = self._backend(task.backend)
-            flusher = Flusher(session, backend.language, backend.extension)
+            flusher = Flusher(
+                session, backend.language, backend.extension, self.options.flush_bytes
+            )
             row["flush_bytes"] = flusher.bytes
         if session.info.id not in self._probes:
             self._probes[session.info.id] = clocks.probe(session.info.as_dict())
