@@ -136,7 +136,8 @@ def build_parser() -> Parser:
         default=[],
         metavar="DEVICE",
         help="a device to use (repeatable): BACKEND:INDEX as 'harness devices' lists it, "
-        "part of a device's name (every device whose name contains it, e.g. llvmpipe), "
+        "part of a device's name (every device whose name contains it, e.g. llvmpipe, or "
+        "oclgrind for the simulator that finds races in --check runs), "
         "all (every device of every available backend), host (the host itself, no "
         "offload: the cpu backend) or default (each backend's default devices, as without "
         "--device); with -b, among those backends",

@@ -4,7 +4,7 @@
 #   bash scripts/bootstrap.sh test  [pytest options]        the test suite, one process per core
 # Safe to run again: it installs only what is missing. As root on Debian it also
 # installs the system packages (lavapipe for wgpu, Debian's PoCL, CLBlast; for
-# the tests, Chromium, Open MPI and a C compiler).
+# the tests, Chromium, Open MPI, a C compiler and the Oclgrind simulator).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +29,8 @@ packages=(mesa-vulkan-drivers pocl-opencl-icd libclblast1)
 # The fault tests build a fake OpenCL driver; the contract test preprocesses C sources.
 [ "$mode" = test ] && ! command -v cc >/dev/null && packages+=(gcc)
 [ "$mode" = test ] && ! command -v cpp >/dev/null && packages+=(cpp)
+# The simulator that finds data races and out-of-bounds accesses in OpenCL kernels.
+[ "$mode" = test ] && packages+=(oclgrind)
 python3 -c "import ensurepip" 2>/dev/null || packages+=(python3-venv)
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   missing=()
@@ -39,6 +41,13 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "installing system packages: ${missing[*]}"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  # Debian's oclgrind ships the simulator's ICD library but does not register
+  # it with the OpenCL loader; the harness lists it after every real device.
+  oclgrind_icd=/usr/lib/oclgrind/liboclgrind-rt-icd.so
+  if [ -e "$oclgrind_icd" ] && [ ! -e /etc/OpenCL/vendors/oclgrind.icd ]; then
+    mkdir -p /etc/OpenCL/vendors
+    echo "$oclgrind_icd" >/etc/OpenCL/vendors/oclgrind.icd
   fi
 else
   echo "note: not root, so not installing system packages (${packages[*]})" >&2
@@ -63,6 +72,7 @@ required=cpu,opencl
 dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 && required+=,wgpu
 command -v chromium >/dev/null && required+=,chromium
 command -v mpirun >/dev/null && required+=,mpi
+[ -e /etc/OpenCL/vendors/oclgrind.icd ] && required+=,oclgrind
 required+=,cuda-compile
 export HARNESS_REQUIRE_BACKENDS=${HARNESS_REQUIRE_BACKENDS:-$required}
 # One test process per core (pytest-xdist): compiling the kernels, which a

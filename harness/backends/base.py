@@ -37,6 +37,12 @@ class DeviceLimit(RuntimeError):
     """The problem does not fit a documented device limit; the row is skipped."""
 
 
+class KernelFault(RuntimeError):
+    """A checking device (a simulator) saw the kernel do what real devices leave
+    undefined: a data race, an access outside an array; the message says what
+    and where."""
+
+
 class DeviceLost(RuntimeError):
     """The device faulted in a way that leaves it unusable to this process (CUDA's
     sticky errors: an illegal address, a device-side assert). ``fault`` names the

@@ -9,19 +9,22 @@ macro ``REAL``, a description's constants and type aliases as macros too;
 pick a CPU-friendly memory walk; ``#line`` directives keep compiler messages
 pointing at the files' own lines. Elementwise kernels walk their items with
 the dialect's ``FOR_EACH``, which `harness.model.partition` deals to work-items
-(contiguous runs on CPU devices by default).
+(contiguous runs on CPU devices by default). The Oclgrind simulator, where
+installed, is listed after every real device and checks kernels for races and
+overruns (`harness.backends.oclgrind`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from harness.backends import clblast
+from harness.backends import clblast, oclgrind
 from harness.backends.base import (
     HELD_LAUNCHES,
     Backend,
@@ -59,7 +62,8 @@ def _all_devices() -> list[Any]:
             "pip install pocl-binary-distribution, or Debian's pocl-opencl-icd"
         ) from exc
     devices = []
-    for platform in platforms:
+    # A simulator comes after every real device, so that adding one renumbers none.
+    for platform in sorted(platforms, key=lambda p: p.name.strip() == oclgrind.PLATFORM):
         try:
             devices.extend(platform.get_devices())
         except cl.Error:
@@ -92,6 +96,11 @@ def compiler_problem(index: int) -> str | None:
 
 
 def _why_not_default(device: DeviceInfo, every: Sequence[DeviceInfo]) -> str | None:
+    if device.kind == SIMULATOR:
+        return (
+            "a simulator that reports data races and out-of-bounds accesses, far slower "
+            "than any device: use it for --check runs, with --device oclgrind"
+        )
     problem = compiler_problem(device.index)
     if problem:
         return f"{problem}; Debian's pocl-opencl-icd has a PoCL that can"
@@ -114,8 +123,14 @@ def _features(device: Any) -> frozenset[str]:
     return frozenset(features)
 
 
+#: The kind of a device that simulates one (`harness.backends.oclgrind`).
+SIMULATOR = "simulator"
+
+
 def _kind(device: Any) -> str:
     cl = _cl()
+    if oclgrind.is_simulator(device):
+        return SIMULATOR
     kinds = []
     for flag, word in ((cl.device_type.GPU, "gpu"), (cl.device_type.CPU, "cpu")):
         if device.type & flag:
@@ -173,12 +188,18 @@ def _is_out_of_memory(exc: Exception) -> bool:
 class OpenCLExecution(Execution):
     """Buffers on one device and the program's kernels."""
 
-    def __init__(self, session: OpenCLSession, program: Any, inputs: Mapping[str, np.ndarray]):
+    def __init__(
+        self, session: OpenCLSession, program: Any, text: str, inputs: Mapping[str, np.ndarray]
+    ):
         cl = _cl()
         self._cl = cl
         self._context = session.context
         self._queue = session.queue
         self._program = program
+        self._device = session.device
+        self._local_bytes = session.info.limits["local_mem_bytes"]
+        self._findings = session.findings
+        self._lines = oclgrind.source_lines(text) if self._findings else {}
         self._kernels: dict[str, Any] = {}
         self._host = {name: np.ascontiguousarray(value) for name, value in inputs.items()}
         self._buffers: dict[str, Any] = {}
@@ -190,7 +211,7 @@ class OpenCLExecution(Execution):
                 host = value if value.size else np.zeros(1, value.dtype)
                 total += host.nbytes
                 self._buffers[name] = cl.Buffer(session.context, flags, hostbuf=host)
-            self._queue.finish()
+            self._finish()
         except cl.Error as exc:
             if _is_out_of_memory(exc):
                 raise out_of_device_memory(total, session.info.memory_bytes, exc) from exc
@@ -199,12 +220,32 @@ class OpenCLExecution(Execution):
     def _kernel(self, entry: str) -> Any:
         if entry not in self._kernels:
             try:
-                self._kernels[entry] = self._cl.Kernel(self._program, entry)
+                kernel = self._cl.Kernel(self._program, entry)
             except self._cl.Error as exc:
                 raise CompileError(
                     f"entry point {entry!r} not found in the program: {exc}"
                 ) from exc
+            # A launch whose work-group memory is over the device's fails with
+            # OUT_OF_RESOURCES, which names neither: a skipped row names both.
+            need = kernel.get_work_group_info(
+                self._cl.kernel_work_group_info.LOCAL_MEM_SIZE, self._device
+            )
+            if need > self._local_bytes:
+                raise DeviceLimit(
+                    f"{entry} needs {need} bytes of work-group memory; the device has "
+                    f"{self._local_bytes} (local_mem_bytes)"
+                )
+            self._kernels[entry] = kernel
         return self._kernels[entry]
+
+    def _finish(self, event: Any = None) -> None:
+        """Wait for the queue (or one event), then raise what a simulator saw in it."""
+        if event is None:
+            self._queue.finish()
+        else:
+            event.wait()
+        if self._findings is not None:
+            self._findings.check(self._lines)
 
     def _enqueue(self, launch: ResolvedLaunch) -> Any:
         routine = library_routine(launch.entry)
@@ -233,7 +274,7 @@ class OpenCLExecution(Execution):
     def run(self, launches: Sequence[ResolvedLaunch]) -> None:
         for launch in launches:
             self._enqueue(launch)
-        self._queue.finish()
+        self._finish()
 
     def time(
         self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True, batch: int = 1
@@ -262,27 +303,27 @@ class OpenCLExecution(Execution):
             finally:
                 if gate is not None:
                     gate.set_status(self._cl.command_execution_status.COMPLETE)
-        self._queue.finish()
+        self._finish()
         return [(last.profile.end - first.profile.start) * 1e-9 / batch for first, last in spans]
 
     def read(self, name: str) -> np.ndarray:
         out = np.empty_like(self._host[name])
         if out.size:
-            self._cl.enqueue_copy(self._queue, out, self._buffers[name])
+            self._finish(self._cl.enqueue_copy(self._queue, out, self._buffers[name]))
         return out
 
     def upload(self, name: str, host: np.ndarray) -> float:
         if not host.nbytes:
             return 0.0
         event = self._cl.enqueue_copy(self._queue, self._buffers[name], host)
-        event.wait()
+        self._finish(event)
         return (event.profile.end - event.profile.start) * 1e-9
 
     def download(self, name: str, host: np.ndarray) -> float:
         if not host.nbytes:
             return 0.0
         event = self._cl.enqueue_copy(self._queue, host, self._buffers[name])
-        event.wait()
+        self._finish(event)
         return (event.profile.end - event.profile.start) * 1e-9
 
     def close(self) -> None:
@@ -299,27 +340,39 @@ class OpenCLSession(Session):
     def __init__(self, info: DeviceInfo, device: Any) -> None:
         cl = _cl()
         self.info = info
-        self.context = cl.Context([device])
+        self.device = device
+        #: What a simulator reports (`harness.backends.oclgrind`); None on a real device.
+        self.findings = oclgrind.Findings() if info.kind == SIMULATOR else None
+        with self.findings.options() if self.findings else nullcontext():
+            self.context = cl.Context([device])
         self.queue = cl.CommandQueue(
             self.context, properties=cl.command_queue_properties.PROFILING_ENABLE
         )
-        self._programs: dict[tuple, Any] = {}
+        self._programs: dict[tuple, tuple[Any, str]] = {}
 
     def array_limit(self) -> tuple[str, int] | None:
         return "max_alloc_bytes", self.info.limits["max_alloc_bytes"]
 
+    def close(self) -> None:
+        if self.findings is not None:
+            self.findings.close()
+
     def group_limit(self) -> tuple[str, int] | None:
         return "max_work_group_size", self.info.limits["max_work_group_size"]
 
-    def _program(self, spec: KernelSpec, source: Path, precision: str) -> Any:
+    def _program(self, spec: KernelSpec, source: Path, precision: str) -> tuple[Any, str]:
+        """The built program and the text it was built from."""
         cl = _cl()
         key = build_key(spec, source, precision)
         if key not in self._programs:
             text = program_text(spec, source, precision, self.info)
             try:
-                self._programs[key] = cl.Program(self.context, text).build()
+                program = cl.Program(self.context, text).build()
+                if self.findings is not None and not oclgrind.loads_every_kernel(cl, program):
+                    program = cl.Program(self.context, text).build(options=[oclgrind.UNOPTIMISED])
             except cl.Error as exc:
                 raise CompileError(_build_log(exc, source)) from exc
+            self._programs[key] = (program, text)
         return self._programs[key]
 
     def load(
@@ -331,7 +384,7 @@ class OpenCLSession(Session):
     ) -> Execution:
         if source is None:
             raise CompileError(f"no OpenCL source for {spec.name}")
-        return OpenCLExecution(self, self._program(spec, source, precision), inputs)
+        return OpenCLExecution(self, *self._program(spec, source, precision), inputs)
 
 
 def _build_log(exc: Exception, source: Path) -> str:

@@ -606,6 +606,11 @@ class Runner:
             row.update(status="error", reason=f"compile error: {exc}")
         except base.DeviceOutOfMemory as exc:
             row.update(status="error", reason=f"out of memory: {exc}")
+        except base.KernelFault as exc:
+            # A simulator reports a process's first findings only: a fresh worker
+            # takes the next row.
+            self.lost = True
+            row.update(status="fail", reason=f"undefined behaviour: {exc}")
         except base.DeviceLost as exc:
             self.lost = True
             if exc.earlier:

@@ -1,0 +1,168 @@
+"""The Oclgrind simulator as a checking device: the bugs CPU devices hide (a
+missing barrier, an array one short) fail a --check row on it, named."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import harness, need_backend, required, run_folder
+
+from harness.backends import oclgrind
+from harness.execution import results
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The barrier after the tile's register presort, in the C sorts' shared header.
+PRESORT_BARRIER = """            TILE_REG_STORE(first, first, 1)
+        }
+        BARRIER();
+"""
+#: The macro that loads a tile pass's keys into registers, and its loop's bound.
+REGISTER_LOAD = "#define TILE_REG_LOAD("
+BOUND = "i < PASS_KEYS;"
+
+
+def _simulator() -> dict:
+    """The simulator's entry in `harness devices`; skips where it is not installed."""
+    need_backend("opencl")
+    listed = json.loads(harness("devices", "--json").stdout)
+    opencl = next(b for b in listed if b["backend"] == "opencl")
+    found = [d for d in opencl["devices"] if d["kind"] == "simulator"]
+    if not found:
+        if required("oclgrind"):
+            pytest.fail("the Oclgrind simulator is required here but the OpenCL loader lists none")
+        pytest.skip("Oclgrind is not installed (Debian: apt install oclgrind, and its ICD)")
+    return found[0]
+
+
+def _planted(tmp_path: Path, after: str, old: str, new: str) -> Path:
+    """A sources folder with the C sorts, the first ``old`` after ``after`` in
+    their header replaced by ``new``."""
+    folder = tmp_path / "sources" / "c"
+    folder.mkdir(parents=True)
+    shutil.copy(ROOT / "kernels" / "c" / "Bitonic.c", folder)
+    header = (ROOT / "kernels" / "c" / "bitonic.h").read_text()
+    assert header.count(after) == 1
+    at = header.index(old, header.index(after))
+    (folder / "bitonic.h").write_text(header[:at] + new + header[at + len(old) :])
+    return folder.parent
+
+
+def _check(tmp_path: Path, device: str, *args: str) -> list[dict]:
+    out = tmp_path / f"run-{device.replace(':', '-')}"
+    proc = harness(
+        "run", "--check", "-k", "Bitonic_U32", "--strategy", "tiled", "--size", "5",
+        "--device", device, *args, "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode in (0, 1), proc.stderr
+    return results.read_journal(run_folder(out))
+
+
+def test_the_simulator_comes_last_and_is_never_a_default(tmp_path: Path) -> None:
+    device = _simulator()
+    listed = json.loads(harness("devices", "--json").stdout)
+    opencl = next(b for b in listed if b["backend"] == "opencl")["devices"]
+    assert opencl[-1]["id"] == device["id"]
+    assert all(d["kind"] != "simulator" for d in opencl[:-1])
+    assert device["note"].startswith("not used by default: a simulator that reports data races")
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "opencl", "--check", "--size", "100",
+        "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert device["id"] not in {r["device_id"] for r in results.read_journal(run_folder(tmp_path))}
+
+
+def test_shipped_kernels_check_clean_on_it(tmp_path: Path) -> None:
+    """Sorts (the float ones load only unoptimised there), a work-group reduction,
+    and float atomics, whose compare-and-swap loops' first reads race by design."""
+    _simulator()
+    proc = harness(
+        "run", "--check", "-k", "Bitonic_U32", "Bitonic_F32", "Bitonic_PAIRS",
+        "Basic_REDUCE3_INT", "Basic_PI_ATOMIC", "--strategy", "fused", "tiled",
+        "--size", "2051", "--device", "oclgrind", "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = results.read_journal(run_folder(tmp_path))
+    assert len(rows) == 8 and all(r["status"] == "ok" for r in rows)
+    assert "Undefined external function" not in proc.stderr
+
+
+def test_work_group_memory_over_the_devices_is_a_skipped_row(tmp_path: Path) -> None:
+    """The simulator has 32 KiB of work-group memory; MAT_MAT_SHARED's tiles of
+    doubles take 34 KiB."""
+    device = _simulator()
+    proc = harness(
+        "run", "-k", "Basic_MAT_MAT_SHARED", "--check", "--size", "100", "--device", "oclgrind",
+        "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (row,) = results.read_journal(run_folder(tmp_path))
+    local = device["limits"]["local_mem_bytes"]
+    assert row["status"] == "skipped"
+    assert row["reason"] == (
+        f"mat_mat_shared needs 34816 bytes of work-group memory; the device has {local} "
+        "(local_mem_bytes)"
+    )
+
+
+def test_a_missing_barrier_fails_as_a_data_race(tmp_path: Path) -> None:
+    _simulator()
+    sources = _planted(tmp_path, PRESORT_BARRIER, "BARRIER();", "")
+    (row,) = _check(tmp_path, "oclgrind", "--sources", str(sources))
+    assert row["status"] == "fail"
+    assert row["reason"].startswith(
+        "undefined behaviour: Oclgrind: Read-write data race in local memory "
+        "(kernel bitonic_tile_sort, bitonic.h:"
+    )
+
+
+def test_a_register_array_overrun_fails_as_out_of_bounds(tmp_path: Path) -> None:
+    _simulator()
+    sources = _planted(tmp_path, REGISTER_LOAD, BOUND, BOUND.replace("<", "<="))
+    (row,) = _check(tmp_path, "oclgrind", "--sources", str(sources))
+    assert row["status"] == "fail"
+    assert (
+        "Oclgrind: Invalid write of size 4 in private memory (kernel bitonic_tile_sort"
+        in (row["reason"])
+    )
+
+
+def test_races_on_a_line_that_accepts_them_are_not_faults() -> None:
+    program = '#line 88 "dialect.clh"\n    ulong old = *bits; // benign race: checked\n    x;\n'
+    lines = oclgrind.source_lines(program)
+    assert lines[("dialect.clh", 89)] == "    x;"
+    race = (
+        "Read-write data race at global memory address 0x10\n\tKernel: k\n"
+        "\tAt line {} (column 9) of dialect.clh:\n\tAt line 92 (column 9) of dialect.clh:\n"
+    )
+    assert oclgrind.summary(race.format(88), lines) is None
+    assert oclgrind.summary(race.format(89), lines) == (
+        "Oclgrind: Read-write data race in global memory (kernel k, dialect.clh:89, dialect.clh:92)"
+    )
+    overrun = "Invalid read of size 8 at global memory address 0x10\n\tKernel: k\n"
+    overrun += "\tAt line 88 (column 9) of dialect.clh:\n"
+    assert oclgrind.summary(overrun, lines) == (
+        "Oclgrind: Invalid read of size 8 in global memory (kernel k, dialect.clh:88)"
+    )
+
+
+def test_reports_read_as_one_line() -> None:
+    log = (
+        "\nRead-write data race at local memory address 0x100000000003c\n"
+        "\tKernel: sort\n\t\n\tFirst entity:  Global(1,0,0) Local(1,0,0) Group(0,0,0)\n"
+        "\t  %8 = load i32\n\tAt line 686 (column 9) of bitonic.h:\n\t  UNROLL\n\t\n"
+        "\tSecond entity: Global(0,0,0) Local(0,0,0) Group(0,0,0)\n"
+        "\tAt line 725 (column 13) of bitonic.h:\n\t\n\n"
+        "Invalid read of size 8 at global memory address 0x3000000001f40\n"
+        "\tKernel: triad\n\tAt line 6 (column 16) of Stream_TRIAD.c:\n\n"
+        "Invalid read of size 8 at global memory address 0x3000000001f48\n"
+        "\tKernel: triad\n\tAt line 6 (column 16) of Stream_TRIAD.c:\n"
+    )
+    assert oclgrind.summary(log) == (
+        "Oclgrind: Read-write data race in local memory (kernel sort, bitonic.h:686, "
+        "bitonic.h:725); Invalid read of size 8 in global memory (kernel triad, "
+        "Stream_TRIAD.c:6) (and 1 more reports)"
+    )
