@@ -3,6 +3,7 @@ missing barrier, an array one short) fail a --check row on it, named."""
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 from pathlib import Path
@@ -166,3 +167,26 @@ def test_reports_read_as_one_line() -> None:
         "bitonic.h:725); Invalid read of size 8 in global memory (kernel triad, "
         "Stream_TRIAD.c:6) (and 1 more reports)"
     )
+
+
+def test_mutants_take_the_simulator_by_name(tmp_path: Path) -> None:
+    device = _simulator()
+    proc = harness(
+        "mutants", "-k", "Stream_TRIAD", "-b", "opencl", "--device", "oclgrind", "--sample", "3",
+        "--precision", "f64", "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert f"Stream_TRIAD on {device['id']}: 3 mutants" in proc.stderr
+    (folder,) = tmp_path.iterdir()
+    with (folder / "mutants.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 3 and {r["device"] for r in rows} == {device["id"]}
+    assert {r["status"] for r in rows} <= {"killed", "survived", "stillborn", "equivalent"}
+
+
+def test_mutants_name_a_device_that_is_not_there() -> None:
+    need_backend("opencl")
+    proc = harness("mutants", "-k", "Stream_COPY", "-b", "opencl", "--device", "nosuch")
+    assert proc.returncode == 2
+    assert "--device 'nosuch': no device's name contains it; give BACKEND:INDEX" in proc.stderr
+    assert "opencl:0 " in proc.stderr

@@ -456,17 +456,39 @@ def _devices(args: argparse.Namespace) -> list[str]:
                 f"backend {name!r} runs the descriptions' numpy code, which has no kernel "
                 f"source to mutate; choose from {', '.join(with_sources)}"
             )
+    wanted = [_device_id(text, args.backends) for text in args.device]
     chosen = []
     for name in args.backends:
-        mine = [d for d in args.device if d.partition(":")[0] == name]
+        mine = [d for d in wanted if d.partition(":")[0] == name]
         chosen.extend(mine or [f"{name}:0"])
-    for device in args.device:
-        name, sep, index = device.partition(":")
-        if not sep or not index.isdigit() or name not in args.backends:
-            raise UsageError(
-                f"--device {device!r}: expected BACKEND:INDEX with a backend given to -b"
-            )
     return chosen
+
+
+def _device_id(text: str, backends: Sequence[str]) -> str:
+    """A --device value as BACKEND:INDEX: given so, or the one device of the -b
+    backends whose name contains it (oclgrind for the simulator)."""
+    name, sep, index = text.partition(":")
+    if sep:
+        if not index.isdigit() or name not in backends:
+            raise UsageError(
+                f"--device {text!r}: expected BACKEND:INDEX with a backend given to -b"
+            )
+        return text
+    workers = Workers()
+    try:
+        found = workers.catalogs(list(backends))
+    finally:
+        workers.close()
+    listed = [d for c in found.values() for d in c.devices]
+    named = [d.id for d in listed if text.lower() in d.name.lower()]
+    if len(named) != 1:
+        which = "no device's" if not named else f"{len(named)} devices' ({', '.join(named)})"
+        every = ", ".join(f"{d.id} {d.name}" for d in listed) or "none"
+        raise UsageError(
+            f"--device {text!r}: {which} name contains it; give BACKEND:INDEX or part of "
+            f"one device's name (devices of {', '.join(backends)}: {every})"
+        )
+    return named[0]
 
 
 def _cmd_mutants(args: argparse.Namespace) -> int:
@@ -574,8 +596,10 @@ def register(sub: Any) -> None:
         "--device",
         action="append",
         default=[],
-        metavar="BACKEND:INDEX",
-        help="the device of a backend to use (default: its first)",
+        metavar="DEVICE",
+        help="the device of a backend to use, as BACKEND:INDEX or part of its name "
+        "(oclgrind: the simulator, where races and overruns are killed too); default: "
+        "each backend's first",
     )
     parser.add_argument(
         "--suite",
