@@ -57,6 +57,8 @@ examples:
   harness mutants -k Apps_ENERGY -b opencl              every mutant of one kernel
   harness mutants -k Stream -b opencl wgpu --sample 20  20 random mutants per kernel
   harness mutants -b opencl --fail-under 90             the whole suite, as a gate
+  harness mutants -k Algorithm_SCAN -b opencl --device oclgrind --max-size 50000
+                                                         on the simulator: races too
 
 A mutant is killed when some row of its check fails, errors, crashes or times
 out; it survives when every row verifies. Mutants that do not compile are not
@@ -172,10 +174,18 @@ def _verdict(rows: Iterable[dict[str, Any]]) -> tuple[str, str]:
 class _Lab:
     """A scratch sources folder and the worker that runs checks over it."""
 
-    def __init__(self, device: str, precisions: Sequence[str], timeout: float | None) -> None:
+    def __init__(
+        self,
+        device: str,
+        precisions: Sequence[str],
+        timeout: float | None,
+        max_size: int | None = None,
+    ) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="harness-mutants-"))
         self.device = device
         self.fixed_timeout = timeout
+        #: The largest check size run (``--max-size``); None: every one.
+        self.max_size = max_size
         backend, _, index = device.partition(":")
         self.backend = backend
         self.precisions = tuple(precisions)
@@ -221,9 +231,11 @@ class _Lab:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-def mutant_sizes(spec: KernelSpec) -> tuple[int, ...]:
-    """The sizes each mutant is checked at: a small odd one, then the check sizes."""
-    return tuple(dict.fromkeys((SMALL_SIZE, *spec.sizes_for_check)))
+def mutant_sizes(spec: KernelSpec, max_size: int | None = None) -> tuple[int, ...]:
+    """The sizes each mutant is checked at: a small odd one, then the check sizes
+    (those up to ``max_size``)."""
+    kept = [n for n in spec.sizes_for_check if max_size is None or n <= max_size]
+    return tuple(dict.fromkeys((SMALL_SIZE, *kept)))
 
 
 def run_kernel(
@@ -244,7 +256,9 @@ def run_kernel(
         for task in plan(
             [spec],
             [lab.info],
-            dataclasses.replace(lab.options, sizes=mutant_sizes(spec), precision=precision),
+            dataclasses.replace(
+                lab.options, sizes=mutant_sizes(spec, lab.max_size), precision=precision
+            ),
         )
     ]
     start = time.monotonic()
@@ -507,7 +521,7 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
             if interrupted or not all_mutants(spec, backend)[0]:
                 continue
             # A lab per kernel: its worker's compiled mutants go with it.
-            lab = _Lab(device, args.precision, args.timeout)
+            lab = _Lab(device, args.precision, args.timeout, args.max_size)
             try:
                 start = time.monotonic()
                 every, dead = all_mutants(spec, backend, lab.info, lab.precisions)
@@ -630,6 +644,14 @@ def register(sub: Any) -> None:
         metavar="SECONDS",
         help=f"per row of a mutant's check (default: {TIMEOUT_FACTOR:g} times the "
         f"unmutated kernel's, at least {MIN_TIMEOUT:g} s)",
+    )
+    parser.add_argument(
+        "--max-size",
+        type=arguments.positive_int,
+        metavar="N",
+        help="check only at the check sizes up to N (and the small odd one): for the "
+        "simulator, which is over ten thousand times slower than a CPU device; the "
+        "branches only larger sizes reach go unchecked (default: every check size)",
     )
     parser.add_argument(
         "--fail-under",
