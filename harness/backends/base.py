@@ -198,6 +198,12 @@ class Session(ABC):
     #: Which clock times host<->device copies (`Execution.upload`).
     transfer_timer: str = "host"
 
+    @property
+    def spent(self) -> bool:
+        """Whether this process should end after the current row: a simulator that
+        stops reporting after a number of reports per process has used half of it."""
+        return False
+
     def array_limit(self) -> tuple[str, int] | None:
         """The device's limit on one array, as (limit name, bytes); None if none."""
         return None

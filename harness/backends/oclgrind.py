@@ -2,16 +2,17 @@
 
 Oclgrind runs a kernel's work-items one at a time between barriers and
 reports what a real device leaves undefined: data races in local and global
-memory, reads and writes outside a buffer or a private or local array, and
-bad API use. Those are bugs the CPU devices hide (PoCL runs a work-group's
+memory, and reads and writes outside a buffer or a private or local array.
+Those are bugs the CPU devices hide (PoCL runs a work-group's
 items as one loop, so a missing barrier or an array one short still gives the
 right answer there) and a GPU shows only now and then. A session on it sets
 the simulator's options before making its context, reads the simulator's log
 after each command finishes, and raises `KernelFault` with what it found, so
 that a ``--check`` row (and a mutant's check) fails on it. The simulator
-reports a process's first findings only, so the worker that saw one ends and
-a fresh one takes the next row. Races on a line whose comment says "benign
-race:" (the compare-and-swap loop's first read) are not faults.
+reports a process's first `MAX_REPORTS` only, so the worker that saw a fault,
+or half that many reports, ends and a fresh one takes the next row. Races on
+a line whose comment says "benign race:" (the compare-and-swap loop's first
+read) are not faults.
 
 Debian's ``oclgrind`` package holds the simulator; the ICD loader sees it
 once ``/etc/OpenCL/vendors/oclgrind.icd`` names its ``liboclgrind-rt-icd.so``
@@ -34,10 +35,12 @@ from harness.backends.base import KernelFault
 
 #: The simulator's OpenCL platform name.
 PLATFORM = "Oclgrind"
-#: The simulator's checks a session turns on (out-of-bounds accesses are always
-#: on), and the reports it writes before it stops: a process's whole count, which
-#: the accepted races of an atomics kernel at a check size would otherwise use up.
-OPTIONS = {"OCLGRIND_DATA_RACES": "1", "OCLGRIND_MAX_ERRORS": "1000000"}
+#: The reports the simulator writes in a process before it stops. An atomics
+#: kernel's accepted races reach 64,000 in one check row, a bug on every item
+#: far more; at half the budget the session is spent and its worker ends.
+MAX_REPORTS = 200_000
+#: The simulator's checks a session turns on (out-of-bounds accesses are always on).
+OPTIONS = {"OCLGRIND_DATA_RACES": "1", "OCLGRIND_MAX_ERRORS": str(MAX_REPORTS)}
 #: Distinct findings a row's reason names.
 SHOWN = 2
 #: A source line's comment that accepts the data races the simulator reports on
@@ -141,7 +144,11 @@ def _finding(report: list[str]) -> str:
 def summary(log: str, lines: Lines | None = None) -> str | None:
     """The simulator's reports as one line, the first `SHOWN` distinct ones; None
     when there are none but races ``lines`` accepts."""
-    reports = [r for r in _reports(log) if not _benign(r, lines or {})]
+    return _summary(_reports(log), lines or {})
+
+
+def _summary(every: list[list[str]], lines: Lines) -> str | None:
+    reports = [r for r in every if not _benign(r, lines)]
     if not reports:
         return None
     found = [_finding(report) for report in reports]
@@ -160,6 +167,8 @@ class Findings:
         os.close(handle)
         self._path = Path(path)
         self._log: TextIO | None = None
+        #: Reports read so far, accepted races too: they count to `MAX_REPORTS`.
+        self.reports = 0
 
     @contextmanager
     def options(self) -> Iterator[None]:
@@ -184,10 +193,16 @@ class Findings:
     def check(self, lines: Lines) -> None:
         """Raise `KernelFault` with what the simulator reported since the last
         check, but races that the program's ``lines`` accept."""
-        new = self._log.read() if self._log is not None else ""
-        found = summary(new, lines) if new.strip() else None
+        reports = _reports(self._log.read()) if self._log is not None else []
+        self.reports += len(reports)
+        found = _summary(reports, lines) if reports else None
         if found:
             raise KernelFault(found)
+
+    @property
+    def spent(self) -> bool:
+        """Whether half of the simulator's reports for this process are used."""
+        return self.reports >= MAX_REPORTS // 2
 
     def close(self) -> None:
         """Stop reading the log."""

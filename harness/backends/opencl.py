@@ -353,6 +353,10 @@ class OpenCLSession(Session):
     def array_limit(self) -> tuple[str, int] | None:
         return "max_alloc_bytes", self.info.limits["max_alloc_bytes"]
 
+    @property
+    def spent(self) -> bool:
+        return self.findings is not None and self.findings.spent
+
     def close(self) -> None:
         if self.findings is not None:
             self.findings.close()

@@ -493,7 +493,8 @@ class Runner:
         self._data_key: tuple | None = None
         self._data: Data | None = None
         self._probes: dict[str, clocks.ClockProbe | None] = {}
-        #: A device of this process was lost (a sticky fault): its process should end.
+        #: A device of this process was lost (a sticky fault), or a session is
+        #: spent (`Session.spent`): its process should end.
         self.lost = False
 
     def run(self, tasks: Sequence[Task]) -> Iterator[dict[str, Any]]:
@@ -553,6 +554,12 @@ class Runner:
 
     def execute(self, task: Task) -> dict[str, Any]:
         """One row: never raises for a kernel's or a device's failure."""
+        row = self._execute(task)
+        if any(isinstance(s, base.Session) and s.spent for s in self._sessions.values()):
+            self.lost = True
+        return row
+
+    def _execute(self, task: Task) -> dict[str, Any]:
         spec = task_spec(task)
         backend = self._backend(task.backend)
         row = base_row(task)
@@ -607,8 +614,8 @@ class Runner:
         except base.DeviceOutOfMemory as exc:
             row.update(status="error", reason=f"out of memory: {exc}")
         except base.KernelFault as exc:
-            # A simulator reports a process's first findings only: a fresh worker
-            # takes the next row.
+            # A simulator reports a process's first findings only (`Session.spent`):
+            # a fresh worker takes the next row.
             self.lost = True
             row.update(status="fail", reason=f"undefined behaviour: {exc}")
         except base.DeviceLost as exc:
