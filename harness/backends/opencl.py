@@ -371,9 +371,8 @@ class OpenCLSession(Session):
         if key not in self._programs:
             text = program_text(spec, source, precision, self.info)
             try:
-                program = cl.Program(self.context, text).build()
-                if self.findings is not None and not oclgrind.loads_every_kernel(cl, program):
-                    program = cl.Program(self.context, text).build(options=[oclgrind.UNOPTIMISED])
+                options = oclgrind.BUILD_OPTIONS if self.findings is not None else []
+                program = cl.Program(self.context, text).build(options=options)
             except cl.Error as exc:
                 raise CompileError(_build_log(exc, source)) from exc
             self._programs[key] = (program, text)
