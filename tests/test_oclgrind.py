@@ -223,6 +223,19 @@ def test_races_on_a_line_that_accepts_them_are_not_faults() -> None:
     )
 
 
+def test_an_overrun_the_optimiser_would_delete_still_fails(tmp_path: Path) -> None:
+    """The presort's exchanges run one past the registers: the optimiser drops
+    that exchange as undefined, so the simulator sees it only unoptimised."""
+    _simulator()
+    sources = _planted(tmp_path, "#define PRESORT_EXCHANGES", BOUND, BOUND.replace("<", "<="))
+    (row,) = _check(tmp_path, "oclgrind", "--sources", str(sources))
+    assert row["status"] == "fail"
+    assert (
+        "Oclgrind: Invalid read of size 4 in private memory (kernel bitonic_tile_sort"
+        in (row["reason"])
+    )
+
+
 def test_reports_read_as_one_line() -> None:
     log = (
         "\nRead-write data race at local memory address 0x100000000003c\n"
