@@ -642,6 +642,19 @@ def _chosen_params(
         if not any(name in (p.name for p in k.params) for k in kernels):
             print(f"note: no selected kernel takes --{name}; it is ignored", file=sys.stderr)
         chosen.append((name, tuple(dict.fromkeys(values))))
+    picked = dict(chosen)
+    for name in picked:
+        param = suite.PARAMS[name]
+        if param.only_with is None:
+            continue
+        other, meaningful = param.only_with
+        under = picked.get(other) or suite.PARAMS[other].unchosen(args.check)
+        if not set(under) & set(meaningful):
+            print(
+                f"note: --{name} applies only with --{other} {' or '.join(meaningful)}; "
+                "it is ignored",
+                file=sys.stderr,
+            )
     return tuple(chosen)
 
 
@@ -1030,7 +1043,11 @@ def _execute_run(
     with results.writing(run_dir):
         results.write_json(run_dir / results.METADATA, meta)
         journal = results.Journal(run_dir)
-    print(f"run folder: {run_dir} ({len(tasks)} rows to run)", file=sys.stderr, flush=True)
+    print(
+        f"run folder: {run_dir} ({len(tasks)} row{'' if len(tasks) == 1 else 's'} to run)",
+        file=sys.stderr,
+        flush=True,
+    )
     progress = Progress(len(tasks), bar)
     executor.start(options, names, tasks)
     stop = {"asked": False}

@@ -63,8 +63,8 @@ def _planted(tmp_path: Path, after: str, old: str, new: str) -> Path:
 def _check(tmp_path: Path, device: str, *args: str) -> list[dict]:
     out = tmp_path / f"run-{device.replace(':', '-')}"
     proc = harness(
-        "run", "--check", "-k", "Bitonic_U32", "--strategy", "tiled", "--size", "5",
-        "--device", device, *args, "--out", str(out),
+        "run", "--check", "-k", "Bitonic_U32", "--strategy", "tiled", "--steps", "4",
+        "--size", "5", "--device", device, *args, "--out", str(out),
     )  # fmt: skip
     assert proc.returncode in (0, 1), proc.stderr
     return results.read_journal(run_folder(out))
@@ -86,16 +86,17 @@ def test_the_simulator_comes_last_and_is_never_a_default(tmp_path: Path) -> None
 
 
 def test_sorts_past_one_tile_check_clean_on_it(tmp_path: Path) -> None:
-    """The fused and tiled sorts past a tile; every kernel at a small size is the
-    next test's."""
+    """The fused and tiled sorts past a tile, at the default steps and at 2, where
+    a tile's work-items take several blocks each; every kernel at a small size is
+    the next test's."""
     _simulator()
     proc = harness(
         "run", "--check", "-k", "Bitonic_U32", "--strategy", "fused", "tiled",
-        "--size", "2051", "--device", "oclgrind", "--out", str(tmp_path),
+        "--steps", "2", "4", "--size", "2051", "--device", "oclgrind", "--out", str(tmp_path),
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     rows = results.read_journal(run_folder(tmp_path))
-    assert len(rows) == 2 and all(r["status"] == "ok" for r in rows)
+    assert len(rows) == 4 and all(r["status"] == "ok" for r in rows)
 
 
 def _with_barriers() -> list[str]:
@@ -121,6 +122,7 @@ def test_every_kernel_with_barriers_checks_clean_at_a_small_size(tmp_path: Path)
     kernels = _with_barriers()
     assert {"Stream_DOT", "Algorithm_SCAN", "Bitonic_PAIRS", *SLOW} <= set(kernels)
     # Two work-groups of 256 items: races between groups as well as within one.
+    # The sorts at their default steps alone: the test above takes another count.
     runs = [([k for k in kernels if k not in SLOW], "257")]
     runs += [([kernel], size) for kernel, size in SLOW.items()]
     rows = []
@@ -128,7 +130,7 @@ def test_every_kernel_with_barriers_checks_clean_at_a_small_size(tmp_path: Path)
         out = tmp_path / str(number)
         proc = harness(
             "run", "--check", "-k", *chosen, "--size", size, "--device", "oclgrind",
-            "--out", str(out),
+            "--steps", "4", "--out", str(out),
         )  # fmt: skip
         assert proc.returncode == 0, proc.stderr
         rows += results.read_journal(run_folder(out))

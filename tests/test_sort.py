@@ -13,7 +13,7 @@ from conftest import harness, need_backend, plant, run_folder
 from harness import suite
 from harness.execution import results
 from harness.execution.runner import Runner, RunOptions, Task, make_data, make_inputs
-from harness.model.spec import axes
+from harness.model.spec import axes, param_choices
 from harness.suite.sort import (
     DIST,
     FLOAT,
@@ -308,11 +308,58 @@ def test_a_tile_merge_that_mirrors_its_first_step_fails_the_check(tmp_path: Path
     out = tmp_path / "out"
     proc = harness(
         "run", "--check", "-k", "Bitonic_U32", "-b", "opencl", "--strategy", "tiled",
-        "--sources", str(tmp_path / "src"), "--out", str(out),
+        "--steps", "4", "--sources", str(tmp_path / "src"), "--out", str(out),
     )  # fmt: skip
     assert proc.returncode == 1, proc.stderr
     rows = results.read_journal(run_folder(out))
     assert {r["size"] for r in rows if r["status"] == "fail"} == {16 * 2048 + 3}
+
+
+def test_a_tile_pass_that_leaves_its_later_blocks_fails_the_check(tmp_path: Path) -> None:
+    """A tile's work-items take more than one block of registers each only at
+    2 steps (a u32 tile of 2048 keys is 512 blocks of 4, for 256 work-items):
+    the check covers every step count, so a loop that stops after its first
+    block fails there, and only there."""
+    need_backend("opencl")
+    loop = "t += GROUP) {\n        const uint base = pass_base(t, d);"
+    plant(tmp_path / "src", "c", "bitonic.h", loop, loop.replace("+=", "-="))
+    out = tmp_path / "out"
+    proc = harness(
+        "run", "--check", "-k", "Bitonic_U32", "-b", "opencl", "--strategy", "tiled",
+        "--sources", str(tmp_path / "src"), "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    rows = results.read_journal(run_folder(out))
+    assert {r["steps"] for r in rows} == {"2", "3", "4", "5", "6"}
+    assert {r["steps"] for r in rows if r["status"] == "fail"} == {"2"}
+
+
+def test_steps_are_checked_at_every_count_and_left_out_where_they_mean_nothing() -> None:
+    spec = suite.BY_NAME["Bitonic_U32"]
+    combos = [dict(c) for c in param_choices(spec, {"order": ("asc",), "dist": ("uniform",)}, True)]
+    assert [c["strategy"] for c in combos if "steps" not in c] == ["global", "local"]
+    for strategy in ("fused", "tiled"):
+        steps = [c["steps"] for c in combos if c["strategy"] == strategy]
+        assert steps == ["2", "3", "4", "5", "6"]
+    chosen = {"strategy": ("global", "fused"), "steps": ("2", "4")}
+    assert [dict(c) for c in param_choices(spec, chosen)] == [
+        {"strategy": "global", "order": "asc", "dist": "uniform"},
+        {"strategy": "fused", "steps": "2", "order": "asc", "dist": "uniform"},
+        {"strategy": "fused", "steps": "4", "order": "asc", "dist": "uniform"},
+    ]
+
+
+def test_steps_beside_the_global_strategy_alone_is_one_row_and_a_note(tmp_path: Path) -> None:
+    proc = harness(
+        "run", "-k", "Bitonic_U32", "-b", "cpu", "--strategy", "global", "--steps", "2", "6",
+        "--size", "100", "--reps", "1", "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "note: --steps applies only with --strategy fused or tiled; it is ignored" in (
+        proc.stderr
+    )
+    (row,) = results.read_journal(run_folder(tmp_path))
+    assert (row["strategy"], row.get("steps"), row["status"]) == ("global", None, "ok")
 
 
 @pytest.mark.parametrize("key", ["f32", "f64"])

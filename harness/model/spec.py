@@ -253,7 +253,11 @@ class Param:
     a choice outside the default runs is checked all the same. ``same_data``
     says every choice computes the same outputs from the same inputs (a sort
     strategy, a library call), so rows that differ only in it share their
-    inputs and reference instead of each making its own.
+    inputs and reference instead of each making its own. ``only_with`` names
+    another option and the choices of it under which this one means anything (a
+    sort's steps per launch, only for the strategies that take steps): under the
+    others a row leaves this option out, so that it is not run once per choice
+    of something it ignores.
     """
 
     name: str
@@ -263,6 +267,7 @@ class Param:
     role: str = "case"
     checked: tuple[str, ...] = ()
     same_data: bool = False
+    only_with: tuple[str, tuple[str, ...]] | None = None
 
     def unchosen(self, check: bool = False) -> tuple[str, ...]:
         """The choices run when the user picks none, in a verification-only run or not."""
@@ -502,6 +507,21 @@ def param_choices(
     spec: KernelSpec, chosen: Mapping[str, Sequence[str]], check: bool = False
 ) -> list[tuple[tuple[str, str], ...]]:
     """Every combination of the kernel's run options: the user's, else those run
-    when the user picks none (`Param.unchosen`), in a verification-only run or not."""
+    when the user picks none (`Param.unchosen`), in a verification-only run or not.
+    An option that means nothing beside another's choice (`Param.only_with`) is
+    left out of that combination, and a combination seen already is not repeated."""
     axes = [[(p.name, v) for v in chosen.get(p.name, p.unchosen(check))] for p in spec.params]
-    return [tuple(combo) for combo in itertools.product(*axes)]
+    combos: dict[tuple[tuple[str, str], ...], None] = {}
+    for combo in itertools.product(*axes):
+        values = dict(combo)
+        combos[
+            tuple(pair for pair, p in zip(combo, spec.params, strict=True) if _applies(p, values))
+        ] = None
+    return list(combos)
+
+
+def _applies(param: Param, values: Mapping[str, str]) -> bool:
+    if param.only_with is None:
+        return True
+    other, choices = param.only_with
+    return values.get(other) in choices

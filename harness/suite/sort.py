@@ -111,10 +111,12 @@ STEPS = Param(
     "steps",
     ("2", "3", "4", "5", "6"),
     ("4",),
-    "fused strategy: compare-exchange steps per launch, done in registers on 2^steps "
-    "keys per work-item (default 4)",
+    "fused and tiled strategies: compare-exchange steps per launch, done in registers on 2^steps "
+    "keys per work-item (default 4; --check and mutants cover every count)",
     role="variant",
+    checked=("2", "3", "4", "5", "6"),
     same_data=True,
+    only_with=("strategy", ("fused", "tiled")),
 )
 ORDER = Param("order", ("asc", "desc"), ("asc",), "sort order (default asc)")
 DIST = Param(
