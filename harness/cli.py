@@ -307,7 +307,8 @@ def build_parser() -> Parser:
         type=arguments.seconds,
         metavar="SECONDS",
         help="per row: a kernel still running after this long is killed with its worker "
-        "and recorded as an error (default: 120 s plus 1 s per 100000 elements); "
+        "and recorded as an error (default: 120 s plus 1 s per 100000 elements, ten times "
+        "that on a simulator); "
         "also how long a backend may take to list its devices (default: 120 s); "
         f"at most {MAX_SECONDS} (one week)",
     )
@@ -1039,7 +1040,7 @@ def _execute_run(
     options = dataclasses.replace(
         _options_from_meta(meta["options"]), images=run_dir / results.IMAGES
     )
-    names = {d.get("id"): d.get("name") for d in meta["devices"]}
+    by_id = {d.get("id"): d for d in meta["devices"]}
     with results.writing(run_dir):
         results.write_json(run_dir / results.METADATA, meta)
         journal = results.Journal(run_dir)
@@ -1049,7 +1050,7 @@ def _execute_run(
         flush=True,
     )
     progress = Progress(len(tasks), bar)
-    executor.start(options, names, tasks)
+    executor.start(options, by_id, tasks)
     stop = {"asked": False}
 
     def on_signal(signum: int, frame: Any) -> None:
@@ -1163,8 +1164,8 @@ def _execute_ranks(
     options = dataclasses.replace(
         _options_from_meta(meta["options"]), images=run_dir / results.IMAGES
     )
-    names = {d.get("id"): d.get("name") for d in meta["devices"]}
-    executor.start(options, names, tasks)
+    by_id = {d.get("id"): d for d in meta["devices"]}
+    executor.start(options, by_id, tasks)
     progress = Progress(len(tasks) * world.size, bar) if journal is not None else None
     finished = 0
     lost: dict[int, str] = {}
@@ -1189,7 +1190,9 @@ def _execute_ranks(
                 each = gathered.get(r)
                 if each is None:
                     mine = planned[r][0][index]
-                    each = base_row(mine, names.get(f"{mine.backend}:{mine.device}"))
+                    each = base_row(
+                        mine, by_id.get(f"{mine.backend}:{mine.device}", {}).get("name")
+                    )
                     each.update(status="error", reason=lost[r], rank=r, host=hosts[r])
                 peaks.place(each, meta.get("peaks", {}).get(each["device_id"]))
                 with results.writing(run_dir):

@@ -15,6 +15,7 @@ from conftest import harness, need_backend, required, run_folder
 from harness.backends import oclgrind
 from harness.backends.base import KernelFault
 from harness.execution import results
+from harness.execution.runner import Task, default_timeout
 from harness.model import sources
 from harness.model.partition import compiled_lines
 from harness.suite import BY_NAME
@@ -83,6 +84,13 @@ def test_the_simulator_comes_last_and_is_never_a_default(tmp_path: Path) -> None
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert device["id"] not in {r["device_id"] for r in results.read_journal(run_folder(tmp_path))}
+
+
+def test_a_row_on_the_simulator_waits_ten_times_as_long_by_default() -> None:
+    device = _simulator()
+    task = Task("Stream_TRIAD", "opencl", int(device["id"].split(":")[1]), 10**6, "f64")
+    assert default_timeout(task, "cpu") == default_timeout(task) == 130
+    assert default_timeout(task, device["kind"]) == 1300
 
 
 def test_sorts_past_one_tile_check_clean_on_it(tmp_path: Path) -> None:
@@ -262,6 +270,7 @@ def test_mutants_take_the_simulator_by_name(tmp_path: Path) -> None:
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert f"Stream_TRIAD on {device['id']}: 3 mutants" in proc.stderr
+    assert f"note: {device['id']} is a simulator: checks run at sizes up to 10000" in proc.stderr
     (folder,) = tmp_path.iterdir()
     with (folder / "mutants.csv").open() as f:
         rows = list(csv.DictReader(f))

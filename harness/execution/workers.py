@@ -249,7 +249,7 @@ class Workers:
     def __init__(self, list_timeout: float | None = None) -> None:
         self.list_timeout = list_timeout or LIST_TIMEOUT
         self.options = RunOptions()
-        self.device_names: dict[str, str] = {}
+        self.devices: dict[str, dict[str, Any]] = {}
         self._spare: dict[str, _Worker] = {}
         self._workers: dict[tuple[str, int], _Worker] = {}
         self._arena = _Arena()
@@ -309,10 +309,13 @@ class Workers:
         worker.serve(self.options, index)
         return worker
 
-    def start(self, options: RunOptions, device_names: dict[str, str], tasks: list[Task]) -> None:
+    def start(
+        self, options: RunOptions, devices: dict[str, dict[str, Any]], tasks: list[Task]
+    ) -> None:
         """Start the workers these tasks need, all at once, so they open their devices
-        in parallel; workers left spare by `catalogs` stop."""
-        self.options, self.device_names = options, device_names
+        in parallel; workers left spare by `catalogs` stop. ``devices`` describes each
+        device by id (`DeviceInfo.as_dict`): its name for rows, its kind for timeouts."""
+        self.options, self.devices = options, devices
         for task in tasks:
             key = (task.backend, task.device)
             if key not in self._workers:
@@ -324,7 +327,8 @@ class Workers:
     def execute(self, task: Task) -> dict[str, Any]:
         """The task's row, or an error row when its worker crashed or timed out."""
         key = (task.backend, task.device)
-        timeout = self.options.timeout or default_timeout(task)
+        device = self.devices.get(f"{task.backend}:{task.device}", {})
+        timeout = self.options.timeout or default_timeout(task, device.get("kind"))
         shared = self._data_for(task)
         worker = self._workers.get(key)
         if worker is None or not worker.process.is_alive():
@@ -344,7 +348,7 @@ class Workers:
             problem = _death(worker.process.exitcode)
         worker.stop()
         del self._workers[key]
-        row = base_row(task, self.device_names.get(f"{task.backend}:{task.device}"))
+        row = base_row(task, self.devices.get(f"{task.backend}:{task.device}", {}).get("name"))
         row.update(
             status="error",
             reason=f"{problem} during {task.kernel} on {task.backend}:{task.device}",
@@ -370,7 +374,9 @@ class InProcess:
         """Each backend's devices, listed here."""
         return {name: catalog(name) for name in backends}
 
-    def start(self, options: RunOptions, device_names: dict[str, str], tasks: list[Task]) -> None:
+    def start(
+        self, options: RunOptions, devices: dict[str, dict[str, Any]], tasks: list[Task]
+    ) -> None:
         """Take the run's options; there is nothing to start."""
         self._runner = Runner(options)
 

@@ -51,6 +51,10 @@ SMALL_SIZE = 97
 #: Seconds a mutant's row may run: this many times the unmutated kernel's, at least MIN_TIMEOUT.
 TIMEOUT_FACTOR = 10.0
 MIN_TIMEOUT = 20.0
+#: The largest check size on a simulator when ``--max-size`` gives none: some 10^4
+#: times slower than a CPU device, it took minutes and 14 GB over Algorithm_SCAN's
+#: check at 2^22 + 1 for each mutant.
+SIMULATOR_MAX_SIZE = 10_000
 
 EPILOG = """\
 examples:
@@ -184,8 +188,6 @@ class _Lab:
         self.root = Path(tempfile.mkdtemp(prefix="harness-mutants-"))
         self.device = device
         self.fixed_timeout = timeout
-        #: The largest check size run (``--max-size``); None: every one.
-        self.max_size = max_size
         backend, _, index = device.partition(":")
         self.backend = backend
         self.precisions = tuple(precisions)
@@ -200,7 +202,11 @@ class _Lab:
             self.close()
             raise UsageError(f"--device {device!r}: no such device; {backend} has {listed}")
         self.info = found.devices[int(index)]
-        self.workers.start(self.options, {self.info.id: self.info.name}, [])
+        if max_size is None and self.info.kind == "simulator":
+            max_size = SIMULATOR_MAX_SIZE
+        #: The largest check size run (``--max-size``, `SIMULATOR_MAX_SIZE`); None: every one.
+        self.max_size = max_size
+        self.workers.start(self.options, {self.info.id: self.info.as_dict()}, [])
 
     def place(self, files: Sequence[Path]) -> dict[str, Path]:
         """Copy a kernel's sources into the scratch folder, each into a folder named
@@ -517,11 +523,19 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
     interrupted = False
     for device in devices:
         backend = device.partition(":")[0]
+        noted = False
         for spec in kernels:
             if interrupted or not all_mutants(spec, backend)[0]:
                 continue
             # A lab per kernel: its worker's compiled mutants go with it.
             lab = _Lab(device, args.precision, args.timeout, args.max_size)
+            if lab.max_size != args.max_size and not noted:
+                noted = True
+                print(
+                    f"note: {device} is a simulator: checks run at sizes up to "
+                    f"{lab.max_size} (--max-size N to change)",
+                    file=sys.stderr,
+                )
             try:
                 start = time.monotonic()
                 every, dead = all_mutants(spec, backend, lab.info, lab.precisions)
@@ -651,7 +665,8 @@ def register(sub: Any) -> None:
         metavar="N",
         help="check only at the check sizes up to N (and the small odd one): for the "
         "simulator, which is over ten thousand times slower than a CPU device; the "
-        "branches only larger sizes reach go unchecked (default: every check size)",
+        "branches only larger sizes reach go unchecked (default: every check size; "
+        f"{SIMULATOR_MAX_SIZE} on a simulator)",
     )
     parser.add_argument(
         "--fail-under",
