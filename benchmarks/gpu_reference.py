@@ -13,7 +13,12 @@ stops a run: the rows it measured are kept):
 5. the sorts at 2^26 keys beside np.sort and cupy.sort
    (`benchmarks/sort_vs_numpy.py`);
 6. the three transfer modes for Apps_ENERGY and Stream_TRIAD;
-7. two MPI ranks on the first GPU device, where ``mpirun`` is found.
+7. two MPI ranks on the first GPU device, where ``mpirun`` is found;
+8. every kernel's check on the CUDA devices under NVIDIA's compute-sanitizer,
+   its racecheck (work-group memory hazards) and memcheck (accesses outside
+   any allocation) tools, where it is found (on the PATH, or from the
+   nvidia-cuda-sanitizer-api wheel): the CUDA counterpart of the OpenCL
+   simulator's check. Its findings are in the logs, not the rows.
 
 Logs go to ``OUT/<step>.log`` and run folders under ``OUT/runs``.
 
@@ -30,6 +35,7 @@ import signal
 import subprocess
 import sys
 import time
+from importlib import metadata
 from pathlib import Path
 
 from harness import api
@@ -46,6 +52,19 @@ def gpu_devices() -> list[str]:
         for device in backend["devices"]
         if "gpu" in str(device["kind"]).split()
     ]
+
+
+def sanitizer() -> str | None:
+    """NVIDIA's compute-sanitizer: on the PATH, or in an nvidia-cuda-sanitizer-api wheel."""
+    found = shutil.which("compute-sanitizer")
+    if found:
+        return found
+    for dist in metadata.distributions():
+        if str(dist.metadata["Name"]).startswith("nvidia-cuda-sanitizer-api"):
+            for file in dist.files or ():
+                if file.name == "compute-sanitizer":
+                    return str(file.locate())
+    return None
 
 
 def step(
@@ -127,6 +146,14 @@ def main() -> int:
         # Open MPI refuses root without these; other MPIs ignore them.
         root = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
         step(out, "two_ranks", ranks, limit, env=root)
+    cuda = [w for d in devices if d.startswith("cuda:") for w in ("--device", d)]
+    tool = sanitizer()
+    if cuda and tool:
+        # In the sanitized process itself: no worker process to follow.
+        check = [*harness, "run", "--check", *cuda, "--size", "1000", "--in-process"]
+        for name in ("racecheck", "memcheck"):
+            sanitized = [tool, "--tool", name, "--error-exitcode", "3", *check]
+            step(out, f"sanitize_{name}", [*sanitized, "--out", str(runs)], limit)
     print(f"logs and run folders: {out}")
     return 0
 
