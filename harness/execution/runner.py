@@ -573,6 +573,13 @@ class Runner:
             row["reason"] = f"keeps its work-group size under --group: {spec.regroup_problem}"
         try:
             session = self._session(backend, task.device)
+            if self.options.in_process and session.spent:
+                row.update(
+                    status="error",
+                    reason="this process has spent its session on the device (a simulator's "
+                    "reports per process); without --in-process a fresh worker takes over",
+                )
+                return row
             if (
                 self.options.partitions
                 and backend.partitions
