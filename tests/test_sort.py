@@ -298,20 +298,26 @@ def test_check_sizes_are_odd_and_straddle_a_tile(kernel: str) -> None:
     assert max(sizes) == 16 * tile + 3
 
 
-def test_a_tile_merge_that_mirrors_its_first_step_fails_the_check(tmp_path: Path) -> None:
-    """Below 16 tiles a tiled sort's global passes already did its merges' first
-    step, so a merge that pairs mirror positions there still sorts; the check's
-    length past 16 tiles is the one that fails."""
+def _failing_tiled_check(tmp_path: Path, old: str, new: str, *args: str) -> list[dict]:
+    """The rows of Bitonic_U32's tiled check on PoCL with ``old`` in bitonic.h
+    planted as ``new``, which must fail it."""
     need_backend("opencl")
-    merge = "tile_stage(lk PASS_VALUES, TILE / 2, 0);"
-    plant(tmp_path / "src", "c", "bitonic.h", merge, merge.replace("0);", "1);"))
+    plant(tmp_path / "src", "c", "bitonic.h", old, new)
     out = tmp_path / "out"
     proc = harness(
-        "run", "--check", "-k", "Bitonic_U32", "-b", "opencl", "--strategy", "tiled",
-        "--steps", "4", "--sources", str(tmp_path / "src"), "--out", str(out),
+        "run", "--check", "-k", "Bitonic_U32", "-b", "opencl", "--strategy", "tiled", *args,
+        "--sources", str(tmp_path / "src"), "--out", str(out),
     )  # fmt: skip
     assert proc.returncode == 1, proc.stderr
-    rows = results.read_journal(run_folder(out))
+    return results.read_journal(run_folder(out))
+
+
+def test_a_tile_merge_that_mirrors_its_first_step_fails_the_check(tmp_path: Path) -> None:
+    """Below 16 tiles a tiled sort's global passes of the default 4 steps already
+    did its merges' first step, so a merge that pairs mirror positions there
+    still sorts; the check's length past 16 tiles is the one that fails."""
+    merge = "tile_stage(lk PASS_VALUES, TILE / 2, 0);"
+    rows = _failing_tiled_check(tmp_path, merge, merge.replace("0);", "1);"), "--steps", "4")
     assert {r["size"] for r in rows if r["status"] == "fail"} == {16 * 2048 + 3}
 
 
@@ -320,16 +326,8 @@ def test_a_tile_pass_that_leaves_its_later_blocks_fails_the_check(tmp_path: Path
     2 steps (a u32 tile of 2048 keys is 512 blocks of 4, for 256 work-items):
     the check covers every step count, so a loop that stops after its first
     block fails there, and only there."""
-    need_backend("opencl")
     loop = "t += GROUP) {\n        const uint base = pass_base(t, d);"
-    plant(tmp_path / "src", "c", "bitonic.h", loop, loop.replace("+=", "-="))
-    out = tmp_path / "out"
-    proc = harness(
-        "run", "--check", "-k", "Bitonic_U32", "-b", "opencl", "--strategy", "tiled",
-        "--sources", str(tmp_path / "src"), "--out", str(out),
-    )  # fmt: skip
-    assert proc.returncode == 1, proc.stderr
-    rows = results.read_journal(run_folder(out))
+    rows = _failing_tiled_check(tmp_path, loop, loop.replace("+=", "-="))
     assert {r["steps"] for r in rows} == {"2", "3", "4", "5", "6"}
     assert {r["steps"] for r in rows if r["status"] == "fail"} == {"2"}
 
