@@ -256,3 +256,38 @@ def test_max_size_keeps_the_small_size_and_the_check_sizes_up_to_it() -> None:
     assert mutants.mutant_sizes(scan) == (mutants.SMALL_SIZE, 10753, 39937, 4194305)
     assert mutants.mutant_sizes(scan, 50000) == (mutants.SMALL_SIZE, 10753, 39937)
     assert mutants.mutant_sizes(scan, 10) == (mutants.SMALL_SIZE,)
+
+
+def test_lines_mutate_only_the_lines_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The body's line of Stream_TRIAD.c: its every mutant, and none of the line above."""
+    need_backend("opencl")
+    line = "        a[i] = b[i] + alpha * c[i];"
+    at = (sources.shipped_root() / "c" / "Stream_TRIAD.c").read_text().split("\n").index(line) + 1
+    args = ["mutants", "-k", "Stream_TRIAD", "-b", "opencl", "--precision", "f64"]
+    status = main([*args, "--lines", f"Stream_TRIAD.c:{at}", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    with open(next(tmp_path.iterdir()) / "mutants.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    made = [m for m in make_mutants("Stream_TRIAD.c", line + "\n") if m.line == 1]
+    assert len(rows) == len(made) >= 3
+    assert {(r["file"], r["line"]) for r in rows} == {("Stream_TRIAD.c", str(at))}
+    assert {r["status"] for r in rows} == {"killed"}
+
+
+@pytest.mark.parametrize(
+    ("given", "problem"),
+    [
+        ("Stream_TRIAD.c:0", "'Stream_TRIAD.c:0' is not FILE:LINE or FILE:FIRST-LAST"),
+        ("Stream_TRIAD.c:9-3", "'Stream_TRIAD.c:9-3' is not FILE:LINE or FILE:FIRST-LAST"),
+        ("triad.c:1-9", "--lines triad.c:1-9: no chosen kernel's source is named 'triad.c'"),
+    ],
+)
+def test_lines_that_name_nothing_are_a_usage_error(
+    given: str, problem: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    need_backend("opencl")
+    assert main(["mutants", "-k", "Stream_TRIAD", "-b", "opencl", "--lines", given]) == 2
+    assert problem in capsys.readouterr().err

@@ -61,6 +61,8 @@ examples:
   harness mutants -k Apps_ENERGY -b opencl              every mutant of one kernel
   harness mutants -k Stream -b opencl wgpu --sample 20  20 random mutants per kernel
   harness mutants -b opencl --fail-under 90             the whole suite, as a gate
+  harness mutants -k Bitonic_U32 -b opencl --lines bitonic.h:640-760
+                                                         the lines a change touched
   harness mutants -k Algorithm_SCAN -b opencl --device oclgrind --max-size 50000
                                                          on the simulator: races too
 
@@ -518,6 +520,7 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
         equivalents = read_equivalents(sources.shipped_root() / EQUIVALENTS)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    _check_lines(args.lines or (), kernels, {d.partition(":")[0] for d in devices})
     tallies: list[Tally] = []
     outcomes: list[Outcome] = []
     interrupted = False
@@ -539,6 +542,8 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
             try:
                 start = time.monotonic()
                 every, dead = all_mutants(spec, backend, lab.info, lab.precisions)
+                if args.lines:
+                    every = [m for m in every if any(lines.holds(m) for lines in args.lines)]
                 found = sample(every, args.sample, args.seed)
                 uncompiled = f" ({dead} more in code it does not compile)" if dead else ""
                 print(
@@ -584,6 +589,50 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
                 )
                 failing = True
     return 1 if failing else 0
+
+
+@dataclass(frozen=True)
+class Lines:
+    """A file's lines to mutate, as ``--lines FILE:FIRST-LAST`` names them."""
+
+    file: str
+    first: int
+    last: int
+
+    def holds(self, mutant: Mutant) -> bool:
+        """Whether the mutant is on one of these lines."""
+        return mutant.file == self.file and self.first <= mutant.line <= self.last
+
+
+def _lines(text: str) -> Lines:
+    file, _, span = text.rpartition(":")
+    first, _, last = span.partition("-")
+    try:
+        low, high = int(first), int(last or first)
+    except ValueError:
+        low = high = 0
+    if not file or "/" in file or low < 1 or high < low:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not FILE:LINE or FILE:FIRST-LAST with a source file's name "
+            "(as bitonic.h:640-760) and lines from 1"
+        )
+    return Lines(file, low, high)
+
+
+def _check_lines(lines: Sequence[Lines], kernels: Sequence[KernelSpec], backends: set[str]):
+    """A usage error for ``--lines`` naming a file no chosen kernel compiles."""
+    names: set[str] = set()
+    for backend in sorted(backends):
+        chosen = get_backend(backend)
+        if chosen.language is not None:
+            for spec in kernels:
+                names.update(p.name for p in source_files(spec, chosen.language, chosen.extension))
+    for each in lines:
+        if each.file not in names:
+            raise UsageError(
+                f"--lines {each.file}:{each.first}-{each.last}: no chosen kernel's source "
+                f"is named {each.file!r}; theirs: {', '.join(sorted(names)) or 'none'}"
+            )
 
 
 def _percent(text: str) -> float:
@@ -644,6 +693,15 @@ def register(sub: Any) -> None:
         help="at most N mutants per kernel, picked at random (default: every one)",
     )
     parser.add_argument("--seed", type=int, default=1, help="seed for --sample (default 1)")
+    parser.add_argument(
+        "--lines",
+        nargs="+",
+        type=_lines,
+        metavar="FILE:FIRST-LAST",
+        help="only the mutants on these lines of these source files, named as in the "
+        "table (bitonic.h:640-760, Apps_ENERGY.c:12): the code a change touched "
+        "(default: every line)",
+    )
     parser.add_argument(
         "--precision",
         nargs="+",
