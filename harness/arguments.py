@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from harness import suite
 from harness.execution.runner import MAX_SECONDS
+from harness.model.spec import KernelSpec
 
 
 def positive_int(text: str) -> int:
@@ -202,3 +205,47 @@ def run_folder_out(parser: argparse.ArgumentParser, made: str = "the new run fol
         metavar="DIR",
         help=f"folder that gets {made} (default ./results)",
     )
+
+
+def kernel_options(parser: argparse.ArgumentParser) -> None:
+    """A ``--NAME`` option for each run option a kernel takes (a sort's
+    ``--strategy``...), with the kernels that take it."""
+    for param in suite.PARAMS.values():
+        parser.add_argument(
+            f"--{param.name}",
+            nargs="+",
+            choices=param.choices,
+            metavar=param.name.upper(),
+            help=f"{param.help}; choices: {', '.join(param.choices)} (kernels that take it: "
+            f"{', '.join(suite.takers(param.name))})",
+        )
+
+
+def chosen_params(
+    args: argparse.Namespace, kernels: Sequence[KernelSpec], check: bool
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The kernels' run options the user chose (`kernel_options`), each once, with a
+    note for an option no chosen kernel takes or that means nothing beside the
+    choices of the option it goes with (`Param.only_with`)."""
+    chosen = []
+    for name in suite.PARAMS:
+        values = getattr(args, name, None)
+        if not values:
+            continue
+        if not any(name in (p.name for p in k.params) for k in kernels):
+            print(f"note: no selected kernel takes --{name}; it is ignored", file=sys.stderr)
+        chosen.append((name, tuple(dict.fromkeys(values))))
+    picked = dict(chosen)
+    for name in picked:
+        param = suite.PARAMS[name]
+        if param.only_with is None:
+            continue
+        other, meaningful = param.only_with
+        under = picked.get(other) or suite.PARAMS[other].unchosen(check)
+        if not set(under) & set(meaningful):
+            print(
+                f"note: --{name} applies only with --{other} {' or '.join(meaningful)}; "
+                "it is ignored",
+                file=sys.stderr,
+            )
+    return tuple(chosen)

@@ -287,15 +287,7 @@ def build_parser() -> Parser:
         help="type of 'real' arrays (default f64)",
     )
     run.add_argument("--seed", type=int, default=1, help="seed for random inputs (default 1)")
-    for param in suite.PARAMS.values():
-        run.add_argument(
-            f"--{param.name}",
-            nargs="+",
-            choices=param.choices,
-            metavar=param.name.upper(),
-            help=f"{param.help}; choices: {', '.join(param.choices)} (kernels that take it: "
-            f"{', '.join(suite.takers(param.name))})",
-        )
+    arguments.kernel_options(run)
     arguments.run_folder_out(run)
     run.add_argument(
         "--check",
@@ -632,33 +624,6 @@ class Progress:
             self._bar.close()
 
 
-def _chosen_params(
-    args: argparse.Namespace, kernels: Sequence[Any]
-) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    chosen = []
-    for name in suite.PARAMS:
-        values = getattr(args, name)
-        if not values:
-            continue
-        if not any(name in (p.name for p in k.params) for k in kernels):
-            print(f"note: no selected kernel takes --{name}; it is ignored", file=sys.stderr)
-        chosen.append((name, tuple(dict.fromkeys(values))))
-    picked = dict(chosen)
-    for name in picked:
-        param = suite.PARAMS[name]
-        if param.only_with is None:
-            continue
-        other, meaningful = param.only_with
-        under = picked.get(other) or suite.PARAMS[other].unchosen(args.check)
-        if not set(under) & set(meaningful):
-            print(
-                f"note: --{name} applies only with --{other} {' or '.join(meaningful)}; "
-                "it is ignored",
-                file=sys.stderr,
-            )
-    return tuple(chosen)
-
-
 def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence[DeviceInfo]):
     return {
         "kernels": [k.name for k in kernels],
@@ -813,7 +778,7 @@ def _new_run(
         # Every suite loaded (installed ones, --suite files): workers load them too.
         suites=tuple(suite.LOADED),
         sizes=args.sizes or (),
-        params=_chosen_params(args, kernels),
+        params=arguments.chosen_params(args, kernels, args.check),
         timeout=args.timeout,
         in_process=args.in_process,
         hold=args.hold,

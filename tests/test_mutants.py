@@ -291,3 +291,27 @@ def test_lines_that_name_nothing_are_a_usage_error(
     need_backend("opencl")
     assert main(["mutants", "-k", "Stream_TRIAD", "-b", "opencl", "--lines", given]) == 2
     assert problem in capsys.readouterr().err
+
+
+def test_run_options_narrow_the_check_a_mutant_must_pass(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A mutant of the tiled strategy's tile loop lives through a check of the global
+    strategy alone, which never runs it; the loop stopped after its first block
+    fails the tiled strategy's check at 2 steps, in a row named with its options."""
+    need_backend("opencl")
+    line = "    for (uint t = LOCAL_ID(0); t < TILE / PASS_KEYS; t += GROUP) {"
+    at = (sources.shipped_root() / "c" / "bitonic.h").read_text().split("\n").index(line) + 1
+    args = ["mutants", "-k", "Bitonic_U32", "-b", "opencl", "--precision", "f64"]
+    args += ["--lines", f"bitonic.h:{at}"]
+    outcomes = {}
+    for options in (["--strategy", "global"], ["--strategy", "tiled", "--steps", "2"]):
+        out = tmp_path / options[-1]
+        main([*args, *options, "--out", str(out)])
+        with open(next(out.iterdir()) / "mutants.csv", newline="") as f:
+            outcomes[options[-1]] = {r["mutated"].strip(): r for r in csv.DictReader(f)}
+    assert len(outcomes["global"]) >= 4
+    assert {r["status"] for r in outcomes["global"].values()} == {"survived"}
+    stopped = outcomes["2"][line.replace("+=", "-=").strip()]
+    assert stopped["status"] == "killed"
+    assert stopped["detail"].startswith("Bitonic_U32[tiled,2,asc,uniform] f64 n=2047: fail:")

@@ -27,7 +27,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,7 @@ from harness.model import sources
 from harness.model.partition import device_macros
 from harness.model.spec import PRECISIONS, KernelSpec, param_choices
 from harness.mutation.operators import Mutant, continued, line_text, live_lines, mutants
+from harness.reporting import table
 
 #: The reviewed list of mutants that cannot change any output.
 EQUIVALENTS = "equivalent-mutants.txt"
@@ -61,8 +62,8 @@ examples:
   harness mutants -k Apps_ENERGY -b opencl              every mutant of one kernel
   harness mutants -k Stream -b opencl wgpu --sample 20  20 random mutants per kernel
   harness mutants -b opencl --fail-under 90             the whole suite, as a gate
-  harness mutants -k Bitonic_U32 -b opencl --lines bitonic.h:640-760
-                                                         the lines a change touched
+  harness mutants -k Bitonic_U32 -b opencl --lines bitonic.h:640-760 --strategy tiled
+                                 the lines a change touched, checked by the rows that run them
   harness mutants -k Algorithm_SCAN -b opencl --device oclgrind --max-size 50000
                                                          on the simulator: races too
 
@@ -172,7 +173,7 @@ def _verdict(rows: Iterable[dict[str, Any]]) -> tuple[str, str]:
         if row["status"] == "error" and reason.startswith("compile error"):
             return "stillborn", reason
         if row["status"] in ("fail", "error"):
-            label = f"{row['kernel']} {row['precision']} n={row['size']}"
+            label = f"{table.label(row)} {row['precision']} n={row['size']}"
             return "killed", f"{label}: {row['status']}: {reason}"
     return "survived", ""
 
@@ -186,6 +187,7 @@ class _Lab:
         precisions: Sequence[str],
         timeout: float | None,
         max_size: int | None = None,
+        params: tuple[tuple[str, tuple[str, ...]], ...] = (),
     ) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="harness-mutants-"))
         self.device = device
@@ -193,7 +195,9 @@ class _Lab:
         backend, _, index = device.partition(":")
         self.backend = backend
         self.precisions = tuple(precisions)
-        self.options = RunOptions(check=True, sources=(self.root,), suites=tuple(suite.LOADED))
+        self.options = RunOptions(
+            check=True, sources=(self.root,), suites=tuple(suite.LOADED), params=params
+        )
         self.workers = Workers(timeout)
         found = self.workers.catalogs([backend])[backend]
         if found.reason is not None:
@@ -304,6 +308,7 @@ def all_mutants(
     backend: str,
     device: DeviceInfo | None = None,
     precisions: Sequence[str] = PRECISIONS,
+    params: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[list[Mutant], int]:
     """Every mutant of the sources a backend compiles for a kernel, and how many more
     lie in code it never compiles there.
@@ -311,8 +316,9 @@ def all_mutants(
     With a ``device``, C sources go through the preprocessor with the kernel's
     defines at each precision (and each choice of its run options), and only
     mutants on lines it keeps are made: a line under a false ``#if`` (another
-    key type's code in a shared sort header) is no part of this kernel. WGSL
-    sources keep the lines of the ``#ifdef`` branches the device takes.
+    key type's code in a shared sort header) is no part of this kernel, nor
+    one that only run options other than ``params`` compile. WGSL sources keep
+    the lines of the ``#ifdef`` branches the device takes.
     """
     chosen = get_backend(backend)
     if chosen.language is None:
@@ -329,7 +335,7 @@ def all_mutants(
         live = {at for line, at in zip(lines, selected.origin, strict=True) if line}
         combos = []
     else:
-        combos = param_choices(spec, {}, check=True)
+        combos = param_choices(spec, params or {}, check=True)
     for combo in combos:
         bound = spec.with_params(dict(combo))
         for precision in precisions:
@@ -521,6 +527,7 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     _check_lines(args.lines or (), kernels, {d.partition(":")[0] for d in devices})
+    params = arguments.chosen_params(args, kernels, check=True)
     tallies: list[Tally] = []
     outcomes: list[Outcome] = []
     interrupted = False
@@ -531,7 +538,7 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
             if interrupted or not all_mutants(spec, backend)[0]:
                 continue
             # A lab per kernel: its worker's compiled mutants go with it.
-            lab = _Lab(device, args.precision, args.timeout, args.max_size)
+            lab = _Lab(device, args.precision, args.timeout, args.max_size, params)
             if lab.max_size != args.max_size and not noted:
                 noted = True
                 print(
@@ -541,7 +548,7 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
                 )
             try:
                 start = time.monotonic()
-                every, dead = all_mutants(spec, backend, lab.info, lab.precisions)
+                every, dead = all_mutants(spec, backend, lab.info, lab.precisions, dict(params))
                 if args.lines:
                     every = [m for m in every if any(lines.holds(m) for lines in args.lines)]
                 found = sample(every, args.sample, args.seed)
@@ -693,6 +700,7 @@ def register(sub: Any) -> None:
         help="at most N mutants per kernel, picked at random (default: every one)",
     )
     parser.add_argument("--seed", type=int, default=1, help="seed for --sample (default 1)")
+    arguments.kernel_options(parser)
     parser.add_argument(
         "--lines",
         nargs="+",
