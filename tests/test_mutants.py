@@ -275,6 +275,8 @@ def test_lines_mutate_only_the_lines_named(
     assert len(rows) == len(made) >= 3
     assert {(r["file"], r["line"]) for r in rows} == {("Stream_TRIAD.c", str(at))}
     assert {r["status"] for r in rows} == {"killed"}
+    summary = (next(tmp_path.iterdir()) / "summary.txt").read_text()
+    assert summary.endswith(f"\nnarrowed by: --lines Stream_TRIAD.c:{at}\n")
 
 
 @pytest.mark.parametrize(

@@ -451,8 +451,11 @@ CSV_COLUMNS = (
 )
 
 
-def write_folder(out: Path, tallies: Sequence[Tally], outcomes: Sequence[Outcome]) -> Path:
-    """A new ``mutants-...`` folder under ``out`` with mutants.csv and summary.txt."""
+def write_folder(
+    out: Path, tallies: Sequence[Tally], outcomes: Sequence[Outcome], scope: str = ""
+) -> Path:
+    """A new ``mutants-...`` folder under ``out`` with mutants.csv and summary.txt
+    (which ends with ``scope``, what narrowed the run, where something did)."""
     out.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("mutants-%Y%m%d-%H%M%S")
     for n in range(1000):
@@ -470,7 +473,8 @@ def write_folder(out: Path, tallies: Sequence[Tally], outcomes: Sequence[Outcome
             where = (m.file, m.line, m.column, m.operator)
             change = (m.original.strip(), m.mutated.strip())
             writer.writerow((o.kernel, o.device, *where, o.status, *change, o.detail))
-    (folder / "summary.txt").write_text(format_summary(tallies, outcomes) + "\n", encoding="utf-8")
+    summary = format_summary(tallies, outcomes) + (f"\n\n{scope}" if scope else "")
+    (folder / "summary.txt").write_text(summary + "\n", encoding="utf-8")
     return folder
 
 
@@ -528,6 +532,7 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     _check_lines(args.lines or (), kernels, {d.partition(":")[0] for d in devices})
     params = arguments.chosen_params(args, kernels, check=True)
+    capped: dict[str, int | None] = {}
     tallies: list[Tally] = []
     outcomes: list[Outcome] = []
     interrupted = False
@@ -541,6 +546,7 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
             lab = _Lab(device, args.precision, args.timeout, args.max_size, params)
             if lab.max_size != args.max_size and not noted:
                 noted = True
+                capped[device] = lab.max_size
                 print(
                     f"note: {device} is a simulator: checks run at sizes up to "
                     f"{lab.max_size} (--max-size N to change)",
@@ -580,7 +586,10 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
     if not tallies:
         raise UsageError("the selected kernels have no source on the selected backends")
     print(format_summary(tallies, outcomes))
-    folder = write_folder(args.out, tallies, outcomes)
+    scope = _scope(args, params, capped)
+    if scope:
+        print(f"\n{scope}")
+    folder = write_folder(args.out, tallies, outcomes, scope)
     print(f"\nmutants folder: {folder}")
     failing = any(t.problem for t in tallies)
     if args.fail_under is not None:
@@ -624,6 +633,28 @@ def _lines(text: str) -> Lines:
             "(as bitonic.h:640-760) and lines from 1"
         )
     return Lines(file, low, high)
+
+
+def _scope(
+    args: argparse.Namespace,
+    params: Sequence[tuple[str, Sequence[str]]],
+    capped: dict[str, int | None],
+) -> str:
+    """What narrowed the run (run options, ``--lines``, ``--max-size`` or a
+    simulator's default cap, ``--sample``), so that a score is read for what it
+    counts; empty where nothing did."""
+    given = [f"--{name} {' '.join(values)}" for name, values in params]
+    if args.lines:
+        spans = (
+            f"{s.file}:{s.first}" + (f"-{s.last}" if s.last > s.first else "") for s in args.lines
+        )
+        given.append(f"--lines {' '.join(spans)}")
+    given += [f"--max-size {args.max_size}"] * (args.max_size is not None)
+    given += [
+        f"sizes up to {n} on {device} (a simulator's default)" for device, n in capped.items()
+    ]
+    given += [f"--sample {args.sample} --seed {args.seed}"] * (args.sample is not None)
+    return f"narrowed by: {'; '.join(given)}" if given else ""
 
 
 def _check_lines(lines: Sequence[Lines], kernels: Sequence[KernelSpec], backends: set[str]):
