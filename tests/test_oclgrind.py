@@ -94,17 +94,24 @@ def test_a_row_on_the_simulator_waits_ten_times_as_long_by_default() -> None:
 
 
 def test_sorts_past_one_tile_check_clean_on_it(tmp_path: Path) -> None:
-    """The fused and tiled sorts past a tile, at the default steps and at 2, where
-    a tile's work-items take several blocks each; every kernel at a small size is
-    the next test's."""
+    """The fused and tiled sorts past a tile at the default steps, and the tiled one
+    at 2, where a tile's work-items take several blocks each; every kernel at a
+    small size is the next test's."""
     _simulator()
-    proc = harness(
-        "run", "--check", "-k", "Bitonic_U32", "--strategy", "fused", "tiled",
-        "--steps", "2", "4", "--size", "2051", "--device", "oclgrind", "--out", str(tmp_path),
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    rows = results.read_journal(run_folder(tmp_path))
-    assert len(rows) == 4 and all(r["status"] == "ok" for r in rows)
+    rows = []
+    for number, (strategies, steps) in enumerate([(["fused", "tiled"], "4"), (["tiled"], "2")]):
+        out = tmp_path / str(number)
+        proc = harness(
+            "run", "--check", "-k", "Bitonic_U32", "--strategy", *strategies, "--steps", steps,
+            "--size", "2051", "--device", "oclgrind", "--out", str(out),
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        rows += results.read_journal(run_folder(out))
+    assert [(r["strategy"], r["steps"], r["status"]) for r in rows] == [
+        ("fused", "4", "ok"),
+        ("tiled", "4", "ok"),
+        ("tiled", "2", "ok"),
+    ]
 
 
 def _with_barriers() -> list[str]:
@@ -130,7 +137,8 @@ def test_every_kernel_with_barriers_checks_clean_at_a_small_size(tmp_path: Path)
     kernels = _with_barriers()
     assert {"Stream_DOT", "Algorithm_SCAN", "Bitonic_PAIRS", *SLOW} <= set(kernels)
     # Two work-groups of 256 items: races between groups as well as within one.
-    # The sorts at their default steps alone: the test above takes another count.
+    # The sorts' strategies with barriers, at the default steps: the test above
+    # takes another count.
     runs = [([k for k in kernels if k not in SLOW], "257")]
     runs += [([kernel], size) for kernel, size in SLOW.items()]
     rows = []
@@ -138,7 +146,7 @@ def test_every_kernel_with_barriers_checks_clean_at_a_small_size(tmp_path: Path)
         out = tmp_path / str(number)
         proc = harness(
             "run", "--check", "-k", *chosen, "--size", size, "--device", "oclgrind",
-            "--steps", "4", "--out", str(out),
+            "--strategy", "local", "tiled", "--steps", "4", "--out", str(out),
         )  # fmt: skip
         assert proc.returncode == 0, proc.stderr
         rows += results.read_journal(run_folder(out))
