@@ -348,7 +348,7 @@ class Workers:
             problem = _death(worker.process.exitcode)
         worker.stop()
         del self._workers[key]
-        row = base_row(task, self.devices.get(f"{task.backend}:{task.device}", {}).get("name"))
+        row = base_row(task, device.get("name"))
         row.update(
             status="error",
             reason=f"{problem} during {task.kernel} on {task.backend}:{task.device}",

@@ -538,14 +538,12 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
     interrupted = False
     for device in devices:
         backend = device.partition(":")[0]
-        noted = False
         for spec in kernels:
             if interrupted or not all_mutants(spec, backend)[0]:
                 continue
             # A lab per kernel: its worker's compiled mutants go with it.
             lab = _Lab(device, args.precision, args.timeout, args.max_size, params)
-            if lab.max_size != args.max_size and not noted:
-                noted = True
+            if lab.max_size != args.max_size and device not in capped:
                 capped[device] = lab.max_size
                 print(
                     f"note: {device} is a simulator: checks run at sizes up to "
