@@ -35,6 +35,10 @@ def main() -> None:
     """Run the launches and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-b", "--backend", default="opencl", help="backend (default opencl)")
+    parser.add_argument(
+        "--device",
+        help="a device, BACKEND:INDEX as 'harness devices' lists it (default: -b's first)",
+    )
     parser.add_argument("-k", "--kernel", default="Stream_TRIAD", help="kernel (Stream_TRIAD)")
     parser.add_argument("--launches", type=int, default=3, help="process launches (default 3)")
     parser.add_argument("--max-time", default="2", help="each row's time budget (default 2 s)")
@@ -55,7 +59,8 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    info = get_backend(args.backend).devices()[0]
+    backend, _, index = (args.device or f"{args.backend}:0").partition(":")
+    info = get_backend(backend).devices()[int(index or 0)]
     cache, source = last_level_cache(info)
     budgets = {f"{m:g} x cache": int(m * cache) for m in args.caches}
     flushes = {f"cold {m:g}x": int(m * cache) for m in args.flushes}
@@ -64,7 +69,7 @@ def main() -> None:
     sizes: dict[str, str] = {}
     for launch in range(args.launches):
         for where, budget in budgets.items():
-            common = ("-k", args.kernel, "-b", args.backend, "--memory-allocated", str(budget),
+            common = ("-k", args.kernel, "--device", info.id, "--memory-allocated", str(budget),
                       "--max-time", args.max_time)  # fmt: skip
             rows, _ = harness_rows(*common, "--cache", "hot", "cold")
             for name, flush in flushes.items():

@@ -2,25 +2,34 @@
 
 What `results/reference/` holds for a GPU, made in order of what matters
 most, each step with a time limit (a step that runs out is stopped as Ctrl-C
-stops a run: the rows it measured are kept):
+stops a run: the rows it measured are kept) and all of them within
+``--budget``:
 
 1. ``harness devices``;
-2. every kernel verified (``--check``) on each GPU device;
-3. the default suite timed on each GPU device (shorter noise budgets than the
-   defaults, so that it fits in minutes);
+2. together, since nothing in them is timed: every kernel verified
+   (``--check``) on each GPU device, one process per device, and every
+   kernel's check on the CUDA devices under NVIDIA's compute-sanitizer, its
+   racecheck (work-group memory hazards) and memcheck (accesses outside any
+   allocation) tools, where it is found (on the PATH, or from the
+   nvidia-cuda-sanitizer-api wheel): the CUDA counterpart of the OpenCL
+   simulator's check, whose findings are in the logs, not the rows;
+
+then one at a time, so that each has the GPU to itself:
+
+3. the sorts at 2^26 and 2^22 keys, every strategy and steps 2, 4 and 6,
+   beside np.sort and cupy.sort (`benchmarks/sort_vs_numpy.py`);
 4. Stream at 2^25 doubles on the first GPU device, then BabelStream's build
    for the same API where ``--babelstream`` names one;
-5. the sorts at 2^26 keys beside np.sort and cupy.sort
-   (`benchmarks/sort_vs_numpy.py`);
-6. the three transfer modes for Apps_ENERGY and Stream_TRIAD;
-7. two MPI ranks on the first GPU device, where ``mpirun`` is found;
-8. every kernel's check on the CUDA devices under NVIDIA's compute-sanitizer,
-   its racecheck (work-group memory hazards) and memcheck (accesses outside
-   any allocation) tools, where it is found (on the PATH, or from the
-   nvidia-cuda-sanitizer-api wheel): the CUDA counterpart of the OpenCL
-   simulator's check. Its findings are in the logs, not the rows.
+5. ``harness peak`` on each GPU device (kept in OUT/cache, so that the
+   suite's rows are placed against it);
+6. hot against cold cache for Stream_TRIAD inside and outside the first
+   device's last-level cache (`benchmarks/cache_cold_hot.py`);
+7. the default suite timed on each GPU device (shorter noise budgets than
+   the defaults, so that it fits in minutes);
+8. the three transfer modes for Apps_ENERGY and Stream_TRIAD;
+9. two MPI ranks on the first GPU device, where ``mpirun`` is found.
 
-Logs go to ``OUT/<step>.log`` and run folders under ``OUT/runs``.
+Logs go to ``OUT/<step>.log`` and run folders under ``OUT/runs/<step>``.
 
     python benchmarks/gpu_reference.py --out gpu-runs --babelstream ./cuda-stream
 """
@@ -28,6 +37,7 @@ Logs go to ``OUT/<step>.log`` and run folders under ``OUT/runs``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shlex
 import shutil
@@ -38,20 +48,25 @@ import time
 from importlib import metadata
 from pathlib import Path
 
-from harness import api
+from harness import api, suite
 
 HERE = Path(__file__).resolve().parent
 
 
 def gpu_devices() -> list[str]:
-    """Every listed device whose kind says it is a GPU, as BACKEND:INDEX."""
-    return [
-        device["id"]
-        for backend in api.devices()
-        if backend["available"]
-        for device in backend["devices"]
-        if "gpu" in str(device["kind"]).split()
-    ]
+    """Each backend's first GPU device among its defaults, as BACKEND:INDEX: one
+    GPU, once per API (wgpu can also list a GPU it finds by Vulkan through OpenGL);
+    on a machine of several GPUs, name them with --device."""
+    found = []
+    for backend in api.devices():
+        gpus = [
+            device["id"]
+            for device in backend["devices"]
+            if "gpu" in str(device["kind"]).split() and not device["note"]
+        ]
+        if backend["available"] and gpus:
+            found.append(gpus[0])
+    return found
 
 
 def sanitizer() -> str | None:
@@ -67,28 +82,66 @@ def sanitizer() -> str | None:
     return None
 
 
-def step(
-    out: Path, name: str, command: list[str], seconds: float, env: dict[str, str] | None = None
-) -> int:
-    """Run one step into OUT/NAME.log; at its time limit, SIGTERM (a harness run
-    then finishes its row and writes its results), then SIGKILL 30 s later."""
-    print(f"{name}: {shlex.join(command)}", flush=True)
-    start = time.perf_counter()
-    with (out / f"{name}.log").open("w") as log:
-        child = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
-        )
-        try:
-            status = child.wait(timeout=seconds)
-        except subprocess.TimeoutExpired:
-            child.send_signal(signal.SIGTERM)
+class Steps:
+    """Runs steps into OUT/NAME.log, each within its own limit and all within the
+    budget; at a limit, SIGTERM (a harness run then finishes its row and writes
+    its results), then SIGKILL 30 s later."""
+
+    def __init__(self, out: Path, step_seconds: float, budget: float | None) -> None:
+        self.out, self.step_seconds = out, step_seconds
+        self.deadline = time.monotonic() + budget if budget else None
+
+    def limit(self, seconds: float | None = None) -> float:
+        """Seconds the next step may take: its own limit, cut to what the budget leaves."""
+        seconds = self.step_seconds if seconds is None else seconds
+        if self.deadline is None:
+            return seconds
+        return max(0.0, min(seconds, self.deadline - time.monotonic() - 30))
+
+    def run(self, name: str, command: list[str], env: dict[str, str] | None = None) -> None:
+        """One step."""
+        self.together([(name, command, env)])
+
+    def together(
+        self,
+        steps: list[tuple[str, list[str], dict[str, str] | None]],
+        seconds: float | None = None,
+    ) -> None:
+        """Several steps at once, under one limit (``seconds`` in place of the
+        steps' own, within the budget): for steps that time nothing."""
+        seconds = self.limit(seconds)
+        if seconds < 5:
+            for name, _, _ in steps:
+                print(f"{name}: skipped, the budget is spent", flush=True)
+            return
+        start = time.monotonic()
+        children = {}
+        for name, command, env in steps:
+            print(f"{name}: {shlex.join(command)}", flush=True)
+            log = (self.out / f"{name}.log").open("w")
+            children[name] = subprocess.Popen(
+                command,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, **(env or {})},
+                start_new_session=True,
+            )
+            log.close()
+        for name, child in children.items():
             try:
-                status = child.wait(timeout=30)
+                status = child.wait(timeout=max(0.0, start + seconds - time.monotonic()))
             except subprocess.TimeoutExpired:
-                child.kill()
-                status = child.wait()
-    print(f"{name}: exit {status} after {time.perf_counter() - start:.0f} s", flush=True)
-    return status
+                child.send_signal(signal.SIGTERM)
+                try:
+                    status = child.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+                    status = child.wait()
+            # What the step started and left behind (a script's harness run) must
+            # not hold the GPU during the next step.
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, signal.SIGKILL)
+            print(f"{name}: exit {status} after {time.monotonic() - start:.0f} s", flush=True)
 
 
 def main() -> int:
@@ -113,6 +166,18 @@ def main() -> int:
         default=600,
         help="time limit of each step (default 600)",
     )
+    parser.add_argument(
+        "--check-seconds",
+        type=float,
+        default=600,
+        help="time limit of the checks and sanitizer runs, which run together (default 600)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        help="time limit of all the steps together, in seconds; the steps it leaves no "
+        "time for are skipped (default: none)",
+    )
     args = parser.parse_args()
     devices = args.device or gpu_devices()
     if not devices:
@@ -121,39 +186,68 @@ def main() -> int:
     out = args.out
     runs = out / "runs"
     runs.mkdir(parents=True, exist_ok=True)
+    # The peaks measured here, where this run's later steps find them.
+    os.environ["XDG_CACHE_HOME"] = str((out / "cache").resolve())
+    steps = Steps(out, args.step_seconds, args.budget)
     harness = [sys.executable, "-m", "harness"]
-    on = [w for d in devices for w in ("--device", d)]
-    limit = args.step_seconds
-    step(out, "devices", [*harness, "devices"], limit)
-    step(out, "check", [*harness, "run", "--check", *on, "--out", str(runs)], limit)
-    suite = ["--min-time", "0.1", "--max-time", "0.5"]
-    step(out, "suite", [*harness, "run", *on, *suite, "--out", str(runs)], limit)
-    first = ["--device", devices[0]]
-    stream = ["-k", "Stream", "--size", str(2**25), "--reps", "100"]
-    step(out, "stream", [*harness, "run", *first, *stream, "--out", str(runs)], limit)
-    if args.babelstream:
-        babel = [*shlex.split(args.babelstream), "--arraysize", str(2**25), "--numtimes", "100"]
-        step(out, "babelstream", babel, limit)
-    sort = [sys.executable, str(HERE / "sort_vs_numpy.py"), *on, "--size", str(2**26)]
-    step(out, "sort", [*sort, "--launches", "1", "--reps", "3"], limit)
-    transfers = ["-k", "Apps_ENERGY", "Stream_TRIAD", "--reps", "10", "--transfers"]
-    modes = ["resident", "per-rep", "per-launch"]
-    step(out, "transfers", [*harness, "run", *on, *transfers, *modes, "--out", str(runs)], limit)
-    mpirun = shutil.which("mpirun")
-    if mpirun:
-        pair = ["-k", "Stream_TRIAD", "Basic_DAXPY", "--reps", "20", "--out", str(runs)]
-        ranks = [mpirun, "-n", "2", *harness, "run", *first, *pair]
-        # Open MPI refuses root without these; other MPIs ignore them.
-        root = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
-        step(out, "two_ranks", ranks, limit, env=root)
+    script = [sys.executable, "-u"]
+
+    def into(name: str) -> list[str]:
+        return ["--out", str(runs / name)]
+
+    steps.run("devices", [*harness, "devices"])
+    # Each device's check in two processes, the sorts' many rows and the rest:
+    # the host, not the GPU, sets the pace of a check.
+    groups = sorted({spec.group for spec in suite.select()} - {"Sort"})
+    halves = {"sort": ["Sort"], "rest": groups}
+    untimed = [
+        (
+            f"check_{d.replace(':', '')}_{half}",
+            [*harness, "run", "--check", "--device", d, "-k", *kernels, *into("check")],
+            None,
+        )
+        for d in devices
+        for half, kernels in halves.items()
+    ]
     cuda = [w for d in devices if d.startswith("cuda:") for w in ("--device", d)]
     tool = sanitizer()
     if cuda and tool:
         # In the sanitized process itself: no worker process to follow.
         check = [*harness, "run", "--check", *cuda, "--size", "1000", "--in-process"]
         for name in ("racecheck", "memcheck"):
-            sanitized = [tool, "--tool", name, "--error-exitcode", "3", *check]
-            step(out, f"sanitize_{name}", [*sanitized, "--out", str(runs)], limit)
+            for half, kernels in halves.items():
+                sanitized = [tool, "--tool", name, "--error-exitcode", "3", *check, "-k", *kernels]
+                untimed.append((f"sanitize_{name}_{half}", [*sanitized, *into(name)], None))
+    steps.together(untimed, seconds=args.check_seconds)
+
+    on = [w for d in devices for w in ("--device", d)]
+    sort = [*script, str(HERE / "sort_vs_numpy.py"), *on, "--steps", "2", "4", "6"]
+    for power in (26, 22):
+        sizes = ["--size", str(2**power), "--launches", "1", "--reps", "3"]
+        steps.run(f"sort_2e{power}", [*sort, *sizes])
+    first = ["--device", devices[0]]
+    stream = ["-k", "Stream", "--size", str(2**25), "--reps", "100"]
+    steps.run("stream", [*harness, "run", *first, *stream, *into("stream")])
+    if args.babelstream:
+        babel = [*shlex.split(args.babelstream), "--arraysize", str(2**25), "--numtimes", "100"]
+        steps.run("babelstream", babel)
+    steps.run("peak", [*harness, "peak", *on])
+    cache = [*script, str(HERE / "cache_cold_hot.py"), "--device", devices[0], "--launches", "1"]
+    steps.run("cache", cache)
+    budgets = ["--min-time", "0.1", "--max-time", "0.5"]
+    for d in devices:
+        command = [*harness, "run", "--device", d, *budgets, *into("suite")]
+        steps.run(f"suite_{d.replace(':', '')}", command)
+    transfers = ["-k", "Apps_ENERGY", "Stream_TRIAD", "--reps", "10", "--transfers"]
+    modes = ["resident", "per-rep", "per-launch"]
+    steps.run("transfers", [*harness, "run", *on, *transfers, *modes, *into("transfers")])
+    mpirun = shutil.which("mpirun")
+    if mpirun:
+        pair = ["-k", "Stream_TRIAD", "Basic_DAXPY", "--reps", "20", *into("two_ranks")]
+        ranks = [mpirun, "-n", "2", *harness, "run", *first, *pair]
+        # Open MPI refuses root without these; other MPIs ignore them.
+        root = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+        steps.run("two_ranks", ranks, env=root)
     print(f"logs and run folders: {out}")
     return 0
 

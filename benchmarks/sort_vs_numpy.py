@@ -65,7 +65,12 @@ def main() -> None:
         default=[],
         help="a harness device, such as cuda:0 (repeatable; instead of -b's devices)",
     )
-    parser.add_argument("--steps", default="4", help="the fused strategy's steps (default 4)")
+    parser.add_argument(
+        "--steps",
+        nargs="+",
+        default=["4"],
+        help="the fused and tiled strategies' steps (default 4)",
+    )
     parser.add_argument("--launches", type=int, default=3, help="process launches (default 3)")
     parser.add_argument("--reps", type=int, default=5, help="timed repetitions (default 5)")
     args = parser.parse_args()
@@ -76,11 +81,11 @@ def main() -> None:
         where = [w for d in args.device for w in ("--device", d)] or ["-b", *args.backends]
         rows, _ = harness_rows(
             "-k", args.kernel, *where, "--size", str(args.size),
-            "--strategy", *STRATEGY.choices, "--steps", args.steps,
+            "--strategy", *STRATEGY.choices, "--steps", *args.steps,
             "--reps", str(args.reps), "--warmup", "1", "--seed", "1",
         )  # fmt: skip
         for row in rows:
-            key = (row["device_id"], row["strategy"])
+            key = (row["device_id"], ",".join(filter(None, (row["strategy"], row.get("steps")))))
             times[key].append(float(row["time_median_s"]) if row["status"] == "ok" else 0.0)
             launches[key] = row["launches"]
         command = [sys.executable, "-c", _PEERS, args.kernel, str(args.size), str(args.reps)]
@@ -100,8 +105,10 @@ def main() -> None:
         print(f"{label:22}{count:>9}{median * 1e3:10.1f}{rate:10.1f}{median / numpy:11.2f}")
     for device in dict.fromkeys(d for d, s in times if s):
         base = statistics.median(times[(device, "global")])
-        for strategy in STRATEGY.choices[1:]:
-            faster = base / statistics.median(times[(device, strategy)])
+        for (where, strategy), samples in times.items():
+            if where != device or strategy == "global":
+                continue
+            faster = base / statistics.median(samples)
             print(f"{device}: {strategy} is {faster:.2f}x as fast as global")
 
 
