@@ -133,9 +133,11 @@ def test_wgpu_verification_dispatches_launches_as_2d_grids(tmp_path: Path) -> No
     """The linear group index (wid.x + wid.y * nwg.x) that only launches past 65535
     groups need otherwise is exercised by every verification repetition."""
     need_backend("wgpu")
-    assert folded(40, (40, 1)) == (20, 2)
-    assert folded(37, (37, 1)) == (1, 37)
-    assert folded(67, (67, 1)) == (67, 1)  # no divisor up to 64: 1-D, never an extra group
+    assert folded(37, (37, 1)) == (19, 2)  # one extra group
+    assert folded(40, (40, 1)) == (14, 3)  # 2 is a divisor; 3 leaves two extra groups
+    assert folded(2, (2, 1)) == (1, 2)  # no room for an extra group: exactly two rows
+    assert folded(1, (1, 1)) == (1, 1)
+    assert folded(70000, (65535, 2)) == (65535, 2)  # already folded past the limit
     plant(
         tmp_path, "wgsl", "Stream_COPY.wgsl", "global_index(wid, nwg, lid)", "wid.x * GROUP + lid"
     )
@@ -143,4 +145,20 @@ def test_wgpu_verification_dispatches_launches_as_2d_grids(tmp_path: Path) -> No
         Task("Stream_COPY", "wgpu", 0, 40 * 256, "f64")
     )
     assert row["status"] == "fail"
-    assert row["reason"].startswith("c: 5120 of 10240 elements off")
+    # Rows of 14 groups: only the first 14 x 256 elements are written.
+    assert row["reason"].startswith("c: 6656 of 10240 elements off")
+
+
+def test_wgpu_verification_catches_a_missing_guard_against_extra_groups(tmp_path: Path) -> None:
+    """A launch past 65535 groups, folded into 2-D, has groups past the launch's
+    own; a shader that does not guard against them writes past its arrays there.
+    Verification folds every launch with such extra groups, so at a size whose
+    groups fit one row, that bug fails too: found on a GPU, in the bitonic sort's
+    unguarded passes at 2^26 keys."""
+    need_backend("wgpu")
+    plant(tmp_path, "wgsl", "Stream_COPY.wgsl", "if (i < s.n) {", "{")
+    row = Runner(RunOptions(check=True, sources=(tmp_path,))).execute(
+        Task("Stream_COPY", "wgpu", 0, 40 * 256, "f64")
+    )
+    assert row["status"] == "fail"
+    assert row["reason"].startswith("c: written past its end: 64 of the 64 guard elements")

@@ -37,7 +37,9 @@ WGSL convention for kernels/wgsl/<kernel>.wgsl:
   work-groups than the adapter allows per dimension (65535) is dispatched
   as a 2-D grid of (min(groups, limit), ceil(groups / limit)) groups, so
   shaders use ``workgroup_id.x + workgroup_id.y *
-  num_workgroups.x`` as the linear group index and guard against ``n``.
+  num_workgroups.x`` as the linear group index and guard against ``n``: the
+  groups past the launch's own do nothing. Verification dispatches every 1-D
+  launch so, with such extra groups, to check both.
 """
 
 from __future__ import annotations
@@ -276,16 +278,19 @@ def _padded(value: np.ndarray) -> np.ndarray:
 
 
 def folded(groups: int, grid: tuple[int, int]) -> tuple[int, int]:
-    """A 1-D grid of ``groups`` as a 2-D one of exactly as many groups, in 2 to 64 rows
-    (of at least 2 groups each where ``groups`` allows, so that both the row and
-    the row length count), where ``groups`` has such a divisor; otherwise the grid
-    as it was."""
+    """A 1-D grid of ``groups`` as a 2-D one in 2 to 64 rows of at least 2 groups,
+    with extra groups past the last where ``groups`` allows, as a launch past the
+    per-dimension limit has them: so that a verification repetition checks both
+    the linear group index and the guard against the groups that are not the
+    launch's. Failing that, exactly ``groups`` in rows; otherwise the grid as it was."""
     if grid[1] > 1 or groups < 2:
         return grid
+    for rows in range(2, 65):
+        width = -(-groups // rows)
+        if groups % rows and width >= 2:
+            return width, rows
     divisors = [r for r in range(2, 65) if groups % r == 0]
-    wide = [r for r in divisors if groups // r >= 2]
-    rows = (wide or divisors or [None])[0]
-    return grid if rows is None else (groups // rows, rows)
+    return (groups // divisors[0], divisors[0]) if divisors else grid
 
 
 class WgpuExecution(Execution):
@@ -423,7 +428,8 @@ class WgpuExecution(Execution):
 
     def run(self, launches: Sequence[ResolvedLaunch]) -> None:
         # Folded, so that the verification repetition checks the linear group
-        # index that only launches past the per-dimension limit need otherwise.
+        # index, and the guard against extra groups, that only launches past the
+        # per-dimension limit need otherwise.
         encoder = self._device.create_command_encoder()
         self._encode(encoder, launches, None, fold=True)
         self._submit_and_wait(encoder)

@@ -49,9 +49,14 @@ CHUNKS_FIXED = (
 
 
 def chunking(n: int) -> tuple[int, int]:
-    """Work-groups of a chunked launch over ``n`` items, and each group's chunk length."""
+    """Work-groups of a chunked launch over ``n`` items, and each group's chunk length.
+
+    Every group's chunk starts below ``n``, so a shader tells the launch's groups
+    from those a grid folded past the per-dimension limit adds by ``g * chunk < n``,
+    and counts them as ``ceil(n / chunk)``."""
     groups = max(1, min(MAX_GROUPS, math.ceil(n / (GROUP * MIN_TILES))))
-    return groups, math.ceil(n / groups)
+    chunk = math.ceil(n / groups)
+    return math.ceil(n / chunk), chunk
 
 
 def partial_groups(n: int) -> int:

@@ -17,7 +17,7 @@ fn reduce_sum_partial(@builtin(workgroup_id) wid: vec3<u32>,
         sum += x[i];
     }
     sum = group_sum(lid, sum);
-    if (lid == 0u && g < arrayLength(&partial)) {
+    if (lid == 0u && begin < s.n) {
         partial[g] = sum;
     }
 }

@@ -17,7 +17,7 @@ fn scan_reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
                @builtin(local_invocation_index) lid: u32) {
     let g = wid.x + wid.y * nwg.x;
     let sum = chunk_sum(lid, g, rs.n, rs.chunk);
-    if (lid == 0u && g < arrayLength(&reduce_sums)) {
+    if (lid == 0u && g * rs.chunk < rs.n) {
         reduce_sums[g] = sum;
     }
 }

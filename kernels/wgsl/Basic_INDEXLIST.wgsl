@@ -21,7 +21,7 @@ fn indexlist_count(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
         count += select(0, 1, x[i] < REAL(0));
     }
     count = group_sum(lid, count);
-    if (lid == 0u) {
+    if (lid == 0u && begin < s.n) {
         counts[g] = count;
     }
 }
@@ -53,7 +53,7 @@ fn indexlist_scan(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         }
         carry += scan.total;
     }
-    if (lid == 0u && g == nwg.x * nwg.y - 1u) {
+    if (lid == 0u && begin < s.n && end == s.n) {
         len[0] = carry;
     }
 }

@@ -42,7 +42,7 @@ fn scan_reduce(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
                @builtin(local_invocation_index) lid: u32) {
     let g = wid.x + wid.y * nwg.x;
     let sum = chunk_sum(lid, g, ks.n, ks.chunk);
-    if (lid == 0u && g < arrayLength(&sums)) {
+    if (lid == 0u && g * ks.chunk < ks.n) {
         sums[g] = sum;
     }
 }

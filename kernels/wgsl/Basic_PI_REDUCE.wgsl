@@ -18,7 +18,7 @@ fn pi_reduce_partial(@builtin(workgroup_id) wid: vec3<u32>,
         pi += s.dx / (REAL(1) + x * x);
     }
     pi = group_sum(lid, pi);
-    if (lid == 0u) {
+    if (lid == 0u && begin < s.n) {
         partial[g] = pi;
     }
 }

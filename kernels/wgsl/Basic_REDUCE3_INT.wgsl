@@ -29,8 +29,8 @@ fn group_reduce3(lid: u32, vsum: i32, vmin: i32, vmax: i32) {
 fn reduce3_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                    @builtin(local_invocation_index) lid: u32) {
     let g = wid.x + wid.y * nwg.x;
-    // Folded grids hold exactly the launch's groups.
-    let groups = nwg.x * nwg.y;
+    // The launch's groups, each with a chunk: a folded grid may hold more.
+    let groups = (s.n + s.chunk - 1u) / s.chunk;
     let begin = g * s.chunk;
     let end = min(begin + s.chunk, s.n);
     var vsum = 0;

@@ -49,8 +49,8 @@ fn reduce_struct_partial(@builtin(workgroup_id) wid: vec3<u32>,
                          @builtin(num_workgroups) nwg: vec3<u32>,
                          @builtin(local_invocation_index) lid: u32) {
     let g = wid.x + wid.y * nwg.x;
-    // Chunked grids are never folded: they hold exactly the launch's groups.
-    let groups = nwg.x * nwg.y;
+    // The launch's groups, each with a chunk: a folded grid may hold more.
+    let groups = (s.n + s.chunk - 1u) / s.chunk;
     let begin = g * s.chunk;
     let end = min(begin + s.chunk, s.n);
     var r = Reduced(REAL(0), REAL(0), s.init_min, s.init_max, s.init_min, s.init_max);
@@ -65,7 +65,7 @@ fn reduce_struct_partial(@builtin(workgroup_id) wid: vec3<u32>,
         r.ymax = max(r.ymax, yi);
     }
     r = group_reduce_struct(lid, r);
-    if (lid == 0u) {
+    if (lid == 0u && g < groups) {
         partial[g] = r.xsum;
         partial[groups + g] = r.ysum;
         partial[2u * groups + g] = r.xmin;

@@ -25,7 +25,7 @@ fn trap_int_partial(@builtin(workgroup_id) wid: vec3<u32>,
         sumx += trap_int_func(x, s.y, s.xp, s.yp);
     }
     sumx = group_sum(lid, sumx);
-    if (lid == 0u) {
+    if (lid == 0u && begin < s.n) {
         partial[g] = sumx;
     }
 }

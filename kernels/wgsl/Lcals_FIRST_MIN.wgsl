@@ -43,7 +43,7 @@ fn first_min_partial(@builtin(workgroup_id) wid: vec3<u32>,
     vals[lid] = val;
     locs[lid] = loc;
     reduce_group(lid);
-    if (lid == 0u && g < arrayLength(&block_val)) {
+    if (lid == 0u && begin < s.n) {
         block_val[g] = vals[0];
         block_loc[g] = locs[0];
     }

@@ -28,7 +28,7 @@ fn dot_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     }
     sums[lid] = sum;
     reduce_group(lid);
-    if (lid == 0u && g < arrayLength(&partial)) {
+    if (lid == 0u && begin < s.n) {
         partial[g] = sums[0];
     }
 }
