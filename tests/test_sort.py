@@ -11,7 +11,8 @@ import pytest
 from conftest import harness, need_backend, plant, run_folder
 
 from harness import suite
-from harness.execution import results
+from harness.backends.base import DeviceInfo
+from harness.execution import results, runner
 from harness.execution.runner import Runner, RunOptions, Task, make_data, make_inputs
 from harness.model.spec import axes, param_choices
 from harness.suite.sort import (
@@ -457,3 +458,35 @@ def test_a_vadd_group_narrower_than_its_launch_fails_at_a_multiple_of_it(tmp_pat
         Task("Demo_VADD", "wgpu", 0, 4096, "f64")
     )
     assert row["status"] == "fail", row["reason"]
+
+
+def _device(backend: str, index: int, kind: str) -> DeviceInfo:
+    return DeviceInfo(backend, index, f"a {kind}", "v", kind, 0, 0, "d", "a", frozenset())
+
+
+def test_the_default_strategy_is_each_device_kinds_fastest() -> None:
+    """Measured on an H200 (README): tiled on a GPU, local on a GPU through wgpu;
+    fused on the CPU devices. A choice the user makes holds on every device."""
+    spec = suite.BY_NAME["Bitonic_U32"]
+    devices = [
+        _device("cuda", 0, "gpu"),
+        _device("wgpu", 0, "discrete gpu"),
+        _device("opencl", 0, "gpu"),
+        _device("opencl", 1, "cpu"),
+        _device("wgpu", 1, "cpu"),
+    ]
+    tasks = runner.plan([spec], devices, RunOptions(size=1000))
+    ran = {(t.backend, dict(t.params)["strategy"], dict(t.params).get("steps")) for t in tasks}
+    assert ran == {
+        ("cuda", "tiled", "4"),
+        ("wgpu", "local", None),
+        ("opencl", "tiled", "4"),
+        ("opencl", "fused", "4"),
+        ("wgpu", "fused", "4"),
+    }
+    # Tasks stay kernel-major, each variant's rows together.
+    assert [dict(t.params)["strategy"] for t in tasks] == [
+        "tiled", "tiled", "local", "fused", "fused",
+    ]  # fmt: skip
+    chosen = RunOptions(size=1000, params=(("strategy", ("global",)),))
+    assert {dict(t.params)["strategy"] for t in runner.plan([spec], devices, chosen)} == {"global"}

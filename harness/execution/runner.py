@@ -30,7 +30,13 @@ from harness.execution.sampling import MIN_REPS, Sampler, StopRule, batch_size, 
 from harness.execution.transfers import Mover
 from harness.model import partition, sources
 from harness.model.rajaperf import checksum as array_checksum
-from harness.model.spec import KernelSpec, ResolvedLaunch, numpy_dtype, param_choices
+from harness.model.spec import (
+    KernelSpec,
+    ResolvedLaunch,
+    device_words,
+    numpy_dtype,
+    param_choices,
+)
 from harness.model.verify import (
     Verdict,
     compare,
@@ -145,21 +151,39 @@ def plan(
     devices: Sequence[base.DeviceInfo],
     options: RunOptions,
 ) -> list[Task]:
-    """Every task, kernel-major so inputs and references are made once per kernel."""
+    """Every task, kernel-major so inputs and references are made once per kernel;
+    a run option the user left to its default takes each device's own."""
     chosen = dict(options.params)
-    return [
-        Task(
-            spec.name, dev.backend, dev.index, size, options.precision, params, cache, moved, wg, p
-        )
-        for spec in kernels
-        for params in param_choices(spec, chosen, options.check)
-        for wg in task_groups(spec.with_params(dict(params)), options)
-        for size in task_sizes(spec, options)
-        for cache in options.caches
-        for moved in options.transfers
-        for dev in devices
-        for p in task_partitions(spec.with_params(dict(params)), options, dev.backend)
-    ]
+    tasks = []
+    for spec in kernels:
+        on = {
+            dev.id: param_choices(spec, chosen, options.check, device_words(dev.backend, dev.kind))
+            for dev in devices
+        }
+        for params in dict.fromkeys(combo for combos in on.values() for combo in combos):
+            resolved = spec.with_params(dict(params))
+            tasks += [
+                Task(
+                    spec.name,
+                    dev.backend,
+                    dev.index,
+                    size,
+                    options.precision,
+                    params,
+                    cache,
+                    moved,
+                    wg,
+                    p,
+                )
+                for wg in task_groups(resolved, options)
+                for size in task_sizes(spec, options)
+                for cache in options.caches
+                for moved in options.transfers
+                for dev in devices
+                if params in on[dev.id]
+                for p in task_partitions(resolved, options, dev.backend)
+            ]
+    return tasks
 
 
 def task_groups(spec: KernelSpec, options: RunOptions) -> tuple[int | None, ...]:

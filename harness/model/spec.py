@@ -257,7 +257,10 @@ class Param:
     another option and the choices of it under which this one means anything (a
     sort's steps per launch, only for the strategies that take steps): under the
     others a row leaves this option out, so that it is not run once per choice
-    of something it ignores.
+    of something it ignores. ``by_device`` gives other defaults to some
+    devices, where what is fastest depends on the device: each entry is a key of
+    words, all of which must be among the device's backend and kind words
+    (``"cuda gpu"``, ``"gpu"``), and its choices; the first matching entry wins.
     """
 
     name: str
@@ -268,10 +271,22 @@ class Param:
     checked: tuple[str, ...] = ()
     same_data: bool = False
     only_with: tuple[str, tuple[str, ...]] | None = None
+    by_device: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
-    def unchosen(self, check: bool = False) -> tuple[str, ...]:
-        """The choices run when the user picks none, in a verification-only run or not."""
-        return (self.checked or self.default) if check else self.default
+    def unchosen(
+        self, check: bool = False, device: frozenset[str] | None = None
+    ) -> tuple[str, ...]:
+        """The choices run when the user picks none, in a verification-only run or
+        not, on a device with these words (`device_words`); with no device, those
+        of any device."""
+        if check:
+            return self.checked or self.default
+        if device is None:
+            return tuple(dict.fromkeys([*self.default, *(v for _, c in self.by_device for v in c)]))
+        for key, choices in self.by_device:
+            if set(key.split()) <= device:
+                return choices
+        return self.default
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:
@@ -503,14 +518,26 @@ class KernelSpec:
         return {a.name: int(a.length(size)) for a in self.arrays}
 
 
+def device_words(backend: str, kind: str) -> frozenset[str]:
+    """What `Param.by_device` keys are matched against: the backend's name and
+    the words of the device's kind ("discrete gpu")."""
+    return frozenset([backend, *kind.split()])
+
+
 def param_choices(
-    spec: KernelSpec, chosen: Mapping[str, Sequence[str]], check: bool = False
+    spec: KernelSpec,
+    chosen: Mapping[str, Sequence[str]],
+    check: bool = False,
+    device: frozenset[str] | None = None,
 ) -> list[tuple[tuple[str, str], ...]]:
     """Every combination of the kernel's run options: the user's, else those run
-    when the user picks none (`Param.unchosen`), in a verification-only run or not.
+    when the user picks none (`Param.unchosen`), in a verification-only run or not,
+    on a device with these words (`device_words`; with none, any device's).
     An option that means nothing beside another's choice (`Param.only_with`) is
     left out of that combination, and a combination seen already is not repeated."""
-    axes = [[(p.name, v) for v in chosen.get(p.name, p.unchosen(check))] for p in spec.params]
+    axes = [
+        [(p.name, v) for v in chosen.get(p.name, p.unchosen(check, device))] for p in spec.params
+    ]
     combos: dict[tuple[tuple[str, str], ...], None] = {}
     for combo in itertools.product(*axes):
         values = dict(combo)
