@@ -17,7 +17,9 @@ stops a run: the rows it measured are kept) and all of them within
 then one at a time, so that each has the GPU to itself:
 
 3. the sorts at 2^26 and 2^22 keys, every strategy and steps 2, 4 and 6,
-   beside np.sort and cupy.sort (`benchmarks/sort_vs_numpy.py`);
+   beside np.sort and cupy.sort (`benchmarks/sort_vs_numpy.py`), and the
+   first device's time per launch of three strategies at 2^26
+   (`benchmarks/launch_breakdown.py`);
 4. Stream at 2^25 doubles on the first GPU device, then BabelStream's build
    for the same API where ``--babelstream`` names one;
 5. ``harness peak`` on each GPU device (kept in OUT/cache, so that the
@@ -58,7 +60,10 @@ def gpu_devices() -> list[str]:
     GPU, once per API (wgpu can also list a GPU it finds by Vulkan through OpenGL);
     on a machine of several GPUs, name them with --device."""
     found = []
-    for backend in api.devices():
+    # The vendor's own API first: the Stream step, and BabelStream's build beside
+    # it, run on the first.
+    order = {"cuda": 0, "opencl": 1}
+    for backend in sorted(api.devices(), key=lambda b: order.get(b["backend"], 2)):
         gpus = [
             device["id"]
             for device in backend["devices"]
@@ -225,6 +230,11 @@ def main() -> int:
     for power in (26, 22):
         sizes = ["--size", str(2**power), "--launches", "1", "--reps", "3"]
         steps.run(f"sort_2e{power}", [*sort, *sizes])
+    # Where the fastest GPU sort's time goes, launch by launch, at 2^26 keys.
+    breakdown = [*script, str(HERE / "launch_breakdown.py"), "-k", "Bitonic_U32"]
+    each = [w for s in ("global", "local", "tiled") for w in ("--param", f"strategy={s}")]
+    backend = devices[0].partition(":")[0]
+    steps.run("sort_launches", [*breakdown, "-b", backend, "--size", str(2**26), *each])
     first = ["--device", devices[0]]
     stream = ["-k", "Stream", "--size", str(2**25), "--reps", "100"]
     steps.run("stream", [*harness, "run", *first, *stream, *into("stream")])

@@ -4,8 +4,9 @@ Each launch runs one harness run of a Bitonic_* kernel with every strategy on
 the given devices (a fresh process), then times np.sort, and cupy.sort where
 cupy finds a GPU, on the very same keys (same seed and distribution) in a
 fresh process of its own. Over several launches, interleaved, it prints each
-row's median time, keys/s, launches per sort, and its ratio to np.sort's time;
-and for each device, how many times faster each strategy is than global.
+row's median time, keys/s, launches per sort, and its ratio to np.sort's time
+(or why it failed); and for each device, how many times faster each strategy
+is than global.
 
     python benchmarks/sort_vs_numpy.py --size 4194304 -b opencl wgpu --launches 3
 """
@@ -77,6 +78,7 @@ def main() -> None:
 
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
     launches: dict[tuple[str, str], str] = {}
+    failed: dict[tuple[str, str], str] = {}
     for launch in range(args.launches):
         where = [w for d in args.device for w in ("--device", d)] or ["-b", *args.backends]
         rows, _ = harness_rows(
@@ -86,8 +88,11 @@ def main() -> None:
         )  # fmt: skip
         for row in rows:
             key = (row["device_id"], ",".join(filter(None, (row["strategy"], row.get("steps")))))
-            times[key].append(float(row["time_median_s"]) if row["status"] == "ok" else 0.0)
             launches[key] = row["launches"]
+            if row["status"] == "ok":
+                times[key].append(float(row["time_median_s"]))
+            else:
+                failed[key] = f"{row['status']}: {row['reason']}"
         command = [sys.executable, "-c", _PEERS, args.kernel, str(args.size), str(args.reps)]
         done = subprocess.run(command, capture_output=True, text=True, check=True)
         for peer, seconds in json.loads(done.stdout).items():
@@ -97,19 +102,23 @@ def main() -> None:
     numpy = statistics.median(times[("np.sort", "")])
     print(f"\n{args.kernel}, {args.size} keys, medians over {args.launches} launches")
     print(f"{'row':22}{'launches':>9}{'ms':>10}{'Mkeys/s':>10}{'x np.sort':>11}")
-    for (device, strategy), samples in times.items():
-        median = statistics.median(samples)
-        label = f"{device} {strategy}".strip()
-        count = launches.get((device, strategy), "")
-        rate = args.size / median / 1e6 if median else float("nan")
+    for key in dict.fromkeys([*launches, *times]):
+        label = " ".join(key).strip()
+        count = launches.get(key, "")
+        if not times[key]:
+            print(f"{label:22}{count:>9}  {failed[key]}")
+            continue
+        median = statistics.median(times[key])
+        rate = args.size / median / 1e6
         print(f"{label:22}{count:>9}{median * 1e3:10.1f}{rate:10.1f}{median / numpy:11.2f}")
-    for device in dict.fromkeys(d for d, s in times if s):
+    for device in dict.fromkeys(d for d, s in launches):
+        if not times[(device, "global")]:
+            continue
         base = statistics.median(times[(device, "global")])
         for (where, strategy), samples in times.items():
-            if where != device or strategy == "global":
-                continue
-            faster = base / statistics.median(samples)
-            print(f"{device}: {strategy} is {faster:.2f}x as fast as global")
+            if where == device and strategy != "global" and samples:
+                faster = base / statistics.median(samples)
+                print(f"{device}: {strategy} is {faster:.2f}x as fast as global")
 
 
 if __name__ == "__main__":
