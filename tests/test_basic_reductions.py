@@ -21,7 +21,7 @@ def _inputs(kernel: str, size: int, case: str | None = None) -> dict:
 
 
 def test_reduce_struct_check_case_puts_extremes_inside_later_chunks() -> None:
-    kernel, size = "Basic_REDUCE_STRUCT", CHUNKED_CHECK_SIZES[1]
+    kernel, size = "Basic_REDUCE_STRUCT", CHUNKED_CHECK_SIZES[-1]
     timed, case = _inputs(kernel, size), _inputs(kernel, size, "random")
     _, chunk = chunking(size)
     for start in range(0, size, chunk):

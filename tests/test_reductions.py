@@ -271,11 +271,13 @@ def _planted_row(tmp_path: Path, kernel: str, original: str, planted: str, size:
 
 
 def test_chunked_check_sizes_span_several_ragged_chunks() -> None:
-    # One size fills one group; the other needs three, none a whole number of tiles.
-    small, large = CHUNKED_CHECK_SIZES
+    # One size fills one group; another needs three, none a whole number of tiles;
+    # the third is three whole chunks, so a group past them starts at n.
+    small, exact, large = CHUNKED_CHECK_SIZES
     assert chunking(small)[0] == 1
     groups, chunk = chunking(large)
     assert groups == 3 and chunk % 256 and (large - (groups - 1) * chunk) % 256
+    assert chunking(exact) == (3, exact // 3) and exact % 3 == 0
     for kernel in ("Algorithm_HISTOGRAM", "Basic_REDUCE3_INT"):
         assert suite.BY_NAME[kernel].sizes_for_check == CHUNKED_CHECK_SIZES
     # The reduction and the scans also fold more partials than work-items.
@@ -286,7 +288,7 @@ def test_chunked_check_sizes_span_several_ragged_chunks() -> None:
 
 
 def test_histogram_check_case_spreads_bins_and_starts_stale() -> None:
-    size = CHUNKED_CHECK_SIZES[1]
+    size = CHUNKED_CHECK_SIZES[-1]
     x = _case_inputs("Algorithm_HISTOGRAM", "random", size)
     _, chunk = chunking(size)
     for start in range(0, size, chunk):
@@ -317,7 +319,7 @@ def test_indexlist_check_case_has_exact_zeros() -> None:
 
 def test_indexlist_all_case_lists_every_index() -> None:
     spec = suite.BY_NAME["Basic_INDEXLIST_3LOOP"]
-    size = CHUNKED_CHECK_SIZES[1]
+    size = CHUNKED_CHECK_SIZES[-1]
     expected = spec.reference(_case_inputs("Basic_INDEXLIST_3LOOP", "all", size))
     assert expected["len"][0] == size
     np.testing.assert_array_equal(expected["list"], np.arange(size))
@@ -325,7 +327,7 @@ def test_indexlist_all_case_lists_every_index() -> None:
 
 def test_reduce3_check_case_sums_fall_below_the_min() -> None:
     spec = suite.BY_NAME["Basic_REDUCE3_INT"]
-    size = CHUNKED_CHECK_SIZES[1]
+    size = CHUNKED_CHECK_SIZES[-1]
     x = _case_inputs("Basic_REDUCE3_INT", "random", size)
     expected = spec.reference(x)
     assert expected["vmin"][0] > -58 and expected["vmax"][0] < 19  # inside RAJAPerf's

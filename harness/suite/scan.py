@@ -33,8 +33,10 @@ COUNT = Scalar("count", "u32")
 #: (chunks of 13313, 13313 and 13311), so group offsets, chunk ends and the
 #: partials' folding all count. Each is one past a whole number of tiles, or
 #: one short, where a range rounded down or up by one item shows; 10753 also
-#: gives each work-item of a CPU device 43 items, not a multiple of 4.
-CHUNKED_CHECK_SIZES = (10_753, 39_937)
+#: gives each work-item of a CPU device 43 items, not a multiple of 4. 36867
+#: is three chunks of 12289 exactly, so the first group a folded grid adds past
+#: them starts at n itself, where a guard that admits n shows.
+CHUNKED_CHECK_SIZES = (10_753, 36_867, 39_937)
 #: The smallest length with more partials (257) than a fold launch has
 #: work-items, so each work-item folds two and scan_sums gives one work-item
 #: two sums: only there do the fold loops' strides count. About 4 s a check.
