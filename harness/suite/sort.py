@@ -50,6 +50,10 @@ takes fused passes down to distance TILE and one launch for the rest
 (`bitonic_tile_merge`): 33 launches at 2^22 u32 keys against fused's 69, the
 layout of published GPU bitonic sorts. On CPU devices work-group memory is
 plain memory and each barrier a loop over the work-items, so it loses there.
+A tile's positions are permuted in work-group memory (``TILE_SLOT``) so that a
+warp's accesses in any pass fall on different banks: in position order, a pass
+holding 16 keys per work-item at distance 1 put a warp's 32 accesses on two
+banks (tests/test_tile_layout.py).
 
 Verification compares the keys bit for bit with a stable sort of the words.
 Besides the timed keys, a sort verifies with every other distribution and with
@@ -379,13 +383,24 @@ def _cpu_presort(kind: int, steps: int, tail: bool):
     return bitonic_presort
 
 
+def pass_positions(t: np.ndarray, d: int, steps: int, flip: bool) -> np.ndarray:
+    """The positions work-items ``t`` hold in a pass of ``steps`` steps from
+    distance ``d`` down, one row each (the layout of the sources' pass_base and
+    REG_POSITION): 2^steps positions spaced by the smallest distance, the upper
+    half mirrored in the block of 2d where the pass starts with a stage's flip."""
+    low = d >> (steps - 1)
+    base = ((t & ~(low - 1)) << steps) | (t & (low - 1))
+    mirror = base ^ (low - 1) if flip else base
+    i = np.arange(1 << steps)
+    return np.where(i < len(i) // 2, base[:, None], mirror[:, None]) + i * low
+
+
 def _cpu_pass(kind: int, steps: int, form: str):
     """A fused pass: each work-item's registers through ``steps`` steps. The
     ``form`` is the entry point's: a plain pass, its guarded ``tail``, the
     two-axis ``rows`` and ``flip_rows`` (work-item y * LANES + x), or a
     stage's last pass, the ``merge`` of each work-item's consecutive keys."""
     count = 1 << steps
-    i = np.arange(count)
 
     def bitonic_pass(grid: Grid, keys, *rest) -> None:
         first = 0
@@ -402,11 +417,8 @@ def _cpu_pass(kind: int, steps: int, form: str):
         n, d, flip = int(n), int(d), bool(flip)
         items = grid.items if grid.dims == 1 else math.prod(grid.items)  # type: ignore[arg-type]
         t = np.arange(int(first), int(first) + items)
-        low = d >> (steps - 1)
-        base = ((t & ~(low - 1)) << steps) | (t & (low - 1))
-        base = base[base < n]
-        mirror = base ^ (low - 1) if flip else base
-        positions = np.where(i < count // 2, base[:, None], mirror[:, None]) + i * low
+        positions = pass_positions(t, d, steps, flip)
+        positions = positions[positions[:, 0] < n]
         lower, upper = _exchange_pairs(count, count // 2)
         pairs = [(lower, lower ^ (count - 1) if flip else upper)]
         pairs += [_exchange_pairs(count, count >> k) for k in range(2, steps + 1)]

@@ -34,6 +34,15 @@
 // at d; its partner is that plus d, or the mirror image in its block of 2d.
 #define PAIR_LOWER(t, d) ((((t) & ~((d) - 1)) << 1) | ((t) & ((d) - 1)))
 
+// Where position p of a tile lives in local memory: its low five bits XORed
+// with the five from bit STEPS (a permutation of each 32 consecutive slots).
+// A tiled pass's work-items hold positions PASS_KEYS apart where its smallest
+// distance is short, which in the plain layout puts a GPU warp's 32 accesses
+// on as few as two of its 32 banks, each access waiting for the others; in
+// this one every pass of any STEPS, and the tile's loads and stores, reach 32
+// different banks, and the local strategy's steps no more than two words a bank.
+#define TILE_SLOT(p) ((p) ^ (((p) >> STEPS) & 31u))
+
 // The word whose unsigned order is the keys' order: NaNs above +inf, -0 below +0.
 // ORDERED is written for a word and for a vector of words alike (a condition
 // is a comparison or a sign test, true in both meanings).
@@ -81,12 +90,14 @@ DEVICE void tile_step(LOCAL WORD* lk LOCAL_VALUES, const uint count, const uint 
         const uint lower = PAIR_LOWER(p, d);
         const uint upper = flip ? lower ^ (2 * d - 1) : lower | d;
         if (upper < count) {
-            const WORD a = lk[lower];
-            const WORD b = lk[upper];
+            const uint low_slot = TILE_SLOT(lower);
+            const uint high_slot = TILE_SLOT(upper);
+            const WORD a = lk[low_slot];
+            const WORD b = lk[high_slot];
             if (order_word(a, descending) > order_word(b, descending)) {
-                lk[lower] = b;
-                lk[upper] = a;
-                SWAP_VALUES(lv, lower, upper)
+                lk[low_slot] = b;
+                lk[high_slot] = a;
+                SWAP_VALUES(lv, low_slot, high_slot)
             }
         }
     }
@@ -103,9 +114,9 @@ DEVICE uint tile_load(GLOBAL const WORD* keys, LOCAL WORD* lk, const uint n
     const ulong first = (ulong)GROUP_ID(0) * TILE;
     const uint count = (uint)min((ulong)TILE, (ulong)n - first);
     for (uint i = LOCAL_ID(0); i < count; i += GROUP) {
-        lk[i] = keys[first + i];
+        lk[TILE_SLOT(i)] = keys[first + i];
 #ifdef WITH_VALUES
-        lv[i] = values[first + i];
+        lv[TILE_SLOT(i)] = values[first + i];
 #endif
     }
     BARRIER();
@@ -121,9 +132,9 @@ DEVICE void tile_store(GLOBAL WORD* keys, LOCAL const WORD* lk, const uint count
 {
     const ulong first = (ulong)GROUP_ID(0) * TILE;
     for (uint i = LOCAL_ID(0); i < count; i += GROUP) {
-        keys[first + i] = lk[i];
+        keys[first + i] = lk[TILE_SLOT(i)];
 #ifdef WITH_VALUES
-        values[first + i] = lv[i];
+        values[first + i] = lv[TILE_SLOT(i)];
 #endif
     }
 }
@@ -340,7 +351,7 @@ DEVICE WORD pass_key(const WORD word, const uint descending)
 #define TILE_REG_LOAD(first, mirror, stride)                                                       \
     UNROLL                                                                                         \
     for (uint i = 0; i < PASS_KEYS; ++i) {                                                         \
-        const uint p = REG_POSITION(i, first, mirror, stride);                                     \
+        const uint p = TILE_SLOT(REG_POSITION(i, first, mirror, stride));                          \
         rw[i] = lk[p];                                                                             \
         LOAD_VALUE(lv, i, p)                                                                       \
     }
@@ -348,7 +359,7 @@ DEVICE WORD pass_key(const WORD word, const uint descending)
 #define TILE_REG_STORE(first, mirror, stride)                                                      \
     UNROLL                                                                                         \
     for (uint i = 0; i < PASS_KEYS; ++i) {                                                         \
-        const uint p = REG_POSITION(i, first, mirror, stride);                                     \
+        const uint p = TILE_SLOT(REG_POSITION(i, first, mirror, stride));                          \
         lk[p] = rw[i];                                                                             \
         STORE_VALUE(lv, i, p)                                                                      \
     }
@@ -653,10 +664,11 @@ DEVICE void tile_words(LOCAL WORD* lk, const uint count, const uint from_keys,
                        const uint descending)
 {
     for (uint i = LOCAL_ID(0); i < TILE; i += GROUP) {
+        const uint slot = TILE_SLOT(i);
         if (i >= count) {
-            lk[i] = ~(WORD)0;
+            lk[slot] = ~(WORD)0;
         } else if (from_keys) {
-            lk[i] = pass_word(lk[i], descending);
+            lk[slot] = pass_word(lk[slot], descending);
         }
     }
     BARRIER();
@@ -668,7 +680,8 @@ DEVICE void tile_words(LOCAL WORD* lk, const uint count, const uint from_keys,
 DEVICE void tile_keys(LOCAL WORD* lk, const uint count, const uint descending)
 {
     for (uint i = LOCAL_ID(0); i < count; i += GROUP) {
-        lk[i] = pass_key(lk[i], descending);
+        const uint slot = TILE_SLOT(i);
+        lk[slot] = pass_key(lk[slot], descending);
     }
 }
 

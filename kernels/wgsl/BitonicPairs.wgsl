@@ -28,13 +28,13 @@ fn swap_tile(lower: u32, upper: u32) {
 
 fn load_tile_values(lid: u32, first: u32, count: u32) {
     for (var i = lid; i < count; i += GROUP) {
-        carried[i] = values[first + i];
+        carried[tile_slot(i)] = values[first + i];
     }
 }
 
 fn store_tile_values(lid: u32, first: u32, count: u32) {
     for (var i = lid; i < count; i += GROUP) {
-        values[first + i] = carried[i];
+        values[first + i] = carried[tile_slot(i)];
     }
 }
 
