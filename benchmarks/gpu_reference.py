@@ -16,9 +16,10 @@ stops a run: the rows it measured are kept) and all of them within
 
 then one at a time, so that each has the GPU to itself:
 
-3. the sorts at 2^26 and 2^22 keys, every strategy and steps 2, 4 and 6,
-   beside np.sort and cupy.sort (`benchmarks/sort_vs_numpy.py`), and the
-   first device's time per launch of three strategies at 2^26
+3. the sorts at 2^26 and 2^22 keys, every strategy, steps 2, 4 and 6 and
+   tiles of 8 and 32 KiB, beside np.sort and cupy.sort
+   (`benchmarks/sort_vs_numpy.py`), and the first device's time per launch
+   of three strategies at 2^26, the tiled ones at both tiles
    (`benchmarks/launch_breakdown.py`);
 4. Stream at 2^25 doubles on the first GPU device, then BabelStream's build
    for the same API where ``--babelstream`` names one;
@@ -227,12 +228,15 @@ def main() -> int:
 
     on = [w for d in devices for w in ("--device", d)]
     sort = [*script, str(HERE / "sort_vs_numpy.py"), *on, "--steps", "2", "4", "6"]
+    sort += ["--tile_bytes", "8192", "32768"]
     for power in (26, 22):
         sizes = ["--size", str(2**power), "--launches", "1", "--reps", "3"]
         steps.run(f"sort_2e{power}", [*sort, *sizes])
     # Where the fastest GPU sort's time goes, launch by launch, at 2^26 keys.
     breakdown = [*script, str(HERE / "launch_breakdown.py"), "-k", "Bitonic_U32"]
-    each = [w for s in ("global", "local", "tiled") for w in ("--param", f"strategy={s}")]
+    configs = ["strategy=global", "strategy=local", "strategy=tiled"]
+    configs += ["strategy=local,tile_bytes=32768", "strategy=tiled,tile_bytes=32768"]
+    each = [w for c in configs for w in ("--param", c)]
     backend = devices[0].partition(":")[0]
     steps.run("sort_launches", [*breakdown, "-b", backend, "--size", str(2**26), *each])
     first = ["--device", devices[0]]

@@ -77,19 +77,16 @@ def main() -> None:
         "--param",
         action="append",
         default=[],
-        metavar="NAME=VALUE",
-        help="a run option; give one name several times to compare values",
+        metavar="NAME=VALUE[,NAME=VALUE]",
+        help="run options of one breakdown, the others at their defaults (such as "
+        "strategy=tiled,tile_bytes=32768); repeat to compare",
     )
     args = parser.parse_args()
-    choices: dict[str, list[str]] = collections.defaultdict(list)
-    for item in args.param:
-        name, _, value = item.partition("=")
-        choices[name].append(value)
+    configs = [dict(p.partition("=")[::2] for p in item.split(",")) for item in args.param]
     spec = suite.BY_NAME[args.kernel]
     defaults = {p.name: p.default[0] for p in spec.params}
-    varied = [(n, v) for n, values in choices.items() for v in values] or [(None, None)]
-    for name, value in varied:
-        params = {**defaults, **({name: value} if name else {})}
+    for chosen in configs or [{}]:
+        params = {**defaults, **chosen}
         for dealt in args.partition:
             breakdown(args.kernel, args.backend, args.size, params, args.reps, dealt)
 

@@ -72,6 +72,12 @@ def main() -> None:
         default=["4"],
         help="the fused and tiled strategies' steps (default 4)",
     )
+    parser.add_argument(
+        "--tile_bytes",
+        nargs="+",
+        default=["8192"],
+        help="the local and tiled strategies' tiles, in bytes of work-group memory (default 8192)",
+    )
     parser.add_argument("--launches", type=int, default=3, help="process launches (default 3)")
     parser.add_argument("--reps", type=int, default=5, help="timed repetitions (default 5)")
     args = parser.parse_args()
@@ -84,10 +90,12 @@ def main() -> None:
         rows, _ = harness_rows(
             "-k", args.kernel, *where, "--size", str(args.size),
             "--strategy", *STRATEGY.choices, "--steps", *args.steps,
+            "--tile_bytes", *args.tile_bytes,
             "--reps", str(args.reps), "--warmup", "1", "--seed", "1",
         )  # fmt: skip
         for row in rows:
-            key = (row["device_id"], ",".join(filter(None, (row["strategy"], row.get("steps")))))
+            options = (row["strategy"], row.get("steps"), row.get("tile_bytes"))
+            key = (row["device_id"], ",".join(filter(None, options)))
             launches[key] = row["launches"]
             if row["status"] == "ok":
                 times[key].append(float(row["time_median_s"]))

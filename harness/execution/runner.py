@@ -176,7 +176,7 @@ def plan(
                     p,
                 )
                 for wg in task_groups(resolved, options)
-                for size in task_sizes(spec, options)
+                for size in task_sizes(resolved, options)
                 for cache in options.caches
                 for moved in options.transfers
                 for dev in devices

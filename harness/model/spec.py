@@ -278,9 +278,10 @@ class Param:
     ) -> tuple[str, ...]:
         """The choices run when the user picks none, in a verification-only run or
         not, on a device with these words (`device_words`); with no device, those
-        of any device."""
-        if check:
-            return self.checked or self.default
+        of any device. A verification-only run without ``checked`` choices checks
+        what the device would time."""
+        if check and self.checked:
+            return self.checked
         if device is None:
             return tuple(dict.fromkeys([*self.default, *(v for _, c in self.by_device for v in c)]))
         for key, choices in self.by_device:

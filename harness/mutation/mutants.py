@@ -243,11 +243,16 @@ class _Lab:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-def mutant_sizes(spec: KernelSpec, max_size: int | None = None) -> tuple[int, ...]:
-    """The sizes each mutant is checked at: a small odd one, then the check sizes
-    (those up to ``max_size``)."""
-    kept = [n for n in spec.sizes_for_check if max_size is None or n <= max_size]
-    return tuple(dict.fromkeys((SMALL_SIZE, *kept)))
+def mutant_tasks(
+    spec: KernelSpec, info: DeviceInfo, options: RunOptions, max_size: int | None = None
+) -> list[Task]:
+    """The rows each mutant is checked with: every checked variant at a small odd
+    size first, then each at its own check sizes (a sort's tile sets them), those
+    up to ``max_size``."""
+    small = plan([spec], [info], dataclasses.replace(options, sizes=(SMALL_SIZE,)))
+    checked = plan([spec], [info], dataclasses.replace(options, sizes=()))
+    kept = [t for t in checked if t.size != SMALL_SIZE and (max_size is None or t.size <= max_size)]
+    return small + kept
 
 
 def run_kernel(
@@ -265,12 +270,8 @@ def run_kernel(
     tasks = [
         task
         for precision in lab.precisions
-        for task in plan(
-            [spec],
-            [lab.info],
-            dataclasses.replace(
-                lab.options, sizes=mutant_sizes(spec, lab.max_size), precision=precision
-            ),
+        for task in mutant_tasks(
+            spec, lab.info, dataclasses.replace(lab.options, precision=precision), lab.max_size
         )
     ]
     start = time.monotonic()

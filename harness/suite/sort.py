@@ -84,7 +84,8 @@ from harness.model.spec import (
 from harness.model.verify import Verdict
 from harness.suite.forall import GROUP
 
-#: Work-group memory one tile of keys (and values) may use: every backend has 8 KiB.
+#: Work-group memory one tile of keys (and values) may take, by default: every
+#: backend has 8 KiB. Every API's GPUs allow 32 KiB (WebGPU's own floor is 16).
 TILE_BYTES = 8192
 #: Work-items along x of a fused pass's two-axis launch: a CPU device's vector
 #: of u32 words (it vectorises along x), a GPU's half warp.
@@ -127,6 +128,18 @@ STEPS = Param(
     same_data=True,
     only_with=("strategy", ("fused", "tiled")),
 )
+TILE_SIZE = Param(
+    "tile_bytes",
+    ("8192", "16384", "32768"),
+    (str(TILE_BYTES),),
+    "local and tiled strategies: work-group memory a tile of keys (and values) takes, in "
+    "bytes; a larger tile leaves fewer steps of each stage to global passes, and needs a "
+    "device that allows it (default 8192, which every device does; the kernels are the "
+    "same at any size, so --check covers the default unless this names others)",
+    role="variant",
+    same_data=True,
+    only_with=("strategy", ("local", "tiled")),
+)
 ORDER = Param("order", ("asc", "desc"), ("asc",), "sort order (default asc)")
 DIST = Param(
     "dist",
@@ -155,8 +168,9 @@ def order_words(keys: np.ndarray, kind: int, descending: bool) -> np.ndarray:
     return ~out if descending else out
 
 
-def _tile(element_bytes: int) -> int:
-    return TILE_BYTES // element_bytes
+def _tile(element_bytes: int, tile_bytes: int = TILE_BYTES) -> int:
+    """Keys in a tile of ``tile_bytes`` of elements of ``element_bytes`` each."""
+    return tile_bytes // element_bytes
 
 
 def pass_items(n: int, d: int, steps: int) -> int:
@@ -690,7 +704,7 @@ def _bitonic(
     )
     kind = _KINDS[key]
     element = key_type.itemsize + (numpy_dtype(value, "f64").itemsize if value else 0)
-    tile = _tile(element)
+    tile = _tile(element, int(values["tile_bytes"]))
     strategy, order, dist = values["strategy"], values["order"], values["dist"]
     steps = int(values["steps"])
     names = ("keys", "values") if value else ("keys",)
@@ -731,7 +745,7 @@ def _bitonic(
             **_pass_constants(steps),
         },
         type_aliases={"WORD": _WORDS[key_type.itemsize], **({"VALUE": value} if value else {})},
-        params=(STRATEGY, STEPS, ORDER, DIST),
+        params=(STRATEGY, STEPS, TILE_SIZE, ORDER, DIST),
         bind=lambda chosen: _bitonic(name, key, value, {**values, **chosen}, summary),
         param_values=dict(values),
         verify=_verify(bool(value)),
@@ -739,7 +753,13 @@ def _bitonic(
     )
 
 
-_DEFAULTS = {"strategy": "global", "steps": "4", "order": "asc", "dist": "uniform"}
+_DEFAULTS = {
+    "strategy": "global",
+    "steps": "4",
+    "tile_bytes": str(TILE_BYTES),
+    "order": "asc",
+    "dist": "uniform",
+}
 
 KERNELS = (
     _bitonic("Bitonic_U32", "u32", None, _DEFAULTS, "bitonic sort of u32 keys, any length"),
@@ -753,7 +773,9 @@ KERNELS = (
 # --- RAJAPerf's Algorithm_SORT and Algorithm_SORTPAIRS ------------------------
 
 
-def _rajaperf_sort(name: str, pairs: bool, strategy: str, steps: int = 4) -> KernelSpec:
+def _rajaperf_sort(
+    name: str, pairs: bool, strategy: str, steps: int = 4, tile_bytes: int = TILE_BYTES
+) -> KernelSpec:
     """RAJAPerf's SORT / SORTPAIRS: doubles from RandValue, ascending.
 
     RAJAPerf sorts a fresh chunk of N keys each repetition (N x reps keys in
@@ -761,7 +783,7 @@ def _rajaperf_sort(name: str, pairs: bool, strategy: str, steps: int = 4) -> Ker
     same because a bitonic network does the same work whatever the data.
     """
     names = ("keys", "values") if pairs else ("keys",)
-    tile = _tile(16 if pairs else 8)
+    tile = _tile(16 if pairs else 8, tile_bytes)
 
     def init(size: int, seed: int, precision: str) -> dict:
         d = DataInit()
@@ -798,11 +820,15 @@ def _rajaperf_sort(name: str, pairs: bool, strategy: str, steps: int = 4) -> Ker
         other_groups=(ROW_GROUP,),
         constants={"KEY_KIND": FLOAT, "TILE": tile, "WORD_BITS": 64, **_pass_constants(steps)},
         type_aliases={"WORD": "u64", **({"VALUE": "f64"} if pairs else {})},
-        params=(STRATEGY, STEPS),
+        params=(STRATEGY, STEPS, TILE_SIZE),
         bind=lambda chosen: _rajaperf_sort(
-            name, pairs, chosen.get("strategy", strategy), int(chosen.get("steps", steps))
+            name,
+            pairs,
+            chosen.get("strategy", strategy),
+            int(chosen.get("steps", steps)),
+            int(chosen.get("tile_bytes", tile_bytes)),
         ),
-        param_values={"strategy": strategy, "steps": str(steps)},
+        param_values={"strategy": strategy, "steps": str(steps), "tile_bytes": str(tile_bytes)},
         verify=_verify(pairs),
         items="keys",
     )
