@@ -272,8 +272,8 @@ def test_max_size_keeps_the_small_size_and_the_check_sizes_up_to_it() -> None:
     def sizes(spec: KernelSpec, max_size: int | None = None) -> list[int]:
         return [t.size for t in mutants.mutant_tasks(spec, device, options, max_size)]
 
-    assert scan.sizes_for_check == (10753, 36867, 39937, 4194305)
-    assert sizes(scan) == [mutants.SMALL_SIZE, 10753, 36867, 39937, 4194305]
+    assert scan.sizes_for_check == (10753, 36867, 39937, 65537, 4194305)
+    assert sizes(scan) == [mutants.SMALL_SIZE, 10753, 36867, 39937, 65537, 4194305]
     assert sizes(scan, 50000) == [mutants.SMALL_SIZE, 10753, 36867, 39937]
     assert sizes(scan, 10) == [mutants.SMALL_SIZE]
 

@@ -22,6 +22,7 @@ from conftest import need_backend, plant
 
 from harness import suite
 from harness.backends import get as get_backend
+from harness.backends.wgpu import folded
 from harness.execution.runner import Runner, RunOptions, Task, make_inputs
 from harness.model import sources
 from harness.suite.scan import CHUNKED_CHECK_SIZES, MANY_PARTIALS_SIZE, chunking, scan_plan
@@ -272,12 +273,14 @@ def _planted_row(tmp_path: Path, kernel: str, original: str, planted: str, size:
 
 def test_chunked_check_sizes_span_several_ragged_chunks() -> None:
     # One size fills one group; another needs three, none a whole number of tiles;
-    # the third is three whole chunks, so a group past them starts at n.
-    small, exact, large = CHUNKED_CHECK_SIZES
+    # another is three whole chunks, so a group past them starts at n; the last
+    # is five groups, which wgpu's verification folds into two rows of three.
+    small, exact, large, five = CHUNKED_CHECK_SIZES
     assert chunking(small)[0] == 1
     groups, chunk = chunking(large)
     assert groups == 3 and chunk % 256 and (large - (groups - 1) * chunk) % 256
     assert chunking(exact) == (3, exact // 3) and exact % 3 == 0
+    assert chunking(five)[0] == 5 and folded(5, (5, 1)) == (3, 2)
     for kernel in ("Algorithm_HISTOGRAM", "Basic_REDUCE3_INT"):
         assert suite.BY_NAME[kernel].sizes_for_check == CHUNKED_CHECK_SIZES
     # The reduction and the scans also fold more partials than work-items.

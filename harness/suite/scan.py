@@ -35,8 +35,12 @@ COUNT = Scalar("count", "u32")
 #: one short, where a range rounded down or up by one item shows; 10753 also
 #: gives each work-item of a CPU device 43 items, not a multiple of 4. 36867
 #: is three chunks of 12289 exactly, so the first group a folded grid adds past
-#: them starts at n itself, where a guard that admits n shows.
-CHUNKED_CHECK_SIZES = (10_753, 36_867, 39_937)
+#: them starts at n itself, where a guard that admits n shows. 65537 is five
+#: groups, which wgpu's verification folds into two rows of three with two of
+#: them in the second row: a group there that takes the wrong linear index
+#: loses a partial a later group reads (with three, only the last group is
+#: there, and no group reads the last one's).
+CHUNKED_CHECK_SIZES = (10_753, 36_867, 39_937, 65_537)
 #: The smallest length with more partials (257) than a fold launch has
 #: work-items, so each work-item folds two and scan_sums gives one work-item
 #: two sums: only there do the fold loops' strides count. About 4 s a check.
