@@ -264,13 +264,16 @@ def test_an_entry_can_hold_for_some_kernels_only() -> None:
         assert not mutants.equivalent(mutant, {("d",): dead}, "Kernel_B")
 
 
+#: A CPU device to plan mutants' rows for, as `harness mutants` does.
+CPU_DEVICE = DeviceInfo("opencl", 0, "a cpu", "v", "cpu", 0, 0, "d", "a", frozenset())
+
+
 def test_max_size_keeps_the_small_size_and_the_check_sizes_up_to_it() -> None:
     scan = suite.BY_NAME["Algorithm_SCAN"]
-    device = DeviceInfo("opencl", 0, "a cpu", "v", "cpu", 0, 0, "d", "a", frozenset())
     options = RunOptions(check=True)
 
     def sizes(spec: KernelSpec, max_size: int | None = None) -> list[int]:
-        return [t.size for t in mutants.mutant_tasks(spec, device, options, max_size)]
+        return [t.size for t in mutants.mutant_tasks(spec, CPU_DEVICE, options, max_size)]
 
     assert scan.sizes_for_check == (10753, 36867, 39937, 65537, 4194305)
     assert sizes(scan) == [mutants.SMALL_SIZE, 10753, 36867, 39937, 65537, 4194305]
@@ -281,10 +284,9 @@ def test_max_size_keeps_the_small_size_and_the_check_sizes_up_to_it() -> None:
 def test_each_variant_is_checked_at_its_own_sizes() -> None:
     """A sort's check sizes follow its tile (past 16 tiles, where the tile merges'
     first steps show): a mutant of a 32 KiB tile's sort is checked at that tile's."""
-    device = DeviceInfo("opencl", 0, "a cpu", "v", "cpu", 0, 0, "d", "a", frozenset())
     chosen = (("strategy", ("global", "local")), ("tile_bytes", ("32768",)))
     options = RunOptions(check=True, params=chosen)
-    tasks = mutants.mutant_tasks(suite.BY_NAME["Bitonic_U32"], device, options)
+    tasks = mutants.mutant_tasks(suite.BY_NAME["Bitonic_U32"], CPU_DEVICE, options)
     largest = {}
     for t in tasks:
         strategy = dict(t.params)["strategy"]

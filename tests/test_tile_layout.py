@@ -18,8 +18,9 @@ from harness.suite.sort import pass_positions
 
 #: A warp's accesses, and the 4-byte banks of work-group memory they spread over.
 WARP = BANKS = 32
-#: Tiles of 8 KiB: the sorts' keys (and values) of 4, 8 and 16 bytes.
-TILES = (2048, 1024, 512)
+#: Tiles of 8 to 32 KiB (--tile_bytes) of the sorts' keys (and values) of 4,
+#: 8 and 16 bytes.
+TILES = (8192, 4096, 2048, 1024, 512)
 STEPS = range(2, 7)
 
 Layout = Callable[[np.ndarray], np.ndarray]

@@ -168,7 +168,7 @@ def order_words(keys: np.ndarray, kind: int, descending: bool) -> np.ndarray:
     return ~out if descending else out
 
 
-def _tile(element_bytes: int, tile_bytes: int = TILE_BYTES) -> int:
+def _tile(element_bytes: int, tile_bytes: int) -> int:
     """Keys in a tile of ``tile_bytes`` of elements of ``element_bytes`` each."""
     return tile_bytes // element_bytes
 
