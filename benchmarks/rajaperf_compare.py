@@ -131,7 +131,7 @@ def main() -> None:
         rows, _ = harness_rows("-k", *names, "--device", args.device)
         for r in rows:
             if r["status"] == "ok" and r["time_median_s"]:
-                ours[label(r)].append(float(r["time_median_s"]))
+                ours[label(r, suite.PARAMS)].append(float(r["time_median_s"]))
         for key, seconds in run_data(
             rajaperf(args.rajaperf, names, "--variants", *VARIANTS)
         ).items():
@@ -169,7 +169,8 @@ def main() -> None:
             # RAJAPerf's rule: relative difference, absolute where the reference is 0.
             diff = abs(got - want) / (abs(want) or 1.0)
             ok = diff <= suite.BY_NAME[r["kernel"]].tolerance.f64
-            print(f"{label(r):32}{got:26.17g}{want:26.17g}{diff:10.2g}  {'yes' if ok else 'NO'}")
+            name = label(r, suite.PARAMS)
+            print(f"{name:32}{got:26.17g}{want:26.17g}{diff:10.2g}  {'yes' if ok else 'NO'}")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ if TYPE_CHECKING:
 
     import pandas as pd
 
-__version__ = "0.1.0"
+from harness.version import __version__
+
+__all__ = ["__version__", "devices", "load", "run"]
 
 
 def load(run_dir: str | PathLike[str]) -> pd.DataFrame:

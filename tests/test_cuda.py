@@ -12,6 +12,7 @@ from conftest import FIXTURES, harness, required
 from harness import suite
 from harness.backends import cuda, cuda_compile
 from harness.backends.base import CompileError
+from harness.cli import main
 from harness.model import sources
 from harness.model.spec import PRECISIONS
 
@@ -32,8 +33,8 @@ def _compiler(name: str | None = None) -> str:
 
 def test_every_cuda_source_compiles_for_sm80_and_sm90() -> None:
     compiler = _compiler()
-    results = cuda_compile.compile_all((80, 90), PRECISIONS, compiler=compiler)
     every = (*suite.ALL, *suite.INTERNAL)
+    results = cuda_compile.compile_all(every, (80, 90), PRECISIONS, compiler=compiler)
     assert {r.source.stem for r in results} == {k.source_name for k in every}
     assert results, "no CUDA source was compiled"
     assert {(r.arch, r.precision) for r in results} == {
@@ -51,7 +52,7 @@ def test_planted_syntax_error_fails_the_check_with_file_and_line(compiler: str) 
     assert shipped is not None
     good = cuda_compile.compile_source(triad, shipped, "f32", 80, compiler)
     assert good.image and good.kind == "cubin" and good.target == "sm_80"
-    (result,) = cuda_compile.compile_all((80,), ("f64",), BROKEN, compiler)
+    (result,) = cuda_compile.compile_all(suite.ALL, (80,), ("f64",), BROKEN, compiler)
     assert result.error is not None
     assert "Stream_TRIAD.cu(8): error" in result.error, result.error
     with pytest.raises(CompileError, match=r"Stream_TRIAD\.cu\(8\): error"):
@@ -60,8 +61,8 @@ def test_planted_syntax_error_fails_the_check_with_file_and_line(compiler: str) 
 
 def test_compile_check_command_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
     compiler = _compiler()
-    args = ["--arch", "80", "--precision", "f64", "--compiler", compiler]
-    assert cuda_compile.main([*args, "--sources", str(BROKEN)]) == 1
+    args = ["cuda-compile", "--arch", "80", "--precision", "f64", "--compiler", compiler]
+    assert main([*args, "--sources", str(BROKEN)]) == 1
     assert "Stream_TRIAD.cu sm_80 f64: error:" in capsys.readouterr().out
 
 

@@ -10,7 +10,7 @@ import pytest
 from conftest import harness, run_folder
 
 from harness import suite
-from harness.arguments import byte_sizes
+from harness.cli.arguments import byte_sizes
 from harness.execution import results
 from harness.execution.runner import (
     MEMORY_MEASURES,

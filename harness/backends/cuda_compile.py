@@ -5,7 +5,7 @@ with the NVRTC library from PyPI, no CUDA toolkit needed) and ``nvcc`` on PATH.
 NVRTC is used when it loads, else nvcc. Neither needs a driver, so CI can check
 every source for several architectures on a machine without a GPU::
 
-    python -m harness.backends.cuda_compile --arch 80 90
+    harness cuda-compile --arch 80 90
 
 A source is compiled for one kernel description: ``REAL`` and the
 description's constants and type aliases become ``#define`` lines in front,
@@ -17,12 +17,10 @@ directives keep compiler messages on the files' own lines
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -31,7 +29,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from harness import suite
 from harness.backends.base import CompileError, c_program
 from harness.model import sources
 from harness.model.spec import PRECISIONS, KernelSpec
@@ -233,12 +230,13 @@ def compile_source(
 
 
 def compile_all(
+    specs: Sequence[KernelSpec],
     arches: Sequence[int] = CHECK_ARCHES,
     precisions: Sequence[str] = PRECISIONS,
     root: Path | None = None,
     compiler: str | None = None,
 ) -> list[CheckResult]:
-    """Compile every kernel's CUDA source (its own .cu, else the shared C body)
+    """Compile each of ``specs``' CUDA source (its own .cu, else the shared C body)
     for each architecture and precision, once per distinct set of constants;
     one result per compile, errors included. With ``root``, a sources folder
     laid out like ``--sources`` (cuda/, c/), only the kernels it has a source for.
@@ -248,7 +246,7 @@ def compile_all(
     """
     compiler = _pick(compiler)
     variants: dict[tuple, tuple[KernelSpec, Path]] = {}
-    for spec in (*suite.ALL, *suite.INTERNAL):
+    for spec in specs:
         roots = (root,) if root else ()
         path = sources.find("cuda", ".cu", spec.source_name, roots)
         if path is None or (root is not None and root.resolve() not in path.resolve().parents):
@@ -272,45 +270,3 @@ def compile_all(
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         return list(pool.map(check, jobs))
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Compile-check CUDA sources; exit 0 when all compile, 1 on any error, 2 without
-    a compiler."""
-    parser = argparse.ArgumentParser(
-        prog="python -m harness.backends.cuda_compile",
-        description="Compile every CUDA kernel source for some GPU architectures "
-        "(no GPU or driver needed).",
-    )
-    parser.add_argument(
-        "--arch",
-        type=int,
-        nargs="+",
-        default=list(CHECK_ARCHES),
-        help="compute capabilities as numbers, e.g. 80 90 (default: %(default)s)",
-    )
-    parser.add_argument("--precision", choices=PRECISIONS, nargs="+", default=list(PRECISIONS))
-    parser.add_argument("--compiler", choices=COMPILERS, help="default: NVRTC if it loads")
-    parser.add_argument(
-        "--sources",
-        type=Path,
-        metavar="DIR",
-        help="check the kernels of a sources folder (DIR/cuda/*.cu, DIR/c/*.c) "
-        "instead of the shipped ones",
-    )
-    args = parser.parse_args(argv)
-    try:
-        results = compile_all(args.arch, args.precision, args.sources, args.compiler)
-    except CompileError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    for r in results:
-        status = "ok" if r.error is None else f"error: {r.error}"
-        print(f"{r.source.name} sm_{r.arch} {r.precision}: {status}")
-    failed = sum(r.error is not None for r in results)
-    print(f"{len(results) - failed} of {len(results)} compiled", file=sys.stderr)
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

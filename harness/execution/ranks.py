@@ -22,7 +22,6 @@ rows gathered so far are kept and ``harness run --resume`` finishes the run.
 from __future__ import annotations
 
 import os
-import statistics
 import sys
 import threading
 import time
@@ -195,38 +194,3 @@ def rank_devices(devices: Sequence[DeviceInfo], local_rank: int) -> list[DeviceI
     for device in devices:
         by_backend.setdefault(device.backend, []).append(device)
     return [found[local_rank % len(found)] for found in by_backend.values()]
-
-
-def across(rows: Sequence[dict[str, Any]], label: Any) -> str:
-    """The summary over ranks: each kernel's (``label(row)``) minimum, average and
-    maximum median time per backend, precision and size, as RAJAPerf reports them."""
-    from harness.reporting.table import format_time
-
-    times: dict[tuple[str, str, str, int], list[float]] = {}
-    for row in rows:
-        median = row.get("time_median_s")
-        if row.get("status") == "ok" and median:
-            key = (label(row), str(row["backend"]), str(row["precision"]), int(row["size"]))
-            times.setdefault(key, []).append(float(median))
-    if not times:
-        return ""
-    head = ("kernel", "backend", "prec", "size", "ranks", "min", "avg", "max")
-    lines = [head]
-    for (kernel, backend, precision, size), found in times.items():
-        lines.append(
-            (
-                kernel,
-                backend,
-                precision,
-                str(size),
-                str(len(found)),
-                format_time(min(found)),
-                format_time(statistics.fmean(found)),
-                format_time(max(found)),
-            )
-        )
-    widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
-    text = [
-        "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)) for line in lines
-    ]
-    return "median time per repetition over ranks:\n" + "\n".join(t.rstrip() for t in text)

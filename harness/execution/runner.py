@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 import os
 import time
 import traceback
@@ -33,6 +34,7 @@ from harness.model.rajaperf import checksum as array_checksum
 from harness.model.spec import (
     KernelSpec,
     ResolvedLaunch,
+    axes,
     device_words,
     numpy_dtype,
     param_choices,
@@ -317,6 +319,7 @@ def base_row(task: Task, device: str | None = None) -> dict[str, Any]:
     """A task's row before it runs: what it is, and what one repetition moves."""
     spec = task_spec(task)
     real_bytes = numpy_dtype("real", task.precision).itemsize
+    traffic = spec.traffic(task.size, real_bytes)
     return {
         "kernel": spec.name,
         "group": spec.group,
@@ -330,8 +333,14 @@ def base_row(task: Task, device: str | None = None) -> dict[str, Any]:
         "launches": len(spec.plan(task.size)),
         "status": "ok",
         "reason": None,
-        "bytes_per_rep": spec.traffic(task.size, real_bytes).moved,
+        "bytes_per_rep": traffic.moved,
         "bytes_allocated": array_bytes(spec, task.size, task.precision),
+        # RAJAPerf's parts of the bytes a repetition touches, for its details file.
+        "bytes_read_per_rep": traffic.read + traffic.modify_write,
+        "bytes_written_per_rep": traffic.write + traffic.modify_write,
+        "bytes_modify_written_per_rep": traffic.modify_write,
+        "bytes_atomic_modify_written_per_rep": traffic.atomic_modify_write,
+        "iterations_per_rep": sum(math.prod(axes(launch.items)) for launch in spec.plan(task.size)),
         "flops_per_rep": spec.flops(task.size),
         "timer": None,
         "cache": task.cache,

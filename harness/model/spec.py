@@ -512,6 +512,8 @@ class KernelSpec:
             "params": {p.name: p.role for p in self.params},
             "items": self.items,
             "peak_bandwidth": self.peak_bandwidth,
+            "complexity": self.complexity,
+            "tolerance": {p: self.tolerance.at(p) for p in PRECISIONS},
         }
 
     def lengths(self, size: int) -> dict[str, int]:

@@ -33,9 +33,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness import suite
-from harness.model.spec import numpy_dtype
-
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -53,15 +50,23 @@ FILES = (
 )
 
 
-def write_all(frame: pd.DataFrame, out: Path, baseline_key: str | None) -> list[Path]:
-    """Write RAJAPerf's files for these rows into ``out`` (folders per precision/size as needed)."""
+def write_all(
+    frame: pd.DataFrame,
+    out: Path,
+    baseline_key: str | None,
+    facts: dict[str, dict[str, Any]] | None = None,
+) -> list[Path]:
+    """Write RAJAPerf's files for these rows into ``out`` (folders per precision/size as
+    needed); ``facts`` are the kernels' facts from the runs' metadata
+    (`harness.reporting.frames.kernel_facts`)."""
+    facts = facts or {}
     frame = _prepare(frame)
     written = []
     sets = _file_sets(frame)
     for folder, rows in sets:
         target = out / folder
         target.mkdir(parents=True, exist_ok=True)
-        written += _write_set(rows, target, baseline_key)
+        written += _write_set(rows, target, baseline_key, facts)
     return written
 
 
@@ -111,7 +116,9 @@ def _file_sets(frame: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     return sets
 
 
-def _write_set(rows: pd.DataFrame, out: Path, baseline_key: str | None) -> list[Path]:
+def _write_set(
+    rows: pd.DataFrame, out: Path, baseline_key: str | None, facts: dict[str, dict[str, Any]]
+) -> list[Path]:
     rows = rows.drop_duplicates(["rp_kernel", "rp_variant", "rp_tuning"], keep="last")
     kernels = list(dict.fromkeys(rows["rp_kernel"]))
     pairs = list(dict.fromkeys(zip(rows["rp_variant"], rows["rp_tuning"], strict=True)))
@@ -135,9 +142,9 @@ def _write_set(rows: pd.DataFrame, out: Path, baseline_key: str | None) -> list[
         path.write_text(text, encoding="utf-8")
         paths.append(path)
 
-    emit("kernel-details.csv", _details(rows, kernels, reps))
+    emit("kernel-details.csv", _details(rows, kernels, reps, facts))
     emit("kernel-run-data.csv", _run_data(rows))
-    emit("checksum.txt", _checksums(rows, kernels))
+    emit("checksum.txt", _checksums(rows, kernels, facts))
 
     def per_rep(kernel: str, variant: str, tuning: str) -> float | None:
         row = by_cell.get((kernel, variant, tuning))
@@ -188,39 +195,34 @@ def _width(head: str, values: Sequence[str], pad: int) -> int:
     return max([len(head), *(len(v) for v in values)]) + pad
 
 
-def _kernel_facts(row: pd.Series) -> dict[str, str]:
-    """What the kernel description says per rep, for this row's size, precision and options.
-
-    Empty where the description is gone or no longer fits the row (a run made
-    by another version of the harness); the columns then read "Unknown".
-    """
-    spec = suite.BY_NAME.get(str(row["kernel"]))
-    if spec is None:
+def _kernel_facts(row: pd.Series, known: dict[str, Any]) -> dict[str, str]:
+    """What the run recorded of the kernel per repetition, at this row's size and options
+    (the row's byte and iteration columns; the kernel's complexity from the run's
+    metadata). Empty where a run made by an older harness lacks them: the columns then
+    read "Unknown"."""
+    parts = (
+        "bytes_read_per_rep",
+        "bytes_written_per_rep",
+        "bytes_modify_written_per_rep",
+        "bytes_atomic_modify_written_per_rep",
+        "iterations_per_rep",
+    )
+    if not all(_number(row.get(p)) for p in parts):
         return {}
-    size, precision = int(row["size"]), str(row["precision"])
-    try:
-        spec = spec.with_params({p.name: str(row[p.name]) for p in spec.params})
-        real = numpy_dtype("real", precision).itemsize
-        traffic = spec.traffic(size, real)
-        lengths = spec.lengths(size)
-        allocated = sum(
-            lengths[a.name] * numpy_dtype(a.dtype, precision).itemsize for a in spec.arrays
-        )
-        iterations = sum(launch.items for launch in spec.plan(size))
-    except (KeyError, TypeError, ValueError):
-        return {}
-    return {
+    read, written, modify, atomic, iterations = (int(row[p]) for p in parts)
+    facts = {
         "Iterations/rep": str(iterations),
-        "BytesTouched/rep": str(
-            traffic.read + traffic.write + traffic.modify_write + traffic.atomic_modify_write
-        ),
-        "BytesRead/rep": str(traffic.read + traffic.modify_write),
-        "BytesWritten/rep": str(traffic.write + traffic.modify_write),
-        "BytesModifyWritten/rep": str(traffic.modify_write),
-        "BytesAtomicModifyWritten/rep": str(traffic.atomic_modify_write),
-        "BytesAllocated/rep": str(allocated),
-        "OperationalComplexity": f"O({spec.complexity})",
+        "BytesTouched/rep": str(read + written - modify + atomic),
+        "BytesRead/rep": str(read),
+        "BytesWritten/rep": str(written),
+        "BytesModifyWritten/rep": str(modify),
+        "BytesAtomicModifyWritten/rep": str(atomic),
     }
+    if _number(row.get("bytes_allocated")):
+        facts["BytesAllocated/rep"] = str(int(row["bytes_allocated"]))
+    if known.get("complexity"):
+        facts["OperationalComplexity"] = f"O({known['complexity']})"
+    return facts
 
 
 _DETAIL_COLUMNS = (
@@ -243,12 +245,17 @@ _DETAIL_COLUMNS = (
 )
 
 
-def _details(rows: pd.DataFrame, kernels: list[str], reps: dict[str, int]) -> str:
+def _details(
+    rows: pd.DataFrame,
+    kernels: list[str],
+    reps: dict[str, int],
+    known: dict[str, dict[str, Any]],
+) -> str:
     table = []
     for kernel in kernels:
         first = rows[rows["rp_kernel"] == kernel].iloc[0]
         size = int(first["size"])
-        facts = _kernel_facts(first)
+        facts = _kernel_facts(first, known.get(str(first["kernel"])) or {})
         values = {
             "Problem size": str(size),
             "Reps": str(reps[kernel]),
@@ -347,7 +354,7 @@ def _matrix(
     return "\n".join(lines) + "\n"
 
 
-def _checksums(rows: pd.DataFrame, kernels: list[str]) -> str:
+def _checksums(rows: pd.DataFrame, kernels: list[str], facts: dict[str, dict[str, Any]]) -> str:
     equal = "=" * 99
     dash = "-" * 88
     dash_short = "-" * 55
@@ -383,15 +390,14 @@ def _checksums(rows: pd.DataFrame, kernels: list[str]) -> str:
             diff = abs(ref - checksum) / abs(ref) if ref else abs(ref - checksum)
             result = "PASSED" if row["status"] == "ok" else "FAILED"
             out.append(
-                f"{name:<{name_w}}{result:<{result_w}}{_tolerance(row):<{value_w}}"
+                f"{name:<{name_w}}{result:<{result_w}}{_tolerance(row, facts):<{value_w}}"
                 f"{float(checksum):<#{value_w}.20g}{diff:<#{value_w}.20g}"
             )
         out += ["", dash_short]
     return "\n".join(out) + "\n"
 
 
-def _tolerance(row: pd.Series) -> str:
-    spec = suite.BY_NAME.get(str(row["kernel"]))
-    if spec is None:
-        return "Unknown"
-    return f"{spec.tolerance.at(str(row['precision'])):#.20g}"
+def _tolerance(row: pd.Series, facts: dict[str, dict[str, Any]]) -> str:
+    tolerance = (facts.get(str(row["kernel"])) or {}).get("tolerance") or {}
+    value = tolerance.get(str(row["precision"]))
+    return f"{float(value):#.20g}" if _number(value) else "Unknown"

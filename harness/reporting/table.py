@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import math
+import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
-
-from harness.suite import PARAMS
 
 
 def format_time(seconds: Any) -> str:
@@ -28,12 +27,13 @@ def _num(value: Any, fmt: str) -> str:
     return "-" if value in (None, "") else format(float(value), fmt)
 
 
-def label(row: dict[str, Any]) -> str:
-    """The kernel's name, with its run options (a sort's strategy...) when it has
-    any, ``cold`` for a cold-cache row, the transfers of a row that moves its data
+def label(row: dict[str, Any], params: Collection[str] = ()) -> str:
+    """The kernel's name, with the values of its run options (``params``, the names of
+    the suite's kernel options: a sort's strategy...) where the row has them,
+    ``cold`` for a cold-cache row, the transfers of a row that moves its data
     in the timed region, the work-group size of a ``--group`` row, and a
     ``--partition`` other than one item per work-item (not a device's own choice)."""
-    options = [str(row[name]) for name in PARAMS if row.get(name) not in (None, "")]
+    options = [str(row[name]) for name in params if row.get(name) not in (None, "")]
     if row.get("cache") not in (None, "", "hot"):
         options.append(str(row["cache"]))
     if row.get("transfers") not in (None, "", "resident"):
@@ -51,15 +51,16 @@ def where(row: dict[str, Any]) -> str:
     return str(row.get("device_id")) + (f" r{rank}" if rank not in (None, "") else "")
 
 
-def format_rows(rows: Sequence[dict[str, Any]]) -> str:
-    """An aligned table: one line per row, reasons for anything not ok below it."""
+def format_rows(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) -> str:
+    """An aligned table: one line per row (labelled by `label` with ``params``),
+    reasons for anything not ok below it."""
     header = ("kernel", "device", "prec", "size", "status", "median", "GB/s", "GFLOP/s", "max err")
     lines = [header]
     notes = []
     for row in rows:
         lines.append(
             (
-                label(row),
+                label(row, params),
                 where(row),
                 str(row.get("precision")),
                 str(row.get("size")),
@@ -71,7 +72,7 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
             )
         )
         if row.get("status") != "ok" and row.get("reason"):
-            notes.append(f"  {label(row)} on {where(row)}: {row.get('reason')}")
+            notes.append(f"  {label(row, params)} on {where(row)}: {row.get('reason')}")
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     text = [
         "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
@@ -84,7 +85,7 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
     if noise:
         text.append(noise)
     unstable = [
-        f"{label(r)} n={r.get('size')} on {r.get('device_id')}"
+        f"{label(r, params)} n={r.get('size')} on {r.get('device_id')}"
         for r in rows
         if _true(r.get("unstable"))
     ]
@@ -95,7 +96,7 @@ def format_rows(rows: Sequence[dict[str, Any]]) -> str:
             + _some(unstable)
         )
     dropped = [
-        f"{label(r)} n={r.get('size')} on {r.get('device_id')} ({r.get('clocks_note')})"
+        f"{label(r, params)} n={r.get('size')} on {r.get('device_id')} ({r.get('clocks_note')})"
         for r in rows
         if _true(r.get("clocks_dropped"))
     ]
@@ -143,3 +144,49 @@ def _some(names: Sequence[str], most: int = 8) -> str:
 def _true(value: Any) -> bool:
     """A flag from a journal (bool) or a CSV file (text)."""
     return value is True or str(value).lower() == "true"
+
+
+def param_names(meta: dict[str, Any]) -> list[str]:
+    """The names of the kernel options of a run's kernels, from its metadata's kernel
+    facts (`KernelSpec.facts`), for `label` and `format_rows`."""
+    kernels = meta.get("kernels")
+    names: dict[str, None] = {}
+    if isinstance(kernels, dict):
+        for facts in kernels.values():
+            params = facts.get("params") if isinstance(facts, dict) else None
+            if isinstance(params, dict):
+                names.update(dict.fromkeys(str(name) for name in params))
+    return list(names)
+
+
+def across_ranks(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) -> str:
+    """The summary of an MPI run over its ranks: each kernel's minimum, average and
+    maximum median time per backend, precision and size, as RAJAPerf reports them."""
+    times: dict[tuple[str, str, str, int], list[float]] = {}
+    for row in rows:
+        median = row.get("time_median_s")
+        if row.get("status") == "ok" and median:
+            key = (label(row, params), str(row["backend"]), str(row["precision"]), int(row["size"]))
+            times.setdefault(key, []).append(float(median))
+    if not times:
+        return ""
+    head = ("kernel", "backend", "prec", "size", "ranks", "min", "avg", "max")
+    lines = [head]
+    for (kernel, backend, precision, size), found in times.items():
+        lines.append(
+            (
+                kernel,
+                backend,
+                precision,
+                str(size),
+                str(len(found)),
+                format_time(min(found)),
+                format_time(statistics.fmean(found)),
+                format_time(max(found)),
+            )
+        )
+    widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
+    text = [
+        "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)) for line in lines
+    ]
+    return "median time per repetition over ranks:\n" + "\n".join(t.rstrip() for t in text)

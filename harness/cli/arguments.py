@@ -249,3 +249,17 @@ def chosen_params(
                 file=sys.stderr,
             )
     return tuple(chosen)
+
+
+def suite_files(parser: argparse.ArgumentParser) -> None:
+    """Add ``--suite FILE`` (repeatable): kernels of one's own, for the commands that take them."""
+    parser.add_argument(
+        "--suite",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a Python file describing your own kernels (its KERNELS), with their sources "
+        "beside it in opencl/, wgsl/, cuda/ or c/; they run like the shipped ones "
+        "(repeatable; examples/ has one)",
+    )

@@ -1,4 +1,5 @@
-"""The ``report``, ``plot`` and ``compare`` commands (they need ``harness[report]``).
+"""The commands that read run folders: ``show``, ``report``, ``plot``, ``compare``,
+``import-rajaperf``, ``merge`` and ``export`` (all but ``show`` need ``harness[report]``).
 
 Heavy imports (pandas, matplotlib) happen inside the handlers, so the rest of
 the command line starts fast and works without them.
@@ -11,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from harness import arguments
+from harness.cli import arguments
 from harness.errors import UsageError
 from harness.execution import results
 from harness.reporting import table
@@ -108,7 +109,11 @@ def _common(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def register(subparsers: Any) -> None:
-    """Add the report, plot and compare sub-commands."""
+    """Add the commands that read run folders: show, report, plot, compare, import,
+    merge, export."""
+    show = subparsers.add_parser("show", help="print a run folder's table (rebuilds results.csv)")
+    show.add_argument("run_dir", type=Path, metavar="RUN_DIR")
+    show.set_defaults(handler=_cmd_show)
     report = subparsers.add_parser(
         "report",
         help="write a Markdown (or --html) report and RAJAPerf-format files of run folders",
@@ -217,7 +222,7 @@ def _cmd_import_rajaperf(args: argparse.Namespace) -> int:
     if not args.folder.is_dir():
         raise UsageError(f"{args.folder}: no such folder (give raja-perf.exe's --outdir)")
     run_dir = rajaperf_import.import_folder(args.folder, args.out)
-    print(table.format_rows(results.read_journal(run_dir)))
+    print(_table(run_dir))
     print(f"\nrun folder: {run_dir}")
     return 0
 
@@ -226,7 +231,7 @@ def _cmd_merge(args: argparse.Namespace) -> int:
     from harness.execution import merge
 
     run_dir = merge.merge(args.run_dirs, args.out)
-    print(table.format_rows(results.read_journal(run_dir)))
+    print(_table(run_dir))
     print(f"\nrun folder: {run_dir}")
     return 0
 
@@ -246,12 +251,13 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_report(args: argparse.Namespace) -> int:
     frame, metas = _load(args.run_dirs)
-    from harness.reporting import rajaperf_files, report
+    from harness.reporting import frames, rajaperf_files, report
 
     out = _out_dir(args, "report")
     baseline_key, _, _ = report.find_baseline(frame, args.baseline)
     built = report.build(frame, metas, args.baseline)
-    written = rajaperf_files.write_all(frame, out, baseline_key)
+    facts = frames.kernel_facts(metas)
+    written = rajaperf_files.write_all(frame, out, baseline_key, facts)
     paths = [out / "report.md", *([out / "report.html"] if args.html else [])]
     built.files = [p.name for p in paths] + [str(p.relative_to(out)) for p in written]
     if args.html:
@@ -316,3 +322,18 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UsageError(f"--csv {str(args.csv)!r}: cannot write it ({exc.strerror})") from None
     return 1 if result["verdict"].isin(comparison.FAILING).any() else 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    rows = results.ensure_csv(args.run_dir)
+    if not rows:
+        raise UsageError(f"{args.run_dir}: the journal has no rows yet")
+    print(table.format_rows(rows, table.param_names(results.read_metadata(args.run_dir))))
+    print(f"\nresults: {args.run_dir / results.RESULTS}")
+    return 1 if any(r.get("status") in ("fail", "error") for r in rows) else 0
+
+
+def _table(run_dir: Path) -> str:
+    """A run folder's rows as the terminal table, labelled by its kernels' options."""
+    params = table.param_names(results.read_metadata(run_dir))
+    return table.format_rows(results.read_journal(run_dir), params)

@@ -1,0 +1,113 @@
+"""The command line: ``harness COMMAND``, a module per command (or family of commands).
+
+Each module adds its command's options with ``register(sub)`` and holds what the
+command does with them; this one builds the parser from them and runs ``main``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from harness import __version__, suite
+from harness.cli import (
+    cuda_compile,
+    devices,
+    listing,
+    mutants,
+    peak,
+    reports,
+    run_options,
+)
+from harness.cli.devices import device_report
+from harness.cli.run import Progress, run_command
+from harness.errors import UsageError
+from harness.execution import results
+from harness.model import partition
+
+__all__ = [
+    "Parser",
+    "Progress",
+    "build_parser",
+    "device_report",
+    "load_suites",
+    "main",
+    "run_command",
+]
+
+DESCRIPTION = """\
+Benchmark GPU compute kernels on every backend this machine has (numpy on the
+CPU, OpenCL, ...), verify each result against a CPU reference, and record
+timings in a run folder (journal.jsonl, metadata.json, results.csv)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line, ``harness: error: ...``."""
+
+    #: The top-level parser's sub-parser per command (set by `build_parser`).
+    commands: dict[str, argparse.ArgumentParser]
+
+    def error(self, message: str) -> NoReturn:
+        """Raise a UsageError (one line, exit 2) instead of printing the usage block."""
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def build_parser() -> Parser:
+    """The argument parser, with a sub-parser per command."""
+    parser = Parser(prog="harness", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"harness {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for command in (devices, listing, run_options, reports, mutants, peak, cuda_compile):
+        command.register(sub)
+    parser.commands = dict(sub.choices)
+    return parser
+
+
+def load_suites(files: Sequence[str | Path]) -> None:
+    """Add the kernels of installed suites (a broken one is a warning) and of the
+    given files (a broken one a SuiteError) to the suite, before the parser, whose
+    run options include theirs, is built."""
+    for path in suite.installed_suites():
+        try:
+            suite.load_suite(path)
+        except suite.SuiteError as exc:
+            print(f"warning: installed suite left out: {exc}", file=sys.stderr)
+    for path in files:
+        suite.load_suite(path)
+
+
+def _suite_files(argv: Sequence[str]) -> list[str]:
+    """The values of every --suite in a command line, before it is parsed."""
+    files = []
+    for i, word in enumerate(argv):
+        if word == "--suite" and i + 1 < len(argv):
+            files.append(argv[i + 1])
+        elif word.startswith("--suite="):
+            files.append(word.split("=", 1)[1])
+    return files
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``harness`` command; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        load_suites(_suite_files(argv))
+    except UsageError as exc:
+        print(f"harness: error: {exc}", file=sys.stderr)
+        return 2
+    parser = build_parser()
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            command = f"harness {args.command}"
+            raise UsageError(f"unrecognized arguments: {' '.join(extra)} (see '{command} --help')")
+        args.argv = argv
+        partition.form_override()
+        return args.handler(args)
+    except (UsageError, suite.SelectionError, results.RunFolderError) as exc:
+        print(f"harness: error: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,77 @@
+"""`harness cuda-compile`: every kernel's CUDA source compiled for some GPU
+architectures, with no GPU or driver (`harness.backends.cuda_compile`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from harness import suite
+from harness.backends import cuda_compile
+from harness.backends.base import CompileError
+from harness.errors import UsageError
+from harness.model.spec import PRECISIONS
+
+
+def register(sub: Any) -> None:
+    """Add the ``cuda-compile`` command."""
+    parser = sub.add_parser(
+        "cuda-compile",
+        help="compile every kernel's CUDA source for some GPU architectures (no GPU needed)",
+        description="Compile every CUDA kernel source (the shipped ones and those of "
+        "--suite files) for some GPU architectures, at each precision. Exit status: 0 when "
+        "all compile, 1 on any compile error, 2 without a compiler.",
+    )
+    parser.add_argument(
+        "--arch",
+        type=int,
+        nargs="+",
+        default=list(cuda_compile.CHECK_ARCHES),
+        help="compute capabilities as numbers, e.g. 80 90 (default: %(default)s)",
+    )
+    parser.add_argument("--precision", choices=PRECISIONS, nargs="+", default=list(PRECISIONS))
+    parser.add_argument(
+        "--compiler", choices=cuda_compile.COMPILERS, help="default: NVRTC if it loads"
+    )
+    parser.add_argument(
+        "--sources",
+        type=Path,
+        metavar="DIR",
+        help="check the kernels of a sources folder (DIR/cuda/*.cu, DIR/c/*.c) "
+        "instead of the shipped ones",
+    )
+    parser.add_argument(
+        "--suite",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a Python file describing your own kernels, as for 'harness run' (repeatable)",
+    )
+    parser.set_defaults(handler=_cmd_cuda_compile)
+
+
+def _cmd_cuda_compile(args: argparse.Namespace) -> int:
+    if args.sources is not None and not args.sources.is_dir():
+        raise UsageError(f"--sources {str(args.sources)!r}: not a folder")
+    bad = [a for a in args.arch if not 10 <= a <= 200]
+    if bad:
+        raise UsageError(
+            f"--arch {bad[0]}: not a compute capability; give numbers such as 80 or 90"
+        )
+    specs = (*suite.ALL, *suite.INTERNAL)
+    try:
+        found = cuda_compile.compile_all(
+            specs, args.arch, args.precision, args.sources, args.compiler
+        )
+    except CompileError as exc:
+        print(f"harness: error: {exc}", file=sys.stderr)
+        return 2
+    for r in found:
+        status = "ok" if r.error is None else f"error: {r.error}"
+        print(f"{r.source.name} sm_{r.arch} {r.precision}: {status}")
+    failed = sum(r.error is not None for r in found)
+    print(f"{len(found) - failed} of {len(found)} compiled", file=sys.stderr)
+    return 1 if failed else 0

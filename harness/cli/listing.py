@@ -1,0 +1,95 @@
+"""`harness list`: the kernels, their groups, backends and files."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from harness import suite
+from harness.backends import BACKENDS
+from harness.backends import get as get_backend
+from harness.cli import arguments
+from harness.model import sources
+
+
+def _implemented_backends(spec: Any) -> list[str]:
+
+    names = []
+    for name in BACKENDS:
+        backend = get_backend(name)
+        if backend.language is None or sources.find(
+            backend.language, backend.extension, spec.source_name
+        ):
+            names.append(name)
+    return names
+
+
+def _kernel_files(spec: Any) -> list[tuple[str, list[Path]]]:
+    """What a kernel is made of: its description's module, then for each group of
+    backends that compile the same source, that source with what it includes."""
+    found: list[tuple[str, list[Path]]] = [("description", [suite.module_file(spec)])]
+    by_source: dict[Path, list[str]] = {}
+    for name in BACKENDS:
+        backend = get_backend(name)
+        if backend.language is not None:
+            path = sources.find(backend.language, backend.extension, spec.source_name)
+            if path is not None:
+                by_source.setdefault(path, []).append(name)
+    for path, names in by_source.items():
+        files = sources.with_includes(path)
+        for name in names:
+            prelude = sources.PRELUDES.get(get_backend(name).language or "")
+            if prelude:
+                files.append(sources.shipped_root() / (get_backend(name).language or "") / prelude)
+        found.append((", ".join(names), files))
+    return found
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    if args.files:
+        for spec in suite.select(args.files):
+            print(spec.name)
+            for label, files in _kernel_files(spec):
+                for k, path in enumerate(files):
+                    print(f"  {label if k == 0 else '':<14}{path}")
+        return 0
+    kernels = suite.select(args.kernels)
+    header = ("kernel", "group", "backends", "features", "complexity", "summary")
+    rows = [
+        (
+            k.name,
+            k.group,
+            ",".join(_implemented_backends(k)),
+            ",".join(k.rajaperf_features),
+            k.complexity,
+            k.summary,
+        )
+        for k in kernels
+    ]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
+    for r in [header, *rows]:
+        cells = zip(r[:-1], widths, strict=True)
+        print("  ".join(cell.ljust(w) for cell, w in cells) + "  " + r[-1])
+    ours = sum(k.group in suite.RAJAPERF_GROUPS for k in kernels)
+    print(
+        f"\n{len(rows)} kernels, {ours} of them RAJAPerf's "
+        f"(of its {suite.RAJAPERF_SINGLE_PROCESS} that run in one process)"
+    )
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add the ``list`` command."""
+    listing = sub.add_parser("list", help="list kernels with their group and backends")
+    listing.add_argument("-k", "--kernels", nargs="+", metavar="SEL", help="kernels to list")
+    listing.add_argument(
+        "--files",
+        nargs="+",
+        metavar="SEL",
+        help="instead of the table, every file the selected kernels are made of: the "
+        "module holding the description, and per backend the source it compiles, the "
+        "files that includes and the backend's prelude",
+    )
+    arguments.suite_files(listing)
+    listing.set_defaults(handler=_cmd_list)

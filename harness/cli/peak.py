@@ -1,0 +1,124 @@
+"""`harness peak`: the command line of `harness.execution.peaks`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from harness.backends import BACKENDS
+from harness.backends import get as get_backend
+from harness.backends.base import BackendUnavailable, DeviceInfo
+from harness.cli import arguments
+from harness.errors import UsageError
+from harness.execution import peaks
+from harness.execution.peaks import SPAN, keep, measure
+from harness.execution.runner import Runner, RunOptions
+
+
+def _devices(backends: Sequence[str] | None, chosen: Sequence[str]) -> list[DeviceInfo]:
+    found: list[DeviceInfo] = []
+    for name in backends or (BACKENDS if not chosen else ()):
+        if name not in BACKENDS:
+            raise UsageError(f"-b {name!r}: no such backend; choose from {', '.join(BACKENDS)}")
+        try:
+            found += get_backend(name).default_devices()
+        except BackendUnavailable as exc:
+            if backends:
+                raise UsageError(f"-b {name}: {exc}") from None
+    for text in chosen:
+        backend, _, index = text.partition(":")
+        try:
+            devices = get_backend(backend).devices() if backend in BACKENDS else []
+        except BackendUnavailable as exc:
+            raise UsageError(f"--device {text!r}: {exc}") from None
+        match = [d for d in devices if index.isdigit() and d.index == int(index)]
+        if not match:
+            known = ", ".join(d.id for d in devices) or "none here"
+            raise UsageError(f"--device {text!r}: no such device (BACKEND:INDEX; {known})")
+        found += match
+    return list({d.id: d for d in found}.values())
+
+
+def _line(peak: Mapping[str, Any]) -> str:
+    device = peak["device"]
+    flops = peak.get("fma_gflops_per_s") or {}
+    parts = [
+        f"copy {peak.get('copy_gbytes_per_s', float('nan')):.3g} GB/s",
+        f"triad {peak.get('triad_gbytes_per_s', float('nan')):.3g} GB/s",
+        *(f"FMA {p} {flops[p]:.3g} GFLOP/s" for p in ("f64", "f32") if p in flops),
+    ]
+    return f"{device['id']} ({device['name']}): " + ", ".join(parts)
+
+
+def _cmd_peak(args: argparse.Namespace) -> int:
+    devices = _devices(args.backends, args.device)
+    if not devices:
+        raise UsageError("no device to measure (see 'harness devices')")
+    runner = Runner(RunOptions(max_time=args.max_time))
+    measured = []
+    for info in devices:
+        print(f"measuring {info.id} ({info.name}) ...", file=sys.stderr, flush=True)
+        peak = measure(info, runner, args.fma_size, args.bandwidth_size, args.span)
+        path = keep(info.as_dict(), peak)
+        measured.append(peak)
+        print(_line(peak), flush=True)
+        for note in peak["notes"]:
+            print(f"  note: {note}", file=sys.stderr)
+        for warning in peak["warnings"]:
+            print(f"  warning: {warning}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(measured, indent=2))
+    print(f"kept in {path}", file=sys.stderr)
+    return 1 if any(p["notes"] for p in measured) else 0
+
+
+def register(sub: Any) -> None:
+    """Add the ``peak`` command to the command line."""
+    parser = sub.add_parser(
+        "peak",
+        help="measure each device's bandwidth and FMA throughput; runs are placed against them",
+        description=(peaks.__doc__ or "").split("\n\n", 1)[1],
+    )
+    parser.add_argument(
+        "-b", "--backends", nargs="+", metavar="BACKEND", help="backends (default: every one)"
+    )
+    parser.add_argument(
+        "--device",
+        action="append",
+        default=[],
+        metavar="BACKEND:INDEX",
+        help="a device to measure, as 'harness devices' lists it (repeatable)",
+    )
+    parser.add_argument(
+        "--max-time",
+        type=arguments.seconds,
+        default=2.0,
+        metavar="SECONDS",
+        help="time budget of each FMA measurement (default 2)",
+    )
+    parser.add_argument(
+        "--span",
+        type=arguments.seconds,
+        default=SPAN,
+        metavar="SECONDS",
+        help=f"how long each bandwidth kernel is sampled for; the best repetition is kept "
+        f"(default {SPAN:g})",
+    )
+    parser.add_argument(
+        "--fma-size",
+        type=arguments.positive_int,
+        metavar="N",
+        help="work-items of the FMA kernel (default 2^20, 2^18 on CPU devices)",
+    )
+    parser.add_argument(
+        "--bandwidth-size",
+        type=arguments.positive_int,
+        metavar="N",
+        help="elements of each bandwidth array (default: four last-level caches of arrays, "
+        "at least 2^25 elements, within the device's limits)",
+    )
+    parser.add_argument("--json", action="store_true", help="also print the peaks as JSON")
+    parser.set_defaults(handler=_cmd_peak)

@@ -1,0 +1,299 @@
+"""The options of `harness run`."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from harness.backends import BACKENDS
+from harness.cli import arguments
+from harness.cli.run import _cmd_run
+from harness.execution import ranks
+from harness.execution.flush import CACHE_MODES
+from harness.execution.runner import (
+    MAX_SECONDS,
+)
+from harness.execution.sampling import StopRule
+from harness.execution.transfers import TRANSFER_MODES
+from harness.model import partition
+from harness.model.spec import PRECISIONS
+
+RUN_EPILOG = """\
+examples:
+  harness run                                  every kernel, every available backend
+  harness run -k Stream Basic_DAXPY -b opencl  a group and a kernel on OpenCL only
+  harness run -k 'Stream_*' --device opencl:1  one device of a backend
+  harness run --check                          verification only, small sizes (for CI)
+
+Exit status: 0 when every row is ok or skipped, 1 when any failed or errored,
+2 for a usage error, a run folder another run is writing or one that cannot be
+written (a full disk: the message says how to resume), 130 when interrupted
+(Ctrl-C or SIGTERM: the current row finishes, the rows are kept; a second one
+stops at once)."""
+
+
+TIMING_HELP = """\
+By default each row repeats until its timings are quiet: the relative standard
+deviation of its samples (the noise) under --max-noise, judged after at least
+--min-samples samples and --min-time seconds of measured time; or until the
+noise stops changing; or until --max-time runs out. Each row says which
+(columns noise, noise_met, stop), gives its median with quartiles and a 95%
+interval, and keeps every sample in the run folder's samples.jsonl. A
+repetition shorter than --sample-time is timed in back-to-back batches, each
+sample a batch's mean (column batch): a clock's resolution and a launch's
+jitter are then a small part of a sample. Cold rows and rows with transfers
+time each repetition alone. --reps times a fixed count of single repetitions
+instead."""
+
+
+def register(sub: Any) -> None:
+    """Add the ``run`` command with its options."""
+    run = sub.add_parser(
+        "run",
+        help="run, verify and time kernels; write a run folder",
+        epilog=RUN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument(
+        "-k",
+        "--kernels",
+        nargs="+",
+        metavar="SEL",
+        help="kernel names, group names or globs ('Stream', 'Stream_*', '*DOT'); default: all",
+    )
+    run.add_argument(
+        "-b",
+        "--backends",
+        nargs="+",
+        metavar="BACKEND",
+        help=f"backends to use ({', '.join(BACKENDS)}); default: every available one",
+    )
+    run.add_argument(
+        "--device",
+        action="append",
+        default=[],
+        metavar="DEVICE",
+        help="a device to use (repeatable): BACKEND:INDEX as 'harness devices' lists it, "
+        "part of a device's name (every device whose name contains it, e.g. llvmpipe, or "
+        "oclgrind for the simulator that finds races in --check runs), "
+        "all (every device of every available backend), host (the host itself, no "
+        "offload: the cpu backend) or default (each backend's default devices, as without "
+        "--device); with -b, among those backends",
+    )
+    _sizes(run)
+    _timing(run)
+    _work(run)
+    _process(run)
+    arguments.suite_files(run)
+    run.set_defaults(handler=_cmd_run)
+
+
+def _sizes(run: argparse.ArgumentParser) -> None:
+    """How big each kernel's problem is: one size, a sweep, or a byte budget."""
+    sizes = run.add_mutually_exclusive_group()
+    sizes.add_argument(
+        "--size", type=arguments.positive_int, help="problem size; default: each kernel's"
+    )
+    sizes.add_argument(
+        "--sizes",
+        type=arguments.sizes,
+        metavar="LIST",
+        help="a size sweep, one row per size: comma-separated sizes and power-of-two "
+        "ranges, e.g. 1024,4096 or 2^10..2^24",
+    )
+    for measure, what in (
+        ("allocated", "all of its arrays take"),
+        ("moved", "one repetition reads and writes"),
+    ):
+        sizes.add_argument(
+            f"--memory-{measure}",
+            type=arguments.byte_sizes,
+            metavar="BYTES",
+            help=f"pick each kernel's size from a byte budget, as RAJAPerf does: the largest "
+            f"size whose bytes {what} stay within it (e.g. 16MiB to sit inside a cache, "
+            "1GiB to sit outside); a list or range sweeps: 1MiB..1GiB",
+        )
+
+
+def _timing(run: argparse.ArgumentParser) -> None:
+    """How rows are timed: when they stop, caches, transfers, queueing."""
+    timing = run.add_argument_group("timing", TIMING_HELP)
+    timing.add_argument(
+        "--reps",
+        type=arguments.positive_int,
+        help="a fixed number of timed repetitions per row instead of stopping on noise",
+    )
+    timing.add_argument(
+        "--warmup",
+        type=arguments.count,
+        default=2,
+        help="untimed repetitions before timing (default 2)",
+    )
+    timing.add_argument(
+        "--max-time",
+        type=arguments.seconds,
+        default=2.0,
+        metavar="SECONDS",
+        help="wall-clock budget for one row's timed repetitions: a row stops when it runs "
+        f"out, after at least 3 repetitions (default 2, at most {MAX_SECONDS})",
+    )
+    timing.add_argument(
+        "--min-time",
+        type=arguments.seconds,
+        default=0.5,
+        metavar="SECONDS",
+        help="measured time a row gathers before its noise is judged (default 0.5, "
+        "nvbench's; at most half of --max-time counts)",
+    )
+    timing.add_argument(
+        "--min-samples",
+        type=arguments.positive_int,
+        default=10,
+        metavar="N",
+        help="samples a row gathers before its noise is judged (default 10)",
+    )
+    timing.add_argument(
+        "--max-noise",
+        type=arguments.percent,
+        default=0.5,
+        metavar="PERCENT",
+        help="noise target: the samples' relative standard deviation, in percent "
+        "(default 0.5, nvbench's)",
+    )
+    timing.add_argument(
+        "--sample-time",
+        type=arguments.sample_seconds,
+        default=StopRule.sample_time,
+        metavar="SECONDS",
+        help="least device time one sample covers: shorter repetitions are timed back to "
+        "back in batches, each sample their mean, as pyperf's loops and nvbench's batch "
+        f"measurement do (default {StopRule.sample_time:g}; 0 times each repetition alone)",
+    )
+    timing.add_argument(
+        "--cache",
+        nargs="+",
+        choices=CACHE_MODES,
+        default=["hot"],
+        help="hot: repetitions follow each other, data left in cache (default); cold: "
+        "a kernel reads a scratch buffer twice the device's last-level cache before "
+        "each repetition, outside the timed region; both: one row each",
+    )
+    timing.add_argument(
+        "--flush-bytes",
+        type=arguments.byte_size,
+        metavar="BYTES",
+        help="the scratch buffer a cold row reads between repetitions (e.g. 128MiB), "
+        "where the device's own figure is wrong or to see how much flush the cache "
+        "needs; default: twice its last-level cache as its API or host reports it, "
+        "within its limit on one buffer (cold rows record it in flush_bytes)",
+    )
+    timing.add_argument(
+        "--transfers",
+        nargs="+",
+        choices=TRANSFER_MODES,
+        default=["resident"],
+        help="where the data lives while timed: resident: uploaded once, outside the "
+        "timed region (default); per-rep: each repetition uploads what the kernel reads "
+        "and downloads what it writes; per-launch: each launch does, as an offload "
+        "runtime that neither fuses nor hoists transfers; several: one row each. Rows "
+        "split their time into h2d_s, kernel_s and d2h_s (copies timed by the device's "
+        "clock on OpenCL and CUDA, by the host's on wgpu and cpu: transfer_timer)",
+    )
+    timing.add_argument(
+        "--no-hold",
+        dest="hold",
+        action="store_false",
+        help="let the device start a repetition's launches as the host queues them; by "
+        "default a repetition is held until all its launches are queued (a CUDA graph, an "
+        "OpenCL user event; WebGPU submits each batch at once), so that many short launches "
+        "time the device, not the host's rate of queueing them; the queue column says which",
+    )
+
+
+def _work(run: argparse.ArgumentParser) -> None:
+    """How the work is shaped and fed: work-groups, partitions, precision, inputs."""
+    run.add_argument(
+        "--group",
+        type=arguments.group_sizes,
+        metavar="SIZES",
+        help="work-group sizes to run each kernel at, one row each, e.g. 64,128,256,512,1024 "
+        "(powers of two from 32 to 4096); the report marks each kernel's best, as RAJAPerf's "
+        "GPU block-size tunings do. Kernels whose work-groups span several axes or whose "
+        "algorithm fixes the size keep theirs and say so; a size over a device's limit is "
+        "a skipped row naming the limit. Default: each kernel's own (256 for most)",
+    )
+    run.add_argument(
+        "--partition",
+        nargs="+",
+        choices=(partition.AUTO, *partition.PARTITIONS),
+        default=[partition.AUTO],
+        help="how a kernel that walks its items with the C dialect's FOR_EACH deals them "
+        "to work-items (OpenCL and CUDA): item: one item per work-item; stride: "
+        f"{partition.GROUPS_PER_UNIT} work-groups per compute unit, each work-item taking "
+        "every global-size-th item (a GPU's grid-stride loop); chunk: as many work-items, "
+        "each taking a contiguous run (what CPU devices vectorise); auto: chunk on CPU "
+        "devices, item on others (default); several: one row each, in a partition column. "
+        "Kernels with work-group memory or ids of their own keep one item per work-item "
+        "and say so; wgpu takes item only",
+    )
+    run.add_argument(
+        "--precision",
+        choices=PRECISIONS,
+        default="f64",
+        help="type of 'real' arrays (default f64)",
+    )
+    run.add_argument("--seed", type=int, default=1, help="seed for random inputs (default 1)")
+    arguments.kernel_options(run)
+    arguments.run_folder_out(run)
+
+
+def _process(run: argparse.ArgumentParser) -> None:
+    """Checking, time-outs, MPI, workers, resuming and sources."""
+    run.add_argument(
+        "--check",
+        action="store_true",
+        help="verification only: one repetition per row, no timing, small sizes",
+    )
+    run.add_argument(
+        "--timeout",
+        type=arguments.seconds,
+        metavar="SECONDS",
+        help="per row: a kernel still running after this long is killed with its worker "
+        "and recorded as an error (default: 120 s plus 1 s per 100000 elements, ten times "
+        "that on a simulator); "
+        "also how long a backend may take to list its devices (default: 120 s); "
+        f"at most {MAX_SECONDS} (one week)",
+    )
+    run.add_argument(
+        "--lost-after",
+        type=arguments.seconds,
+        default=ranks.LOST_AFTER_S,
+        metavar="SECONDS",
+        help="under mpirun: a rank not heard from for this long (it crashed, was killed or "
+        "hangs) is lost, and its rows from then on are error rows while the other ranks go "
+        f"on (default {ranks.LOST_AFTER_S:g}; Open MPI's mpirun needs --enable-recovery to "
+        "let them)",
+    )
+    run.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run every kernel in this process instead of one worker process per device "
+        "(for debugging: a driver crash then ends the run, and --timeout cannot act)",
+    )
+    run.add_argument(
+        "--resume",
+        type=Path,
+        metavar="RUN_DIR",
+        help="continue an interrupted run with its own selection and options (the others "
+        "given here are ignored), skipping the rows its journal already has",
+    )
+    run.add_argument(
+        "--sources",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="extra kernel folder searched before the shipped one "
+        "(DIR/opencl/<kernel>.cl, DIR/c/<kernel>.c, ...); repeatable",
+    )

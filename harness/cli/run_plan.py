@@ -1,0 +1,349 @@
+"""What a run will do: a new run's folder, metadata and rows, or what a resumed one has left."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from harness import __version__, suite
+from harness.backends import get as get_backend
+from harness.backends.base import DeviceInfo
+from harness.cli import arguments
+from harness.cli.devices import Catalogs, choose_devices
+from harness.errors import UsageError
+from harness.execution import metadata, peaks, ranks, results
+from harness.execution.flush import last_level_cache
+from harness.execution.runner import (
+    MEMORY_MEASURES,
+    RunOptions,
+    Task,
+    memory_bytes,
+    plan,
+    reaches,
+    size_for_memory,
+)
+from harness.model import partition, sources
+
+
+def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence[DeviceInfo]):
+    return {
+        "kernels": [k.name for k in kernels],
+        "devices": [d.id for d in devices],
+        "precision": options.precision,
+        "size": options.size,
+        "sizes": list(options.sizes),
+        "reps": options.reps,
+        "warmup": options.warmup,
+        "seed": options.seed,
+        "check": options.check,
+        "max_time": options.max_time,
+        "min_time": options.min_time,
+        "min_samples": options.min_samples,
+        "max_noise": options.max_noise,
+        "sample_time": options.sample_time,
+        "caches": list(options.caches),
+        "flush_bytes": options.flush_bytes,
+        "transfers": list(options.transfers),
+        "groups": list(options.groups),
+        "partitions": list(options.partitions),
+        "memory": options.memory,
+        "budgets": list(options.budgets),
+        "params": {name: list(values) for name, values in options.params},
+        "sources": [str(s) for s in options.sources],
+        "suites": [str(s) for s in options.suites],
+        "timeout": options.timeout,
+        "in_process": options.in_process,
+        "hold": options.hold,
+    }
+
+
+def options_from_meta(saved: dict[str, Any]) -> RunOptions:
+    return RunOptions(
+        precision=saved["precision"],
+        size=saved["size"],
+        sizes=tuple(saved["sizes"]),
+        reps=saved["reps"],
+        warmup=saved["warmup"],
+        seed=saved["seed"],
+        check=saved["check"],
+        max_time=saved["max_time"],
+        min_time=saved.get("min_time", RunOptions.min_time),
+        min_samples=saved.get("min_samples", RunOptions.min_samples),
+        max_noise=saved.get("max_noise", RunOptions.max_noise),
+        sample_time=saved.get("sample_time", 0.0),
+        caches=tuple(saved.get("caches", RunOptions.caches)),
+        flush_bytes=saved.get("flush_bytes"),
+        transfers=tuple(saved.get("transfers", RunOptions.transfers)),
+        groups=tuple(saved.get("groups", RunOptions.groups)),
+        partitions=tuple(saved.get("partitions", RunOptions.partitions)),
+        memory=saved.get("memory"),
+        budgets=tuple(saved.get("budgets", ())),
+        params=tuple((name, tuple(values)) for name, values in saved["params"].items()),
+        sources=tuple(Path(s) for s in saved["sources"]),
+        suites=tuple(Path(s) for s in saved.get("suites", ())),
+        timeout=saved["timeout"],
+        in_process=saved["in_process"],
+        hold=saved.get("hold", True),
+    )
+
+
+def _check_sources(
+    folders: Sequence[Path], kernels: Sequence[Any], devices: Sequence[DeviceInfo]
+) -> None:
+    """Warn about each --sources folder that this run would take no source from:
+    one that is gone (a resumed run's), empty, laid out wrongly, or for backends
+    that compile none, since a run that silently uses the shipped sources
+    instead measures something other than what the user meant to try."""
+    backends = [get_backend(name) for name in dict.fromkeys(d.backend for d in devices)]
+    languages = list(
+        dict.fromkeys(
+            place
+            for b in backends
+            if b.language
+            for place in sources.places(b.language, b.extension)
+        )
+    )
+    stems = list(dict.fromkeys(k.source_name for k in kernels))
+    for folder in folders:
+        if not folder.is_dir():
+            why = "it no longer exists, so the shipped sources are used"
+        elif not languages:
+            names = ", ".join(b.name for b in backends)
+            why = f"the backends of this run ({names}) compile no kernel sources"
+        elif not any(
+            (folder / lang / f"{k}{ext}").is_file() for lang, ext in languages for k in stems
+        ):
+            looked = " or ".join(f"{folder / lang / stems[0]}{ext}" for lang, ext in languages)
+            why = f"it holds no source this run uses (it looks for files such as {looked})"
+        else:
+            continue
+        print(f"warning: --sources {str(folder)!r}: {why}", file=sys.stderr)
+
+
+def _check_flush(flush_bytes: int | None, caches: Sequence[str], devices: Sequence[DeviceInfo]):
+    """Warn where --flush-bytes is smaller than a device's last-level cache: its
+    cold rows would find part of their data still in cache."""
+    if flush_bytes is None:
+        return
+    if "cold" not in caches:
+        print("note: --flush-bytes is for cold rows (--cache cold); it is ignored", file=sys.stderr)
+        return
+    for device in devices:
+        cache, where = last_level_cache(device)
+        if flush_bytes < cache:
+            print(
+                f"warning: --flush-bytes {flush_bytes / 2**20:g} MiB is less than {device.id}'s "
+                f"last-level cache ({cache / 2**20:g} MiB, {where}): its cold rows may find "
+                "data in cache",
+                file=sys.stderr,
+            )
+
+
+def new_run(
+    args: argparse.Namespace, catalogs: Catalogs, world: ranks.World | None = None
+) -> tuple[Path | None, dict[str, Any], list[Task]]:
+    """A new run's folder, metadata and rows. In an MPI run each rank plans the
+    rows of its own devices, and only rank 0 makes the folder (the others get None)."""
+    kernels = suite.select(args.kernels)
+    for folder in args.sources:
+        if not folder.is_dir():
+            raise UsageError(f"--sources {str(folder)!r}: not a folder")
+    devices = choose_devices(args.backends, args.device, catalogs)
+    if world is not None:
+        devices = ranks.rank_devices(devices, world.local_rank)
+    _check_sources(args.sources, kernels, devices)
+    _check_flush(args.flush_bytes, args.cache, devices)
+    memory, budgets = next(
+        ((m, b) for m in MEMORY_MEASURES if (b := getattr(args, f"memory_{m}"))), (None, ())
+    )
+    options = RunOptions(
+        precision=args.precision,
+        size=args.size,
+        reps=args.reps,
+        warmup=args.warmup,
+        seed=args.seed,
+        check=args.check,
+        max_time=args.max_time,
+        min_time=args.min_time,
+        min_samples=args.min_samples,
+        max_noise=args.max_noise / 100,
+        sample_time=args.sample_time,
+        caches=tuple(dict.fromkeys(args.cache)),
+        flush_bytes=args.flush_bytes,
+        transfers=tuple(dict.fromkeys(args.transfers)),
+        groups=args.group or (),
+        partitions=tuple(dict.fromkeys(p for p in args.partition if p != partition.AUTO)),
+        memory=memory,
+        budgets=budgets,
+        sources=tuple(args.sources),
+        # Every suite loaded (installed ones, --suite files): workers load them too.
+        suites=tuple(suite.LOADED),
+        sizes=args.sizes or (),
+        params=arguments.chosen_params(args, kernels, args.check),
+        timeout=args.timeout,
+        in_process=args.in_process,
+        hold=args.hold,
+    )
+    try:
+        run_dir = results.create(args.out) if world is None or world.rank == 0 else None
+    except OSError as exc:
+        raise UsageError(
+            f"--out {str(args.out)!r}: cannot make a run folder there ({exc.strerror})"
+        ) from None
+    meta = {
+        "harness_version": __version__,
+        "git_commit": metadata.git_commit(),
+        "command": ["harness", *args.argv],
+        "start": metadata.now(),
+        "end": None,
+        "host": metadata.host(),
+        "libraries": metadata.library_versions(),
+        "devices": [d.as_dict() for d in devices],
+        "options": _options_meta(options, kernels, devices),
+        "kernels": {k.name: k.facts() for k in kernels},
+        "peaks": _known_peaks(devices, options),
+    }
+    _note_unmet_budgets(kernels, options)
+    return run_dir, meta, plan(kernels, devices, options)
+
+
+def _known_peaks(devices: Sequence[DeviceInfo], options: RunOptions) -> dict[str, Any]:
+    """Each device's measured peaks (`harness peak`), by device id; a note names the
+    devices of a timed run that have none."""
+    known = {d.id: peak for d in devices if (peak := peaks.lookup(d.as_dict()))}
+    missing = [d.id for d in devices if d.id not in known]
+    if missing and not options.check:
+        print(
+            f"note: no measured peak for {', '.join(missing)}, so its rows get no pct_peak_bw "
+            f"or pct_peak_flops; measure with: harness peak --device {missing[0]}",
+            file=sys.stderr,
+        )
+    return known
+
+
+def _note_unmet_budgets(kernels: Sequence[Any], options: RunOptions) -> None:
+    """One note per kernel that no size fits within some --memory-* budget (its rows
+    for that budget are left out: fixed tables can outweigh a small budget), and
+    per kernel whose bytes never reach some budget (it runs at its own size there)."""
+    if not options.memory:
+        return
+    for spec in kernels:
+        never = [
+            b for b in options.budgets if not reaches(spec, options.precision, options.memory, b)
+        ]
+        if never:
+            print(
+                f"note: {spec.name}: no size takes --memory-{options.memory} "
+                f"{', '.join(map(str, never))} bytes (its bytes stop growing), so it runs at "
+                "its own size there",
+                file=sys.stderr,
+            )
+        unmet = [
+            b
+            for b in options.budgets
+            if size_for_memory(spec, options.precision, options.memory, b) is None
+        ]
+        if unmet:
+            least = memory_bytes(spec, 1, options.precision, options.memory)
+            print(
+                f"note: {spec.name}: no size fits --memory-{options.memory} "
+                f"{', '.join(map(str, unmet))} (its smallest needs {least} bytes); "
+                "those rows are left out",
+                file=sys.stderr,
+            )
+
+
+def _task_key(task: Task) -> tuple:
+    device = f"{task.backend}:{task.device}"
+    return (
+        task.kernel,
+        device,
+        task.size,
+        task.precision,
+        task.params,
+        task.cache,
+        task.transfers,
+        task.group,
+        task.partition,
+    )
+
+
+def _row_key(row: dict[str, Any], partitions: Sequence[str] = ()) -> tuple:
+    """The key of the task a row came from. ``partitions`` are the run's
+    ``--partition`` choices: a row whose partition is not one of them was a
+    device's default."""
+    spec = suite.BY_NAME.get(row.get("kernel", ""))
+    params = tuple((p.name, row.get(p.name)) for p in spec.params) if spec else ()
+    kernel, device, size, precision = (
+        row.get(k) for k in ("kernel", "device_id", "size", "precision")
+    )
+    cache, moved = row.get("cache", "hot"), row.get("transfers", "resident")
+    group = row.get("work_group")
+    dealt = row.get("partition")
+    asked = dealt if dealt in partitions else partition.AUTO
+    return (kernel, device, size, precision, params, cache, moved, group, asked)
+
+
+#: Options of `harness run` that a resumed run takes from its own metadata instead.
+_RESUME_KEEPS = ("resume", "in_process")
+
+
+def _ignored_options(args: argparse.Namespace) -> list[str]:
+    """The options given with --resume that the resumed run ignores (it has its own)."""
+    from harness.cli import build_parser
+
+    defaults = vars(build_parser().parse_args(["run"]))
+    return [
+        "--" + name.replace("_", "-")
+        for name, default in defaults.items()
+        if name not in _RESUME_KEEPS and getattr(args, name) != default
+    ]
+
+
+def saved_run(run_dir: Path) -> dict[str, Any]:
+    """A run folder's metadata, with the options a resume needs; UsageError where
+    its metadata cannot be resumed from."""
+    meta = results.read_metadata(run_dir)
+    path = run_dir / results.METADATA
+    saved = meta.get("options")
+    if saved is None:
+        raise UsageError(f"--resume: {path} is missing or has no 'options'")
+    for suite_file in saved.get("suites", ()) if isinstance(saved, dict) else ():
+        suite.load_suite(suite_file)
+    try:
+        options_from_meta(saved)
+        fits = all(isinstance(n, str) for n in [*saved["kernels"], *saved["devices"]])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        fits = False
+    if not fits:
+        raise UsageError(f"--resume: {path}: 'options' is not what harness run writes")
+    return meta
+
+
+def resumed_run(
+    args: argparse.Namespace, meta: dict[str, Any], catalogs: Catalogs
+) -> tuple[Path, dict[str, Any], list[Task]]:
+    run_dir = args.resume
+    asked = meta["options"].get("partitions", ())
+    done = {_row_key(r, asked) for r in results.read_journal(run_dir)}
+    ignored = _ignored_options(args)
+    if ignored:
+        print(
+            f"note: --resume runs with the run's own options; ignored here: {' '.join(ignored)}",
+            file=sys.stderr,
+        )
+    saved = meta["options"]
+    try:
+        kernels = suite.select(saved["kernels"])
+    except suite.SelectionError as exc:
+        raise UsageError(f"--resume: the run's kernels are not all known here: {exc}") from None
+    devices = choose_devices(None, saved["devices"], catalogs)
+    options = options_from_meta(saved)
+    _check_sources(options.sources, kernels, devices)
+    tasks = plan(kernels, devices, options)
+    meta.setdefault("resumed", []).append(metadata.now())
+    print(f"resuming {run_dir}: {len(done)} rows done", file=sys.stderr)
+    return run_dir, meta, [t for t in tasks if _task_key(t) not in done]
