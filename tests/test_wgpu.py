@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -158,3 +161,23 @@ def test_f64_without_shader_f64_is_skipped_and_f32_runs(backend: Backend, tmp_pa
         assert row["status"] == status, row["reason"]
         if status == "skipped":
             assert "f64" in row["reason"]
+
+
+def test_devices_without_a_runtime_folder_say_nothing_of_it(tmp_path) -> None:
+    """Mesa's loader complains once per instance when XDG_RUNTIME_DIR is unset; the
+    backend gives it a private folder of the user's own instead."""
+    need_backend("wgpu")
+    env = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
+    env["TMPDIR"] = str(tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", "devices"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "wgpu: available" in proc.stdout
+    assert "XDG_RUNTIME_DIR" not in proc.stderr, proc.stderr
+    made = tmp_path / f"harness-runtime-{os.getuid()}"
+    assert made.is_dir() and made.stat().st_mode & 0o777 == 0o700

@@ -44,7 +44,9 @@ WGSL convention for kernels/wgsl/<kernel>.wgsl:
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -97,7 +99,26 @@ _KINDS = {
 }
 
 
+def _runtime_dir() -> None:
+    """Give Mesa's window-system code an XDG_RUNTIME_DIR where the environment has none
+    (a service, a container, ``sudo``): without one, every Vulkan instance prints
+    "XDG_RUNTIME_DIR is invalid or not set" although compute needs no window. The
+    folder is this user's own, under the temporary folder, made private, and reused."""
+    current = os.environ.get("XDG_RUNTIME_DIR")
+    if os.name != "posix" or (current and os.path.isdir(current)):
+        return
+    folder = Path(tempfile.gettempdir()) / f"harness-runtime-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        if folder.stat().st_uid != os.getuid() or folder.is_symlink():
+            return
+    except OSError:
+        return
+    os.environ["XDG_RUNTIME_DIR"] = str(folder)
+
+
 def _wgpu() -> Any:
+    _runtime_dir()
     try:
         import wgpu
     except ImportError as exc:
