@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from os import PathLike
 from typing import TYPE_CHECKING, Any
 
+from harness.errors import UsageError
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -31,7 +33,8 @@ def _listed(value: Any) -> list[Any]:
 def run_arguments(options: Mapping[str, Any]) -> list[str]:
     """``harness run``'s command line for keyword options (``kernels=["Stream"]``,
     ``sizes=[1024, 4096]``, ``transfers=["resident", "per-rep"]``, ``reps=5``);
-    None leaves an option at its default. TypeError names an unknown option."""
+    None leaves an option at its default. TypeError names an unknown option;
+    UsageError a switch given anything but True or False."""
     actions = _run_actions()
     argv: list[str] = []
     for name, value in options.items():
@@ -43,8 +46,16 @@ def run_arguments(options: Mapping[str, Any]) -> list[str]:
             continue
         flag = max(action.option_strings, key=len)
         if action.nargs == 0:
-            if bool(value) != bool(action.default):
+            if not isinstance(value, bool):
+                raise UsageError(f"{name}={value!r}: expected True or False")
+            if value != bool(action.default):
                 argv.append(flag)
+        elif action.nargs == "?":
+            # An option with an optional value (check=True, or check="full").
+            if value is True:
+                argv.append(flag)
+            elif value is not False:
+                argv += [flag, str(value)]
         elif isinstance(action, argparse._AppendAction):
             for item in _listed(value):
                 argv += [flag, str(item)]

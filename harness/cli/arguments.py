@@ -36,6 +36,21 @@ def count(text: str) -> int:
     return value
 
 
+#: Largest seed: RAJAPerf's inputs seed the C library's generator, an unsigned int.
+MAX_SEED = 2**32 - 1
+
+
+def seed(text: str) -> int:
+    """A seed for random inputs: a whole number from 0 to `MAX_SEED`."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{text!r} is out of range: give 0 to {MAX_SEED}")
+    return value
+
+
 def seconds(text: str) -> float:
     """Seconds above 0, at most a week (longer waits overflow the workers' poll())."""
     try:

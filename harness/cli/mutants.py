@@ -292,7 +292,9 @@ def register(sub: Any) -> None:
         metavar="N",
         help="at most N mutants per kernel, picked at random (default: every one)",
     )
-    parser.add_argument("--seed", type=int, default=1, help="seed for --sample (default 1)")
+    parser.add_argument(
+        "--seed", type=arguments.seed, default=1, help="seed for --sample (default 1)"
+    )
     arguments.kernel_options(parser)
     parser.add_argument(
         "--lines",

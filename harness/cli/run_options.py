@@ -12,6 +12,7 @@ from harness.cli.run import _cmd_run
 from harness.execution import ranks
 from harness.execution.flush import CACHE_MODES
 from harness.execution.runner import (
+    CHECK_MODES,
     MAX_SECONDS,
 )
 from harness.execution.sampling import StopRule
@@ -61,6 +62,15 @@ def register(sub: Any) -> None:
         nargs="+",
         metavar="SEL",
         help="kernel names, group names or globs ('Stream', 'Stream_*', '*DOT'); default: all",
+    )
+    run.add_argument(
+        "-x",
+        "--exclude",
+        nargs="+",
+        default=[],
+        metavar="SEL",
+        help="kernels to leave out, selected as -k selects (RAJAPerf's --exclude-kernels): "
+        "-x Bitonic Polybench_3MM",
     )
     run.add_argument(
         "-b",
@@ -232,18 +242,26 @@ def _work(run: argparse.ArgumentParser) -> None:
         "to work-items (OpenCL and CUDA): item: one item per work-item; stride: "
         f"{partition.GROUPS_PER_UNIT} work-groups per compute unit, each work-item taking "
         "every global-size-th item (a GPU's grid-stride loop); chunk: as many work-items, "
-        "each taking a contiguous run (what CPU devices vectorise); auto: chunk on CPU "
-        "devices, item on others (default); several: one row each, in a partition column. "
+        "each taking a contiguous run (what CPU devices vectorise); auto (default): on CPU "
+        "devices item and chunk are tried in turns for about a tenth of a second and the "
+        "faster is timed (the row's partition_trial says what each took), on others item; "
+        "several: one row each, in a partition column. "
         "Kernels with work-group memory or ids of their own keep one item per work-item "
         "and say so; wgpu takes item only",
     )
     run.add_argument(
         "--precision",
+        nargs="+",
         choices=PRECISIONS,
-        default="f64",
-        help="type of 'real' arrays (default f64)",
+        default=["f64"],
+        help="type of 'real' arrays (default f64); f64 f32: both, a row each",
     )
-    run.add_argument("--seed", type=int, default=1, help="seed for random inputs (default 1)")
+    run.add_argument(
+        "--seed",
+        type=arguments.seed,
+        default=1,
+        help="seed for random inputs, 0 to 2^32-1 (default 1)",
+    )
     arguments.kernel_options(run)
     arguments.run_folder_out(run)
 
@@ -252,8 +270,16 @@ def _process(run: argparse.ArgumentParser) -> None:
     """Checking, time-outs, MPI, workers, resuming and sources."""
     run.add_argument(
         "--check",
-        action="store_true",
-        help="verification only: one repetition per row, no timing, small sizes",
+        nargs="?",
+        const="quick",
+        choices=CHECK_MODES,
+        metavar="quick|full",
+        help="verification only: one repetition per row, no timing, each kernel at its "
+        "check sizes (odd lengths, whole work-groups, lengths around a sort's tile). quick "
+        "(the default; for pull requests): of an option with many choices checked (a sort's "
+        "strategy and steps), the one each device would time and one other, a different "
+        "one per kernel, so the suite covers every choice; full (for nightly jobs): every "
+        "choice on every kernel",
     )
     run.add_argument(
         "--timeout",

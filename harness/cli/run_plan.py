@@ -33,12 +33,14 @@ def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence
         "kernels": [k.name for k in kernels],
         "devices": [d.id for d in devices],
         "precision": options.precision,
+        "precisions": list(options.precisions),
         "size": options.size,
         "sizes": list(options.sizes),
         "reps": options.reps,
         "warmup": options.warmup,
         "seed": options.seed,
         "check": options.check,
+        "check_all": options.check_all,
         "max_time": options.max_time,
         "min_time": options.min_time,
         "min_samples": options.min_samples,
@@ -63,12 +65,14 @@ def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence
 def options_from_meta(saved: dict[str, Any]) -> RunOptions:
     return RunOptions(
         precision=saved["precision"],
+        precisions=tuple(saved.get("precisions", ())),
         size=saved["size"],
         sizes=tuple(saved["sizes"]),
         reps=saved["reps"],
         warmup=saved["warmup"],
         seed=saved["seed"],
         check=saved["check"],
+        check_all=saved.get("check_all", False),
         max_time=saved["max_time"],
         min_time=saved.get("min_time", RunOptions.min_time),
         min_samples=saved.get("min_samples", RunOptions.min_samples),
@@ -142,12 +146,24 @@ def _check_flush(flush_bytes: int | None, caches: Sequence[str], devices: Sequen
             )
 
 
+def _selected(kernels: Sequence[str] | None, exclude: Sequence[str]) -> list[Any]:
+    """The kernels ``-k`` selects, less those ``-x`` does; a UsageError where none is left."""
+    chosen = suite.select(kernels)
+    left_out = {k.name for k in suite.select(exclude)} if exclude else set()
+    kept = [k for k in chosen if k.name not in left_out]
+    if not kept:
+        raise UsageError(
+            f"-x {' '.join(exclude)}: leaves out every kernel selected; nothing would run"
+        )
+    return kept
+
+
 def new_run(
     args: argparse.Namespace, catalogs: Catalogs, world: ranks.World | None = None
 ) -> tuple[Path | None, dict[str, Any], list[Task]]:
     """A new run's folder, metadata and rows. In an MPI run each rank plans the
     rows of its own devices, and only rank 0 makes the folder (the others get None)."""
-    kernels = suite.select(args.kernels)
+    kernels = _selected(args.kernels, args.exclude)
     for folder in args.sources:
         if not folder.is_dir():
             raise UsageError(f"--sources {str(folder)!r}: not a folder")
@@ -160,12 +176,14 @@ def new_run(
         ((m, b) for m in MEMORY_MEASURES if (b := getattr(args, f"memory_{m}"))), (None, ())
     )
     options = RunOptions(
-        precision=args.precision,
+        precision=args.precision[0],
+        precisions=tuple(dict.fromkeys(args.precision)) if len(set(args.precision)) > 1 else (),
         size=args.size,
         reps=args.reps,
         warmup=args.warmup,
         seed=args.seed,
-        check=args.check,
+        check=args.check is not None,
+        check_all=args.check == "full",
         max_time=args.max_time,
         min_time=args.min_time,
         min_samples=args.min_samples,
@@ -182,7 +200,7 @@ def new_run(
         # Every suite loaded (installed ones, --suite files): workers load them too.
         suites=tuple(suite.LOADED),
         sizes=args.sizes or (),
-        params=arguments.chosen_params(args, kernels, args.check),
+        params=arguments.chosen_params(args, kernels, args.check is not None),
         timeout=args.timeout,
         in_process=args.in_process,
         hold=args.hold,

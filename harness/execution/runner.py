@@ -16,7 +16,7 @@ import os
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -48,17 +48,26 @@ from harness.model.verify import (
     with_guard,
 )
 
+#: What ``--check`` takes: a quick check (the default) or every choice.
+CHECK_MODES = ("quick", "full")
+
 
 @dataclass(frozen=True)
 class RunOptions:
     """Options shared by every task of a run."""
 
     precision: str = "f64"
+    #: Every precision the run takes, a row each (``--precision f64 f32``); empty:
+    #: ``precision`` alone.
+    precisions: tuple[str, ...] = ()
     size: int | None = None
     reps: int | None = None
     warmup: int = 2
     seed: int = 1
     check: bool = False
+    #: A verification run checks every checked choice of every option (``--check
+    #: full``), not the quick check's few (`harness.model.spec.Param.unchosen`).
+    check_all: bool = False
     max_time: float = 2.0
     min_time: float = 0.5
     min_samples: int = 10
@@ -153,38 +162,54 @@ def plan(
     devices: Sequence[base.DeviceInfo],
     options: RunOptions,
 ) -> list[Task]:
-    """Every task, kernel-major so inputs and references are made once per kernel;
-    a run option the user left to its default takes each device's own."""
-    chosen = dict(options.params)
+    """Every task, kernel-major so inputs and references are made once per kernel
+    and precision; a run option the user left to its default takes each device's own."""
     tasks = []
     for spec in kernels:
-        on = {
-            dev.id: param_choices(spec, chosen, options.check, device_words(dev.backend, dev.kind))
+        for precision in options.precisions or (options.precision,):
+            tasks += _kernel_tasks(spec, devices, replace(options, precision=precision))
+    return tasks
+
+
+def _kernel_tasks(
+    spec: KernelSpec, devices: Sequence[base.DeviceInfo], options: RunOptions
+) -> list[Task]:
+    """One kernel's tasks at the options' one precision."""
+    chosen = dict(options.params)
+    tasks = []
+    on = {
+        dev.id: param_choices(
+            spec,
+            chosen,
+            options.check,
+            device_words(dev.backend, dev.kind),
+            every=options.check_all,
+        )
+        for dev in devices
+    }
+    for params in dict.fromkeys(combo for combos in on.values() for combo in combos):
+        resolved = spec.with_params(dict(params))
+        tasks += [
+            Task(
+                spec.name,
+                dev.backend,
+                dev.index,
+                size,
+                options.precision,
+                params,
+                cache,
+                moved,
+                wg,
+                p,
+            )
+            for wg in task_groups(resolved, options)
+            for size in task_sizes(resolved, options)
+            for cache in options.caches
+            for moved in options.transfers
             for dev in devices
-        }
-        for params in dict.fromkeys(combo for combos in on.values() for combo in combos):
-            resolved = spec.with_params(dict(params))
-            tasks += [
-                Task(
-                    spec.name,
-                    dev.backend,
-                    dev.index,
-                    size,
-                    options.precision,
-                    params,
-                    cache,
-                    moved,
-                    wg,
-                    p,
-                )
-                for wg in task_groups(resolved, options)
-                for size in task_sizes(resolved, options)
-                for cache in options.caches
-                for moved in options.transfers
-                for dev in devices
-                if params in on[dev.id]
-                for p in task_partitions(resolved, options, dev.backend)
-            ]
+            if params in on[dev.id]
+            for p in task_partitions(resolved, options, dev.backend)
+        ]
     return tasks
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -274,14 +275,24 @@ class Param:
     by_device: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def unchosen(
-        self, check: bool = False, device: frozenset[str] | None = None
+        self,
+        check: bool = False,
+        device: frozenset[str] | None = None,
+        every: bool = True,
+        pick: int = 0,
     ) -> tuple[str, ...]:
         """The choices run when the user picks none, in a verification-only run or
         not, on a device with these words (`device_words`); with no device, those
         of any device. A verification-only run without ``checked`` choices checks
-        what the device would time."""
+        what the device would time; with them, every one of them, or (not
+        ``every``: a quick check) what the device would time and the ``pick``-th
+        (modulo) of the others, so that kernels sharing an option check different ones."""
         if check and self.checked:
-            return self.checked
+            if every:
+                return self.checked
+            timed = self.unchosen(False, device)
+            others = [c for c in self.checked if c not in timed]
+            return (*timed, others[pick % len(others)]) if others else timed
         if device is None:
             return tuple(dict.fromkeys([*self.default, *(v for _, c in self.by_device for v in c)]))
         for key, choices in self.by_device:
@@ -532,14 +543,23 @@ def param_choices(
     chosen: Mapping[str, Sequence[str]],
     check: bool = False,
     device: frozenset[str] | None = None,
+    every: bool = True,
 ) -> list[tuple[tuple[str, str], ...]]:
     """Every combination of the kernel's run options: the user's, else those run
-    when the user picks none (`Param.unchosen`), in a verification-only run or not,
-    on a device with these words (`device_words`; with none, any device's).
+    when the user picks none (`Param.unchosen`), in a verification-only run or not
+    (``every`` checked choice, or a quick check's few), on a device with these words
+    (`device_words`; with none, any device's).
     An option that means nothing beside another's choice (`Param.only_with`) is
     left out of that combination, and a combination seen already is not repeated."""
     axes = [
-        [(p.name, v) for v in chosen.get(p.name, p.unchosen(check, device))] for p in spec.params
+        [
+            (p.name, v)
+            for v in chosen.get(
+                p.name,
+                p.unchosen(check, device, every, zlib.crc32(f"{spec.name}.{p.name}".encode())),
+            )
+        ]
+        for p in spec.params
     ]
     combos: dict[tuple[tuple[str, str], ...], None] = {}
     for combo in itertools.product(*axes):

@@ -112,7 +112,7 @@ def takers(param: str) -> list[str]:
     return [k.name for k in ALL if any(p.name == param for p in k.params)]
 
 
-class SelectionError(ValueError):
+class SelectionError(UsageError, ValueError):
     """A selector that matches no kernel."""
 
 
