@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 #: device's attainable bandwidth (``peak_bandwidth``).
 FACT_COLUMNS = ("case_params", "variant_params", "items", "peak_bandwidth")
 
+#: The bandwidth peaks `harness peak` records per device (Stream_COPY's and Stream_TRIAD's).
+PEAK_BANDWIDTH = ("copy_gbytes_per_s", "triad_gbytes_per_s")
+
 INSTALL_HINT = "pip install 'harness[report]'"
 
 
@@ -64,27 +67,50 @@ def load(run_dir: str | Path) -> pd.DataFrame:
     host = (meta.get("host") or {}).get("hostname") or ""
     frame["host"] = frame["host"].fillna(host) if "host" in frame else host
     add_peaks(frame, meta.get("peaks") or {})
+    add_device_kinds(frame, meta.get("devices") or [])
     frame.attrs["metadata"] = meta
     return frame
+
+
+def peak_bandwidth(peak: dict[str, Any]) -> float | None:
+    """A device's bandwidth peak in a run's metadata: the better of copy and triad."""
+    values = [peak.get(key) for key in PEAK_BANDWIDTH]
+    found = [float(v) for v in values if isinstance(v, (int, float)) and v > 0]
+    return max(found, default=None)
 
 
 def add_peaks(frame: pd.DataFrame, peaks: dict[str, Any]) -> None:
     """Each row's device peaks from a run's metadata (`harness peak`), where measured:
     ``peak_gbytes_per_s`` (the better of copy and triad) and ``peak_gflops_per_s``
     (FMA throughput at the row's precision)."""
-    from harness.execution.peaks import bandwidth
 
     def of(device: Any) -> dict[str, Any]:
         peak = peaks.get(str(device))
         return peak if isinstance(peak, dict) else {}
 
-    frame["peak_gbytes_per_s"] = [bandwidth(of(d)) for d in frame["device_id"]]
+    frame["peak_gbytes_per_s"] = [peak_bandwidth(of(d)) for d in frame["device_id"]]
     frame["peak_gflops_per_s"] = [
         (of(d).get("fma_gflops_per_s") or {}).get(str(p))
         for d, p in zip(frame["device_id"], frame["precision"], strict=True)
     ]
     for column in ("peak_gbytes_per_s", "peak_gflops_per_s"):
         frame[column] = frame[column].astype(float)
+
+
+def add_device_kinds(frame: pd.DataFrame, devices: Sequence[dict[str, Any]]) -> None:
+    """Each row's ``device_kind`` (cpu, gpu...) as the run's metadata lists its device;
+    empty where the metadata does not (a run without metadata.json). A merged run's
+    devices name their hosts, as its rows do."""
+    kinds: dict[tuple[str, str], str] = {}
+    for device in devices:
+        if isinstance(device, dict) and device.get("kind"):
+            kind = str(device["kind"])
+            kinds.setdefault((str(device.get("host") or ""), str(device.get("id"))), kind)
+            kinds.setdefault(("", str(device.get("id"))), kind)
+    frame["device_kind"] = [
+        kinds.get((str(h), str(d))) or kinds.get(("", str(d))) or ""
+        for h, d in zip(frame["host"], frame["device_id"], strict=True)
+    ]
 
 
 def load_runs(run_dirs: Sequence[str | Path]) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
@@ -114,7 +140,8 @@ def load_runs(run_dirs: Sequence[str | Path]) -> tuple[pd.DataFrame, list[dict[s
 
 def kernel_facts(metas: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """What reports need to know of each kernel (`KernelSpec.facts`), from the runs'
-    metadata; for runs written before metadata held it, from the descriptions."""
+    metadata; a run written before metadata held them has none, and its rows then
+    lack the `FACT_COLUMNS` facts (no case or variant options, no ``items``)."""
     facts: dict[str, dict[str, Any]] = {}
     for meta in metas:
         kernels = meta.get("kernels")
@@ -122,10 +149,6 @@ def kernel_facts(metas: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             for name, known in kernels.items():
                 if isinstance(known, dict):
                     facts.setdefault(name, known)
-    from harness import suite
-
-    for spec in suite.ALL:
-        facts.setdefault(spec.name, spec.facts())
     return facts
 
 
@@ -149,7 +172,8 @@ def prepare(frame: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = None)
     """Rows from `load` (one run or several concatenated) made ready for reports and plots.
 
     Adds ``series`` (a device, named for legends), ``variant`` and ``case``
-    labels, and the `FACT_COLUMNS` from ``facts`` (default: the descriptions').
+    labels, and the `FACT_COLUMNS` from ``facts`` (default: those in the metadata that
+    `load` keeps with the rows).
 
     A device is its host, id and name; it gains its run's name only where one
     device measured the same case twice (two runs of one machine side by side).
@@ -157,7 +181,8 @@ def prepare(frame: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = None)
     ``case`` is the kernel plus its case options (an input order).
     """
     frame = frame.copy()
-    facts = facts if facts is not None else kernel_facts([])
+    if facts is None:
+        facts = kernel_facts([frame.attrs.get("metadata") or {}])
     frame["case_params"] = _joined(frame, facts, "case")
     frame["variant_params"] = _joined(frame, facts, "variant")
     # A cold-cache row, or one that moves its data each repetition, measures the

@@ -13,7 +13,7 @@ from html import escape
 
 from matplotlib.figure import Figure
 
-from harness.reporting.report import Report, Table
+from harness.reporting.report import Report, Table, numeric
 
 CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2rem auto;
@@ -42,8 +42,6 @@ figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { color: #555; font-size: 0.85rem; }
 """
 
-NUMERIC = {"Size", "Median", "Spread", "GB/s", "GFLOP/s", "Rows", "Memory", "Compute units"}
-
 
 def figure_png(fig: Figure, dpi: int = 110) -> bytes:
     """A figure rendered as PNG bytes."""
@@ -59,7 +57,7 @@ def _table(table: Table) -> str:
         cells = []
         for column, cell in zip(table.columns, row, strict=True):
             classes = []
-            if column in NUMERIC or column.startswith("Speedup"):
+            if numeric(column):
                 classes.append("num")
             if column == "Status":
                 classes.append(f"status-{cell.split()[0]}")

@@ -2,8 +2,10 @@
 
 `build` turns loaded rows (`harness.reporting.frames.load_runs`) into a `Report` of
 formatted tables, which `to_markdown` and `harness.reporting.html.to_html` render. The
-speedup of a row is the baseline device's median time over the row's, for the
-same kernel, precision and size (and sort input, where rows have one).
+speedup of a row is its baseline's median time over the row's, for the same kernel,
+precision and size (and sort input, where rows have one): by default the fastest CPU
+row of that problem (`baselines`), else the one device ``--baseline`` names. Only the
+run folders are read: their rows and metadata.
 """
 
 from __future__ import annotations
@@ -13,14 +15,27 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from harness.errors import UsageError
-from harness.reporting.frames import timed
-from harness.reporting.table import format_time
+from harness.reporting.frames import peak_bandwidth, timed
+from harness.reporting.table import format_time, noise_summary
 
 if TYPE_CHECKING:
     import pandas as pd
 
-DEFAULT_BASELINE = "cpu"
 TIMES = "\N{MULTIPLICATION SIGN}"
+#: `find_baseline`'s key for the default baseline: each kernel's fastest CPU row.
+FASTEST_CPU = "fastest CPU row"
+FASTEST_CPU_LABEL = "the fastest CPU row per kernel"
+#: PoCL's platform name, and how its CPU devices' names begin (``pthread-haswell-...``).
+POCL = "Portable Computing Language"
+POCL_CPU_NAMES = ("pthread-", "cpu-", "basic-")
+#: The columns that make rows one problem, for speedups.
+PROBLEM = ["kernel", "precision", "size", "case_params"]
+#: Percent of a peak above which a row's data stayed in cache.
+ABOVE_PEAK = "above peak (cache-resident)"
+PEAK_COLUMN = "% peak BW"
+#: Columns of numbers, in any table.
+NUMERIC = {"Size", "Median", "Spread", "GB/s", "GFLOP/s", "Rows", "Memory", "Compute units"}
+NUMERIC |= {PEAK_COLUMN, "Copy GB/s", "Triad GB/s", "Peak GB/s", "FMA f64", "FMA f32"}
 
 
 @dataclass
@@ -47,42 +62,120 @@ class Report:
     story: list[str] = field(default_factory=list)
 
 
+def is_cpu(backend: str, kind: str = "", name: str = "", api: str = "") -> bool:
+    """Whether a device is a CPU that the default speedup baseline counts: the numpy
+    backend, or an OpenCL device whose type is CPU (PoCL's, a vendor's CPU runtime).
+
+    ``kind`` is the device's kind as the run's metadata records it (``cpu``,
+    ``gpu``...); where the metadata has none, an OpenCL device is a CPU when it is
+    PoCL's CPU device, told by its platform (``api``) and name. A wgpu adapter on
+    the CPU (lavapipe) runs a GPU API in software: it is compared, not a baseline.
+    """
+    if backend == "cpu":
+        return True
+    if backend != "opencl":
+        return False
+    if kind:
+        return kind == "cpu"
+    return POCL in api and name.startswith(POCL_CPU_NAMES)
+
+
+def cpu_rows(frame: pd.DataFrame) -> pd.Series:
+    """Which rows ran on a CPU device (`is_cpu`), from their backend, ``device_kind``
+    (`harness.reporting.frames.load` takes it from the metadata), name and API."""
+    import pandas as pd
+
+    def column(name: str) -> list[str]:
+        if name not in frame:
+            return [""] * len(frame)
+        return frame[name].astype(object).where(frame[name].notna(), "").astype(str).tolist()
+
+    flags = [
+        is_cpu(*device)
+        for device in zip(
+            column("backend"),
+            column("device_kind"),
+            column("device"),
+            column("device_api"),
+            strict=True,
+        )
+    ]
+    return pd.Series(flags, index=frame.index, dtype=bool)
+
+
 def find_baseline(frame: pd.DataFrame, baseline: str | None) -> tuple[str | None, str, str]:
-    """The baseline device's series key and label, and a note when there is none.
+    """The baseline's series key and label, and a note when there is none.
 
     ``baseline`` is a backend (its first device in the rows is used) or a
-    device id such as ``opencl:0``; None means the default backend, ``cpu``,
-    whose absence is only noted, where a named one that is absent is an error.
+    device id such as ``opencl:0``. None means the fastest CPU row of each
+    kernel (`FASTEST_CPU`, see `baselines`); a run without CPU rows then only
+    gets a note, where a named baseline that is absent is an error.
     """
-    wanted = baseline or DEFAULT_BASELINE
-    match = frame[(frame["backend"] == wanted) | (frame["device_id"] == wanted)]
+    if baseline is None:
+        if cpu_rows(frame).any():
+            return FASTEST_CPU, FASTEST_CPU_LABEL, ""
+        return None, "", "no speedups: the runs have no CPU rows (choose a baseline: --baseline)"
+    match = frame[(frame["backend"] == baseline) | (frame["device_id"] == baseline)]
     if match.empty:
-        if baseline is not None:
-            have = ", ".join(dict.fromkeys([*frame["backend"], *frame["device_id"]]))
-            raise UsageError(f"--baseline {baseline!r}: not in these runs; they have {have}")
-        return None, "", f"no speedups: the runs have no {wanted} rows (choose one: --baseline)"
+        have = ", ".join(dict.fromkeys([*frame["backend"], *frame["device_id"]]))
+        raise UsageError(f"--baseline {baseline!r}: not in these runs; they have {have}")
     first = match.iloc[0]
     return str(first["series_key"]), str(first["series"]), ""
 
 
-def speedups(frame: pd.DataFrame, baseline_key: str | None) -> pd.Series:
-    """Baseline median time / row median time, per row (NaN where either is missing).
+def _problem(frame: pd.DataFrame) -> pd.DataFrame:
+    """Each row's problem as text: kernel, precision, size, case options, and how it
+    was measured (cache, transfers), the keys rows share with their baseline."""
+    columns = [c for c in (*PROBLEM, "cache", "transfers") if c in frame]
+    return frame[columns].astype(object).where(frame[columns].notna(), "").astype(str)
 
-    A variant (a sort strategy) is compared with the baseline's same variant
-    where the baseline ran it, else with the baseline's first row of that case.
+
+def baselines(frame: pd.DataFrame, baseline_key: str | None) -> pd.DataFrame:
+    """Each row's baseline row: its median (``baseline_time``, NaN where there is
+    none) and its device and variant (``baseline``).
+
+    With `FASTEST_CPU` that is the fastest timed CPU row (`cpu_rows`, any variant)
+    of the row's kernel, precision, size, case options, cache and transfers.
+    With a device's key it is that device's same variant where it ran it, else
+    its first row of that case.
     """
     import pandas as pd
 
+    out = pd.DataFrame({"baseline_time": math.nan, "baseline": ""}, index=frame.index)
     if baseline_key is None:
-        return pd.Series(math.nan, index=frame.index)
-    keys = ["kernel", "precision", "size", "case_params"]
-    exact = [*keys, "variant_params"]
+        return out
     done = timed(frame)
-    base = done[done["series_key"] == baseline_key].rename(columns={"time_median_s": "_base"})
-    same = frame[exact].merge(base[[*exact, "_base"]].drop_duplicates(exact), on=exact, how="left")
-    first = frame[keys].merge(base[[*keys, "_base"]].drop_duplicates(keys), on=keys, how="left")
-    reference = same["_base"].fillna(first["_base"]).to_numpy()
-    ratio = reference / frame["time_median_s"].to_numpy()
+    if baseline_key == FASTEST_CPU:
+        cpu = done[cpu_rows(done)]
+        rows = _problem(cpu).assign(_base=cpu["time_median_s"], _label=cpu["variant"])
+        keys = list(_problem(frame).columns)
+        fastest = rows.loc[rows.groupby(keys, sort=False)["_base"].idxmin()] if len(rows) else rows
+        found = _problem(frame).merge(fastest, on=keys, how="left")
+        out["baseline_time"] = found["_base"].to_numpy()
+        out["baseline"] = found["_label"].fillna("").to_numpy()
+        return out
+    exact = [*PROBLEM, "variant_params"]
+    base = done[done["series_key"] == baseline_key].rename(
+        columns={"time_median_s": "_base", "variant": "_label"}
+    )
+    columns = ["_base", "_label"]
+    same = frame[exact].merge(base[[*exact, *columns]].drop_duplicates(exact), on=exact, how="left")
+    first = frame[PROBLEM].merge(
+        base[[*PROBLEM, *columns]].drop_duplicates(PROBLEM), on=PROBLEM, how="left"
+    )
+    have = same["_base"].notna()
+    out["baseline_time"] = same["_base"].where(have, first["_base"]).to_numpy()
+    out["baseline"] = same["_label"].where(have, first["_label"]).fillna("").to_numpy()
+    return out
+
+
+def speedups(frame: pd.DataFrame, baseline_key: str | None) -> pd.Series:
+    """Baseline median time / row median time, per row (NaN where either is missing
+    or the row is not ok); the baseline row itself gets 1. See `baselines`."""
+    import pandas as pd
+
+    reference = baselines(frame, baseline_key)["baseline_time"].to_numpy(dtype=float)
+    ratio = reference / frame["time_median_s"].to_numpy(dtype=float)
     ok = (frame["status"] == "ok").to_numpy()
     return pd.Series([r if k else math.nan for r, k in zip(ratio, ok, strict=True)], frame.index)
 
@@ -123,6 +216,17 @@ def _size(value: Any) -> str:
     return str(int(value)) if _finite(value) else "-"
 
 
+def speedup_text(value: Any) -> str:
+    """A speedup as a cell: two decimals, or two significant digits below 0.1."""
+    if not _finite(value):
+        return "-"
+    return f"{float(value):{'.2f' if float(value) >= 0.1 else '.2g'}}{TIMES}"
+
+
+def _reason(row: pd.Series) -> str:
+    return row["reason"] if isinstance(row["reason"], str) else "no reason recorded"
+
+
 def _spread(row: pd.Series) -> str:
     std, median = row["time_std_s"], row["time_median_s"]
     if not (_finite(std) and _finite(median)) or median <= 0:
@@ -146,49 +250,17 @@ def build(frame: pd.DataFrame, metas: list[dict[str, Any]], baseline: str | None
         notes.append(_untimed(frame))
     elif missing:
         notes.append(missing)
-    frame = frame.assign(speedup=speedups(frame, baseline_key))
-
-    extras = [c for c in ("variant_params",) if frame[c].any()]
-    columns = ["Kernel", "Backend", "Device", *("Variant" for _ in extras)]
-    columns += ["Precision", "Size", "Status"]
-    if timings:
-        columns += ["Median", "Spread", "GB/s", "GFLOP/s"]
-        if baseline_key is not None:
-            columns.append(f"Speedup vs {baseline_label}")
-    rows = []
-    problems = []
-    fastest = set(best_groups(frame).index)
-    for index, row in frame.iterrows():
-        cells = [str(row["case"]), str(row["backend"]), str(row["series"])]
-        cells += [str(row[c]) + (" (best group)" if index in fastest else "") for c in extras]
-        cells += [str(row["precision"]), _size(row["size"]), str(row["status"])]
-        if timings:
-            cells += [
-                format_time(row["time_median_s"]),
-                _spread(row),
-                _num(row["gbytes_per_s"]),
-                _num(row["gflops_per_s"]),
-            ]
-            if baseline_key is not None:
-                cells.append(f"{row['speedup']:.2f}{TIMES}" if _finite(row["speedup"]) else "-")
-        rows.append(cells)
-        if row["status"] != "ok":
-            reason = row["reason"] if isinstance(row["reason"], str) else "no reason recorded"
-            problems.append(
-                f"{row['kernel']} on {row['series']} ({row['precision']}, n={_size(row['size'])}):"
-                f" {row['status']}: {reason}"
-            )
-    counts = frame["status"].value_counts()
-    tally = ", ".join(f"{int(counts.get(s, 0))} {s}" for s in ("ok", "fail", "error", "skipped"))
+    frame = frame.assign(speedup=speedups(frame, baseline_key), pct_peak=pct_of_peak(frame))
+    problems = [
+        f"{row['kernel']} on {row['series']} ({row['precision']}, n={_size(row['size'])}):"
+        f" {row['status']}: {_reason(row)}"
+        for _, row in frame[frame["status"] != "ok"].iterrows()
+    ]
     tables = [
-        Table(
-            "Results",
-            columns,
-            rows,
-            f"{tally}. Median of the timed repetitions; spread is their standard deviation, "
-            "'unstable' where the repetitions varied too much to trust (the run's own flag).",
-        ),
+        _results_table(frame, timings, baseline_key, baseline_label),
+        _baselines_table(frame, baseline_key),
         _best_groups_table(frame),
+        _peaks_table(frame, metas),
         _runs_table(frame, metas),
         _devices_table(frame, metas),
         _software_table(metas),
@@ -198,10 +270,174 @@ def build(frame: pd.DataFrame, metas: list[dict[str, Any]], baseline: str | None
     return Report(title, notes, [t for t in tables if t.rows], problems, story=told)
 
 
+def _results_table(
+    frame: pd.DataFrame, timings: bool, baseline_key: str | None, baseline_label: str
+) -> Table:
+    """Every row: status, times, rates, percent of peak and speedup."""
+    extras = [c for c in ("variant_params",) if frame[c].any()]
+    peaks = bool(frame["pct_peak"].notna().any())
+    columns = ["Kernel", "Backend", "Device", *("Variant" for _ in extras)]
+    columns += ["Precision", "Size", "Status"]
+    if timings:
+        columns += ["Median", "Spread", "GB/s", *([PEAK_COLUMN] if peaks else []), "GFLOP/s"]
+        if baseline_key is not None:
+            over = "fastest CPU" if baseline_key == FASTEST_CPU else baseline_label
+            columns.append(f"Speedup vs {over}")
+    rows = []
+    fastest = set(best_groups(frame).index)
+    for index, row in frame.iterrows():
+        cells = [str(row["case"]), str(row["backend"]), str(row["series"])]
+        cells += [str(row[c]) + (" (best group)" if index in fastest else "") for c in extras]
+        cells += [str(row["precision"]), _size(row["size"]), str(row["status"])]
+        if timings:
+            cells += [format_time(row["time_median_s"]), _spread(row), _num(row["gbytes_per_s"])]
+            cells += [percent_of_peak(row["pct_peak"])] if peaks else []
+            cells.append(_num(row["gflops_per_s"]))
+            if baseline_key is not None:
+                cells.append(speedup_text(row["speedup"]))
+        rows.append(cells)
+    counts = frame["status"].value_counts()
+    tally = ", ".join(f"{int(counts.get(s, 0))} {s}" for s in ("ok", "fail", "error", "skipped"))
+    note = (
+        f"{tally}. Median of the timed repetitions; spread is their standard deviation, "
+        "'unstable' where the repetitions varied too much to trust (the run's own flag)."
+    )
+    if peaks:
+        note += f" {PEAK_COLUMN}: GB/s over the device's measured peak (see Peaks)."
+    return Table("Results", columns, rows, note)
+
+
+def _baselines_table(frame: pd.DataFrame, baseline_key: str | None) -> Table:
+    """Which row each kernel's speedups are over, and its median."""
+    if baseline_key is None:
+        return Table("Speedup baselines", [], [])
+    found = baselines(frame, baseline_key)
+    rows = frame.assign(_base=found["baseline"], _time=found["baseline_time"])
+    rows = rows[rows["_time"].notna()]
+    keys = ["case", "precision", "size", "_base"]
+    table = [
+        [
+            str(r["case"]),
+            str(r["precision"]),
+            _size(r["size"]),
+            str(r["_base"]),
+            format_time(r["_time"]),
+        ]
+        for _, r in rows.drop_duplicates(keys).iterrows()
+    ]
+    if baseline_key == FASTEST_CPU:
+        note = (
+            "Each kernel's speedups are over its fastest CPU row (the numpy backend or an "
+            "OpenCL CPU device such as PoCL; any variant) of the same precision, size, "
+            "input, cache and transfers; that row's speedup is 1. --baseline names one "
+            "device instead."
+        )
+    else:
+        note = "Speedups are over this device's row of the same variant, else its first."
+    columns = ["Kernel", "Precision", "Size", "Baseline", "Median"]
+    return Table("Speedup baselines", columns, table, note)
+
+
+def pct_of_peak(frame: pd.DataFrame) -> pd.Series:
+    """Each row's GB/s as a percent of its device's bandwidth peak: the run's own
+    ``pct_peak_bw``, else from the peak in the metadata (NaN where neither is)."""
+    import pandas as pd
+
+    def column(name: str) -> pd.Series:
+        values = frame[name] if name in frame else pd.Series(math.nan, index=frame.index)
+        return pd.to_numeric(values, errors="coerce").astype(float)
+
+    peak = column("peak_gbytes_per_s")
+    return column("pct_peak_bw").fillna(100 * column("gbytes_per_s") / peak.where(peak > 0))
+
+
+def _peaks_table(frame: pd.DataFrame, metas: list[dict[str, Any]]) -> Table:
+    """Each device's peaks as its run's metadata holds them (`harness peak`): the
+    figures, when and where they were measured, and what was noted then."""
+    rows = []
+    multi = len(metas) > 1
+    if not any(meta.get("peaks") for meta in metas):
+        return Table("Peaks", [], [])
+    for meta in metas:
+        peaks = meta.get("peaks") or {}
+        ran = frame[(frame["run"] == meta["run"]) & frame["time_median_s"].gt(0)]
+        host = str((meta.get("host") or {}).get("hostname") or "-")
+        for device in dict.fromkeys([*peaks, *ran["device_id"].astype(str)]):
+            peak = peaks.get(device)
+            cells = [meta["run"]] if multi else []
+            if not isinstance(peak, dict):
+                cells += [device, "-", "-", "-", "-", "-", "not measured"]
+                cells.append(f"no peak: measure one with harness peak --device {device}")
+                rows.append(cells)
+                continue
+            measured = peak.get("device") if isinstance(peak.get("device"), dict) else {}
+            flops = peak.get("fma_gflops_per_s") or {}
+            where = ", ".join(
+                str(v) for v in (host, measured.get("name"), measured.get("driver")) if v
+            )
+            said = [*(peak.get("notes") or []), *(peak.get("warnings") or [])]
+            cells += [
+                device,
+                _num(peak.get("copy_gbytes_per_s")),
+                _num(peak.get("triad_gbytes_per_s")),
+                _num(peak_bandwidth(peak)),
+                _num(flops.get("f64")),
+                _num(flops.get("f32")),
+                f"{peak.get('measured') or '-'} on {where or '-'}",
+                "; ".join(map(str, said)) or "-",
+            ]
+            rows.append(cells)
+    columns = ["Device", "Copy GB/s", "Triad GB/s", "Peak GB/s", "FMA f64", "FMA f32"]
+    columns += ["Measured", "Notes"]
+    return Table(
+        "Peaks",
+        (["Run"] if multi else []) + columns,
+        rows,
+        f"{PEAK_COLUMN} is a row's GB/s over its device's Peak GB/s (the better of copy and "
+        "triad, FMA in GFLOP/s): the peaks 'harness peak' measured, which the run found "
+        "for its devices when it started. A row above 100% ran from cache.",
+    )
+
+
+def percent_of_peak(value: Any) -> str:
+    """A percent of peak as a cell: above 100 the data was in cache, which no
+    percentage of the memory's peak describes."""
+    if not _finite(value):
+        return "-"
+    return ABOVE_PEAK if float(value) > 100 else f"{float(value):.0f}%"
+
+
+def noise_story(frame: pd.DataFrame) -> list[str]:
+    """How the timed rows met their noise target, in the terminal's words: how
+    many met it and missed it (and why), and the unstable rows to rerun."""
+    records = [
+        {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
+        for r in frame.to_dict("records")
+    ]
+    told = []
+    verdict = noise_summary(records)
+    if verdict:
+        told.append(verdict[0].upper() + verdict[1:] + ".")
+    unstable = [
+        f"{r['case']} n={_size(r['size'])} on {r['series_id']}"
+        for r in records
+        if r.get("status") == "ok" and str(r.get("unstable")).lower() in ("true", "1")
+    ]
+    if unstable:
+        more = f" and {len(unstable) - 8} more" if len(unstable) > 8 else ""
+        told.append(
+            f"{len(unstable)} row(s) unstable, their repetitions spread more than 10% (or 2x "
+            f"between fastest and slowest); rerun before trusting them: "
+            f"{', '.join(unstable[:8])}{more}."
+        )
+    return told
+
+
 def story(frame: pd.DataFrame, baseline_key: str | None, baseline_label: str) -> list[str]:
-    """The run in a few sentences: what ran on which devices and how it ended,
-    the device that was fastest for the most kernels, and each device's
-    geometric-mean speedup over the baseline (``frame`` has ``speedup``)."""
+    """The run in a few sentences: what ran on which devices and how it ended, how
+    the rows met their noise target, the device that was fastest for the most
+    kernels, each kernel's baseline and each device's geometric-mean speedup over
+    it (``frame`` has ``speedup``), and the rows above their device's peak."""
     devices = list(dict.fromkeys(frame["series"].astype(str)))
     short = dict(zip(frame["series"].astype(str), frame["series_id"].astype(str), strict=True))
     counts = frame["status"].value_counts()
@@ -210,6 +446,7 @@ def story(frame: pd.DataFrame, baseline_key: str | None, baseline_label: str) ->
         f"{frame['case'].nunique()} kernels on {len(devices)} devices "
         f"({'; '.join(devices)}): {len(frame)} rows, {ended}."
     ]
+    told += noise_story(frame)
     bad = int(counts.get("fail", 0)) + int(counts.get("error", 0))
     if bad:
         told.append(f"{bad} row{'s' if bad > 1 else ''} failed or errored: listed first below.")
@@ -222,15 +459,48 @@ def story(frame: pd.DataFrame, baseline_key: str | None, baseline_label: str) ->
     ranked = ", ".join(f"{series} for {n}" for series, n in wins.items())
     told.append(f"Fastest device, kernel by kernel: {ranked} of {len(best)} timed cases.")
     if baseline_key is not None:
-        others = done[(done["series_key"] != baseline_key) & done["speedup"].gt(0)]
-        means = [
-            f"{short[series]} {math.exp(rows['speedup'].map(math.log).mean()):.2f}{TIMES} "
-            f"({len(rows)} rows)"
-            for series, rows in others.groupby("series", sort=False)
+        told += _speedup_story(frame, done, baseline_key, baseline_label, short)
+    above = done[done["pct_peak"] > 100] if "pct_peak" in done else done.iloc[0:0]
+    if not above.empty:
+        names = ", ".join(f"{r['case']} on {r['series_id']}" for _, r in above.iterrows())
+        told.append(
+            f"{len(above)} row(s) above their device's measured bandwidth peak, so their "
+            f"data was in cache: {names}."
+        )
+    return told
+
+
+def _speedup_story(
+    frame: pd.DataFrame,
+    done: pd.DataFrame,
+    baseline_key: str,
+    baseline_label: str,
+    short: dict[str, str],
+) -> list[str]:
+    """Which device each kernel's baseline was, and each device's geometric-mean speedup."""
+    told = []
+    if baseline_key == FASTEST_CPU:
+        found = baselines(done, baseline_key)
+        chosen = done[
+            (found["baseline"] == done["variant"])
+            & (found["baseline_time"] == done["time_median_s"])
         ]
-        if means:
-            over = short.get(baseline_label, baseline_label)
-            told.append(f"Geometric-mean speedup over {over}: {', '.join(means)}.")
+        chosen = chosen.drop_duplicates(_problem(chosen).columns.tolist())
+        counts = chosen["series_id"].astype(str).value_counts()
+        ranked = ", ".join(f"{series} for {n}" for series, n in counts.items())
+        told.append(f"Speedup baseline, kernel by kernel: {ranked} of {len(chosen)} timed cases.")
+        others = done[done["speedup"].gt(0)]
+        over = FASTEST_CPU_LABEL
+    else:
+        others = done[(done["series_key"] != baseline_key) & done["speedup"].gt(0)]
+        over = short.get(baseline_label, baseline_label)
+    means = [
+        f"{short[series]} {speedup_text(math.exp(rows['speedup'].map(math.log).mean()))} "
+        f"({len(rows)} row{'s' if len(rows) > 1 else ''})"
+        for series, rows in others.groupby("series", sort=False)
+    ]
+    if means:
+        told.append(f"Geometric-mean speedup over {over}: {', '.join(means)}.")
     return told
 
 
@@ -350,14 +620,18 @@ def _software_table(metas: list[dict[str, Any]]) -> Table:
     return Table("Software", ["Library", *(m["run"] for m in metas)], rows)
 
 
+def numeric(column: str) -> bool:
+    """Whether a column holds numbers (right-aligned)."""
+    return column in NUMERIC or column.startswith("Speedup")
+
+
 def _md_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
 def markdown_table(table: Table) -> str:
     """A GitHub-flavoured Markdown table; numeric-looking columns right-aligned."""
-    right = {"Size", "Median", "Spread", "GB/s", "GFLOP/s", "Rows", "Memory", "Compute units"}
-    align = ["---:" if c in right or c.startswith("Speedup") else "---" for c in table.columns]
+    align = ["---:" if numeric(c) else "---" for c in table.columns]
     lines = [
         "| " + " | ".join(_md_cell(c) for c in table.columns) + " |",
         "| " + " | ".join(align) + " |",
