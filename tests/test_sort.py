@@ -457,7 +457,9 @@ def test_a_nan_ordering_bug_fails_the_default_check(tmp_path: Path) -> None:
     rows = results.read_journal(run_folder(out))
     failed = [r for r in rows if r["status"] == "fail"]
     assert failed and all("check case 'special" in r["reason"] for r in failed), failed
-    assert {r["strategy"] for r in failed} == {"global", "local"}
+    # The fused strategies keep order words between launches, so only the
+    # strategies that map keys in every launch (global here) meet the bug.
+    assert {r["strategy"] for r in failed} == {"global"}
 
 
 def test_a_bug_in_the_descending_path_fails_the_default_check(tmp_path: Path) -> None:
