@@ -15,7 +15,9 @@ from harness.reporting import frames, plot
 
 #: Another machine's device in the store, which a measurement here must keep.
 FOREIGN = "elsewhere | cuda | H100 | 580 | CUDA"
-SMALL = ("--bandwidth-size", "100000", "--fma-size", "4096", "--max-time", "0.3", "--span", "0.3")
+#: Small sizes; --force keeps what a loaded machine measures (flagged).
+SMALL = ("--bandwidth-size", "100000", "--fma-size", "4096", "--max-time", "0.3", "--span", "0.3",
+         "--force")  # fmt: skip
 
 
 @pytest.fixture
@@ -78,7 +80,7 @@ def test_bandwidth_is_sampled_for_the_whole_span(store) -> None:
     span = 0.8
     start = time.perf_counter()
     proc = harness("peak", "-b", "cpu", "--bandwidth-size", "1000000", "--fma-size", "4096",
-                   "--max-time", "0.05", "--span", str(span))  # fmt: skip
+                   "--max-time", "0.05", "--span", str(span), "--force")  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert time.perf_counter() - start > 2 * span
 
@@ -100,9 +102,21 @@ def test_a_run_without_peaks_says_how_to_measure_them(tmp_path, store) -> None:
         (("--device", "opencl:9"), "--device 'opencl:9': no such device (BACKEND:INDEX;"),
         (("-b", "vulkan"), "-b 'vulkan': no such backend; choose from"),
         (("--fma-size", "0"), "'0' must be a positive whole number"),
+        (("--fma-size", "1"), "--fma-size 1: too small to measure a peak at; give at least 1024"),
+        (
+            ("--bandwidth-size", "1"),
+            "--bandwidth-size 1: too small to measure a peak at; give at least 65536",
+        ),
+        (("--device", ""), "--device '': not BACKEND:INDEX as 'harness devices' lists it"),
+        (("--device", "cpu:"), "--device 'cpu:': not BACKEND:INDEX"),
+        (("--device", " cpu:0"), "--device ' cpu:0': not BACKEND:INDEX"),
+        (("--device", "cpu:\u00b2"), "--device 'cpu:\u00b2': not BACKEND:INDEX"),
+        (("--device", "vulkan:0"), "--device 'vulkan:0': no such backend 'vulkan'; choose from"),
     ],
 )
 def test_bad_peak_arguments_get_one_line(store, args, message) -> None:
+    before = store.read_bytes()
     proc = harness("peak", *args)
     assert proc.returncode == 2
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert store.read_bytes() == before, "a refused command changed the stored peaks"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -14,8 +15,11 @@ from harness.backends.base import BackendUnavailable, DeviceInfo
 from harness.cli import arguments
 from harness.errors import UsageError
 from harness.execution import peaks
-from harness.execution.peaks import SPAN, keep, measure
+from harness.execution.peaks import LEAST_BANDWIDTH_SIZE, LEAST_FMA_SIZE, SPAN, keep, measure
 from harness.execution.runner import Runner, RunOptions
+
+#: A --device value: a backend's name and a device's index, as 'harness devices' lists them.
+DEVICE = re.compile(r"([a-z][a-z0-9_]*):([0-9]+)", re.ASCII)
 
 
 def _devices(backends: Sequence[str] | None, chosen: Sequence[str]) -> list[DeviceInfo]:
@@ -29,12 +33,21 @@ def _devices(backends: Sequence[str] | None, chosen: Sequence[str]) -> list[Devi
             if backends:
                 raise UsageError(f"-b {name}: {exc}") from None
     for text in chosen:
-        backend, _, index = text.partition(":")
+        form = DEVICE.fullmatch(text)
+        if not form:
+            raise UsageError(
+                f"--device {text!r}: not BACKEND:INDEX as 'harness devices' lists it (e.g. cpu:0)"
+            )
+        backend, index = form.group(1), int(form.group(2))
+        if backend not in BACKENDS:
+            raise UsageError(
+                f"--device {text!r}: no such backend {backend!r}; choose from {', '.join(BACKENDS)}"
+            )
         try:
-            devices = get_backend(backend).devices() if backend in BACKENDS else []
+            devices = get_backend(backend).devices()
         except BackendUnavailable as exc:
             raise UsageError(f"--device {text!r}: {exc}") from None
-        match = [d for d in devices if index.isdigit() and d.index == int(index)]
+        match = [d for d in devices if d.index == index]
         if not match:
             known = ", ".join(d.id for d in devices) or "none here"
             raise UsageError(f"--device {text!r}: no such device (BACKEND:INDEX; {known})")
@@ -53,26 +66,56 @@ def _line(peak: Mapping[str, Any]) -> str:
     return f"{device['id']} ({device['name']}): " + ", ".join(parts)
 
 
+def _check_sizes(args: argparse.Namespace) -> None:
+    """Refuse sizes below those a peak is measured at (one line, exit status 2)."""
+    for option, value, least in (
+        ("--bandwidth-size", args.bandwidth_size, LEAST_BANDWIDTH_SIZE),
+        ("--fma-size", args.fma_size, LEAST_FMA_SIZE),
+    ):
+        if value is not None and value < least:
+            raise UsageError(
+                f"{option} {value}: too small to measure a peak at; give at least {least}"
+            )
+
+
 def _cmd_peak(args: argparse.Namespace) -> int:
+    _check_sizes(args)
     devices = _devices(args.backends, args.device)
     if not devices:
         raise UsageError("no device to measure (see 'harness devices')")
+    path = peaks.store_path()
+    peaks.check_store(path)
     runner = Runner(RunOptions(max_time=args.max_time))
-    measured = []
+    measured, refused = [], 0
     for info in devices:
         print(f"measuring {info.id} ({info.name}) ...", file=sys.stderr, flush=True)
         peak = measure(info, runner, args.fma_size, args.bandwidth_size, args.span)
-        path = keep(info.as_dict(), peak)
         measured.append(peak)
         print(_line(peak), flush=True)
         for note in peak["notes"]:
             print(f"  note: {note}", file=sys.stderr)
+        stored = peaks.lookup(info.as_dict(), peaks.read_store(path))
+        peak["warnings"] += peaks.losses(peak, stored)
         for warning in peak["warnings"]:
             print(f"  warning: {warning}", file=sys.stderr)
+        if peak["warnings"] and not args.force:
+            refused += 1
+            kept = f"the stored peak of {stored.get('measured')} stays" if stored else "none stored"
+            print(
+                f"  not kept ({kept}): measure again on a quiet machine, or keep it flagged "
+                "with --force",
+                file=sys.stderr,
+            )
+            continue
+        peak["flagged"] = bool(peak["warnings"])
+        keep(info.as_dict(), peak)
+        if peak["flagged"]:
+            print("  kept flagged (--force): runs that use it say so", file=sys.stderr)
     if args.json:
         print(json.dumps(measured, indent=2))
-    print(f"kept in {path}", file=sys.stderr)
-    return 1 if any(p["notes"] for p in measured) else 0
+    if refused < len(measured):
+        print(f"kept in {path}", file=sys.stderr)
+    return 1 if refused or any(p["notes"] for p in measured) else 0
 
 
 def register(sub: Any) -> None:
@@ -111,14 +154,21 @@ def register(sub: Any) -> None:
         "--fma-size",
         type=arguments.positive_int,
         metavar="N",
-        help="work-items of the FMA kernel (default 2^20, 2^18 on CPU devices)",
+        help="work-items of the FMA kernel (default 2^20, 2^18 on CPU devices; "
+        f"at least {LEAST_FMA_SIZE})",
     )
     parser.add_argument(
         "--bandwidth-size",
         type=arguments.positive_int,
         metavar="N",
         help="elements of each bandwidth array (default: four last-level caches of arrays, "
-        "at least 2^25 elements, within the device's limits)",
+        f"at least 2^25 elements, within the device's limits; at least {LEAST_BANDWIDTH_SIZE})",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="keep a peak measured under load, or one that loses or lowers a stored figure, "
+        "flagged (runs that use it say so)",
     )
     parser.add_argument("--json", action="store_true", help="also print the peaks as JSON")
     parser.set_defaults(handler=_cmd_peak)

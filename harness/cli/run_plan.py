@@ -229,11 +229,37 @@ def new_run(
 
 
 def _known_peaks(devices: Sequence[DeviceInfo], options: RunOptions) -> dict[str, Any]:
-    """Each device's measured peaks (`harness peak`), by device id; a note names the
-    devices of a timed run that have none."""
-    known = {d.id: peak for d in devices if (peak := peaks.lookup(d.as_dict()))}
+    """Each device's measured peaks (`harness peak`), by device id. A timed run says
+    once which peak each device is placed against, naming a flagged or old one, and
+    which devices have none; a damaged store places no row against a peak."""
+    path = peaks.store_path()
+    try:
+        stored = peaks.read_store(path)
+    except peaks.StoreError as exc:
+        stored = {}
+        if not options.check:
+            print(f"warning: {exc}; no row is placed against a peak", file=sys.stderr)
+    known = {d.id: peak for d in devices if (peak := peaks.lookup(d.as_dict(), stored))}
     missing = [d.id for d in devices if d.id not in known]
-    if missing and not options.check:
+    if options.check:
+        return known
+    for device, peak in known.items():
+        when, doubts = peaks.describe(peak)
+        best = peaks.bandwidth(peak)
+        which = f"peak{f' of {best:.3g} GB/s' if best else ''} from {path}"
+        if doubts:
+            print(
+                f"warning: {device}'s rows are placed against a doubtful {which}, "
+                f"measured {when}: {'; '.join(doubts)}; measure again with: harness peak "
+                f"--device {device}",
+                file=sys.stderr,
+            )
+        else:
+            print(
+                f"note: {device}'s rows are placed against its {which}, measured {when}",
+                file=sys.stderr,
+            )
+    if missing:
         print(
             f"note: no measured peak for {', '.join(missing)}, so its rows get no pct_peak_bw "
             f"or pct_peak_flops; measure with: harness peak --device {missing[0]}",

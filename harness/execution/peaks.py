@@ -13,15 +13,28 @@ independent multiply-adds). The figures go to a JSON store, one entry per
 device of a host (keyed by host, backend, name, driver and API, so another
 machine or driver never reuses them): ``$HARNESS_PEAKS``, else
 ``$XDG_CACHE_HOME/harness/peaks.json``, else ``~/.cache/harness/peaks.json``.
-``harness run`` copies each device's entry into its metadata and gives every
-row ``pct_peak_bw`` and ``pct_peak_flops``.
+Each entry keeps the conditions it was measured in (host, CPUs, load averages
+before and after, the share of CPU time other processes took meanwhile). A
+measurement taken under load (a CPU device while the load average passed half
+the CPUs or other processes took a quarter of the CPU time, or any device whose
+bandwidth median was far from its best), or one that would lose or lower a
+stored figure by half, is not kept unless ``--force`` keeps it flagged; a
+figure that is not a positive finite number is never kept. Sizes below those a
+peak is measured at, and a store that cannot be read or written, are refused
+before measuring; a damaged store is left as it is. ``harness run`` copies
+each device's entry into its metadata, says which it used (naming a flagged or
+old one), and gives every row ``pct_peak_bw`` and ``pct_peak_flops``.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
+import math
 import os
 import platform
+import resource
+import tempfile
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -49,6 +62,26 @@ MIN_LENGTH = 1 << 25
 #: time to its best past which the measurement says the bandwidth changed.
 SPAN = 5.0
 SPREAD = 1.25
+#: The least sizes a peak is measured at: below them a launch's overhead, not
+#: the memory, sets a bandwidth array's time (2^16 elements, 512 KiB in f64), and
+#: too few work-items leave most of a device's units idle (four groups of 256).
+LEAST_BANDWIDTH_SIZE = 1 << 16
+LEAST_FMA_SIZE = 1 << 10
+#: A CPU device's peak is taken under load when the 1-minute load average
+#: passed this share of the CPUs before it, or other processes took more than
+#: ``OTHERS`` of the machine's CPU time while it was measured.
+LOADED = 0.5
+OTHERS = 0.25
+#: A measured figure this many times below the stored one does not replace it.
+FAR_BELOW = 2.0
+#: Days after which a run calls the peak it uses old.
+OLD_DAYS = 30
+#: Bytes written to the store's folder before measuring, to find a full disk.
+PROBE_BYTES = 1 << 16
+
+
+class StoreError(UsageError):
+    """The peaks store cannot be read or written (one line, exit status 2)."""
 
 
 def store_path() -> Path:
@@ -65,36 +98,211 @@ def device_key(device: Mapping[str, Any]) -> str:
     return " | ".join(str(p) for p in (*parts, device.get("api")))
 
 
-def _read(path: Path) -> dict[str, Any]:
+def read_store(path: Path | None = None) -> dict[str, Any]:
+    """The stored peaks by `device_key` (empty where there is no store yet);
+    StoreError for a store that is a folder, no regular file or damaged, which
+    is then left as it is."""
+    path = path or store_path()
+    fix = "it is left as it is: repair or remove it, or point HARNESS_PEAKS at another file"
+    if path.is_dir():
+        raise StoreError(f"peaks store {path}: is a folder; point HARNESS_PEAKS at a file")
+    if path.exists() and not path.is_file():
+        raise StoreError(f"peaks store {path}: not a regular file; point HARNESS_PEAKS at a file")
     try:
         stored = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return {}
+    except json.JSONDecodeError as exc:
+        raise StoreError(
+            f"peaks store {path}: damaged at line {exc.lineno}, column {exc.colno} "
+            f"({exc.msg}); {fix}"
+        ) from None
     except (OSError, ValueError) as exc:
-        raise UsageError(f"{path}: not a peaks file harness peak wrote ({exc})") from None
-    return stored if isinstance(stored, dict) else {}
+        raise StoreError(f"peaks store {path}: cannot be read ({exc}); {fix}") from None
+    if not isinstance(stored, dict):
+        raise StoreError(
+            f"peaks store {path}: holds a JSON {type(stored).__name__}, not the object of "
+            f"peaks harness peak writes; {fix}"
+        )
+    return stored
 
 
-def lookup(device: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The stored peaks of a device (a `DeviceInfo.as_dict`), or None."""
-    try:
-        entry = _read(store_path()).get(device_key(device))
-    except UsageError:
-        return None
+def lookup(device: Mapping[str, Any], stored: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A device's (a `DeviceInfo.as_dict`) entry in the ``stored`` peaks, or None."""
+    entry = stored.get(device_key(device))
     return entry if isinstance(entry, dict) else None
 
 
+def check_store(path: Path) -> None:
+    """Check before measuring that the store at ``path`` can be read and replaced:
+    StoreError in one line for a folder, a damaged file, a read-only file or
+    folder, or a full disk (a probe is written, synced and removed)."""
+    read_store(path)
+    fix = "point HARNESS_PEAKS at a file this user can write, on a disk with free space"
+    if path.exists() and not (path.stat().st_mode & 0o222 and os.access(path, os.W_OK)):
+        raise StoreError(f"peaks store {path}: is read-only; {fix}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(
+            f"peaks store {path}: cannot make its folder ({exc.strerror or exc}); {fix}"
+        ) from None
+    try:
+        handle, probe = tempfile.mkstemp(dir=path.parent, prefix=".probe-")
+        try:
+            os.write(handle, bytes(PROBE_BYTES))
+            os.fsync(handle)
+        finally:
+            os.close(handle)
+            os.unlink(probe)
+    except OSError as exc:
+        raise StoreError(
+            f"peaks store {path}: cannot write there ({exc.strerror or exc}); {fix}"
+        ) from None
+
+
 def keep(device: Mapping[str, Any], peak: dict[str, Any]) -> Path:
-    """Store a device's peaks, keeping every other device's; returns the file."""
+    """Store a device's peaks, keeping every other device's; returns the file.
+    StoreError where it cannot be written, the store then left as it was."""
     path = store_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with filelock.FileLock(str(path) + ".lock"):
-        stored = _read(path)
-        stored[device_key(device)] = peak
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(stored, indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with filelock.FileLock(str(path) + ".lock"):
+            stored = read_store(path)
+            stored[device_key(device)] = peak
+            tmp.write_text(json.dumps(stored, indent=2) + "\n", encoding="utf-8")
+            os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise StoreError(
+            f"peaks store {path}: cannot write it ({exc.strerror or exc}); it is left as it was"
+        ) from None
     return path
+
+
+def _cpu_seconds() -> tuple[float, float, float] | None:
+    """The machine's busy and total CPU seconds since boot and this process's own
+    (with its children), or None where the kernel does not tell (no /proc/stat)."""
+    try:
+        line = Path("/proc/stat").read_text(encoding="ascii").split("\n", 1)[0]
+    except OSError:
+        return None
+    ticks = [int(t) for t in line.split()[1:9]]
+    idle = sum(ticks[3:5])
+    tick = os.sysconf("SC_CLK_TCK")
+    usage = (resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    own = sum(u.ru_utime + u.ru_stime for u in usage)
+    return (sum(ticks) - idle) / tick, sum(ticks) / tick, own
+
+
+def conditions(before: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The host's state now: name, CPUs and load averages (1, 5 and 15 minutes).
+    Given the state ``before`` a measurement, also the load averages then and the
+    share of the machine's CPU time other processes took in between."""
+    now = {
+        "host": platform.node(),
+        "cpus": os.cpu_count(),
+        "load": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+        "cpu_seconds": _cpu_seconds(),
+    }
+    if before is None:
+        return now
+    spent = now.pop("cpu_seconds"), before.get("cpu_seconds")
+    others = None
+    if all(spent) and spent[0][1] > spent[1][1]:
+        (busy, total, own), (busy0, total0, own0) = spent
+        others = max(0.0, (busy - busy0) - (own - own0)) / (total - total0)
+    return {
+        "host": now["host"],
+        "cpus": now["cpus"],
+        "load_before": before.get("load"),
+        "load_after": now["load"],
+        "others_busy": others,
+    }
+
+
+def under_load(info: DeviceInfo, state: Mapping[str, Any]) -> str | None:
+    """Why a CPU device's peak measured in ``state`` (see `conditions`) was taken
+    under load, or None."""
+    if info.kind != "cpu":
+        return None
+    cpus = state.get("cpus") or 1
+    load = (state.get("load_before") or [0.0])[0]
+    others = state.get("others_busy")
+    if load <= LOADED * cpus and (others is None or others <= OTHERS):
+        return None
+    took = f"; other processes took {others:.0%} of its CPU time" if others is not None else ""
+    return (
+        f"measured under load: the load average was {load:.2f} on {cpus} CPUs before it"
+        f"{took}; a CPU device's peak is then too low"
+    )
+
+
+def losses(peak: Mapping[str, Any], stored: Mapping[str, Any] | None) -> list[str]:
+    """What keeping ``peak`` would lose of the ``stored`` entry: each figure it
+    lacks (failed or nonsense) or holds far below the stored one."""
+    if not stored:
+        return []
+    found = []
+    when = stored.get("measured") or "an unknown date"
+    for key, label, unit in _figures(stored):
+        old, new = _figure(stored, key), _figure(peak, key)
+        if old is None:
+            continue
+        if new is None:
+            found.append(f"{label}: not measured; the stored {old:.3g} {unit} ({when}) would go")
+        elif new * FAR_BELOW < old:
+            found.append(
+                f"{label} {new:.3g} {unit} is far below the stored {old:.3g} {unit} ({when})"
+            )
+    return found
+
+
+def _figures(peak: Mapping[str, Any]) -> list[tuple[tuple[str, ...], str, str]]:
+    """The figures of a peak: where each is kept, its label and unit."""
+    return [
+        (("copy_gbytes_per_s",), "copy", "GB/s"),
+        (("triad_gbytes_per_s",), "triad", "GB/s"),
+        *((("fma_gflops_per_s", p), f"FMA {p}", "GFLOP/s") for p in ("f64", "f32")),
+    ]
+
+
+def _figure(peak: Mapping[str, Any], key: tuple[str, ...]) -> float | None:
+    """One figure of a peak where it is a positive finite number, else None."""
+    value: Any = peak
+    for part in key:
+        value = value.get(part) if isinstance(value, Mapping) else None
+    return float(value) if _sensible(value) else None
+
+
+def _rate(amount: float, seconds: float) -> float:
+    """Giga-units a second, NaN for a time that is not positive."""
+    return amount / seconds / 1e9 if seconds > 0 else math.nan
+
+
+def _sensible(value: Any) -> bool:
+    """Whether a measured figure is one a device can have: a positive finite number."""
+    return isinstance(value, (int, float)) and math.isfinite(value) and value > 0
+
+
+def describe(peak: Mapping[str, Any], today: datetime.date | None = None) -> tuple[str, list[str]]:
+    """When a stored peak was measured, and why a run should doubt it: flagged
+    (its warnings), old, or without the conditions it was measured in."""
+    when = str(peak.get("measured") or "at an unknown date")
+    doubts = [str(w) for w in peak.get("warnings") or []]
+    if peak.get("flagged") and not doubts:
+        doubts.append("flagged when it was kept")
+    try:
+        measured = datetime.datetime.strptime(when, "%Y-%m-%dT%H:%M:%S%z").date()
+    except ValueError:
+        measured = None
+    age = ((today or datetime.date.today()) - measured).days if measured else None
+    if age is not None and age > OLD_DAYS:
+        doubts.append(f"old: measured {age} days ago")
+    if not isinstance(peak.get("conditions"), dict):
+        doubts.append("the load it was measured under was not recorded")
+    return when, doubts
 
 
 def bandwidth(peak: Mapping[str, Any]) -> float | None:
@@ -141,6 +349,7 @@ def measure(
     the sizes default to the module's choices."""
     session = runner.session(info.backend, info.index)
     limit = session.array_limit()
+    before = conditions()
     peak: dict[str, Any] = {"device": info.as_dict(), "measured": metadata.now(), "notes": []}
     peak["warnings"] = []
     # Noise is never judged (a row keeps no more samples than that), so only
@@ -156,7 +365,11 @@ def measure(
             peak["notes"].append(f"{kernel}: {row['status']}: {row['reason']}")
             continue
         name = key.split("_")[0]
-        peak[key] = row["bytes_per_rep"] / row["time_min_s"] / 1e9
+        best = _rate(row["bytes_per_rep"], row["time_min_s"])
+        if not _sensible(best):
+            peak["notes"].append(f"{kernel}: measured {best} GB/s, which no device does")
+            continue
+        peak[key] = best
         peak[key.replace("_gbytes", "_median_gbytes")] = row["gbytes_per_s"]
         peak[f"{name}_size"] = size
         peak[f"{name}_samples"] = len(row["samples_s"])
@@ -174,5 +387,14 @@ def measure(
         if row["status"] != "ok":
             peak["notes"].append(f"{FMA} {precision}: {row['status']}: {row['reason']}")
             continue
-        peak["fma_gflops_per_s"][precision] = row["flops_per_rep"] / row["time_min_s"] / 1e9
+        flops = _rate(row["flops_per_rep"], row["time_min_s"])
+        if not _sensible(flops):
+            peak["notes"].append(
+                f"{FMA} {precision}: measured {flops} GFLOP/s, which no device does"
+            )
+            continue
+        peak["fma_gflops_per_s"][precision] = flops
+    peak["conditions"] = conditions(before)
+    if loaded := under_load(info, peak["conditions"]):
+        peak["warnings"].append(loaded)
     return peak
