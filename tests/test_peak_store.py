@@ -135,7 +135,7 @@ def test_describe_names_flagged_old_and_unrecorded_peaks() -> None:
     assert peaks.describe(GOOD, today) == ("2026-01-01T00:00:00+0000", [])
     assert peaks.describe(GOOD, datetime.date(2026, 6, 1))[1] == ["old: measured 151 days ago"]
     flagged = {**GOOD, "flagged": True, "warnings": ["measured under load: ..."]}
-    assert peaks.describe(flagged, today)[1] == ["measured under load: ..."]
+    assert peaks.describe(flagged, today)[1] == ["flagged: measured under load: ..."]
     bare = {"copy_gbytes_per_s": 5.0}
     assert peaks.describe(bare, today) == (
         "at an unknown date",
@@ -154,8 +154,8 @@ def test_describe_names_flagged_old_and_unrecorded_peaks() -> None:
         (
             {"measured": "{now}", "flagged": True, "warnings": ["measured under load: 9"]},
             "warning: cpu:0's rows are placed against a doubtful peak of 1e+06 GB/s from "
-            "{store}, measured {now}: measured under load: 9; measure again with: harness peak "
-            "--device cpu:0",
+            "{store}, measured {now}: flagged: measured under load: 9; measure again with: "
+            "harness peak --device cpu:0",
         ),
         (
             {"measured": "2020-01-01T00:00:00+0000"},

@@ -290,9 +290,8 @@ def describe(peak: Mapping[str, Any], today: datetime.date | None = None) -> tup
     """When a stored peak was measured, and why a run should doubt it: flagged
     (its warnings), old, or without the conditions it was measured in."""
     when = str(peak.get("measured") or "at an unknown date")
-    doubts = [str(w) for w in peak.get("warnings") or []]
-    if peak.get("flagged") and not doubts:
-        doubts.append("flagged when it was kept")
+    warnings = "; ".join(str(w) for w in peak.get("warnings") or [])
+    doubts = [f"flagged: {warnings}"] if warnings else []
     try:
         measured = datetime.datetime.strptime(when, "%Y-%m-%dT%H:%M:%S%z").date()
     except ValueError:
