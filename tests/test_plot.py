@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import harness, need_backend, run_folder
@@ -13,9 +15,12 @@ pytest.importorskip("pandas")
 pytest.importorskip("matplotlib")
 
 import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.image import imread
+from matplotlib.legend import Legend
+from matplotlib.text import Text
 
 import harness as harness_package
 from harness.execution import results
@@ -73,7 +78,9 @@ def test_plot_writes_png_and_svg_into_the_run_folder(sweep: list[Path]) -> None:
 
 
 def _legend_texts(fig: Figure) -> list[str]:
-    return [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+    """The texts of the figure's own legends (not its panels'), wherever in its layout."""
+    legends = [legend for legend in fig.findobj(Legend) if legend.axes is None]
+    return [t.get_text() for legend in legends for t in legend.get_texts()]
 
 
 def test_figures_carry_the_titles_and_labels_the_code_says(sweep: list[Path]) -> None:
@@ -83,13 +90,13 @@ def test_figures_carry_the_titles_and_labels_the_code_says(sweep: list[Path]) ->
     ax = times.axes[0]
     assert times.get_suptitle() == plot.TIME_TITLE
     assert ax.get_title(loc="left") == "Stream, Basic"  # the kernel groups in this row of bars
-    assert ax.get_ylabel() == plot.TIME_YLABEL
+    assert plot.TIME_YLABEL in _texts(times)  # one label for the axis the rows of bars share
     assert ax.get_yscale() == "log"
     assert [t.get_text().split("\n")[0] for t in ax.get_xticklabels()] == list(KERNELS)
     labels = _legend_texts(times)
     assert [label.split()[0] for label in labels] == ["cpu:0", "opencl:0"]
 
-    heat = plot.plot_speedup(frame)
+    heat = plot.plot_speedup(frame, "cpu")
     ax = heat.axes[0]
     cpu = frame.loc[frame["device_id"] == "cpu:0", "series"].iat[0]
     assert ax.get_title(loc="left") == plot.SPEEDUP_TITLE.format(baseline=cpu)
@@ -254,3 +261,195 @@ def test_sort_throughput_per_device_and_strategy(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     _not_blank(run / "plots" / "throughput_keys.png")
     assert "skipped bandwidth: no row moves memory" in proc.stderr
+
+
+#: Devices of a synthetic run: id, backend, name, bandwidth (GB/s) and FMA peak (GFLOP/s);
+#: the last is a hundred times slower than the first, as a software renderer is.
+DEVICES = (
+    ("cpu:0", "cpu", "AMD EPYC", 20.0, 40.0),
+    ("opencl:0", "opencl", "pthread-haswell-AMD EPYC", 12.0, 30.0),
+    ("wgpu:0", "wgpu", "llvmpipe (LLVM 15.0.6, 256 bits)", 0.2, 0.5),
+)
+
+
+def synthetic_run(folder: Path, rows: int, devices: int = 3) -> Path:
+    """A run folder of ``rows`` timed rows, shaped as a real run writes them: the
+    suite's kernels in order, each on ``devices`` devices, with peaks measured."""
+    from harness import suite
+
+    folder.mkdir(parents=True)
+    rng = np.random.default_rng(rows)
+    kernels = [spec for spec in suite.ALL if spec.group != "Sort"]
+    lines = []
+    for i in range(rows):
+        spec = kernels[(i // devices) % len(kernels)]
+        device, backend, name, gbs, _ = DEVICES[i % devices]
+        size = 1_000_000
+        moved = int(size * 8 * rng.integers(1, 4))
+        flops = int(size * rng.choice([0, 1, 2, 8, 40]))
+        t = moved / (gbs * 1e9 * rng.uniform(0.3, 1.0))
+        lines.append(
+            {
+                "kernel": spec.name,
+                "group": spec.group,
+                "backend": backend,
+                "device_id": device,
+                "device": name,
+                "precision": "f64",
+                "size": size,
+                "reps": 3,
+                "status": "ok",
+                "bytes_per_rep": moved,
+                "flops_per_rep": flops,
+                "transfers": "resident",
+                "time_min_s": 0.9 * t,
+                "time_median_s": t,
+                "time_mean_s": t,
+                "time_std_s": 0.05 * t,
+                "h2d_s": 0.0,
+                "kernel_s": t,
+                "d2h_s": 0.0,
+                "gbytes_per_s": moved / t / 1e9,
+                "gflops_per_s": flops / t / 1e9,
+            }
+        )
+    peaks = {
+        device: {
+            "copy_gbytes_per_s": gbs,
+            "triad_gbytes_per_s": gbs * 1.05,
+            "fma_gflops_per_s": {"f64": gflops},
+        }
+        for device, _, _, gbs, gflops in DEVICES[:devices]
+    }
+    meta = {"host": {"hostname": "bench"}, "peaks": peaks}
+    results.write_json(folder / results.METADATA, meta)
+    (folder / results.JOURNAL).write_text("\n".join(json.dumps(r) for r in lines) + "\n")
+    return folder
+
+
+def _texts(fig: Figure) -> list[str]:
+    return [t.get_text() for t in fig.findobj(Text)]
+
+
+def _draw(fig: Figure) -> None:
+    """Lay the figure out and draw it, as saving it does, so extents are final."""
+    FigureCanvasAgg(fig).draw()
+
+
+def _boxes(fig: Figure, start: str) -> list[Any]:
+    """Window extents of the figure's visible texts that start with ``start``."""
+    renderer = fig.canvas.get_renderer()
+    found = [
+        t.get_window_extent(renderer)
+        for t in fig.findobj(Text)
+        if t.get_visible() and t.get_text().strip().startswith(start)
+    ]
+    assert found, f"no text starting {start!r}"
+    return found
+
+
+def _apart(fig: Figure, one: str, other: str) -> None:
+    for a in _boxes(fig, one):
+        for b in _boxes(fig, other):
+            assert not a.overlaps(b), f"{one!r} at {a} runs over {other!r} at {b}"
+
+
+def test_roofline_titles_and_labels_keep_clear_of_each_other(tmp_path: Path) -> None:
+    """One device makes the narrowest roofline: the title, the subtitle, the
+    panel's title and the ridge and ceiling labels each keep their own room."""
+    frame, _ = load_runs([synthetic_run(tmp_path / "run", 10, devices=1)])
+    fig = plot.plot_roofline(frame)
+    _draw(fig)
+    title, subtitle, device = plot.ROOFLINE_TITLE, plot.ROOFLINE_NOTE[:20], "cpu:0 (AMD EPYC)"
+    for one, other in ((title, subtitle), (title, device), (subtitle, device)):
+        _apart(fig, one, other)
+    _apart(fig, "ridge ", "40 GFLOP/s")
+    _apart(fig, "ridge ", "21 GB/s")
+
+
+def test_bandwidth_panels_each_fill_their_own_scale(tmp_path: Path) -> None:
+    """A device a hundred times slower than the others still gets bars that span
+    its panel, not slivers, and the title and subtitle keep apart."""
+    frame, _ = load_runs([synthetic_run(tmp_path / "run", 40)])
+    fig = plot.plot_bandwidth(frame)
+    assert [ax.get_title(loc="left").split()[0] for ax in fig.axes] == [d[0] for d in DEVICES]
+    for ax in fig.axes:
+        longest = max(bar.get_width() for bar in ax.patches)
+        peak = ax.get_lines()[0].get_xdata()[0]
+        assert 0.5 < max(longest, peak) / ax.get_xlim()[1] < 0.9
+    _draw(fig)
+    _apart(fig, plot.BANDWIDTH_TITLE, plot.BANDWIDTH_NOTE)
+    for ax in fig.axes:  # the peak's legend sits above the bars
+        legend = ax.get_legend().get_window_extent()
+        for bar in ax.patches:
+            assert not legend.overlaps(bar.get_window_extent())
+
+
+@pytest.mark.parametrize(("rows", "devices"), [(150, 3), (151, 2)])
+def test_time_plot_of_many_rows_fits_a_screen(tmp_path: Path, rows: int, devices: int) -> None:
+    """At 150 rows the time plot is still about a screen in size, with every
+    kernel in it and the legend at the top, above every row of bars."""
+    frame, _ = load_runs([synthetic_run(tmp_path / "run", rows, devices)])
+    fig = plot.plot_times(frame)
+    (png, _) = plot.save(fig, tmp_path / "times")
+    height, width = imread(png).shape[:2]
+    _draw(fig)
+    assert width <= 3100 and height <= 2200, (width, height)
+    assert sum(len(ax.patches) for ax in fig.axes) == rows
+    (legend,) = [legend for legend in fig.findobj(Legend) if legend.axes is None]
+    top = max(ax.get_tightbbox().y1 for ax in fig.axes)
+    assert legend.get_window_extent().y0 >= top
+    _apart(fig, plot.TIME_TITLE, "lower is better")
+
+
+#: Values no measurement gives, put into the first rows of a run: (column, value).
+SPOILT = (
+    ("time_median_s", math.nan),
+    ("time_median_s", math.inf),
+    ("time_median_s", 1e308),
+    ("time_std_s", 1e308),
+    ("gbytes_per_s", math.inf),
+    ("size", math.nan),
+)
+
+
+def test_unusable_values_are_left_out_with_a_note(tmp_path: Path) -> None:
+    """Rows whose plotted values are NaN, infinite or 1e308 are left out of each
+    plot that draws those values, named in its note and in write_plots' notes."""
+    frame, _ = load_runs([synthetic_run(tmp_path / "run", 12, devices=2)])
+    for i, (column, value) in enumerate(SPOILT):
+        frame.loc[i, column] = value
+    fig = plot.plot_times(frame)
+    assert sum(len(ax.patches) for ax in fig.axes) == 12 - 5
+    note = next(t for t in _texts(fig) if "left out" in t)
+    assert "Stream_COPY n=1M on cpu:0 (AMD EPYC) (time_median_s is nan)" in note
+    assert "(time_median_s is inf)" in note and "and 2 more" in note
+    fig = plot.plot_bandwidth(frame)
+    assert sum(len(ax.patches) for ax in fig.axes) == 12 - 5  # the std. dev. is not drawn here
+
+    written, notes = plot.write_plots(frame, tmp_path / "plots")
+    assert {p.name for p in written} >= {f"{stem}.png" for stem in ("time_by_kernel", "roofline")}
+    times = next(n for n in notes if n.startswith("time_by_kernel left out"))
+    for why in ("time_median_s is nan", "time_median_s is inf", "time_median_s is 1e+308"):
+        assert why in times
+    assert "time_std_s is 1e+308" in times and "size is nan" in times
+    assert "gbytes_per_s" not in times  # left out of the plots that draw GB/s only
+    for stem in ("bandwidth", "roofline"):
+        line = next(n for n in notes if n.startswith(f"{stem} left out"))
+        assert "(gbytes_per_s is inf)" in line and "time_std_s" not in line
+    heat = next(n for n in notes if n.startswith("speedup_heatmap left out"))
+    assert heat.count(" on ") == 4
+
+
+def test_plot_command_survives_unusable_journal_values(tmp_path: Path) -> None:
+    run = synthetic_run(tmp_path / "run", 12, devices=2)
+    path = run / results.JOURNAL
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    for row, (column, value) in zip(rows, SPOILT, strict=False):
+        row[column] = value
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    proc = harness("plot", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    for stem in ("time_by_kernel", "speedup_heatmap", "bandwidth", "roofline"):
+        _not_blank(run / "plots" / f"{stem}.png")

@@ -9,6 +9,12 @@ display and nothing global is kept.
 Colours are fixed per backend (`BACKEND_COLOURS`) in every plot; a second
 device of one backend gets a darker shade and another marker, a second sort
 strategy another hatch or line style.
+
+Every figure has its title, then a grey subtitle (what the marks mean, and the
+rows left out), then any legend, each in the layout (`_canvas`), so no text runs
+over another at any width. A row whose plotted value is NaN, infinite or absurd
+(`LIMIT`) is left out of that plot with a note naming it (`usable`), so one bad
+journal line never costs the whole plot.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import functools
 import math
 import sys
+import textwrap
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import matplotlib as mpl
 import numpy as np
 from matplotlib.colors import TwoSlopeNorm, to_rgb
-from matplotlib.figure import Figure
+from matplotlib.figure import Figure, SubFigure
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
 
 from harness.execution.transfers import TRANSFER_MODES
@@ -86,8 +93,21 @@ STYLE = {
 DPI = 150
 #: Most kernels in one row of bars; more wrap onto further rows.
 ROW_CASES = 12
-#: Small grey note at the right of a plot's title line.
-NOTE_STYLE = {"loc": "right", "fontsize": 9, "color": "#555555", "fontweight": "normal"}
+#: Rows of bars a time plot aims at: beyond them rows hold more kernels, so the
+#: figure stays about a screen high however many rows a run has.
+TIME_PANELS = 6
+#: Magnitude from which a measured value is taken as corrupt: no time, count or
+#: rate comes near it, while 1e308 overflows as soon as a plot scales it.
+LIMIT = 1e30
+#: Rows named in a figure's note of rows left out; the rest are counted.
+NAMED_LEFT_OUT = 3
+SUBTITLE_STYLE = {
+    "x": 0.01,
+    "ha": "left",
+    "fontsize": 9,
+    "color": "#555555",
+    "fontweight": "normal",
+}
 
 
 class NothingToPlot(ValueError):
@@ -239,6 +259,38 @@ def _largest(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[frame["size"] == biggest]
 
 
+def usable(frame: pd.DataFrame, columns: tuple[str, ...] = ()) -> tuple[pd.DataFrame, list[str]]:
+    """The rows a plot can draw, and a note naming each timed row it must leave out.
+
+    A timed row (ok, repetitions run) needs a positive, finite ``time_median_s``
+    and a finite ``size``; the plot's other ``columns`` may be missing (NaN: not
+    measured, such as GB/s of a kernel that moves no memory) but not infinite.
+    Values beyond `LIMIT` count as infinite.
+    """
+    ran = (frame["status"] == "ok") & ((frame["reps"] > 0) | frame["time_median_s"].notna())
+    bad = {}
+    for column in ("time_median_s", "size", *columns):
+        if column not in frame:
+            continue
+        values = frame[column].astype(float)
+        wrong = ~np.isfinite(values) | (values.abs() >= LIMIT)
+        if column == "time_median_s":
+            wrong |= values <= 0
+        elif column != "size":
+            wrong &= values.notna()
+        for index in frame.index[ran & wrong]:
+            bad.setdefault(index, f"{column} is {values[index]:g}")
+    notes = [f"{_row_name(frame.loc[i])} ({why})" for i, why in bad.items()]
+    return frame.drop(index=list(bad)), notes
+
+
+def _row_name(row: Any) -> str:
+    """A row as a note names it: Stream_COPY n=1M on cpu:0."""
+    size = float(row["size"])
+    shown = _si(size) if math.isfinite(size) and size < LIMIT else f"{size:g}"
+    return f"{row.get('case', row['kernel'])} n={shown} on {row.get('series', row['device_id'])}"
+
+
 def _needs_timings(frame: pd.DataFrame) -> pd.DataFrame:
     done = timed(frame)
     if done.empty:
@@ -246,30 +298,64 @@ def _needs_timings(frame: pd.DataFrame) -> pd.DataFrame:
     return done
 
 
-def _legend_below(fig: Figure, handles: list[Any], labels: list[str]) -> None:
-    fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 3))
+def _canvas(
+    size: tuple[float, float], title: str, subtitle: str = "", left_out: list[str] | None = None
+) -> tuple[Figure, SubFigure]:
+    """A figure with its title, then a subtitle and the rows left out, and the
+    subfigure to draw in below them.
+
+    Each level is a figure of its own in the constrained layout, so the title,
+    the subtitle and a legend at the top (`_legend`) take their own room and
+    never run over one another or the plots, however narrow the figure.
+    """
+    fig = Figure(figsize=size, layout="constrained")
+    if title:
+        fig.suptitle(title, x=0.01, ha="left")
+    head = fig.subfigures(1, 1)
+    lines = [subtitle] if subtitle else []
+    if left_out:
+        named = "; ".join(left_out[:NAMED_LEFT_OUT])
+        more = len(left_out) - NAMED_LEFT_OUT
+        lines.append(
+            f"left out, unusable values: {named}" + (f"; and {more} more" if more > 0 else "")
+        )
+    if lines:
+        chars = max(40, int(size[0] * 72 / (SUBTITLE_STYLE["fontsize"] * 0.55)))
+        head.suptitle("\n".join(textwrap.fill(line, chars) for line in lines), **SUBTITLE_STYLE)
+    return fig, head.subfigures(1, 1)
+
+
+def _legend(panel: SubFigure, handles: list[Any], labels: list[str]) -> None:
+    """The figure's legend at its top, under the subtitle, where it is seen first."""
+    panel.legend(handles, labels, loc="outside upper left", ncol=min(len(labels), 3))
 
 
 def _row_label(case: str, size: float) -> str:
-    """A kernel's tick label: its name over at most two lines, then its size."""
+    """A kernel's tick label: its name broken at underscores into lines of about 15
+    characters (or before its case), then its size."""
     if len(case) > 15 and " (" in case:
         case = case.replace(" (", "\n(", 1)
     elif len(case) > 15 and "_" in case:
-        case = case.replace("_", "_\n", 1)
+        lines = [""]
+        for part in case.replace("_", "_\n").split("\n"):
+            if lines[-1] and len(lines[-1]) + len(part) > 15:
+                lines.append("")
+            lines[-1] += part
+        case = "\n".join(lines)
     return f"{case}\nn={_si(size)}"
 
 
-def _rows_of_cases(frame: pd.DataFrame) -> list[list[str]]:
-    """Cases in order, ROW_CASES at most to a row of bars, breaking between groups if possible."""
+def _rows_of_cases(frame: pd.DataFrame, most: int = ROW_CASES) -> list[list[str]]:
+    """Cases in order, ``most`` at most to a row of bars, breaking between groups if possible."""
     groups: dict[str, list[str]] = {}
     for case, group in dict.fromkeys(zip(frame["case"], frame["group"].astype(str), strict=True)):
         groups.setdefault(group, []).append(case)
     rows: list[list[str]] = [[]]
     for cases in groups.values():
-        if rows[-1] and len(rows[-1]) + len(cases) > ROW_CASES:
+        if rows[-1] and len(rows[-1]) + len(cases) > most:
             rows.append([])
         for case in cases:
-            if len(rows[-1]) == ROW_CASES:
+            if len(rows[-1]) == most:
                 rows.append([])
             rows[-1].append(case)
     return rows
@@ -320,13 +406,17 @@ def _bars(
                 ax.bar_label(bars, [text(y)], padding=2, fontsize=8)
     ax.set_xticks(range(len(cases)))
     sizes = rows.groupby("case")["size"].max()
-    ax.set_xticklabels([_row_label(c, sizes[c]) for c in cases], fontsize=9)
+    small = 9 if len(cases) <= ROW_CASES else 8
+    ax.set_xticklabels([_row_label(c, sizes[c]) for c in cases], fontsize=small)
     ax.grid(axis="x", visible=False)
 
 
-def _legend_by_rank(fig: Figure, style: Mapping[str, Style], handles: dict[str, Any]) -> None:
+def _legend_by_rank(panel: SubFigure, style: Mapping[str, Style], handles: dict[str, Any]) -> None:
     ordered = [v for v in style if v in handles]
-    _legend_below(fig, [handles[v] for v in ordered], ordered)
+    _legend(panel, [handles[v] for v in ordered], ordered)
+
+
+TIME_COLUMNS = ("time_std_s",)
 
 
 @_styled
@@ -334,17 +424,32 @@ def plot_times(frame: pd.DataFrame) -> Figure:
     """(a) Median time per kernel, grouped bars per device on a log axis (one size per kernel).
 
     Many kernels wrap onto several rows of bars, broken between kernel groups.
+    The figure stays about one screen in size at any number of rows: the
+    legend is at the top, where it is seen first; rows of bars grow lower as
+    they grow more, down to a readable floor, under one shared axis label; and
+    rather than pass `TIME_PANELS` rows of bars, each row holds more kernels
+    (up to twice `ROW_CASES`), so the height grows far slower than the rows.
     """
+    frame, left_out = usable(frame, TIME_COLUMNS)
     done = _largest(_needs_timings(frame))
     style = styles(frame)
     precisions = list(dict.fromkeys(done["precision"]))
-    chunks = _rows_of_cases(done)
+    for most in range(ROW_CASES, 2 * ROW_CASES + 1):
+        chunks = _rows_of_cases(done, most)
+        if len(chunks) * len(precisions) <= TIME_PANELS:
+            break
     panels = [(p, chunk) for p in precisions for chunk in chunks]
     per_case = int(done.groupby(["precision", "case"])["variant"].nunique().max())
     span = max(len(chunk) for chunk in chunks)
     width = min(20.0, max(8.0, 1.6 + span * (0.3 * per_case + 0.8)))
-    fig = Figure(figsize=(width, 1.0 + 3.9 * len(panels)), layout="constrained")
-    axes = fig.subplots(len(panels), 1, squeeze=False, sharey=True)[:, 0]
+    height = max(2.0, min(3.9, 11.0 / len(panels)))
+    fig, panel = _canvas(
+        (width, 1.6 + height * len(panels)),
+        TIME_TITLE,
+        "lower is better · whiskers: ±1 std. dev.",
+        left_out,
+    )
+    axes = panel.subplots(len(panels), 1, squeeze=False, sharey=True)[:, 0]
     low = float(done["time_median_s"].min())
     high = float((done["time_median_s"] + done["time_std_s"].fillna(0)).max())
     handles: dict[str, Any] = {}
@@ -355,21 +460,23 @@ def plot_times(frame: pd.DataFrame) -> Figure:
         ax.set_yscale("log")
         ax.set_ylim(low / 2.5, high * 2.5)
         _log_ticks(ax.yaxis, [low / 2.5, high * 2.5], format_time)
-        ax.set_ylabel(TIME_YLABEL)
         ax.set_xlim(-0.6, span - 0.4)
         groups = ", ".join(dict.fromkeys(rows["group"].astype(str)))
         ax.set_title(
             groups + (f" ({precision})" if len(precisions) > 1 else ""), loc="left", fontsize=11
         )
-    axes[0].set_title("lower is better · whiskers: ±1 std. dev.", **NOTE_STYLE)
-    fig.suptitle(TIME_TITLE, x=0.01, ha="left")
-    _legend_by_rank(fig, style, handles)
+    panel.supylabel(TIME_YLABEL, fontsize=STYLE["axes.labelsize"])
+    _legend_by_rank(panel, style, handles)
     return fig
 
 
 @_styled
 def plot_speedup(frame: pd.DataFrame, baseline: str | None = None) -> Figure:
-    """(b) Speedup over the baseline device as a heat map, kernels x devices, log colours."""
+    """(b) Speedup over the baseline device as a heat map, kernels x devices, log colours.
+
+    Rows are lower when there are many, so that about fifty kernels fit a screen.
+    """
+    frame, left_out = usable(frame)
     _needs_timings(frame)
     key, label, missing = find_baseline(frame, baseline)
     if key is None:
@@ -390,11 +497,13 @@ def plot_speedup(frame: pd.DataFrame, baseline: str | None = None) -> Figure:
     reach = max(1.0, float(np.nanmax(np.abs(logs))) if np.isfinite(logs).any() else 1.0)
     norm = TwoSlopeNorm(vcenter=0.0, vmin=-reach, vmax=reach)
     names = max(len(r) for r in rows)
-    fig = Figure(
-        figsize=(3.2 + 0.075 * names + 1.7 * len(columns), max(3.2, 1.9 + 0.4 * len(rows))),
-        layout="constrained",
+    pitch = max(0.26, min(0.4, 10.0 / len(rows)))
+    fig, panel = _canvas(
+        (3.2 + 0.075 * names + 1.7 * len(columns), max(3.2, 1.9 + pitch * len(rows))),
+        "",
+        left_out=left_out,
     )
-    ax = fig.subplots()
+    ax = panel.subplots()
     cmap = mpl.colormaps["RdBu"].with_extremes(bad="#dddddd")
     image = ax.imshow(np.ma.masked_invalid(logs), cmap=cmap, norm=norm, aspect="auto")
     for (i, j), value in np.ndenumerate(grid):
@@ -408,7 +517,7 @@ def plot_speedup(frame: pd.DataFrame, baseline: str | None = None) -> Figure:
             _speedup_text(value),
             ha="center",
             va="center",
-            fontsize=10,
+            fontsize=10 if pitch > 0.3 else 9,
             color="white" if dark else "black",
         )
     ax.set_xticks(range(len(columns)))
@@ -422,7 +531,7 @@ def plot_speedup(frame: pd.DataFrame, baseline: str | None = None) -> Figure:
     ax.set_ylabel(SPEEDUP_YLABEL)
     ax.set_title(SPEEDUP_TITLE.format(baseline=label), loc="left")
     height = fig.get_figheight()
-    bar = fig.colorbar(image, ax=ax, fraction=0.05, pad=0.03, aspect=max(20.0, 5 * height))
+    bar = panel.colorbar(image, ax=ax, fraction=0.05, pad=0.03, aspect=max(20.0, 5 * height))
     step = max(1, math.ceil(reach / 4))
     ticks = [t for t in range(-math.ceil(reach), math.ceil(reach) + 1, 1) if t % step == 0]
     bar.ax.yaxis.set_major_locator(FixedLocator([t for t in ticks if abs(t) <= reach]))
@@ -461,14 +570,22 @@ def _peak_for(
     return None, ""
 
 
+BANDWIDTH_COLUMNS = ("gbytes_per_s", "peak_gbytes_per_s")
+
+
 @_styled
 def plot_bandwidth(frame: pd.DataFrame, peaks: Mapping[str, float] | None = None) -> Figure:
     """(c) Achieved GB/s per kernel, one panel per device, against its peak line.
 
     The peak is ``peaks[device_id]`` (or ``peaks[backend]``, ``peaks["*"]``)
     where given, else the device's best bandwidth in the rows of a kernel that
-    measures it (Stream_COPY).
+    measures it (Stream_COPY). Each panel has its own GB/s scale, up to its
+    device's peak or best bar: devices a hundred times apart (a GPU and a
+    software renderer) would leave the slow one's bars slivers on a shared
+    scale, and the bar labels give the percent of peak that compares them.
+    The peak's legend sits in a row kept free above the bars.
     """
+    frame, left_out = usable(frame, BANDWIDTH_COLUMNS)
     done = _largest(_needs_timings(frame))
     done = done[done["gbytes_per_s"] > 0]
     if done.empty:
@@ -482,20 +599,21 @@ def plot_bandwidth(frame: pd.DataFrame, peaks: Mapping[str, float] | None = None
     precision = " " + done["precision"] if several else ""
     done = done.assign(row=_items(done) + precision + done["size"].map(lambda n: f"  n={_si(n)}"))
     rows = list(dict.fromkeys(done["row"]))
-    fig = Figure(
-        figsize=(min(24.0, 2.0 + 4.6 * len(panels)), max(3.4, 1.8 + 0.32 * len(rows))),
-        layout="constrained",
+    fig, panel = _canvas(
+        (min(24.0, 2.0 + 4.6 * len(panels)), max(3.4, 2.1 + 0.32 * (len(rows) + 1))),
+        BANDWIDTH_TITLE,
+        BANDWIDTH_NOTE,
+        left_out,
     )
-    axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
-    top = float(done["gbytes_per_s"].max())
+    axes = panel.subplots(1, len(panels), sharey=True, squeeze=False)[0]
     for ax, series in zip(axes, panels, strict=True):
         mine = done[done["series"] == series].drop_duplicates("row", keep="last")
         at = [rows.index(r) for r in mine["row"]]
         values = mine["gbytes_per_s"].to_numpy()
         ax.barh(at, values, 0.7, color=style[series].colour, edgecolor="white", linewidth=0.5)
         peak, source = _peak_for(mine.iloc[0], given, measured)
+        ax.set_xlim(0, max(float(values.max()), peak or 0.0) * 1.22)
         if peak:
-            top = max(top, peak)
             ax.axvline(
                 peak,
                 color="#222222",
@@ -503,23 +621,28 @@ def plot_bandwidth(frame: pd.DataFrame, peaks: Mapping[str, float] | None = None
                 linewidth=1.2,
                 label=f"{source}: {peak:.3g} GB/s",
             )
-            ax.legend(loc="best", fontsize=9, framealpha=0.9, frameon=True, edgecolor="none")
+            ax.legend(loc="upper right", fontsize=9, framealpha=0.9, frameon=True, edgecolor="none")
             notes = [f"{100 * v / peak:.0f}%" for v in values]
         else:
-            ax.set_title(NO_PEAK, **NOTE_STYLE)
+            ax.text(
+                0.99,
+                -1,
+                textwrap.fill(NO_PEAK, 48),
+                transform=ax.get_yaxis_transform(),
+                ha="right",
+                va="center",
+                fontsize=8,
+                color=SUBTITLE_STYLE["color"],
+            )
             notes = [f"{v:.3g}" for v in values]
         for y, v, note in zip(at, values, notes, strict=True):
             ax.text(v, y, f" {note}", va="center", fontsize=9)
         ax.set_title(series, loc="left", fontsize=11)
         ax.set_xlabel(BANDWIDTH_XLABEL)
         ax.grid(axis="y", visible=False)
-    for ax in axes:
-        ax.set_xlim(0, top * 1.22)
     axes[0].set_yticks(range(len(rows)))
     axes[0].set_yticklabels(rows)
-    axes[0].set_ylim(len(rows) - 0.5, -0.5)
-    fig.text(0.995, 0.995, BANDWIDTH_NOTE, ha="right", va="top", fontsize=9, color="#555555")
-    fig.suptitle(BANDWIDTH_TITLE, x=0.01, ha="left")
+    axes[0].set_ylim(len(rows) - 0.5, -1.5)
     return fig
 
 
@@ -532,13 +655,27 @@ ROOFLINE_NOTE = (
 )
 
 
+ROOFLINE_COLUMNS = (
+    "gbytes_per_s",
+    "gflops_per_s",
+    "bytes_per_rep",
+    "flops_per_rep",
+    "peak_gbytes_per_s",
+    "peak_gflops_per_s",
+)
+
+
 @_styled
 def plot_roofline(frame: pd.DataFrame) -> Figure:
     """(e) A roofline per device from the peaks `harness peak` measured (in the run's
     metadata): the bandwidth slope and the FMA ceiling at the run's precision, and
     every timed kernel as a numbered point at its intensity and GFLOP/s. Kernels
     that count no FLOPs (copies, sorts) sit in a strip below, at their percent of
-    the bandwidth peak. The numbers are keyed to the kernels' names beside each."""
+    the bandwidth peak. The numbers are keyed to the kernels' names beside each,
+    and the figure grows taller where a key is longer than a panel. The ridge
+    point's label stands along its line at the foot of the panel, clear of the
+    ceiling's label at the top."""
+    frame, left_out = usable(frame, ROOFLINE_COLUMNS)
     done = _largest(_needs_timings(frame))
     done = done[(done["peak_gbytes_per_s"] > 0) & (done["peak_gflops_per_s"] > 0)]
     if done.empty:
@@ -546,8 +683,13 @@ def plot_roofline(frame: pd.DataFrame) -> Figure:
             "no measured peaks for these devices: run 'harness peak' before the run"
         )
     panels = list(dict.fromkeys(done["series"]))
-    fig = Figure(figsize=(7.5 * len(panels), 9.0), layout="constrained")
-    grid = fig.subplots(2, len(panels), squeeze=False, gridspec_kw={"height_ratios": [3, 1]})
+    keys = int(
+        done.drop_duplicates(["series", "kernel", "variant_params"])["series"].value_counts().max()
+    )
+    fig, panel = _canvas(
+        (7.5 * len(panels), max(9.0, 2.8 + 0.16 * keys)), ROOFLINE_TITLE, ROOFLINE_NOTE, left_out
+    )
+    grid = panel.subplots(2, len(panels), squeeze=False, gridspec_kw={"height_ratios": [3, 1]})
     style = styles(frame.assign(variant=frame["series"]))
     for column, series in enumerate(panels):
         mine = done[done["series"] == series].drop_duplicates(["kernel", "variant_params"])
@@ -570,7 +712,16 @@ def plot_roofline(frame: pd.DataFrame) -> Figure:
         xs = np.geomspace(low, high, 200)
         roof.plot(xs, np.minimum(xs * bw, flops), color="#222222", linewidth=1.5)
         roof.axvline(ridge, color="#999999", linestyle=":", linewidth=1)
-        roof.text(ridge, flops, f" ridge {ridge:.3g} FLOP/B", fontsize=9, va="bottom")
+        roof.text(
+            ridge,
+            0.02,
+            f"ridge {ridge:.3g} FLOP/B ",
+            transform=roof.get_xaxis_transform(),
+            fontsize=9,
+            rotation=90,
+            ha="right",
+            va="bottom",
+        )
         roof.text(low, low * bw, f" {bw:.3g} GB/s", fontsize=9, rotation=0, va="bottom")
         roof.text(high, flops, f"{flops:.3g} GFLOP/s ", fontsize=9, ha="right", va="bottom")
         roof.scatter(intensity, counted["gflops_per_s"], color=colour, s=28, zorder=3)
@@ -606,8 +757,6 @@ def plot_roofline(frame: pd.DataFrame) -> Figure:
         roof.text(
             1.01, 1.0, key, transform=roof.transAxes, fontsize=7, va="top", family="monospace"
         )
-    fig.suptitle(ROOFLINE_TITLE, x=0.01, ha="left")
-    fig.text(0.995, 0.995, ROOFLINE_NOTE, ha="right", va="top", fontsize=9, color="#555555")
     return fig
 
 
@@ -628,16 +777,19 @@ def swept_kernels(frame: pd.DataFrame) -> list[str]:
     return [k for k in dict.fromkeys(done["kernel"]) if counts.get(k, 0) > 1]
 
 
+SWEEP_COLUMNS = ("bytes_per_rep", "flops_per_rep")
+
+
 @_styled
 def plot_sweep(frame: pd.DataFrame, kernel: str) -> Figure:
     """(d) One kernel's time and throughput vs problem size, a line per device, log-log."""
-    done = _needs_timings(frame)
-    done = done[done["kernel"] == kernel]
+    mine, left_out = usable(frame[frame["kernel"] == kernel], SWEEP_COLUMNS)
+    done = _needs_timings(mine)
     if done["size"].nunique() < 2:
         raise NothingToPlot(f"{kernel} was timed at fewer than two sizes")
     style = styles(frame)
-    fig = Figure(figsize=(13, 5.2), layout="constrained")
-    left, right = fig.subplots(1, 2)
+    fig, panel = _canvas((13, 5.6), SWEEP_TITLE.format(kernel=kernel), left_out=left_out)
+    left, right = panel.subplots(1, 2)
     groups = done.groupby(["variant", "precision", "case"], sort=False)
     several = done["precision"].nunique() > 1 or done["case"].nunique() > 1
     ylabel = ""
@@ -670,8 +822,7 @@ def plot_sweep(frame: pd.DataFrame, kernel: str) -> Figure:
     left.set_title("Time (lower is better)", loc="left", fontsize=12)
     right.set_ylabel(ylabel)
     right.set_title("Throughput (higher is better)", loc="left", fontsize=12)
-    fig.suptitle(SWEEP_TITLE.format(kernel=kernel), x=0.01, ha="left")
-    _legend_below(fig, *left.get_legend_handles_labels())
+    _legend(panel, *left.get_legend_handles_labels())
     return fig
 
 
@@ -699,7 +850,8 @@ def plot_rate(frame: pd.DataFrame, items: str) -> Figure:
 
     Where every kernel ran at one size only, bars of items/s per kernel instead.
     """
-    rows = rate_rows(frame, items)
+    counting, left_out = usable(frame[frame["items"] == items], (f"{items}_per_s",))
+    rows = rate_rows(counting, items)
     if rows.empty:
         raise NothingToPlot(f"no timed rows of kernels that count {items}")
     style = styles(frame)
@@ -707,11 +859,13 @@ def plot_rate(frame: pd.DataFrame, items: str) -> Figure:
     scale, prefix = _rate_unit(rows["rate"])
     ylabel = RATE_YLABEL.format(unit=prefix, items=items)
     if rows.groupby("case")["size"].nunique().max() < 2:
-        return _rate_bars(rows, cases, style, scale, ylabel, items)
+        return _rate_bars(rows, cases, style, scale, ylabel, items, left_out)
     cols = min(3, len(cases))
     lines = math.ceil(len(cases) / cols)
-    fig = Figure(figsize=(1.5 + 5.2 * cols, 1.6 + 4.2 * lines), layout="constrained")
-    axes = fig.subplots(lines, cols, squeeze=False, sharey=True).ravel()
+    fig, panel = _canvas(
+        (1.5 + 5.2 * cols, 1.6 + 4.2 * lines), RATE_TITLE.format(items=items), left_out=left_out
+    )
+    axes = panel.subplots(lines, cols, squeeze=False, sharey=True).ravel()
     several = rows["precision"].nunique() > 1
     labelled: dict[str, Any] = {}
     for ax, case in zip(axes, cases, strict=False):
@@ -741,8 +895,7 @@ def plot_rate(frame: pd.DataFrame, items: str) -> Figure:
         ax.set_visible(False)
     for ax in axes[::cols]:
         ax.set_ylabel(ylabel)
-    fig.suptitle(RATE_TITLE.format(items=items), x=0.01, ha="left")
-    _legend_below(fig, list(labelled.values()), list(labelled))
+    _legend(panel, list(labelled.values()), list(labelled))
     return fig
 
 
@@ -761,14 +914,20 @@ def plot_transfers(frame: pd.DataFrame) -> Figure:
     """Each kernel's repetition split into uploads, kernels and downloads, one
     stacked bar per device and transfer mode (``--transfers``); the device
     names are in the other plots' legends."""
+    frame, left_out = usable(frame, tuple(column for _, column, _ in TRANSFER_PARTS))
     done = _largest(_needs_timings(frame))
     if done["transfers"].eq("resident").all():
         raise NothingToPlot("no row moved its data in the timed region (--transfers)")
     done = done[done["kernel"].isin(done.loc[done["transfers"] != "resident", "kernel"])]
     cases = list(dict.fromkeys(done["case"]))
     heights = [max(1, int((done["case"] == c).sum())) for c in cases]
-    fig = Figure(figsize=(10.0, 1.4 + 0.3 * sum(heights) + 0.9 * len(cases)), layout="constrained")
-    axes = fig.subplots(len(cases), 1, squeeze=False, height_ratios=heights)[:, 0]
+    fig, panel = _canvas(
+        (10.0, 1.4 + 0.3 * sum(heights) + 0.9 * len(cases)),
+        TRANSFERS_TITLE,
+        "shorter is better",
+        left_out,
+    )
+    axes = panel.subplots(len(cases), 1, squeeze=False, height_ratios=heights)[:, 0]
     for ax, case in zip(axes, cases, strict=True):
         rows = done[done["case"] == case]
         order = rows["transfers"].map({m: i for i, m in enumerate(TRANSFER_MODES)})
@@ -789,10 +948,8 @@ def plot_transfers(frame: pd.DataFrame) -> Figure:
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_time(v) if v else "0"))
         ax.set_title(case, loc="left", fontsize=12)
     axes[-1].set_xlabel(TRANSFERS_XLABEL)
-    axes[0].set_title("shorter is better", **NOTE_STYLE)
-    fig.suptitle(TRANSFERS_TITLE, x=0.01, ha="left")
     handles, labels = axes[0].get_legend_handles_labels()
-    _legend_below(fig, handles, labels)
+    _legend(panel, handles, labels)
     return fig
 
 
@@ -803,20 +960,21 @@ def _rate_bars(
     scale: float,
     ylabel: str,
     items: str,
+    left_out: list[str],
 ) -> Figure:
     """Throughput at one size per kernel: grouped bars of items/s."""
     per_case = int(rows.groupby("case")["variant"].nunique().max())
     width = min(20.0, max(8.0, 1.6 + len(cases) * (0.3 * per_case + 0.8)))
-    fig = Figure(figsize=(width, 5.4), layout="constrained")
-    ax = fig.subplots()
+    fig, panel = _canvas(
+        (width, 5.8), RATE_BARS_TITLE.format(items=items), "higher is better", left_out
+    )
+    ax = panel.subplots()
     handles: dict[str, Any] = {}
     rows = rows.assign(_value=rows["rate"] / scale, _error=math.nan)
     _bars(ax, rows, cases, style, per_case, handles, _number)
     ax.set_ylabel(ylabel)
-    ax.set_title("higher is better", **NOTE_STYLE)
     ax.set_xlim(-0.6, len(cases) - 0.4)
-    fig.suptitle(RATE_BARS_TITLE.format(items=items), x=0.01, ha="left")
-    _legend_by_rank(fig, style, handles)
+    _legend_by_rank(panel, style, handles)
     return fig
 
 
@@ -826,27 +984,48 @@ def figures(
     peaks: Mapping[str, float] | None = None,
     progress: Callable[[int, int, str], None] | None = None,
 ) -> Iterator[tuple[str, Figure | None, str]]:
-    """Every plot for these rows as (file stem, Figure, ""), or (stem, None, why it was skipped).
+    """Every plot for these rows as (file stem, Figure, the rows it left out), or
+    (stem, None, why it was skipped).
 
+    The rows left out (`usable`) are named as in the figure's own note, or "".
     ``progress(i, total, stem)`` is called as each plot starts (sweeps make many).
     """
-    jobs: list[tuple[str, Callable[[], Figure]]] = [
-        ("time_by_kernel", lambda: plot_times(frame)),
-        ("speedup_heatmap", lambda: plot_speedup(frame, baseline)),
-        ("bandwidth", lambda: plot_bandwidth(frame, peaks)),
-        ("roofline", lambda: plot_roofline(frame)),
+
+    def left_out(rows: pd.DataFrame, columns: tuple[str, ...] = ()) -> str:
+        return "; ".join(usable(rows, columns)[1])
+
+    jobs: list[tuple[str, Callable[[], Figure], str]] = [
+        ("time_by_kernel", lambda: plot_times(frame), left_out(frame, TIME_COLUMNS)),
+        ("speedup_heatmap", lambda: plot_speedup(frame, baseline), left_out(frame)),
+        ("bandwidth", lambda: plot_bandwidth(frame, peaks), left_out(frame, BANDWIDTH_COLUMNS)),
+        ("roofline", lambda: plot_roofline(frame), left_out(frame, ROOFLINE_COLUMNS)),
     ]
     if "transfers" in frame and frame["transfers"].dropna().astype(str).ne("resident").any():
-        jobs.append(("transfers", lambda: plot_transfers(frame)))
+        parts = tuple(column for _, column, _ in TRANSFER_PARTS)
+        jobs.append(("transfers", lambda: plot_transfers(frame), left_out(frame, parts)))
     sweeps = swept_kernels(frame)
-    jobs += [(f"sweep_{k}", lambda k=k: plot_sweep(frame, k)) for k in sweeps]
+    jobs += [
+        (
+            f"sweep_{k}",
+            lambda k=k: plot_sweep(frame, k),
+            left_out(frame[frame["kernel"] == k], SWEEP_COLUMNS),
+        )
+        for k in sweeps
+    ]
     counted = counted_items(frame)
-    jobs += [(f"throughput_{i}", lambda i=i: plot_rate(frame, i)) for i in counted]
-    for i, (stem, make) in enumerate(jobs, 1):
+    jobs += [
+        (
+            f"throughput_{i}",
+            lambda i=i: plot_rate(frame, i),
+            left_out(frame[frame["items"] == i], (f"{i}_per_s",)),
+        )
+        for i in counted
+    ]
+    for i, (stem, make, dropped) in enumerate(jobs, 1):
         if progress is not None:
             progress(i, len(jobs), stem)
         try:
-            yield stem, make(), ""
+            yield stem, make(), dropped
         except NothingToPlot as exc:
             yield stem, None, str(exc)
     if not sweeps:
@@ -874,7 +1053,8 @@ def write_plots(
     baseline: str | None = None,
     peaks: Mapping[str, float] | None = None,
 ) -> tuple[list[Path], list[str]]:
-    """Save every plot that applies under ``out``; return the files and the skip notes."""
+    """Save every plot that applies under ``out``; return the files, and notes of the
+    plots skipped and the rows left out."""
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     notes: list[str] = []
@@ -882,5 +1062,7 @@ def write_plots(
         if fig is None:
             notes.append(f"skipped {stem}: {why}")
             continue
+        if why:
+            notes.append(f"{stem} left out rows with unusable values: {why}")
         written += save(fig, out / stem)
     return written, notes
