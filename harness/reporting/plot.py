@@ -331,13 +331,14 @@ def _legend(panel: SubFigure, handles: list[Any], labels: list[str]) -> None:
 
 
 def _row_label(case: str, size: float) -> str:
-    """A kernel's tick label: its name broken at underscores into lines of about 15
-    characters (or before its case), then its size."""
+    """A kernel's tick label: its group, then the rest of its name broken at
+    underscores into lines of about 15 characters (or its case), then its size."""
     if len(case) > 15 and " (" in case:
         case = case.replace(" (", "\n(", 1)
     elif len(case) > 15 and "_" in case:
-        lines = [""]
-        for part in case.replace("_", "_\n").split("\n"):
+        group, rest = case.split("_", 1)
+        lines = [f"{group}_", ""]
+        for part in rest.replace("_", "_\n").split("\n"):
             if lines[-1] and len(lines[-1]) + len(part) > 15:
                 lines.append("")
             lines[-1] += part
