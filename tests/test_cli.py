@@ -25,7 +25,8 @@ def test_devices_lists_every_backend_with_reason_or_devices() -> None:
 def test_list_selects_by_group_glob_and_name() -> None:
     proc = harness("list", "-k", "Stream", "*DAXPY", "Demo_VADD")
     assert proc.returncode == 0, proc.stderr
-    names = [line.split()[0] for line in proc.stdout.splitlines()[1:] if line.strip()][:-1]
+    lines = proc.stdout.splitlines()
+    names = [line.split()[0] for line in lines[1 : lines.index("")]]
     assert names == [
         "Stream_COPY",
         "Stream_MUL",
@@ -37,10 +38,27 @@ def test_list_selects_by_group_glob_and_name() -> None:
     ]
 
 
+def test_list_shows_each_kernels_default_size_bytes_and_flops() -> None:
+    proc = harness("list", "-k", "Stream_TRIAD", "Polybench_3MM", "Stream_COPY")
+    assert proc.returncode == 0, proc.stderr
+    header, *rows = proc.stdout.splitlines()[:4]
+    assert header.split()[5:8] == ["size", "bytes/rep", "FLOPs/rep"]
+    cells = {row.split()[0]: row.split()[5:10] for row in rows}
+    # TRIAD at 10^6 doubles reads two arrays and writes one (24 MB) with 2 FLOPs each.
+    assert cells["Stream_TRIAD"] == ["1000000", "24", "MB", "2", "MFLOP"]
+    # 3MM: three products of 1000 x 1000 (x 1200) matrices, RAJAPerf's counts.
+    assert cells["Polybench_3MM"][:1] == ["1000000"] and cells["Polybench_3MM"][3:] == [
+        "6.42",
+        "GFLOP",
+    ]
+    assert cells["Stream_COPY"][3] == "-"
+
+
 def test_list_counts_rajaperfs_kernels() -> None:
     proc = harness("list")
     assert proc.returncode == 0, proc.stderr
-    rows = [line.split() for line in proc.stdout.splitlines()[1:-2]]
+    lines = proc.stdout.splitlines()
+    rows = [line.split() for line in lines[1 : lines.index("")]]
     groups = {"Stream", "Basic", "Lcals", "Polybench", "Apps", "Algorithm", "Comm"}
     rajaperf = [row[0] for row in rows if row[1] in groups]
     assert len(rajaperf) == len(set(rajaperf)) == 79

@@ -11,10 +11,11 @@ from harness.backends import BACKENDS
 from harness.backends import get as get_backend
 from harness.cli import arguments
 from harness.model import sources
+from harness.model.spec import KernelSpec, numpy_dtype
 
 
 def _implemented_backends(spec: Any) -> list[str]:
-
+    """The backends that have a source for the kernel (the numpy one always does)."""
     names = []
     for name in BACKENDS:
         backend = get_backend(name)
@@ -46,6 +47,23 @@ def _kernel_files(spec: Any) -> list[tuple[str, list[Path]]]:
     return found
 
 
+def _si(value: float, unit: str) -> str:
+    """A count with an SI prefix and three significant digits (12.6 MB, 2.1 GFLOP)."""
+    for prefix, scale in (("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if value >= scale:
+            return f"{value / scale:.3g} {prefix}{unit}"
+    return f"{value:.3g} {unit}"
+
+
+def _per_rep(spec: KernelSpec) -> tuple[str, str, str]:
+    """A kernel's default size, and the bytes and FLOPs one repetition there moves
+    and does at f64, as `harness list` shows them."""
+    size = spec.default_size
+    real = numpy_dtype("real", "f64").itemsize
+    moved = spec.traffic(size, real).moved
+    return str(size), _si(moved, "B"), _si(spec.flops(size), "FLOP") if spec.flops(size) else "-"
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
     if args.files:
         for spec in suite.select(args.files):
@@ -55,7 +73,17 @@ def _cmd_list(args: argparse.Namespace) -> int:
                     print(f"  {label if k == 0 else '':<14}{path}")
         return 0
     kernels = suite.select(args.kernels)
-    header = ("kernel", "group", "backends", "features", "complexity", "summary")
+    header = (
+        "kernel",
+        "group",
+        "backends",
+        "features",
+        "complexity",
+        "size",
+        "bytes/rep",
+        "FLOPs/rep",
+        "summary",
+    )
     rows = [
         (
             k.name,
@@ -63,6 +91,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
             ",".join(_implemented_backends(k)),
             ",".join(k.rajaperf_features),
             k.complexity,
+            *_per_rep(k),
             k.summary,
         )
         for k in kernels
@@ -71,6 +100,10 @@ def _cmd_list(args: argparse.Namespace) -> int:
     for r in [header, *rows]:
         cells = zip(r[:-1], widths, strict=True)
         print("  ".join(cell.ljust(w) for cell, w in cells) + "  " + r[-1])
+    print(
+        "\nsize: the default problem size; bytes and FLOPs of one repetition there, "
+        "at f64 (RAJAPerf's counts)"
+    )
     ours = sum(k.group in suite.RAJAPERF_GROUPS for k in kernels)
     print(
         f"\n{len(rows)} kernels, {ours} of them RAJAPerf's "
