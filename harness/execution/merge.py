@@ -7,12 +7,17 @@ merged runs come from one machine, the run's name follows it, so that their
 devices stay apart) and ``source_run`` (the folder it came from). Samples keep
 their rows. The metadata lists each merged run's own under ``merged_from``,
 and every device with its host.
+
+A merge is refused where a run would count twice (given twice, under two
+paths, or already inside a merged run given too) or is still being written;
+the new folder appears only once it is complete.
 """
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,39 +30,121 @@ def _hostname(meta: dict[str, Any]) -> str:
     return str((meta.get("host") or {}).get("hostname") or "unknown host")
 
 
+def _marks(meta: dict[str, Any], path: str) -> set[tuple[str, ...]]:
+    """What identifies a run wherever its folder is now: its path and, where its
+    metadata has a start, its machine, command, start and end."""
+    marks = {("path", path)}
+    if meta.get("start"):
+        marks.add(
+            (_hostname(meta), str(meta.get("command")), str(meta["start"]), str(meta.get("end")))
+        )
+    return marks
+
+
+def _inside(meta: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The metadata of every run merged into this one, at any depth."""
+    sources = meta.get("merged_from")
+    for source in sources if isinstance(sources, list) else ():
+        if isinstance(source, dict):
+            yield source
+            yield from _inside(source)
+
+
+def _check_distinct(run_dirs: Sequence[Path], metas: Sequence[dict[str, Any]]) -> None:
+    """UsageError where one run would count twice: the same run under two paths,
+    a run already inside a merged run given too, or one run inside two of them."""
+    own = [_marks(m, str(d.resolve())) for d, m in zip(run_dirs, metas, strict=True)]
+    within = [
+        [(str(s.get("run")), _marks(s, str(s.get("path")))) for s in _inside(m)] for m in metas
+    ]
+    for i, first in enumerate(run_dirs):
+        for j in range(i + 1, len(run_dirs)):
+            second = run_dirs[j]
+            if own[i] & own[j]:
+                raise UsageError(
+                    f"merge: {first} and {second} are the same run (same host, command, start "
+                    "and end: one is a copy of the other); give one of them"
+                )
+            for (outer, o), (inner, n) in (((first, i), (second, j)), ((second, j), (first, i))):
+                if any(marks & own[n] for _, marks in within[o]):
+                    raise UsageError(
+                        f"merge: {inner} is already inside {outer} (in its merged_from); its "
+                        f"rows would count twice: give {outer} with the other runs only"
+                    )
+            shared = [name for name, marks in within[i] if any(marks & m for _, m in within[j])]
+            if shared:
+                raise UsageError(
+                    f"merge: {shared[0]} is inside both {first} and {second} (in their "
+                    "merged_from); its rows would count twice: merge their sources instead"
+                )
+
+
+def _check_ended(run_dir: Path, meta: dict[str, Any], rows: int) -> None:
+    """UsageError for a run being written now; a warning for one that never ended."""
+    holder = results.writer(run_dir)
+    if holder is not None:
+        raise UsageError(
+            f"merge: {run_dir} is still being written ({holder}); wait for it to end "
+            "(or stop it), then merge"
+        )
+    if not rows:
+        raise UsageError(f"merge: {run_dir}: the journal has no readable rows; nothing to merge")
+    if meta.get("start") and not meta.get("end"):
+        print(
+            f"warning: {run_dir}: its metadata has no end (a run killed before it ended, or "
+            f"one still being written on another machine): merging the {rows} rows it has now",
+            file=sys.stderr,
+        )
+    elif meta.get("interrupted"):
+        print(
+            f"warning: {run_dir}: the run was interrupted: merging the {rows} rows it has",
+            file=sys.stderr,
+        )
+
+
 def merge(run_dirs: Sequence[Path], out: Path) -> Path:
     """Write the rows of ``run_dirs`` into a new run folder under ``out``."""
     if len(run_dirs) < 2:
         raise UsageError("merge: give at least two run folders")
     if len({d.resolve() for d in run_dirs}) != len(run_dirs):
         raise UsageError("merge: a run folder is given twice")
+    results.check_out(out)
     metas = []
     for run_dir in run_dirs:
         results.check_folder(run_dir)
         metas.append(results.read_metadata(run_dir))
+    _check_distinct(run_dirs, metas)
+    journals = []
+    for run_dir, meta in zip(run_dirs, metas, strict=True):
+        rows = results.read_numbered(run_dir)
+        _check_ended(run_dir, meta, len(rows))
+        journals.append((rows, results.read_samples(run_dir)))
     machines = Counter(_hostname(m) for m in metas)
     # Runs are named by the second they began: two made apart can share a name.
     names = [d.name for d in run_dirs]
     if len(set(names)) < len(names):
         names = [f"{d.parent.name}/{d.name}" for d in run_dirs]
-    merged = results.create(out)
-    devices: list[dict[str, Any]] = []
-    sources = []
-    with results.lock(merged), results.writing(merged):
+
+    def fill(merged: Path) -> None:
+        devices: list[dict[str, Any]] = []
+        sources = []
         journal = results.Journal(merged)
-        for run_dir, name, meta in zip(run_dirs, names, metas, strict=True):
-            host = _hostname(meta)
-            if machines[host] > 1:
-                host = f"{host} ({name})"
-            samples = results.read_samples(run_dir)
-            for line, row in enumerate(results.read_journal(run_dir), 1):
-                row = dict(row, host=row.get("host") or host, source_run=name)
-                if line in samples:
-                    row["samples_s"] = samples[line]
-                journal.append(row)
-            devices += [dict(d, host=host) for d in meta.get("devices") or []]
-            sources.append({**meta, "run": name, "path": str(run_dir.resolve())})
-        journal.close()
+        try:
+            for run_dir, name, meta, (rows, samples) in zip(
+                run_dirs, names, metas, journals, strict=True
+            ):
+                host = _hostname(meta)
+                if machines[host] > 1:
+                    host = f"{host} ({name})"
+                for line, row in rows:
+                    row = dict(row, host=row.get("host") or host, source_run=name)
+                    if line in samples:
+                        row["samples_s"] = samples[line]
+                    journal.append(row)
+                devices += [dict(d, host=host) for d in meta.get("devices") or []]
+                sources.append({**meta, "run": name, "path": str(run_dir.resolve())})
+        finally:
+            journal.close()
         starts = [m["start"] for m in metas if m.get("start")]
         ends = [m["end"] for m in metas if m.get("end")]
         results.write_json(
@@ -82,4 +169,5 @@ def merge(run_dirs: Sequence[Path], out: Path) -> Path:
         from harness.reporting import table
 
         results.finish(merged, table.format_rows(results.read_journal(merged)))
-    return merged
+
+    return results.write_new(out, fill)

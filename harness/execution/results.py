@@ -15,16 +15,21 @@ import contextlib
 import csv
 import io
 import json
+import math
 import os
 import platform
 import re
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import filelock
+
+from harness.errors import UsageError
 
 JOURNAL = "journal.jsonl"
 SAMPLES = "samples.jsonl"
@@ -126,6 +131,28 @@ NUMERIC = (
     "h2d_bytes_per_rep",
     "d2h_bytes_per_rep",
 )
+#: Numeric columns that count something: whole numbers from 0 to `MAX_COUNT`.
+COUNTS = (
+    "size",
+    "work_group",
+    "reps",
+    "batch",
+    "warmup",
+    "launches",
+    "samples",
+    "bytes_per_rep",
+    "flops_per_rep",
+    "flush_bytes",
+    "h2d_bytes_per_rep",
+    "d2h_bytes_per_rep",
+)
+#: Numeric columns that hold a check's outcome, which may be any number: a
+#: failed check's error can be infinite, a broken kernel's checksum NaN.
+OUTCOMES = ("max_rel_error", "checksum")
+#: The largest count, time in seconds (a repetition longer than about four
+#: months), rate per second and other number a row may hold: beyond them a
+#: number is damage, not a measurement.
+MAX_COUNT, MAX_SECONDS, MAX_RATE, MAX_OTHER = 1e18, 1e7, 1e15, 1e15
 #: The metadata.json entries that readers use: what each must be where present.
 METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "host": ("an object", lambda v: isinstance(v, dict)),
@@ -142,7 +169,7 @@ METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
 }
 
 
-class RunFolderError(RuntimeError):
+class RunFolderError(UsageError, RuntimeError):
     """A run folder that is missing, empty, unreadable or held by another writer."""
 
 
@@ -171,7 +198,10 @@ def check_folder(run_dir: Path) -> None:
     if not run_dir.is_dir():
         raise RunFolderError(f"{run_dir}: is a file, not a run folder")
     if not (run_dir / JOURNAL).is_file():
-        runs = sorted(p.parent for p in run_dir.glob(f"*/{JOURNAL}"))
+        # A hidden folder is a new run folder still being written (`write_new`).
+        runs = sorted(
+            p.parent for p in run_dir.glob(f"*/{JOURNAL}") if not p.parent.name.startswith(".")
+        )
         if runs:
             raise RunFolderError(
                 f"{run_dir}: a folder of {len(runs)} run(s), not a run folder; "
@@ -192,6 +222,63 @@ def create(out: Path) -> Path:
             continue
         return path
     raise RunFolderError(f"could not make a new run folder in {out}")
+
+
+#: Bytes written (and synced) to find out whether an output folder takes files.
+PROBE_BYTES = 1 << 16
+
+
+def check_out(out: Path) -> None:
+    """Make the output folder ``out`` if missing and check that it takes a file
+    (a probe written, synced and removed); UsageError in one line if not: a path
+    that is a file, a read-only folder, a full disk."""
+    accepted = "give --out a folder this user can write, on a disk with free space"
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"output folder {out}: is a file, not a folder; {accepted}")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(
+            f"output folder {out}: cannot make it ({exc.strerror or exc}); {accepted}"
+        ) from None
+    try:
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".probe-") as probe:
+            probe.write(bytes(PROBE_BYTES))
+            probe.flush()
+            os.fsync(probe.fileno())
+    except OSError as exc:
+        raise UsageError(
+            f"output folder {out}: cannot write there ({exc.strerror or exc}); {accepted}"
+        ) from None
+
+
+def write_new(out: Path, fill: Callable[[Path], None]) -> Path:
+    """A new run folder under ``out``, written whole or not at all: ``fill`` writes
+    into a hidden folder, held for writing, which is named as `create` names a
+    run folder only once ``fill`` has returned; on any failure it is removed, so
+    that no partial folder passes for a run."""
+    check_out(out)
+    staging = Path(tempfile.mkdtemp(prefix=".partial-run-", dir=out))
+    try:
+        with lock(staging):
+            fill(staging)
+        made = create(out)
+        try:
+            os.replace(staging, made)
+        except OSError:
+            made.rmdir()
+            raise
+    except (OSError, WriteError) as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        error = exc.error if isinstance(exc, WriteError) else exc
+        raise RunFolderError(
+            f"cannot write a new run folder in {out} ({error.strerror or error}); nothing of "
+            f"it is left: free some space or make {out} writable, then try again"
+        ) from None
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return made
 
 
 def discard(run_dir: Path) -> None:
@@ -236,6 +323,22 @@ def lock(run_dir: Path) -> Iterator[None]:
         held.release()
 
 
+def writer(run_dir: Path) -> str | None:
+    """Who is writing ``run_dir`` now (its lock is held: a run or resume in
+    progress), or None where no one is or it cannot be told (a read-only folder)."""
+    if not (run_dir / LOCK).exists():
+        return None
+    probe = filelock.FileLock(run_dir / LOCK, timeout=0)
+    try:
+        probe.acquire()
+    except filelock.Timeout:
+        return _owner(run_dir)
+    except OSError:
+        return None
+    probe.release()
+    return None
+
+
 def _owner(run_dir: Path) -> str:
     try:
         owner = json.loads((run_dir / OWNER).read_text(encoding="utf-8"))
@@ -246,10 +349,10 @@ def _owner(run_dir: Path) -> str:
 
 def write_json(path: Path, data: Any) -> None:
     """Write JSON atomically (write a temporary file, then rename)."""
-    _replace(path, json.dumps(data, indent=2, default=str) + "\n")
+    write_text(path, json.dumps(data, indent=2, default=str) + "\n")
 
 
-def _replace(path: Path, text: str) -> None:
+def write_text(path: Path, text: str) -> None:
     """Write ``text`` to a temporary file, then rename it over ``path``; on failure
     the old file stays and the temporary one goes."""
     tmp = path.with_name(path.name + ".tmp")
@@ -314,20 +417,49 @@ def read_samples(run_dir: Path) -> dict[int, list[float]]:
     """Each row's raw samples in seconds (a repetition's time, or a batch's mean per
     repetition), by the row's line number in the journal (the last line for a
     number wins: a resumed run rewrites the samples of a row whose journal line
-    a crash cut short)."""
+    a crash cut short). A damaged line is skipped with a warning naming it."""
     path = Path(run_dir) / SAMPLES
     found: dict[int, list[float]] = {}
     try:
         lines = path.read_bytes().split(b"\n")
     except FileNotFoundError:
         return found
-    for line in lines:
-        try:
-            entry = json.loads(line)
-            found[int(entry["row"])] = [int(t) * 1e-9 for t in entry["samples_ns"]]
-        except (ValueError, TypeError, KeyError):
+    except OSError as exc:
+        raise RunFolderError(f"{path}: cannot read it ({exc.strerror})") from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
             continue
+        try:
+            row, samples = _parse_samples(line)
+        except ValueError as why:
+            print(f"warning: {path}:{number}: skipped a damaged line: {why}", file=sys.stderr)
+            continue
+        found[row] = samples
     return found
+
+
+def _parse_samples(line: bytes) -> tuple[int, list[float]]:
+    """One samples.jsonl line as (row, seconds); ValueError saying what is wrong."""
+    try:
+        entry = json.loads(line)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ValueError("not JSON text") from None
+    if not isinstance(entry, dict):
+        raise ValueError(f"a JSON {_kind(entry)}, not an object")
+    row, times = entry.get("row"), entry.get("samples_ns")
+    if not _whole(row) or row < 1:
+        raise ValueError("'row' should be a journal line number from 1")
+    if not isinstance(times, list) or not all(
+        _whole(t) and 0 <= t <= MAX_SECONDS * 1e9 for t in times
+    ):
+        raise ValueError(
+            f"'samples_ns' should be a list of whole nanoseconds from 0 to {MAX_SECONDS * 1e9:g}"
+        )
+    return row, [t * 1e-9 for t in times]
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _drop_torn_tail(path: Path) -> None:
@@ -357,8 +489,40 @@ def _kind(value: Any) -> str:
     return {str: "string", list: "list", dict: "object"}.get(type(value), type(value).__name__)
 
 
+def implausible(key: str, value: float) -> str | None:
+    """None where a row's number can be what its column holds, else why not,
+    naming what is accepted: NaN, infinity or an absurd size is damage."""
+    if key in OUTCOMES:
+        return None
+    whole = key in COUNTS
+    if whole:
+        low, high, accepted = 0.0, MAX_COUNT, f"a whole number from 0 to {MAX_COUNT:g}"
+    elif key.endswith("_per_s"):
+        low, high, accepted = 0.0, MAX_RATE, f"a rate from 0 to {MAX_RATE:g} per second"
+    elif key.endswith("_s"):
+        low, high, accepted = 0.0, MAX_SECONDS, f"a time from 0 to {MAX_SECONDS:g} seconds"
+    else:
+        low, high, accepted = (
+            -MAX_OTHER,
+            MAX_OTHER,
+            f"a number from {-MAX_OTHER:g} to {MAX_OTHER:g}",
+        )
+    if isinstance(value, int):
+        fits = low <= value <= high
+    else:
+        fits = math.isfinite(value) and low <= value <= high and (value.is_integer() or not whole)
+    if fits:
+        return None
+    shown = json.dumps(value)
+    shown = shown if len(shown) <= 24 else f"a {len(shown)}-digit number"
+    return f"{key!r} is {shown}; {accepted} is accepted"
+
+
 def parse_row(line: bytes) -> dict[str, Any]:
-    """One journal line as a row; ValueError saying what is wrong with it."""
+    """One journal line as a row; ValueError saying what is wrong with it, naming
+    the field: not a JSON object, a required field missing, a status not in
+    `STATUSES`, a number of the wrong type, not finite, or beyond what its
+    column can hold."""
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
@@ -372,18 +536,30 @@ def parse_row(line: bytes) -> dict[str, Any]:
     for key in REQUIRED:
         if not isinstance(row.get(key), str):
             raise ValueError(f"no {key!r}" if key not in row else f"{key!r} is not text")
+    if row["status"] not in STATUSES:
+        raise ValueError(f"'status' is {row['status']!r}; one of {', '.join(STATUSES)} is accepted")
     for key in NUMERIC:
         value = row.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
             raise ValueError(f"{key!r} is a {_kind(value)}, not a number")
+    for key, value in row.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        if key in NUMERIC or key.endswith("_s") or not math.isfinite(value):
+            why = implausible(key, value)
+            if why:
+                raise ValueError(why)
     return row
 
 
-def read_journal(run_dir: Path) -> list[dict[str, Any]]:
-    """Rows of a run's journal.
+def read_numbered(run_dir: Path) -> list[tuple[int, dict[str, Any]]]:
+    """Rows of a run's journal with their line numbers (which key their samples).
 
-    A line that is not a row is skipped with a warning naming it: a killed run
-    leaves its last line cut short, which a resume then overwrites.
+    A line that is not a row is skipped with a warning naming it and what is
+    wrong: a killed run leaves its last line cut short, which a resume then
+    overwrites; a line with a number no measurement gives (NaN, infinity, 1e308)
+    is damaged and is not shown as a row. A line that repeats an earlier one
+    exactly is skipped too, so that no row counts twice.
     """
     run_dir = Path(run_dir)
     check_folder(run_dir)
@@ -393,18 +569,34 @@ def read_journal(run_dir: Path) -> list[dict[str, Any]]:
     except OSError as exc:
         raise RunFolderError(f"{path}: cannot read it ({exc.strerror})") from None
     rows = []
+    seen: dict[bytes, int] = {}
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            rows.append(parse_row(line))
+            row = parse_row(line)
         except ValueError as why:
             cut = " (the last line, cut short as a killed run leaves it)"
             detail = cut if number == len(lines) else f": {why}"
             print(
                 f"warning: {path}:{number}: skipped a torn or corrupt line{detail}", file=sys.stderr
             )
+            continue
+        first = seen.setdefault(line.strip(), number)
+        if first != number:
+            print(
+                f"warning: {path}:{number}: skipped a line that repeats line {first} exactly "
+                "(its row would count twice)",
+                file=sys.stderr,
+            )
+            continue
+        rows.append((number, row))
     return rows
+
+
+def read_journal(run_dir: Path) -> list[dict[str, Any]]:
+    """Rows of a run's journal, as `read_numbered` reads them."""
+    return [row for _, row in read_numbered(run_dir)]
 
 
 def csv_text(rows: Iterable[dict[str, Any]]) -> str:
@@ -423,13 +615,13 @@ def csv_text(rows: Iterable[dict[str, Any]]) -> str:
 
 def write_csv(path: Path, rows: Iterable[dict[str, Any]]) -> None:
     """Write results.csv (atomically) from rows."""
-    _replace(path, csv_text(rows))
+    write_text(path, csv_text(rows))
 
 
 def finish(run_dir: Path, summary: str) -> None:
     """Derive results.csv and summary.txt from the journal."""
     write_csv(run_dir / RESULTS, read_journal(run_dir))
-    _replace(run_dir / SUMMARY, summary + "\n")
+    write_text(run_dir / SUMMARY, summary + "\n")
 
 
 def ensure_csv(run_dir: Path) -> list[dict[str, Any]]:
@@ -452,7 +644,7 @@ def ensure_csv(run_dir: Path) -> list[dict[str, Any]]:
         )
         return rows
     try:
-        _replace(path, text)
+        write_text(path, text)
     except OSError as exc:
         print(
             f"note: {path} is out of date; rebuilding it failed ({exc.strerror})", file=sys.stderr

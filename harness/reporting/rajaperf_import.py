@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -30,18 +31,81 @@ CHECKSUMS = PREFIX + "checksum.txt"
 BACKEND = "rajaperf"
 #: Words in the names of RAJAPerf's variants that run on a GPU.
 GPU_VARIANTS = ("Cuda", "Hip", "Sycl", "OpenMPTarget")
+#: The columns of RAJAPerf-kernel-details.csv read as counts, by the start of their names.
+COUNTS = ("Problem size", "Reps", "BytesMoved/rep", "FLOPS/rep", "BytesAllocated/rep")
+ACCEPTED_COUNT = f"a whole number from 0 to {results.MAX_COUNT:g} is accepted"
+TIME = "Mean time per rep"
+#: The columns each table needs, by the start of their names.
+NEEDS = {
+    RUN_DATA: ("Kernel", "Variant", "Tuning", TIME),
+    DETAILS: ("Kernel",),
+}
+#: How RAJAPerf fills a cell of a variant it did not run.
+NOT_RUN = "Not run"
 
 
-def _table(path: Path) -> list[dict[str, str]]:
-    """A RAJAPerf CSV as dicts: fields split on commas and stripped, the title
-    lines before the header (``Kernels run without MPI``) skipped."""
-    with path.open(newline="") as f:
-        lines = [line for line in f if line.count(",") > 1]
-    rows = [[cell.strip() for cell in row] for row in csv.reader(lines)]
-    if not rows:
+def _warn(path: Path, line: int, why: str) -> None:
+    print(f"warning: {path}:{line}: {why}", file=sys.stderr)
+
+
+def _lines(path: Path) -> list[tuple[int, str]]:
+    """A file's lines with their numbers; a line that is not UTF-8 text is left
+    out with a warning naming it."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read it ({exc.strerror})") from None
+    lines = []
+    for number, line in enumerate(raw.split(b"\n"), 1):
+        try:
+            lines.append((number, line.decode("utf-8").rstrip("\r")))
+        except UnicodeDecodeError as exc:
+            _warn(path, number, f"not UTF-8 text (byte {exc.start + 1} of the line): skipped")
+    return lines
+
+
+def _table(path: Path) -> list[tuple[int, dict[str, str] | str]]:
+    """A RAJAPerf CSV's rows with their line numbers: fields split on commas and
+    stripped, the title lines before the header (``Kernels run without MPI``)
+    skipped; a row whose fields do not match the header's (a line cut short) is
+    the reason it cannot be read instead."""
+    lines = _lines(path)
+    start = next((i for i, (_, line) in enumerate(lines) if line.count(",") > 1), None)
+    if start is None:
         raise UsageError(f"{path}: no table in it")
-    header = rows[0]
-    return [dict(zip(header, row, strict=False)) for row in rows[1:] if len(row) == len(header)]
+    number, text = lines[start]
+    header = _cells(text)
+    needed = NEEDS.get(path.name, ())
+    missing = [n for n in needed if not any(h.startswith(n) for h in header or ())]
+    if header is None or missing:
+        raise UsageError(
+            f"{path}:{number}: the header has no {', '.join(missing)} column; a header "
+            f"naming {', '.join(needed)} is accepted"
+        )
+    rows: list[tuple[int, dict[str, str] | str]] = []
+    for number, text in lines[start + 1 :]:
+        if not text.strip():
+            continue
+        cells = _cells(text)
+        if cells is None:
+            rows.append((number, "not a line of comma-separated text (a control character in it?)"))
+        elif len(cells) == len(header):
+            rows.append((number, dict(zip(header, cells, strict=True))))
+        else:
+            cut = "cut short" if len(cells) < len(header) else "too long"
+            rows.append((number, f"{cut}: {len(cells)} of the header's {len(header)} fields"))
+    return rows
+
+
+def _cells(text: str) -> list[str] | None:
+    """A CSV line's fields, stripped; None for a line with control characters
+    (a NUL...) or one the csv module cannot read."""
+    if any(ord(c) < 32 and c != "\t" for c in text):
+        return None
+    try:
+        return [cell.strip() for cell in next(csv.reader([text]))]
+    except csv.Error:
+        return None
 
 
 def _column(row: dict[str, str], start: str) -> str:
@@ -57,13 +121,21 @@ def _number(text: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _count(text: str) -> int | None:
+    """A cell that counts something as a whole number, or None where it cannot."""
+    value = _number(text)
+    if value is None or not (0 <= value <= results.MAX_COUNT and value.is_integer()):
+        return None
+    return int(value)
+
+
 def read_checksums(path: Path) -> dict[tuple[str, str], float]:
     """Checksums by (kernel, variant-tuning) from RAJAPerf-checksum.txt: a kernel's
     name alone on a line, then a line per variant-tuning (name, result,
     tolerance, checksum, relative difference)."""
     found: dict[tuple[str, str], float] = {}
     kernel = None
-    for line in path.read_text().splitlines():
+    for _, line in _lines(path):
         cells = line.split()
         if len(cells) == 1 and not set(cells[0]) <= set("-=."):
             kernel = cells[0]
@@ -74,20 +146,60 @@ def read_checksums(path: Path) -> dict[tuple[str, str], float]:
     return found
 
 
+def _details(path: Path) -> dict[str, dict[str, str]]:
+    """Each kernel's row of RAJAPerf-kernel-details.csv; a damaged or repeated row
+    is left out with a warning naming it."""
+    found: dict[str, dict[str, str]] = {}
+    lines: dict[str, int] = {}
+    for number, row in _table(path):
+        if isinstance(row, str):
+            _warn(path, number, f"{row}: skipped (its kernel's reps, bytes and FLOPs are unknown)")
+            continue
+        kernel = _column(row, "Kernel")
+        if kernel in found:
+            _warn(path, number, f"repeats {kernel} of line {lines[kernel]}: skipped")
+            continue
+        for column in COUNTS:
+            text = _column(row, column)
+            if text and _count(text) is None:
+                _warn(path, number, f"{column} is {text!r}; {ACCEPTED_COUNT}: left out")
+                row = {k: "" if k.startswith(column) else v for k, v in row.items()}
+        found[kernel], lines[kernel] = row, number
+    return found
+
+
 def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The rows and the devices (variant-tunings) of a RAJAPerf output folder."""
+    """The rows and the devices (variant-tunings) of a RAJAPerf output folder.
+
+    A damaged row (cut short, a time of 0 or below, a number no run gives) is
+    named in a warning and becomes an error row saying why, or is skipped where
+    not even its kernel and variant can be read; UsageError where no row is left
+    that is not damaged."""
     missing = [name for name in (RUN_DATA, DETAILS) if not (folder / name).is_file()]
     if missing:
         raise UsageError(
             f"{folder}: not a raja-perf.exe output folder (no {', '.join(missing)}; "
             "give the folder raja-perf.exe wrote with --outdir)"
         )
-    details = {row["Kernel"]: row for row in _table(folder / DETAILS)}
+    details = _details(folder / DETAILS)
     checks = read_checksums(folder / CHECKSUMS) if (folder / CHECKSUMS).is_file() else {}
     devices: dict[str, dict[str, Any]] = {}
     rows = []
-    for data in _table(folder / RUN_DATA):
-        kernel, variant, tuning = data["Kernel"], data["Variant"], data["Tuning"]
+    seen: dict[tuple[str, str, str], int] = {}
+    path = folder / RUN_DATA
+    for number, data in _table(path):
+        if isinstance(data, str):
+            _warn(path, number, f"{data}: skipped")
+            continue
+        kernel, variant, tuning = (_column(data, c) for c in ("Kernel", "Variant", "Tuning"))
+        if not (kernel and variant and tuning):
+            _warn(path, number, "no kernel, variant or tuning: skipped")
+            continue
+        key = (kernel, variant, tuning)
+        if key in seen:
+            _warn(path, number, f"repeats {' '.join(key)} of line {seen[key]}: skipped")
+            continue
+        seen[key] = number
         name = f"{variant} {tuning}"
         if name not in devices:
             devices[name] = {
@@ -103,20 +215,30 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             }
         row = _row(kernel, devices[name], data, details.get(kernel, {}))
         row["checksum"] = checks.get((kernel, f"{variant}-{tuning}"))
+        problem = _problem(row, data)
+        if problem:
+            _warn(path, number, f"{problem}: made an error row")
+            row = _damaged(row, f"{RUN_DATA}:{number}: {problem}")
         rows.append(row)
     if not rows:
-        raise UsageError(f"{folder / RUN_DATA}: no kernel rows in it")
+        raise UsageError(f"{path}: no kernel rows in it")
+    if all(r["status"] == "error" for r in rows):
+        raise UsageError(
+            f"{path}: no usable row: all {len(rows)} are damaged (the first: {rows[0]['reason']})"
+        )
     return rows, list(devices.values())
 
 
 def _row(
     kernel: str, device: dict[str, Any], data: dict[str, str], details: dict[str, str]
 ) -> dict[str, Any]:
-    seconds = _number(_column(data, "Mean time per rep"))
-    size = _number(_column(data, "Problem size")) or _number(_column(details, "Problem size"))
-    reps = _number(_column(details, "Reps"))
-    moved = _number(_column(details, "BytesMoved/rep"))
-    flops = _number(_column(details, "FLOPS/rep"))
+    seconds = _number(_column(data, TIME))
+    size = _count(_column(data, "Problem size"))
+    if size is None:
+        size = _count(_column(details, "Problem size"))
+    reps = _count(_column(details, "Reps"))
+    moved = _count(_column(details, "BytesMoved/rep"))
+    flops = _count(_column(details, "FLOPS/rep"))
     passed = _column(data, "Checksum")
     row: dict[str, Any] = {
         "kernel": kernel,
@@ -125,21 +247,21 @@ def _row(
         "device_id": device["id"],
         "device": device["name"],
         "precision": "f64",
-        "size": int(size) if size is not None else None,
-        "reps": int(reps) if reps is not None else 0,
+        "size": size,
+        "reps": reps or 0,
         "warmup": 0,
         "status": "ok",
         "reason": None,
-        "bytes_per_rep": int(moved) if moved is not None else None,
-        "flops_per_rep": int(flops) if flops is not None else None,
-        "bytes_allocated": int(_number(_column(details, "BytesAllocated/rep")) or 0) or None,
+        "bytes_per_rep": moved,
+        "flops_per_rep": flops,
+        "bytes_allocated": _count(_column(details, "BytesAllocated/rep")) or None,
         "timer": "host",
         "device_api": device["api"],
         "device_driver": device["driver"],
     }
     if passed == "FAILED":
         row.update(status="fail", reason="raja-perf.exe's checksum check FAILED")
-    if seconds is None:
+    if seconds is None or seconds <= 0:
         if row["status"] == "ok":
             row.update(status="skipped", reason="raja-perf.exe did not run it")
         return row
@@ -158,10 +280,43 @@ def _row(
     return row
 
 
+def _problem(row: dict[str, Any], data: dict[str, str]) -> str | None:
+    """What is wrong with a run-data row, naming the field and what is accepted."""
+    name = next((k for k in data if k.startswith(TIME)), TIME)
+    text = data.get(name, "")
+    seconds = _number(text)
+    if text != NOT_RUN and (seconds is None or not 0 < seconds <= results.MAX_SECONDS):
+        return (
+            f"{name!r} is {text!r}; a time above 0 and up to {results.MAX_SECONDS:g} seconds, "
+            f"or {NOT_RUN!r}, is accepted"
+        )
+    size = _column(data, "Problem size")
+    if size and _count(size) is None:
+        return f"'Problem size' is {size!r}; {ACCEPTED_COUNT}"
+    for key, value in row.items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            why = results.implausible(key, value)
+            if why:
+                return why
+    return None
+
+
+def _damaged(row: dict[str, Any], reason: str) -> dict[str, Any]:
+    """A row read from a damaged line: an error saying why, without its numbers."""
+    keep = ("kernel", "group", "backend", "device_id", "device", "precision")
+    return {
+        **{k: row[k] for k in keep},
+        "status": "error",
+        "reason": reason,
+        "device_api": row["device_api"],
+        "device_driver": row["device_driver"],
+    }
+
+
 def import_folder(folder: Path, out: Path) -> Path:
     """Write a RAJAPerf output folder's rows as a new run folder under ``out``."""
+    results.check_out(out)
     rows, devices = rows_of(folder)
-    run_dir = results.create(out)
     meta = {
         "harness_version": __version__,
         "command": ["harness", "import-rajaperf", str(folder)],
@@ -172,11 +327,15 @@ def import_folder(folder: Path, out: Path) -> Path:
         "devices": devices,
         "kernels": list(dict.fromkeys(r["kernel"] for r in rows)),
     }
-    with results.lock(run_dir), results.writing(run_dir):
+
+    def fill(run_dir: Path) -> None:
         results.write_json(run_dir / results.METADATA, meta)
         journal = results.Journal(run_dir)
-        for row in rows:
-            journal.append(row)
-        journal.close()
+        try:
+            for row in rows:
+                journal.append(row)
+        finally:
+            journal.close()
         results.finish(run_dir, table.format_rows(rows))
-    return run_dir
+
+    return results.write_new(out, fill)

@@ -4,13 +4,14 @@ RAJAPerf runs) loads with ``Thicket.from_caliperreader``.
 RAJAPerf writes one ``.cali`` profile per variant and tuning: a region tree
 ``RAJAPerf`` > group > kernel with timing metrics per region, and the run's
 Adiak metadata as globals. The export writes the same shape: one profile per
-device, precision, problem size and variant options (a sort's strategy, the
-transfer mode...: RAJAPerf's tuning), its kernel regions carrying
+host (a merged run holds several machines' rows), device, precision, problem
+size and variant options (a sort's strategy, the transfer mode...: RAJAPerf's
+tuning), its kernel regions carrying
 ``Avg time/rank`` (the row's median time per repetition, RAJAPerf's metric
 name), ``Min time/rank``, ``Max time/rank``, ``Reps``, ``ProblemSize``,
 ``Bytes/Rep`` and ``Flops/Rep``, and RAJAPerf's metadata keys (``variant``,
-``tuning``, ``ProblemSizeRunParam``, ``cluster``, ``launchdate``, ``jobsize``)
-plus the device's name, API and driver.
+``tuning``, ``ProblemSizeRunParam``, ``cluster`` (the profile's host),
+``launchdate``, ``jobsize``) plus the device's name, API and driver.
 
 The ``.cali`` format is Caliper's text stream: ``node`` records define
 attributes and the region tree, ``ctx`` records attach metric values to a
@@ -23,6 +24,8 @@ import math
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from harness.errors import UsageError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -103,13 +106,19 @@ def _finite(value: Any) -> bool:
 
 
 def profiles(frame: pd.DataFrame, meta: dict[str, Any]) -> dict[str, str]:
-    """The .cali text of each profile of a prepared run frame, by file name."""
+    """The .cali text of each profile of a prepared run frame, by file name: one
+    per host (a merged run holds several), device, precision, size and tuning."""
     timed = frame[(frame["status"] == "ok") & frame["time_median_s"].notna()]
-    host = (meta.get("host") or {}).get("hostname") or ""
-    out = {}
-    keys = ["device_id", "precision", "size", "variant_params"]
-    for (device_id, precision, size, variant), rows in timed.groupby(keys, sort=False):
+    # `frames.load` gives every row its host: a merged run's rows their own.
+    timed = timed.assign(_host=timed["host"].fillna("").astype(str))
+    several = timed["_host"].nunique() > 1
+    out: dict[str, str] = {}
+    keys = ["_host", "device_id", "precision", "size", "variant_params"]
+    for (host, device_id, precision, size, variant), rows in timed.groupby(
+        keys, sort=False, dropna=False
+    ):
         tuning = re.sub(r"[^A-Za-z0-9.]+", "_", variant) if variant else "default"
+        known = size is not None and math.isfinite(float(size))
         stream = _Stream()
         first = rows.iloc[0]
         # A parent region's times are its kernels' summed, as inclusive times are.
@@ -128,7 +137,7 @@ def profiles(frame: pd.DataFrame, meta: dict[str, Any]) -> dict[str, str]:
             {
                 "variant": device_id,
                 "tuning": tuning,
-                "ProblemSizeRunParam": int(size),
+                "ProblemSizeRunParam": int(size) if known else "",
                 "precision": precision,
                 "device": first.get("device") or "",
                 "backend": first["backend"],
@@ -141,8 +150,15 @@ def profiles(frame: pd.DataFrame, meta: dict[str, Any]) -> dict[str, str]:
                 "harness_version": meta.get("harness_version") or "",
             }
         )
-        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{device_id}-{precision}-n{int(size)}-{tuning}")
-        out[f"{name}.cali"] = "\n".join(stream.lines) + "\n"
+        parts = [*([host] if several else []), device_id, precision]
+        parts += [f"n{int(size)}" if known else "n-unknown", tuning]
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", "-".join(map(str, parts)))
+        # Two profiles whose names differ only in characters a file name drops stay two.
+        unique, n = name, 1
+        while f"{unique}.cali" in out:
+            n += 1
+            unique = f"{name}-{n}"
+        out[f"{unique}.cali"] = "\n".join(stream.lines) + "\n"
     return out
 
 
@@ -154,16 +170,24 @@ def _kernel_name(row: Any) -> str:
 
 
 def write(run_dir: Path, out: Path) -> list[Path]:
-    """Write a run folder's profiles into ``out``; return their paths."""
+    """Write a run folder's profiles into ``out`` (each whole or not at all); return
+    their paths. UsageError in one line where ``out`` cannot take them."""
+    from harness.execution import results
     from harness.reporting import frames
 
+    results.check_out(out)
     loaded = frames.load(run_dir)
     meta = loaded.attrs.get("metadata") or {}
     frame = frames.prepare(loaded)
-    out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, text in profiles(frame, meta).items():
         path = out / name
-        path.write_text(text)
+        try:
+            results.write_text(path, text)
+        except OSError as exc:
+            raise UsageError(
+                f"output folder {out}: cannot write {name} ({exc.strerror or exc}); "
+                f"{len(written)} of the profiles were written"
+            ) from None
         written.append(path)
     return written
