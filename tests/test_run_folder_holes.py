@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, harness, need_backend, run_folder, start_run, wait_rows
 
-from harness.cli import MAX_SECONDS, main
+from harness.cli import main
 from harness.execution import results
+from harness.execution.runner import MAX_SECONDS
 
 #: A run whose rows take a second or two each on the cpu backend.
 SLOW = ["-k", "Stream", "-b", "cpu", "--size", "4000000", "--reps", "500"]

@@ -230,7 +230,12 @@ def _cmd_import_rajaperf(args: argparse.Namespace) -> int:
 def _cmd_merge(args: argparse.Namespace) -> int:
     from harness.execution import merge
 
-    run_dir = merge.merge(args.run_dirs, args.out)
+    params = list(
+        dict.fromkeys(
+            name for d in args.run_dirs for name in table.param_names(results.read_metadata(d))
+        )
+    )
+    run_dir = merge.merge(args.run_dirs, args.out, lambda rows: table.format_rows(rows, params))
     print(_table(run_dir))
     print(f"\nrun folder: {run_dir}")
     return 0

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from harness import __version__
 from harness.errors import UsageError
 from harness.execution import metadata, results
+from harness.version import __version__
 
 
 def _hostname(meta: dict[str, Any]) -> str:
@@ -102,8 +102,12 @@ def _check_ended(run_dir: Path, meta: dict[str, Any], rows: int) -> None:
         )
 
 
-def merge(run_dirs: Sequence[Path], out: Path) -> Path:
-    """Write the rows of ``run_dirs`` into a new run folder under ``out``."""
+def merge(
+    run_dirs: Sequence[Path], out: Path, summarise: Callable[[list[dict[str, Any]]], str]
+) -> Path:
+    """Write the rows of ``run_dirs`` into a new run folder under ``out``, with
+    ``summarise(rows)`` as its summary.txt (the caller formats: execution knows no
+    table)."""
     if len(run_dirs) < 2:
         raise UsageError("merge: give at least two run folders")
     if len({d.resolve() for d in run_dirs}) != len(run_dirs):
@@ -166,8 +170,6 @@ def merge(run_dirs: Sequence[Path], out: Path) -> Path:
                 "merged_from": sources,
             },
         )
-        from harness.reporting import table
-
-        results.finish(merged, table.format_rows(results.read_journal(merged)))
+        results.finish(merged, summarise(results.read_journal(merged)))
 
     return results.write_new(out, fill)

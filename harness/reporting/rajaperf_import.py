@@ -19,10 +19,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from harness import __version__
 from harness.errors import UsageError
 from harness.execution import metadata, results
 from harness.reporting import table
+from harness.version import __version__
 
 PREFIX = "RAJAPerf-"
 RUN_DATA = PREFIX + "kernel-run-data.csv"
