@@ -59,7 +59,8 @@ def test_rajaperf_beside_our_run_in_one_report_and_plot(tmp_path: Path) -> None:
     report = harness("report", str(ours), str(imported), "--out", str(tmp_path / "report"))
     assert report.returncode == 0, report.stderr
     text = (tmp_path / "report" / "report.md").read_text()
-    triad = [line for line in text.splitlines() if line.startswith("| Stream_TRIAD |")]
+    results_table = text.split("\n## Results\n")[1].split("\n## ")[0]
+    triad = [line for line in results_table.splitlines() if line.startswith("| Stream_TRIAD |")]
     assert [line.split(" | ")[2].split(" (")[0] for line in triad] == [
         "cpu:0", "opencl:0", "rajaperf:0", "rajaperf:1",
     ]  # fmt: skip
