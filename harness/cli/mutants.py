@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from harness import suite
 from harness.backends import BACKENDS
 from harness.backends import get as get_backend
+from harness.backends.base import DeviceInfo
 from harness.cli import arguments
 from harness.errors import UsageError
 from harness.execution.workers import Workers
@@ -21,13 +25,19 @@ from harness.mutation import mutants
 from harness.mutation.mutants import (
     EQUIVALENTS,
     MIN_TIMEOUT,
+    NOT_RUN,
     SIMULATOR_MAX_SIZE,
+    SMALL_SIZE,
     TIMEOUT_FACTOR,
+    Equivalent,
     Lines,
     Outcome,
     Tally,
+    WriteFailed,
     _Lab,
     all_mutants,
+    check_out,
+    check_sizes,
     format_summary,
     read_equivalents,
     run_kernel,
@@ -36,6 +46,7 @@ from harness.mutation.mutants import (
     tally,
     write_folder,
 )
+from harness.mutation.operators import Mutant
 
 EPILOG = """\
 examples:
@@ -51,12 +62,83 @@ A mutant is killed when some row of its check fails, errors, crashes or times
 out; it survives when every row verifies. Mutants that do not compile are not
 counted, nor those listed with a reason in kernels/equivalent-mutants.txt.
 
-Exit status: 0, or 1 when a backend's kill score is under --fail-under or an
-unmutated kernel fails its own check; 2 for a usage error."""
+Exit status: 0, or 1 when a backend's kill score is under --fail-under (or it
+counted no mutant) or an unmutated kernel fails its own check (or runs too
+long for --timeout); 2 for a usage error (options that select no mutant, an
+--out that cannot be written: found before any mutant runs; a mutants folder
+that cannot be written at the end); 130 when interrupted (Ctrl-C or SIGTERM:
+the current mutant finishes and what was measured is written, marked partial,
+and never passes --fail-under; a second one stops at once, 143 for SIGTERM)."""
 
 
-def _devices(args: argparse.Namespace) -> list[str]:
-    for name in args.backends:
+@dataclass
+class _Job:
+    """One kernel's chosen mutants on one device, and what became of them."""
+
+    spec: KernelSpec
+    device: DeviceInfo
+    chosen: list[Mutant]
+    dead: int
+    outcomes: list[Outcome] = field(default_factory=list)
+    problem: str | None = None
+    finished: bool = False
+
+    @property
+    def left(self) -> list[Mutant]:
+        """The chosen mutants an interrupt left unchecked (outcomes keep their order)."""
+        return [] if self.finished else self.chosen[len(self.outcomes) :]
+
+
+class _Stop:
+    """SIGINT and SIGTERM while ``harness mutants`` runs: the first stops the run
+    after the current mutant, a second stops it at once (exit status 143 for
+    SIGTERM, else 130); either way what was measured is then written. Writing
+    itself is not cut short."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self.raising = True
+        self.status = 130
+        # Only the main thread may handle signals (a notebook runs code there).
+        main = threading.current_thread() is threading.main_thread()
+        signals = (signal.SIGINT, signal.SIGTERM) if main else ()
+        self.previous = {s: signal.signal(s, self._on_signal) for s in signals}
+
+    def _on_signal(self, signum: int, frame: Any) -> None:
+        name = "interrupt" if signum == signal.SIGINT else signal.Signals(signum).name
+        if not self.asked:
+            self.asked = True
+            then = (
+                "after the current mutant" if self.raising else "once what was measured is written"
+            )
+            print(
+                f"\n{name}: stopping {then} ({name} again to stop now)", file=sys.stderr, flush=True
+            )
+            return
+        if signum == signal.SIGTERM:
+            self.status = 143
+        if self.raising:
+            self.raising = False
+            print(f"\n{name}: stopping now; writing what was measured", file=sys.stderr)
+            raise KeyboardInterrupt
+
+    def restore(self) -> None:
+        """Put back the handlers there were before."""
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
+
+
+def precisions(args: argparse.Namespace) -> tuple[str, ...]:
+    """The precisions each mutant is checked at, each once, in the order given."""
+    return tuple(dict.fromkeys(args.precision or PRECISIONS))
+
+
+def _devices(args: argparse.Namespace) -> list[DeviceInfo]:
+    """The devices to check on: each -b backend's first unless --device names
+    others, each once; a usage error for a backend with no source to mutate or
+    unavailable here, or a --device naming no one device of them."""
+    backends = list(dict.fromkeys(args.backends))
+    for name in backends:
         if name not in BACKENDS:
             raise UsageError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
         if get_backend(name).language is None:
@@ -65,34 +147,46 @@ def _devices(args: argparse.Namespace) -> list[str]:
                 f"backend {name!r} runs the descriptions' numpy code, which has no kernel "
                 f"source to mutate; choose from {', '.join(with_sources)}"
             )
-    wanted = [_device_id(text, args.backends) for text in args.device]
+    workers = Workers()
+    try:
+        found = workers.catalogs(backends)
+    finally:
+        workers.close()
+    for name in backends:
+        if found[name].reason is not None:
+            raise UsageError(f"backend {name} is unavailable: {found[name].reason}")
+    listed = {d.id: d for name in backends for d in found[name].devices}
+    wanted = [_device_id(text, backends, list(listed.values())) for text in args.device]
     chosen = []
-    for name in args.backends:
-        mine = [d for d in wanted if d.partition(":")[0] == name]
-        chosen.extend(mine or [f"{name}:0"])
-    return chosen
+    for name in backends:
+        mine = [d for d in wanted if d.partition(":")[0] == name] or [f"{name}:0"]
+        for each in mine:
+            if each not in listed:
+                has = ", ".join(d for d in listed if d.partition(":")[0] == name) or "none"
+                raise UsageError(f"--device {each!r}: no such device; {name} has {has}")
+        chosen.extend(mine)
+    return [listed[d] for d in dict.fromkeys(chosen)]
 
 
-def _device_id(text: str, backends: Sequence[str]) -> str:
+def _device_id(text: str, backends: Sequence[str], listed: Sequence[DeviceInfo]) -> str:
     """A --device value as BACKEND:INDEX: given so, or the one device of the -b
     backends whose name contains it (oclgrind for the simulator)."""
+    every = ", ".join(f"{d.id} {d.name}" for d in listed) or "none"
+    if not text.strip():
+        raise UsageError(
+            f"--device {text!r}: empty; give BACKEND:INDEX or part of one device's name "
+            f"(devices of {', '.join(backends)}: {every})"
+        )
     name, sep, index = text.partition(":")
     if sep:
         if not index.isdigit() or name not in backends:
             raise UsageError(
                 f"--device {text!r}: expected BACKEND:INDEX with a backend given to -b"
             )
-        return text
-    workers = Workers()
-    try:
-        found = workers.catalogs(list(backends))
-    finally:
-        workers.close()
-    listed = [d for c in found.values() for d in c.devices]
+        return f"{name}:{int(index)}"
     named = [d.id for d in listed if text.lower() in d.name.lower()]
     if len(named) != 1:
         which = "no device's" if not named else f"{len(named)} devices' ({', '.join(named)})"
-        every = ", ".join(f"{d.id} {d.name}" for d in listed) or "none"
         raise UsageError(
             f"--device {text!r}: {which} name contains it; give BACKEND:INDEX or part of "
             f"one device's name (devices of {', '.join(backends)}: {every})"
@@ -100,86 +194,228 @@ def _device_id(text: str, backends: Sequence[str]) -> str:
     return named[0]
 
 
+def _plan(
+    args: argparse.Namespace,
+    kernels: Sequence[KernelSpec],
+    devices: Sequence[DeviceInfo],
+    params: tuple[tuple[str, tuple[str, ...]], ...],
+    stop: _Stop,
+) -> list[_Job]:
+    """Each kernel's chosen mutants on each device, before any runs: a usage error
+    for a ``--lines`` value holding no mutant, a device left with none, or a
+    ``--max-size`` under every check size; KeyboardInterrupt once stopped."""
+    files = _check_lines(args.lines or (), kernels, {d.backend for d in devices})
+    jobs = []
+    for device in devices:
+        chosen = get_backend(device.backend)
+        assert chosen.language is not None
+        for spec in kernels:
+            if stop.asked:
+                raise KeyboardInterrupt
+            if source_files(spec, chosen.language, chosen.extension):
+                every, dead = all_mutants(
+                    spec, device.backend, device, precisions(args), dict(params)
+                )
+                jobs.append(_Job(spec, device, every, dead))
+    for lines in args.lines or ():
+        if not any(lines.holds(m) for job in jobs for m in job.chosen):
+            raise UsageError(_no_mutant_on(lines, jobs, files[lines.file]))
+    for job in jobs:
+        if args.lines:
+            job.chosen = [m for m in job.chosen if any(s.holds(m) for s in args.lines)]
+        job.chosen = sample(job.chosen, args.sample, args.seed)
+    for device in devices:
+        if not any(job.chosen for job in jobs if job.device == device):
+            names = ", ".join(s.name for s in kernels)
+            which = " on the --lines given" if args.lines else ""
+            raise UsageError(
+                f"{device.id}: none of the chosen kernels ({names}) has a mutant{which} in "
+                f"its {device.backend} source; leave {device.backend} out of -b or choose "
+                "other kernels"
+            )
+    jobs = [job for job in jobs if job.chosen]
+    if args.max_size is not None:
+        sizes = {
+            (s, job.spec.name) for job in jobs for s in check_sizes(job.spec, job.device, params)
+        }
+        if sizes and min(sizes)[0] > args.max_size:
+            smallest, name = min(sizes)
+            raise UsageError(
+                f"--max-size {args.max_size} is under every check size of the chosen kernels "
+                f"(the smallest: {smallest}, {name}'s), which would be checked at the small "
+                f"size {SMALL_SIZE} alone; give --max-size {smallest} or more"
+            )
+    return jobs
+
+
+def _no_mutant_on(lines: Lines, jobs: Sequence[_Job], path: Path) -> str:
+    """Why ``--lines`` selects nothing: the file's length, the lines holding mutants."""
+    held = sorted({m.line for job in jobs for m in job.chosen if m.file == lines.file})
+    count = len(path.read_text(encoding="utf-8").splitlines())
+    why = [f"{lines.file} has {count} lines"] if lines.last > count else []
+    if held:
+        spans: list[list[int]] = []
+        for line in held:
+            if spans and spans[-1][1] == line - 1:
+                spans[-1][1] = line
+            else:
+                spans.append([line, line])
+        text = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in spans)
+        why.append(f"{lines.file}'s mutants are on line{'s' if len(held) > 1 else ''} {text}")
+    else:
+        why.append(f"no line of {lines.file} holds a mutant the chosen kernels compile")
+    return f"--lines {lines}: no mutant of the chosen kernels is on these lines; {'; '.join(why)}"
+
+
 def _cmd_mutants(args: argparse.Namespace) -> int:
+    """`harness mutants`: the exit status, with SIGINT and SIGTERM handled (`_Stop`)."""
+    stop = _Stop()
+    try:
+        return _mutants(args, stop)
+    except KeyboardInterrupt:
+        print("interrupted before any mutant ran: nothing written", file=sys.stderr)
+        return stop.status
+    finally:
+        stop.restore()
+
+
+def _mutants(args: argparse.Namespace, stop: _Stop) -> int:
+    """Check every input and the output folder, then run the mutants until done or
+    stopped; write and print what was measured, and judge the gate on whole runs."""
     kernels = suite.select(args.kernels)
     devices = _devices(args)
     try:
         equivalents = read_equivalents(sources.shipped_root() / EQUIVALENTS)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    _check_lines(args.lines or (), kernels, {d.partition(":")[0] for d in devices})
     params = arguments.chosen_params(args, kernels, check=True)
+    try:
+        jobs = _plan(args, kernels, devices, params, stop)
+    except ValueError:
+        if stop.asked:  # the C preprocessor, stopped by the same Ctrl-C
+            raise KeyboardInterrupt from None
+        raise
+    check_out(args.out)
     capped: dict[str, int | None] = {}
-    tallies: list[Tally] = []
-    outcomes: list[Outcome] = []
-    interrupted = False
-    for device in devices:
-        backend = device.partition(":")[0]
-        for spec in kernels:
-            if interrupted or not all_mutants(spec, backend)[0]:
-                continue
-            # A lab per kernel: its worker's compiled mutants go with it.
-            lab = _Lab(device, args.precision, args.timeout, args.max_size, params)
-            if lab.max_size != args.max_size and device not in capped:
-                capped[device] = lab.max_size
-                print(
-                    f"note: {device} is a simulator: checks run at sizes up to "
-                    f"{lab.max_size} (--max-size N to change)",
-                    file=sys.stderr,
-                )
-            try:
-                start = time.monotonic()
-                every, dead = all_mutants(spec, backend, lab.info, lab.precisions, dict(params))
-                if args.lines:
-                    every = [m for m in every if any(lines.holds(m) for lines in args.lines)]
-                found = sample(every, args.sample, args.seed)
-                uncompiled = f" ({dead} more in code it does not compile)" if dead else ""
-                print(
-                    f"{spec.name} on {device}: {len(found)} mutants{uncompiled}",
-                    file=sys.stderr,
-                    flush=True,
-                )
-                done, problem = run_kernel(lab, spec, found, equivalents, args.verbose)
-                counts = tally(spec.name, device, done, problem)
-                tallies.append(counts)
-                outcomes.extend(done)
-                took = time.monotonic() - start
-                print(
-                    f"  {problem}"
-                    if problem
-                    else f"  {counts.killed} killed, {counts.survived} survived, "
-                    f"{counts.stillborn} stillborn, {counts.equivalent} equivalent "
-                    f"({took:.0f} s)",
-                    file=sys.stderr,
-                    flush=True,
-                )
-            except KeyboardInterrupt:
-                print("interrupted: writing what was measured", file=sys.stderr)
-                interrupted = True
-            finally:
-                lab.close()
-    if not tallies:
-        raise UsageError("the selected kernels have no source on the selected backends")
-    print(format_summary(tallies, outcomes))
+    try:
+        for job in jobs:
+            if stop.asked:
+                break
+            _run(job, args, params, equivalents, capped, stop)
+    except KeyboardInterrupt:
+        pass
+    stop.raising = False
+    tallies = [tally(j.spec.name, j.device.id, j.outcomes, j.problem, len(j.left)) for j in jobs]
+    outcomes = [o for job in jobs for o in job.outcomes]
+    unchecked = [
+        Outcome(job.spec.name, job.device.id, m, NOT_RUN, "interrupted")
+        for job in jobs
+        for m in job.left
+    ]
+    print(format_summary(tallies, outcomes + unchecked))
     scope = _scope(args, params, capped)
     if scope:
         print(f"\n{scope}")
-    folder = write_folder(args.out, tallies, outcomes, scope)
+    cut = sum(1 for job in jobs if not job.finished)
+    try:
+        folder = write_folder(args.out, tallies, outcomes + unchecked, scope)
+    except WriteFailed as exc:
+        print(f"harness: error: {exc}", file=sys.stderr)
+        return stop.status if cut else 2
     print(f"\nmutants folder: {folder}")
+    if cut:
+        print(
+            f"interrupted: {cut} of {len(jobs)} kernel runs not finished; the table is partial",
+            file=sys.stderr,
+        )
+        if args.fail_under is not None:
+            print(
+                f"--fail-under {args.fail_under:g}: not judged on a partial run, which "
+                "never passes",
+                file=sys.stderr,
+            )
+        return stop.status
     failing = any(t.problem for t in tallies)
     if args.fail_under is not None:
         for device in devices:
-            mine = [t for t in tallies if t.device == device]
-            killed = sum(t.killed for t in mine)
-            counted = killed + sum(t.survived for t in mine)
-            if counted and 100 * killed / counted < args.fail_under:
-                print(
-                    f"{device}: kill score {100 * killed / counted:.1f}% is under "
-                    f"--fail-under {args.fail_under:g}%",
-                    file=sys.stderr,
-                )
-                failing = True
+            failing |= _under(device.id, [t for t in tallies if t.device == device.id], args)
     return 1 if failing else 0
+
+
+def _run(
+    job: _Job,
+    args: argparse.Namespace,
+    params: tuple[tuple[str, tuple[str, ...]], ...],
+    equivalents: dict[tuple[str, ...], Equivalent],
+    capped: dict[str, int | None],
+    stop: _Stop,
+) -> None:
+    """Check one kernel's mutants on one device in a lab of its own (its worker's
+    compiled mutants go with it), recording into ``job`` as they end."""
+    device = job.device.id
+    uncompiled = f" ({job.dead} more in code it does not compile)" if job.dead else ""
+    print(
+        f"{job.spec.name} on {device}: {len(job.chosen)} mutants{uncompiled}",
+        file=sys.stderr,
+        flush=True,
+    )
+    start = time.monotonic()
+    try:
+        lab = _Lab(device, precisions(args), args.timeout, args.max_size, params)
+    except UsageError as exc:
+        job.problem, job.finished = str(exc), True
+        print(f"  {exc}", file=sys.stderr, flush=True)
+        return
+    try:
+        if lab.max_size != args.max_size and device not in capped:
+            capped[device] = lab.max_size
+            print(
+                f"note: {device} is a simulator: checks run at sizes up to "
+                f"{lab.max_size} (--max-size N to change)",
+                file=sys.stderr,
+            )
+        _, job.problem = run_kernel(
+            lab, job.spec, job.chosen, equivalents, args.verbose, job.outcomes, lambda: stop.asked
+        )
+    finally:
+        lab.close()
+    job.finished = job.problem is not None or len(job.outcomes) == len(job.chosen)
+    if job.problem:
+        print(f"  {job.problem}", file=sys.stderr, flush=True)
+    elif job.finished:
+        counts = tally(job.spec.name, device, job.outcomes, None)
+        print(
+            f"  {counts.killed} killed, {counts.survived} survived, {counts.stillborn} "
+            f"stillborn, {counts.equivalent} equivalent ({time.monotonic() - start:.0f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def _under(device: str, mine: Sequence[Tally], args: argparse.Namespace) -> bool:
+    """Whether a device fails ``--fail-under``, saying why: a score under it, or no
+    mutant counted at all (a gate does not pass on nothing)."""
+    killed, survived = sum(t.killed for t in mine), sum(t.survived for t in mine)
+    counted = killed + survived
+    if not counted:
+        stillborn, equal = sum(t.stillborn for t in mine), sum(t.equivalent for t in mine)
+        unrun = sum(1 for t in mine if t.problem)
+        more = f"; {unrun} kernel{'s' * (unrun != 1)} not run" if unrun else ""
+        print(
+            f"{device}: no mutant was counted ({killed} killed, {survived} survived, "
+            f"{stillborn} stillborn, {equal} equivalent{more}): --fail-under "
+            f"{args.fail_under:g} does not pass on nothing",
+            file=sys.stderr,
+        )
+        return True
+    if 100 * killed / counted < args.fail_under:
+        print(
+            f"{device}: kill score {100 * killed / counted:.1f}% is under "
+            f"--fail-under {args.fail_under:g}%",
+            file=sys.stderr,
+        )
+        return True
+    return False
 
 
 def _lines(text: str) -> Lines:
@@ -207,10 +443,7 @@ def _scope(
     counts; empty where nothing did."""
     given = [f"--{name} {' '.join(values)}" for name, values in params]
     if args.lines:
-        spans = (
-            f"{s.file}:{s.first}" + (f"-{s.last}" if s.last > s.first else "") for s in args.lines
-        )
-        given.append(f"--lines {' '.join(spans)}")
+        given.append(f"--lines {' '.join(map(str, args.lines))}")
     given += [f"--max-size {args.max_size}"] * (args.max_size is not None)
     given += [
         f"sizes up to {n} on {device} (a simulator's default)" for device, n in capped.items()
@@ -219,20 +452,26 @@ def _scope(
     return f"narrowed by: {'; '.join(given)}" if given else ""
 
 
-def _check_lines(lines: Sequence[Lines], kernels: Sequence[KernelSpec], backends: set[str]):
-    """A usage error for ``--lines`` naming a file no chosen kernel compiles."""
-    names: set[str] = set()
+def _check_lines(
+    lines: Sequence[Lines], kernels: Sequence[KernelSpec], backends: set[str]
+) -> dict[str, Path]:
+    """The chosen kernels' source files on these backends, by name; a usage error
+    for ``--lines`` naming a file none of them compiles."""
+    files: dict[str, Path] = {}
     for backend in sorted(backends):
         chosen = get_backend(backend)
         if chosen.language is not None:
             for spec in kernels:
-                names.update(p.name for p in source_files(spec, chosen.language, chosen.extension))
+                files.update(
+                    (p.name, p) for p in source_files(spec, chosen.language, chosen.extension)
+                )
     for each in lines:
-        if each.file not in names:
+        if each.file not in files:
             raise UsageError(
-                f"--lines {each.file}:{each.first}-{each.last}: no chosen kernel's source "
-                f"is named {each.file!r}; theirs: {', '.join(sorted(names)) or 'none'}"
+                f"--lines {each}: no chosen kernel's source "
+                f"is named {each.file!r}; theirs: {', '.join(sorted(files)) or 'none'}"
             )
+    return files
 
 
 def _percent(text: str) -> float:
@@ -308,10 +547,10 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--precision",
         nargs="+",
+        action="extend",
         choices=PRECISIONS,
-        default=list(PRECISIONS),
-        help="types of 'real' each mutant is checked at (default: f64 and f32, so code "
-        "that only one precision compiles is tested too)",
+        help="types of 'real' each mutant is checked at, each once (default: f64 and f32, "
+        "so code that only one precision compiles is tested too)",
     )
     parser.add_argument(
         "--timeout",

@@ -12,7 +12,9 @@ worker process with a timeout. A mutant is
               cannot change any output (not counted).
 
 The score is killed / (killed + survived). Results go to a table on screen and
-to mutants.csv and summary.txt in a new folder under --out.
+to mutants.csv and summary.txt in a new folder under --out; a run stopped by an
+interrupt writes what it measured there too, marked partial, the mutants it did
+not check listed as ``not run``.
 """
 
 from __future__ import annotations
@@ -20,13 +22,15 @@ from __future__ import annotations
 import csv
 import dataclasses
 import fnmatch
+import io
+import os
 import random
 import re
 import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,6 +58,13 @@ MIN_TIMEOUT = 20.0
 #: times slower than a CPU device, it took minutes and 14 GB over Algorithm_SCAN's
 #: check at 2^22 + 1 for each mutant.
 SIMULATOR_MAX_SIZE = 10_000
+#: A ``--timeout`` under this many times the unmutated kernel's slowest row would
+#: kill mutants by the clock rather than by the check.
+TIMEOUT_MARGIN = 2.0
+#: The status, in mutants.csv, of a mutant an interrupt left unchecked.
+NOT_RUN = "not run"
+#: Bytes written (and synced) to learn whether --out takes files before any mutant runs.
+PROBE_BYTES = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -159,6 +170,14 @@ def _verdict(rows: Iterable[dict[str, Any]]) -> tuple[str, str]:
     return "survived", ""
 
 
+def check_options(params: tuple[tuple[str, tuple[str, ...]], ...] = ()) -> RunOptions:
+    """The check each mutant must pass: every checked choice of the kernel's run
+    options (as ``harness run --check full``) unless ``params`` narrow them, not
+    the quick check's few, which would leave a mutant of another variant's code
+    alive and count it against the check."""
+    return RunOptions(check=True, check_all=True, params=params)
+
+
 class _Lab:
     """A scratch sources folder and the worker that runs checks over it."""
 
@@ -176,24 +195,27 @@ class _Lab:
         backend, _, index = device.partition(":")
         self.backend = backend
         self.precisions = tuple(precisions)
-        self.options = RunOptions(
-            check=True, sources=(self.root,), suites=tuple(suite.LOADED), params=params
+        self.options = dataclasses.replace(
+            check_options(params), sources=(self.root,), suites=tuple(suite.LOADED)
         )
-        self.workers = Workers(timeout)
-        found = self.workers.catalogs([backend])[backend]
-        if found.reason is not None:
+        # Listing devices is no part of a mutant's check: the default time for it.
+        self.workers = Workers()
+        try:
+            found = self.workers.catalogs([backend])[backend]
+            if found.reason is not None:
+                raise UsageError(f"backend {backend} is unavailable: {found.reason}")
+            if int(index) >= len(found.devices):
+                listed = ", ".join(d.id for d in found.devices)
+                raise UsageError(f"--device {device!r}: no such device; {backend} has {listed}")
+            self.info = found.devices[int(index)]
+            if max_size is None and self.info.kind == "simulator":
+                max_size = SIMULATOR_MAX_SIZE
+            #: The largest check size run (``--max-size``, `SIMULATOR_MAX_SIZE`); None: every one.
+            self.max_size = max_size
+            self.workers.start(self.options, {self.info.id: self.info.as_dict()}, [])
+        except BaseException:
             self.close()
-            raise UsageError(f"backend {backend} is unavailable: {found.reason}")
-        if int(index) >= len(found.devices):
-            listed = ", ".join(d.id for d in found.devices)
-            self.close()
-            raise UsageError(f"--device {device!r}: no such device; {backend} has {listed}")
-        self.info = found.devices[int(index)]
-        if max_size is None and self.info.kind == "simulator":
-            max_size = SIMULATOR_MAX_SIZE
-        #: The largest check size run (``--max-size``, `SIMULATOR_MAX_SIZE`); None: every one.
-        self.max_size = max_size
-        self.workers.start(self.options, {self.info.id: self.info.as_dict()}, [])
+            raise
 
     def place(self, files: Sequence[Path]) -> dict[str, Path]:
         """Copy a kernel's sources into the scratch folder, each into a folder named
@@ -236,14 +258,33 @@ def mutant_tasks(
     return small + kept
 
 
+def check_sizes(
+    spec: KernelSpec, info: DeviceInfo, params: tuple[tuple[str, tuple[str, ...]], ...] = ()
+) -> set[int]:
+    """The sizes a kernel's check runs at on a device, every variant's, besides
+    `SMALL_SIZE`: what ``--max-size`` may leave out."""
+    return {t.size for t in mutant_tasks(spec, info, check_options(params))} - {SMALL_SIZE}
+
+
 def run_kernel(
     lab: _Lab,
     spec: KernelSpec,
     chosen: list[Mutant],
     equivalents: dict[tuple[str, ...], Equivalent],
     verbose: bool,
+    outcomes: list[Outcome] | None = None,
+    stopping: Callable[[], bool] = lambda: False,
 ) -> tuple[list[Outcome], str | None]:
-    """Every chosen mutant of one kernel; a problem with the unmutated kernel instead."""
+    """Every chosen mutant of one kernel, each added to ``outcomes`` as it ends (so
+    that an interrupted kernel keeps them); a problem with the unmutated kernel
+    instead.
+
+    Once ``stopping()`` is true no other row or mutant starts, and a kill seen
+    since is not counted: the signal that stops the run may have killed the
+    worker. A ``--timeout`` under `TIMEOUT_MARGIN` times the unmutated kernel's
+    slowest row is a problem: the clock would kill its mutants, not the check.
+    """
+    outcomes = [] if outcomes is None else outcomes
     backend = get_backend(lab.backend)
     assert backend.language is not None
     files = source_files(spec, backend.language, backend.extension)
@@ -257,20 +298,39 @@ def run_kernel(
     ]
     start = time.monotonic()
     lab.workers.options = dataclasses.replace(lab.options, timeout=MIN_TIMEOUT * 10)
-    baseline = [lab.workers.execute(task) for task in tasks]
+    baseline = []
+    slowest = 0.0
+    for task in tasks:
+        if stopping():
+            return outcomes, None
+        began = time.monotonic()
+        baseline.append(lab.workers.execute(task))
+        slowest = max(slowest, time.monotonic() - began)
     took = time.monotonic() - start
+    if stopping():
+        return outcomes, None
     bad = [r for r in baseline if r["status"] in ("fail", "error")]
     if bad:
         row = bad[0]
-        return [], f"unmutated: {row['kernel']} n={row['size']}: {row['status']}: {row['reason']}"
+        return (
+            outcomes,
+            f"unmutated: {row['kernel']} n={row['size']}: {row['status']}: {row['reason']}",
+        )
     # Rows the device cannot run (f64 on a device without it) are left out.
     tasks = [t for t, r in zip(tasks, baseline, strict=True) if r["status"] == "ok"]
     if not tasks:
-        return [], f"unmutated: every row skipped: {baseline[0]['reason']}"
+        return outcomes, f"unmutated: every row skipped: {baseline[0]['reason']}"
+    if lab.fixed_timeout is not None and lab.fixed_timeout < TIMEOUT_MARGIN * slowest:
+        return outcomes, (
+            f"--timeout {lab.fixed_timeout:g} s is under {TIMEOUT_MARGIN:g}x the unmutated "
+            f"kernel's slowest row ({slowest:.1f} s): the clock would kill its mutants, not "
+            f"the check; give --timeout {TIMEOUT_MARGIN * slowest:.1f} or more, or leave it out"
+        )
     timeout = lab.fixed_timeout or max(MIN_TIMEOUT, TIMEOUT_FACTOR * took)
     texts = {path.name: path.read_text(encoding="utf-8") for path in files}
-    outcomes = []
     for mutant in chosen:
+        if stopping():
+            break
         device = lab.info.id
         known = equivalent(mutant, equivalents, spec.name)
         if known is not None:
@@ -279,6 +339,8 @@ def run_kernel(
         placed[mutant.file].write_text(mutant.apply(texts[mutant.file]), encoding="utf-8")
         status, detail = _verdict(lab.check(tasks, timeout))
         placed[mutant.file].write_text(texts[mutant.file], encoding="utf-8")
+        if status == "killed" and stopping():
+            break
         outcomes.append(Outcome(spec.name, device, mutant, status, detail))
         if verbose:
             print(f"  {status:<10} {mutant.describe()}", file=sys.stderr, flush=True)
@@ -353,6 +415,8 @@ class Tally:
     stillborn: int = 0
     equivalent: int = 0
     problem: str | None = None
+    #: Chosen mutants an interrupt left unchecked.
+    left: int = 0
 
     @property
     def score(self) -> float | None:
@@ -361,9 +425,11 @@ class Tally:
         return self.killed / counted if counted else None
 
 
-def tally(kernel: str, device: str, outcomes: Sequence[Outcome], problem: str | None) -> Tally:
-    """Counts of one kernel's outcomes."""
-    counts = Tally(kernel, device, made=len(outcomes), problem=problem)
+def tally(
+    kernel: str, device: str, outcomes: Sequence[Outcome], problem: str | None, left: int = 0
+) -> Tally:
+    """Counts of one kernel's outcomes (``left``: how many more an interrupt left unchecked)."""
+    counts = Tally(kernel, device, made=len(outcomes), problem=problem, left=left)
     for outcome in outcomes:
         setattr(counts, outcome.status, getattr(counts, outcome.status) + 1)
     return counts
@@ -373,45 +439,44 @@ def _score(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
 
+def _row(t: Tally) -> tuple[str, ...]:
+    made = str(t.made) if not t.left else f"{t.made} of {t.made + t.left}"
+    score = "not run" if t.problem is not None or (t.left and not t.made) else _score(t.score)
+    counts = (t.killed, t.survived, t.stillborn, t.equivalent)
+    return (t.kernel, t.device, made, *map(str, counts), score)
+
+
+#: The first line of a table an interrupt cut short.
+PARTIAL = "interrupted: a partial table (see 'interrupted before the end' below)"
+
+
 def format_summary(tallies: Sequence[Tally], outcomes: Sequence[Outcome]) -> str:
-    """The table per kernel and device, totals per device, then every survivor."""
+    """The table per kernel and device, totals per device, then every survivor;
+    a table an interrupt cut short says so first, and names what it left."""
     header = ("kernel", "device", "mutants", "killed", "survived", "stillborn", "equiv", "score")
-    rows = [
-        (
-            t.kernel,
-            t.device,
-            str(t.made),
-            str(t.killed),
-            str(t.survived),
-            str(t.stillborn),
-            str(t.equivalent),
-            _score(t.score) if t.problem is None else "not run",
-        )
-        for t in tallies
-    ]
+    rows = [_row(t) for t in tallies]
     for device in dict.fromkeys(t.device for t in tallies):
         mine = [t for t in tallies if t.device == device]
         total = Tally("TOTAL", device)
         for t in mine:
-            for name in ("made", "killed", "survived", "stillborn", "equivalent"):
+            for name in ("made", "killed", "survived", "stillborn", "equivalent", "left"):
                 setattr(total, name, getattr(total, name) + getattr(t, name))
-        rows.append(
-            (
-                "TOTAL",
-                device,
-                str(total.made),
-                str(total.killed),
-                str(total.survived),
-                str(total.stillborn),
-                str(total.equivalent),
-                _score(total.score),
-            )
-        )
+        rows.append(_row(total))
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in [header, *rows]]
+    cut = [t for t in tallies if t.left]
+    if cut:
+        lines = [PARTIAL, *lines]
     problems = [t for t in tallies if t.problem]
     if problems:
         lines += ["", "not run:"] + [f"  {t.kernel} on {t.device}: {t.problem}" for t in problems]
+    if cut:
+        lines += ["", "interrupted before the end:"]
+        lines += [
+            f"  {t.kernel} on {t.device}: "
+            + (f"{t.made} of {t.made + t.left} mutants checked" if t.made else "no mutant checked")
+            for t in cut
+        ]
     survivors = [o for o in outcomes if o.status == "survived"]
     if survivors:
         lines += ["", "survivors (the check cannot tell these bugs from the kernel):"]
@@ -433,30 +498,74 @@ CSV_COLUMNS = (
 )
 
 
+class WriteFailed(UsageError):
+    """Writing the mutants folder failed (a full disk, say); what was written stays."""
+
+
+def check_out(out: Path) -> None:
+    """Make ``out`` if missing and see that it takes a file (a probe written,
+    synced and removed), so that an output that cannot be written is found before
+    any mutant runs, not after them all: a UsageError naming it otherwise."""
+    accepted = "give --out a folder this user can write, on a disk with free space"
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: is a file, not a folder; {accepted}")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(
+            f"--out {out}: cannot make it ({exc.strerror or exc}); {accepted}"
+        ) from None
+    try:
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".probe-") as probe:
+            probe.write(bytes(PROBE_BYTES))
+            probe.flush()
+            os.fsync(probe.fileno())
+    except OSError as exc:
+        raise UsageError(
+            f"--out {out}: cannot write there ({exc.strerror or exc}); {accepted}"
+        ) from None
+
+
+def _write(path: Path, text: str) -> None:
+    """One file of a mutants folder, written whole (tests stand a full disk in for it)."""
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        f.write(text)
+
+
 def write_folder(
     out: Path, tallies: Sequence[Tally], outcomes: Sequence[Outcome], scope: str = ""
 ) -> Path:
     """A new ``mutants-...`` folder under ``out`` with mutants.csv and summary.txt
-    (which ends with ``scope``, what narrowed the run, where something did)."""
-    out.mkdir(parents=True, exist_ok=True)
-    stamp = time.strftime("mutants-%Y%m%d-%H%M%S")
-    for n in range(1000):
-        folder = out / (stamp if n == 0 else f"{stamp}-{n}")
-        try:
-            folder.mkdir()
-            break
-        except FileExistsError:
-            continue
-    with open(folder / "mutants.csv", "w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
+    (which ends with ``scope``, what narrowed the run, where something did);
+    WriteFailed naming the folder and the error where writing fails."""
+    folder = out
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        stamp = time.strftime("mutants-%Y%m%d-%H%M%S")
+        for n in range(1000):
+            folder = out / (stamp if n == 0 else f"{stamp}-{n}")
+            try:
+                folder.mkdir()
+                break
+            except FileExistsError:
+                continue
+        else:
+            raise FileExistsError(f"no new name for a mutants folder left in {out}")
+        table_text = io.StringIO()
+        writer = csv.writer(table_text)
         writer.writerow(CSV_COLUMNS)
         for o in outcomes:
             m = o.mutant
             where = (m.file, m.line, m.column, m.operator)
             change = (m.original.strip(), m.mutated.strip())
             writer.writerow((o.kernel, o.device, *where, o.status, *change, o.detail))
-    summary = format_summary(tallies, outcomes) + (f"\n\n{scope}" if scope else "")
-    (folder / "summary.txt").write_text(summary + "\n", encoding="utf-8")
+        _write(folder / "mutants.csv", table_text.getvalue())
+        summary = format_summary(tallies, outcomes) + (f"\n\n{scope}" if scope else "")
+        _write(folder / "summary.txt", summary + "\n")
+    except OSError as exc:
+        raise WriteFailed(
+            f"cannot write to mutants folder {folder}: {exc.strerror or exc}"
+        ) from None
     return folder
 
 
@@ -467,6 +576,9 @@ class Lines:
     file: str
     first: int
     last: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.first}" + (f"-{self.last}" if self.last > self.first else "")
 
     def holds(self, mutant: Mutant) -> bool:
         """Whether the mutant is on one of these lines."""
