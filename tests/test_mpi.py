@@ -3,6 +3,7 @@ row by row together, and the summary over ranks RAJAPerf's MPI runs give."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -141,3 +142,103 @@ def test_a_killed_rank_becomes_error_rows_and_the_others_finish(tmp_path: Path) 
     order = [r["status"] for r in rows if r["rank"] == 1]
     assert order == sorted(order, key=lambda status: status == "error")
     assert (folder / results.SUMMARY).exists()
+
+
+def _start_stream_job(tmp_path: Path, *launcher: str) -> tuple[subprocess.Popen, Path, dict]:
+    """An MPI job of Stream rows on the CPU backend, once its journal has six rows:
+    the job, its run folder and each rank's process id."""
+    mpirun = _mpirun()
+    command = [
+        mpirun, *launcher, "-n", str(RANKS), "--oversubscribe", sys.executable, "-m",
+        "harness", "run", "-k", "Stream", "-b", "cpu", "--sizes", "1000,2000,4000",
+        "--reps", "1", "--lost-after", "3", "--out", str(tmp_path),
+    ]  # fmt: skip
+    job = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_mpi_env()
+    )
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        journal = next(tmp_path.glob("run-*/journal.jsonl"), None)
+        if journal and len(journal.read_text().splitlines()) >= 6:
+            break
+        assert job.poll() is None, job.communicate()[1][-3000:]
+        time.sleep(0.05)
+    folder = run_folder(tmp_path)
+    return job, folder, {r["rank"]: r["pid"] for r in results.read_metadata(folder)["ranks"]}
+
+
+def _mpi_env() -> dict[str, str]:
+    return {
+        **os.environ,
+        "OMPI_ALLOW_RUN_AS_ROOT": "1",
+        "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+        "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
+    }
+
+
+def _finish(job: subprocess.Popen, pids: dict) -> str:
+    """The job's stderr once it ended by itself; the test fails where it did not."""
+    try:
+        return job.communicate(timeout=120)[1]
+    except subprocess.TimeoutExpired:
+        for pid in pids.values():
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        job.kill()
+        raise AssertionError("the job did not end with a stopped rank") from None
+
+
+def test_a_stopped_rank_ends_the_job_with_failure_under_recovery(tmp_path: Path) -> None:
+    """Rank 1 stopped (SIGSTOP) sends no heartbeat and never exits: rank 0 names it
+    in its rows, and the job still ends, non-zero although mpirun's recovery mode
+    reports success whatever its ranks return."""
+    job, folder, pids = _start_stream_job(tmp_path, "--enable-recovery")
+    os.kill(pids[1], signal.SIGSTOP)
+    stderr = _finish(job, pids)
+    assert job.returncode != 0, stderr[-3000:]
+    assert "ending the job through its launcher" in stderr
+    rows = results.read_journal(folder)
+    assert len(rows) == 15 * RANKS, stderr[-3000:]
+    lost = [r for r in rows if r["status"] != "ok"]
+    assert lost and {r["rank"] for r in lost} == {1}
+    assert all("nothing heard from it for 3 s" in r["reason"] for r in lost), lost[0]["reason"]
+
+
+def test_a_stopped_rank_0_ends_the_job_and_an_mpi_resume_finishes_it(tmp_path: Path) -> None:
+    """Rank 0 stopped: the other ranks say so and end the job; a resume without
+    mpirun refuses in one line saying how, and one under mpirun keeps every rank's rows."""
+    job, folder, pids = _start_stream_job(tmp_path)
+    os.kill(pids[0], signal.SIGSTOP)
+    stderr = _finish(job, pids)
+    assert job.returncode != 0, stderr[-3000:]
+    assert (
+        f"rank 0, which writes the run folder, was lost (nothing heard from it for 3 s); the "
+        f"rows it wrote are in {folder}: finish the run with: mpirun -n {RANKS} harness run "
+        f"--resume {folder}"
+    ) in stderr
+    alone = subprocess.run(
+        [sys.executable, "-m", "harness", "run", "--resume", str(folder)],
+        capture_output=True,
+        text=True,
+        env=_mpi_env(),
+    )
+    assert alone.returncode == 2
+    assert alone.stderr.strip() == (
+        f"harness: error: --resume: {folder} is a run of {RANKS} MPI ranks; resume it with "
+        f"them all: mpirun -n {RANKS} harness run --resume {folder}"
+    )
+    command = [
+        _mpirun(), "-n", str(RANKS), "--oversubscribe", sys.executable, "-m", "harness",
+        "run", "--resume", str(folder),
+    ]  # fmt: skip
+    resumed = subprocess.run(command, capture_output=True, text=True, env=_mpi_env(), timeout=300)
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    rows = results.read_journal(folder)
+    assert len(rows) == 15 * RANKS
+    assert {(r["kernel"], r["size"], r["rank"]) for r in rows} == {
+        (k, s, r)
+        for k in ("Stream_COPY", "Stream_MUL", "Stream_ADD", "Stream_TRIAD", "Stream_DOT")
+        for s in (1000, 2000, 4000)
+        for r in range(RANKS)
+    }
+    assert all(r["status"] == "ok" for r in rows)

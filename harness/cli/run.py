@@ -7,20 +7,28 @@ import contextlib
 import dataclasses
 import errno
 import os
+import re
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from harness import suite
-from harness.cli.run_plan import new_run, options_from_meta, resumed_run, saved_run
+from harness.cli.devices import choose_devices
+from harness.cli.run_plan import (
+    _row_key,
+    _task_key,
+    new_run,
+    options_from_meta,
+    resumed_run,
+    saved_run,
+)
 from harness.errors import UsageError
 from harness.execution import metadata, peaks, ranks, results
-from harness.execution.runner import (
-    base_row,
-)
-from harness.execution.workers import InProcess, Workers
+from harness.execution.runner import Task, base_row, plan
+from harness.execution.workers import STOP_SIGNALS, InProcess, Workers
 from harness.reporting import table
 
 
@@ -74,25 +82,81 @@ def run_command(args: argparse.Namespace, bar: bool | None = None) -> tuple[int,
     """`harness run` for parsed arguments: its exit status and run folder. ``bar``
     asks for a live progress bar (default: where stderr is a terminal); an
     ``args.quiet`` run prints no table at its end."""
+    stop = _Stop()
     try:
         with contextlib.ExitStack() as held:
+            world = ranks.world()
+            if world is None:
+                held.enter_context(_handling(stop))
             meta: dict[str, Any] = {}
-            if args.resume:
+            if args.resume and (world is None or world.rank == 0):
                 results.check_folder(args.resume)
                 held.enter_context(results.lock(args.resume))
                 meta = saved_run(args.resume)
             saved = meta.get("options", {})
+            if world is not None and args.resume:
+                saved = world.bcast(saved)
             if args.in_process or saved.get("in_process"):
                 executor: InProcess | Workers = InProcess()
             else:
                 executor = Workers(saved["timeout"] if args.resume else args.timeout)
             held.callback(executor.close)
-            world = ranks.world()
             if world is not None:
-                return _execute_ranks(args, executor, held, world, bar)
-            return _execute_run(args, meta, executor, held, bar)
+                return _execute_ranks(args, meta, executor, held, world, bar)
+            return _execute_run(args, meta, executor, held, bar, stop)
     except results.WriteError as exc:
         raise UsageError(_write_failure(exc)) from None
+    except KeyboardInterrupt:
+        if not stop.received:
+            raise
+        print("stopped before any row ran; nothing was measured", file=sys.stderr)
+        return stop.status(), Path(args.resume or args.out)
+
+
+class _Stop:
+    """What the run's stop signals (SIGINT, SIGTERM) asked for: the first lets the
+    row in hand finish; the second stops at once, cutting that row short
+    (KeyboardInterrupt) unless the run is writing, which then stops next."""
+
+    def __init__(self) -> None:
+        self.received: list[int] = []
+        #: Whether a second signal may raise here (not while rows are written).
+        self.cuttable = True
+
+    def status(self) -> int:
+        """The exit status of a run these signals stopped: 143 after a second
+        SIGTERM, else 130."""
+        twice = len(self.received) > 1 and self.received[-1] == signal.SIGTERM
+        return 143 if twice else 130
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        self.received.append(signum)
+        name = "interrupt" if signum == signal.SIGINT else signal.Signals(signum).name
+        if len(self.received) == 1:
+            print(
+                f"\n{name}: stopping after the current row ({name} again to stop now)",
+                file=sys.stderr,
+                flush=True,
+            )
+        elif len(self.received) == 2:
+            print(f"\n{name}: stopping now", file=sys.stderr, flush=True)
+            if self.cuttable:
+                raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _handling(stop: _Stop) -> Iterator[None]:
+    """``stop`` handles SIGINT and SIGTERM until the run has written everything.
+    Only the main thread may handle signals (a notebook runs code there)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.signal(s, stop) for s in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _write_failure(exc: results.WriteError) -> str:
@@ -114,17 +178,26 @@ def _execute_run(
     executor: InProcess | Workers,
     held: contextlib.ExitStack,
     bar: bool | None,
+    stop: _Stop,
 ) -> tuple[int, Path]:
     """Run the tasks of a new run, or the rest of a resumed one (``saved``, its
     metadata), into its run folder, which ``held`` keeps locked; return the exit
-    status and the folder."""
+    status and the folder. ``stop`` holds the stop signals received."""
     if args.resume:
+        if saved.get("ranks"):
+            count = len(saved["ranks"])
+            raise UsageError(
+                f"--resume: {args.resume} is a run of {count} MPI ranks; resume it with "
+                f"them all: mpirun -n {count} harness run --resume {args.resume}"
+            )
+        _forget_cut_rows(args.resume, saved)
         run_dir, meta, tasks = resumed_run(args, saved, executor.catalogs)
     else:
         new_dir, meta, tasks = new_run(args, executor.catalogs)
         assert new_dir is not None
         run_dir = new_dir
         held.enter_context(results.lock(run_dir))
+    stop.cuttable = False
     options = dataclasses.replace(
         options_from_meta(meta["options"]), images=run_dir / results.IMAGES
     )
@@ -138,43 +211,32 @@ def _execute_run(
         flush=True,
     )
     progress = Progress(len(tasks), bar)
-    executor.start(options, by_id, tasks)
-    stop = {"asked": False}
-
-    def on_signal(signum: int, frame: Any) -> None:
-        if stop["asked"]:
-            raise KeyboardInterrupt
-        stop["asked"] = True
-        name = "interrupt" if signum == signal.SIGINT else signal.Signals(signum).name
-        print(
-            f"\n{name}: stopping after the current row ({name} again to stop now)",
-            file=sys.stderr,
-            flush=True,
-        )
-
-    # Only the main thread may handle signals (a notebook runs code there).
-    main = threading.current_thread() is threading.main_thread()
-    signals = (signal.SIGINT, signal.SIGTERM) if main else ()
-    previous = {s: signal.signal(s, on_signal) for s in signals}
     finished = 0
     failure: results.WriteError | None = None
     try:
+        executor.start(options, by_id, tasks)
         for task in tasks:
-            if stop["asked"]:
+            if stop.received:
                 break
+            stop.cuttable = True
             row = executor.execute(task)
+            stop.cuttable = False
+            if stop.received and isinstance(executor, InProcess) and row["status"] == "error":
+                # In this process a driver's own handler can turn the interrupt
+                # into the row's error (a compiler's files deleted): --resume runs it.
+                break
             peaks.place(row, meta.get("peaks", {}).get(row["device_id"]))
             with results.writing(run_dir):
                 journal.append(row)
             progress.row(finished, row)
             finished += 1
     except KeyboardInterrupt:
-        stop["asked"] = True
+        if not stop.received:
+            raise
     except results.WriteError as exc:
         failure = exc
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        stop.cuttable = False
         progress.close()
         journal.close()
         interrupted = finished < len(tasks)
@@ -201,29 +263,72 @@ def _execute_run(
             f"continue with: harness run --resume {run_dir}",
             file=sys.stderr,
         )
-        return 130, run_dir
+        return stop.status(), run_dir
     return (1 if any(r["status"] in ("fail", "error") for r in rows) else 0), run_dir
+
+
+#: The reason of a row whose worker the run's own Ctrl-C or SIGTERM killed, as
+#: harnesses recorded it before workers were shielded from those signals.
+_KILLED_BY_STOP = re.compile(r"worker crashed: signal (2|15) \(SIG(INT|TERM)\)")
+
+
+def _forget_cut_rows(run_dir: Path, meta: dict[str, Any]) -> None:
+    """Blank the journal lines of an interrupted run's rows that the interruption
+    cut short, so that the resume runs them again: rows whose worker died of the
+    run's own stop signal, and a compile error as the last row (the compiler's
+    files deleted by its driver's signal handler). A blank line keeps every other
+    row's line number, which keys its samples."""
+    if meta.get("interrupted") is not True:
+        return
+    numbered = results.read_numbered(run_dir)
+    cut = {
+        number
+        for number, row in numbered
+        if row["status"] == "error" and _KILLED_BY_STOP.match(str(row.get("reason")))
+    }
+    if numbered:
+        number, last = numbered[-1]
+        if last["status"] == "error" and str(last.get("reason")).startswith("compile error"):
+            cut.add(number)
+    if not cut:
+        return
+    path = run_dir / results.JOURNAL
+    lines = path.read_bytes().split(b"\n")
+    for number in cut:
+        lines[number - 1] = b""
+    print(
+        f"note: {len(cut)} row(s) that the interruption cut short run again "
+        f"(lines {', '.join(map(str, sorted(cut)))} of {path})",
+        file=sys.stderr,
+    )
+    with results.writing(run_dir):
+        staged = path.with_name(path.name + ".tmp")
+        staged.write_bytes(b"\n".join(lines))
+        os.replace(staged, path)
 
 
 def _execute_ranks(
     args: argparse.Namespace,
+    saved: dict[str, Any],
     executor: InProcess | Workers,
     held: contextlib.ExitStack,
     world: ranks.World,
     bar: bool | None,
 ) -> tuple[int, Path]:
     """This rank's part of an MPI run (`harness.execution.ranks`): its rows, in step
-    with the other ranks, gathered by rank 0 into the one run folder."""
+    with the other ranks, gathered by rank 0 into the one run folder. A resume
+    (``saved``: the run's metadata, in rank 0) runs, in step, every row some rank
+    lacks, and keeps each rank's only where it lacked it."""
     if args.resume:
-        raise UsageError(
-            "--resume of a run under mpirun: resume it without mpirun (its rows are "
-            "one run folder, which one process can finish)"
-        )
-    made, meta, tasks = new_run(args, executor.catalogs, world)
-    run_dir = Path(world.bcast(str(made) if made else ""))
+        run_dir, meta, tasks = _resumed_rank(args, saved, executor, world)
+    else:
+        made, meta, tasks = new_run(args, executor.catalogs, world)
+        run_dir = Path(world.bcast(str(made) if made else ""))
     planned = world.gather((tasks, meta["devices"], world.host, os.getpid()))
     problem = None
     journal = None
+    steps = list(range(len(tasks)))
+    wanted: list[set[int]] = []
     if world.rank == 0:
         assert planned is not None
         counts = [len(each) for each, *_ in planned]
@@ -232,35 +337,43 @@ def _execute_ranks(
                 f"the ranks planned different numbers of rows ({counts}): "
                 "give them the same devices"
             )
+        plans = [each for each, *_ in planned]
+        if args.resume:
+            wanted = _left_to_run(run_dir, meta["options"], plans)
+        else:
+            wanted = [set(range(len(each))) for each in plans]
+        steps = sorted(set().union(*wanted))
         meta["ranks"] = [
             {"rank": r, "host": host, "pid": pid, "devices": [d["id"] for d in devices]}
             for r, (_, devices, host, pid) in enumerate(planned)
         ]
         meta["devices"] = list({d["id"]: d for _, devices, *_ in planned for d in devices}.values())
-        held.enter_context(results.lock(run_dir))
+        if not args.resume:
+            held.enter_context(results.lock(run_dir))
         with results.writing(run_dir):
             results.write_json(run_dir / results.METADATA, meta)
             journal = results.Journal(run_dir)
         print(
-            f"run folder: {run_dir} ({len(tasks)} rows on each of {world.size} ranks)",
+            f"run folder: {run_dir} ({len(steps)} rows on each of {world.size} ranks)",
             file=sys.stderr,
             flush=True,
         )
-    problem = world.bcast(problem)
+    problem, steps = world.bcast((problem, steps))
     if problem:
         raise UsageError(problem)
     options = dataclasses.replace(
         options_from_meta(meta["options"]), images=run_dir / results.IMAGES
     )
     by_id = {d.get("id"): d for d in meta["devices"]}
-    executor.start(options, by_id, tasks)
-    progress = Progress(len(tasks) * world.size, bar) if journal is not None else None
+    executor.start(options, by_id, [tasks[i] for i in steps])
+    progress = Progress(sum(map(len, wanted)), bar) if journal is not None else None
     finished = 0
     lost: dict[int, str] = {}
     hosts = [host for _, _, host, _ in planned] if planned else []
     world.start(args.lost_after)
     try:
-        for index, task in enumerate(tasks):
+        for index in steps:
+            task = tasks[index]
             # The ranks measure together, row by row, as RAJAPerf's MPI runs do.
             before = world.step()
             row = executor.execute(task)
@@ -275,6 +388,8 @@ def _execute_ranks(
                     "so it crashed, was killed or hangs"
                 )
             for r in range(world.size):
+                if index not in wanted[r]:
+                    continue
                 each = gathered.get(r)
                 if each is None:
                     mine = planned[r][0][index]
@@ -291,7 +406,7 @@ def _execute_ranks(
         print(
             f"rank {world.rank}: rank 0, which writes the run folder, was lost (nothing heard "
             f"from it for {args.lost_after:g} s); the rows it wrote are in {run_dir}: finish "
-            f"the run with: harness run --resume {run_dir}",
+            f"the run with: mpirun -n {world.size} harness run --resume {run_dir}",
             file=sys.stderr,
         )
         return world.finish(1), run_dir
@@ -300,6 +415,7 @@ def _execute_ranks(
         progress.close()
         journal.close()
         meta["end"] = metadata.now()
+        meta["interrupted"] = False
         rows = results.read_journal(run_dir)
         summary = table.format_rows(rows, suite.PARAMS)
         summary += "\n\n" + table.across_ranks(rows, suite.PARAMS)
@@ -311,3 +427,46 @@ def _execute_ranks(
             print(f"\nrun folder: {run_dir}")
         status = 1 if any(r["status"] in ("fail", "error") for r in rows) else 0
     return world.finish(status), run_dir
+
+
+def _resumed_rank(
+    args: argparse.Namespace,
+    saved: dict[str, Any],
+    executor: InProcess | Workers,
+    world: ranks.World,
+) -> tuple[Path, dict[str, Any], list[Task]]:
+    """A resumed MPI run's folder, metadata and this rank's rows (all of its plan,
+    as when it was new), on its own devices of the run (its metadata's ``ranks``)."""
+    problem = None
+    if world.rank == 0:
+        count = len(saved.get("ranks", ()))
+        if count != world.size:
+            problem = (
+                f"--resume: {args.resume} is a run of {count or 'no'} MPI ranks; resume it "
+                + (f"with as many: mpirun -n {count} " if count else "without mpirun: ")
+                + f"harness run --resume {args.resume}"
+            )
+        else:
+            _forget_cut_rows(args.resume, saved)
+            saved.setdefault("resumed", []).append(metadata.now())
+    problem, meta = world.bcast((problem, saved))
+    if problem:
+        raise UsageError(problem)
+    options = meta["options"]
+    try:
+        kernels = suite.select(options["kernels"])
+    except suite.SelectionError as exc:
+        raise UsageError(f"--resume: the run's kernels are not all known here: {exc}") from None
+    devices = choose_devices(None, meta["ranks"][world.rank]["devices"], executor.catalogs)
+    meta["devices"] = [d.as_dict() for d in devices]
+    return Path(args.resume), meta, plan(kernels, devices, options_from_meta(options))
+
+
+def _left_to_run(run_dir: Path, options: dict[str, Any], plans: list[list[Task]]) -> list[set[int]]:
+    """For each rank, the indexes of its planned tasks that its rows in the journal lack."""
+    asked = options.get("partitions", ())
+    done = {(row.get("rank", 0), _row_key(row, asked)) for row in results.read_journal(run_dir)}
+    return [
+        {i for i, task in enumerate(each) if (rank, _task_key(task)) not in done}
+        for rank, each in enumerate(plans)
+    ]

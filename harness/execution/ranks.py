@@ -17,18 +17,27 @@ for ``lost_after`` seconds is lost, and its rows from then on are error rows.
 Open MPI's mpirun ends the whole job when one process dies unless it is given
 ``--enable-recovery`` (MPICH's ``-disable-auto-cleanup``); without it, the
 rows gathered so far are kept and ``harness run --resume`` finishes the run.
+
+No rank blocks on another: a large message waits for its receiver, so every
+send is one that gives up on a lost receiver, and every wait sleeps between
+looks. A job whose rank was lost is ended by its last ranks (`finish`), since
+mpirun would wait for a stopped process for ever, and one under Open MPI's
+recovery mode that failed is ended through its launcher, since mpirun then
+exits 0 whatever its ranks return.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
 import time
 from collections import defaultdict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, NoReturn
 
 from harness.backends.base import DeviceInfo
 
@@ -40,8 +49,12 @@ LAUNCHER_VARIABLES = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCA
 BEAT_S = 0.5
 #: Seconds of silence after which a rank is lost, unless the run says otherwise.
 LOST_AFTER_S = 30.0
+#: Seconds a waiting rank first sleeps between looks, and at most (it backs off).
+PAUSE_S, MAX_PAUSE_S = 0.001, 0.02
 #: Message tags: a heartbeat, ready for the next row, go, a row, the run's end.
 _BEAT, _READY, _GO, _ROW, _DONE = range(1, 6)
+#: Process names of Open MPI's launchers, which end their job on SIGTERM.
+LAUNCHERS = ("mpirun", "mpiexec", "orterun", "orted", "prterun", "prted")
 
 
 class RankLost(Exception):
@@ -64,6 +77,8 @@ class World:
     _seen: dict[int, float] = field(default_factory=dict)
     _inbox: dict[tuple[int, int], deque[Any]] = field(default_factory=lambda: defaultdict(deque))
     _sent: list[Any] = field(default_factory=list)
+    #: Sends of the main thread that were never taken (their receiver was lost).
+    _unsent: list[Any] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
 
     def bcast(self, value: Any) -> Any:
@@ -113,23 +128,46 @@ class World:
             if tag != _BEAT:
                 self._inbox[(source, tag)].append(message)
 
+    def _silent(self, peer: int) -> bool:
+        """Whether ``peer`` has said nothing for lost_after seconds."""
+        now = time.monotonic()
+        return now - self._seen.get(peer, now) > self.lost_after
+
     def _await(self, tag: int, sources: set[int]) -> tuple[dict[int, Any], set[int]]:
         """A message with ``tag`` from each of ``sources``, and the sources lost
         (silent for lost_after seconds) instead; those leave ``live``."""
         got: dict[int, Any] = {}
         lost: set[int] = set()
+        pause = PAUSE_S
         while True:
             self._pump()
-            now = time.monotonic()
             for source in sources - set(got) - lost:
                 if self._inbox[(source, tag)]:
                     got[source] = self._inbox[(source, tag)].popleft()
-                elif now - self._seen.get(source, now) > self.lost_after:
+                elif self._silent(source):
                     lost.add(source)
             if len(got) + len(lost) == len(sources):
                 self.live -= lost
                 return got, lost
-            time.sleep(0.002)
+            time.sleep(pause)
+            pause = min(2 * pause, MAX_PAUSE_S)
+
+    def _send(self, value: Any, dest: int, tag: int) -> bool:
+        """Send ``value`` to ``dest``: True once taken, False where ``dest`` was
+        lost first (it then leaves ``live``). A blocking send of a large message
+        to a stopped rank would spin for ever."""
+        request = self.comm.isend(value, dest=dest, tag=tag)
+        pause = PAUSE_S
+        while not request.Test():
+            self._pump()
+            if self._silent(dest):
+                # Never taken: kept, so that its buffer outlives the send.
+                self._unsent.append(request)
+                self.live.discard(dest)
+                return False
+            time.sleep(pause)
+            pause = min(2 * pause, MAX_PAUSE_S)
+        return True
 
     def step(self) -> set[int]:
         """Before each row: every live rank is here, so they measure together.
@@ -137,11 +175,11 @@ class World:
         when rank 0 is."""
         if self.rank == 0:
             _, lost = self._await(_READY, set(self.live))
-            for peer in self.live:
-                self.comm.send(None, dest=peer, tag=_GO)
+            for peer in sorted(self.live):
+                if not self._send(None, peer, _GO):
+                    lost.add(peer)
             return lost
-        self.comm.send(None, dest=0, tag=_READY)
-        if self._await(_GO, {0})[1]:
+        if not self._send(None, 0, _READY) or self._await(_GO, {0})[1]:
             raise RankLost
         return set()
 
@@ -149,27 +187,58 @@ class World:
         """Each live rank's row of this step, in rank 0 (the others send theirs and
         get nothing), and the ranks lost before sending it."""
         if self.rank != 0:
-            self.comm.send(row, dest=0, tag=_ROW)
+            if not self._send(row, 0, _ROW):
+                raise RankLost
             return {}, set()
         got, lost = self._await(_ROW, set(self.live))
         return {0: row, **got}, lost
 
     def finish(self, status: int) -> int:
         """Rank 0's exit status, in every rank still live. Where a rank was lost,
-        this process ends here: MPI_Finalize would wait for the lost rank forever."""
+        this process ends here (MPI_Finalize would wait for the lost rank for
+        ever), and so does the job (`end_job`); one that failed under Open MPI's
+        recovery mode is ended too, so that mpirun's own status says so."""
         if self.rank == 0:
             abandoned = len(self.live) < self.size - 1
-            for peer in self.live:
-                self.comm.send((status, abandoned), dest=peer, tag=_DONE)
+            for peer in sorted(self.live):
+                self._send((status, abandoned), peer, _DONE)
         else:
             got, lost = self._await(_DONE, {0})
             status, abandoned = got[0] if not lost else (1, True)
         self.stop()
-        if abandoned:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(status)
+        if abandoned or (status and _recovering() and self.rank == 0):
+            end_job(status)
         return status
+
+
+def _recovering() -> bool:
+    """Whether this process runs under Open MPI's ``--enable-recovery``."""
+    return os.environ.get("OMPI_MCA_orte_enable_recovery", "0") not in ("", "0")  # noqa: SIM112
+
+
+def end_job(status: int) -> NoReturn:
+    """End this process with ``status``, and its job with it: under Open MPI's
+    recovery mode mpirun outlives its ranks' deaths and exits 0 whatever they
+    return, so the launcher that started this process is told to end the job
+    (SIGTERM: it ends every rank, a stopped one included, and exits 1); else
+    the status ends it (mpirun stops a job one of whose processes failed)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if status and _recovering():
+        parent = os.getppid()
+        try:
+            name = Path(f"/proc/{parent}/comm").read_text().strip()
+        except OSError:
+            name = ""
+        if name in LAUNCHERS:
+            print(
+                f"ending the job through its launcher ({name}, pid {parent}), whose exit "
+                "status is 0 otherwise",
+                file=sys.stderr,
+                flush=True,
+            )
+            os.kill(parent, signal.SIGTERM)
+    os._exit(status)
 
 
 def world() -> World | None:

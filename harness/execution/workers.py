@@ -6,7 +6,8 @@ driver, an abort) or outlives a row's timeout becomes an ``error`` row naming
 what happened, is replaced, and the run goes on. So is a worker whose device
 faulted beyond repair (`harness.backends.base.DeviceLost`): it reports the row,
 then ends, and a fresh process opens the device for the next row. Workers
-ignore Ctrl-C so that the first one lets the current row finish.
+never take the run's stop signals (Ctrl-C, SIGTERM), even when they are sent
+to the whole process group: the run decides what becomes of the row in hand.
 
 A kernel's inputs and reference are made once, here, and handed to every
 device's worker through one memory-mapped file, as an in-process run shares them.
@@ -29,7 +30,7 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from multiprocessing.connection import Connection
 from multiprocessing.context import BaseContext
 from pathlib import Path
@@ -65,12 +66,34 @@ def _die_with(parent: int) -> None:
         os._exit(1)
 
 
+#: The signals that stop a run (`harness.cli.run`); its workers never take them.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def _stop_signals_blocked() -> Iterator[None]:
+    """Block the stop signals in this thread while a worker starts: the worker
+    inherits the mask and keeps it for life, and so do the programs its driver
+    starts (a linker). A mask, unlike an ignored signal, holds against drivers
+    that install handlers of their own: LLVM's, in PoCL, deletes the compiler's
+    files on Ctrl-C, which made a bogus compile error of the row in hand."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _serve(conn: Connection, backend: str, parent: int) -> None:
     """A worker's life: list its backend's devices for the parent, open the device
     it is then given, and execute each task received, sending back its row and
     whether the device was lost (the worker then ends)."""
     _die_with(parent)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not hasattr(signal, "pthread_sigmask"):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     conn.send(catalog(backend))
     try:
         options, index = conn.recv()
@@ -199,7 +222,8 @@ class _Worker:
             # shuts down before every fork (pthread_atfork) and restarts when next
             # used, so Python 3.12's warning about forking threads does not apply.
             warnings.filterwarnings("ignore", r"This process .* multi-threaded", DeprecationWarning)
-            self.process.start()
+            with _stop_signals_blocked():
+                self.process.start()
         child.close()
         self._catalog: Catalog | None = None
 
@@ -325,7 +349,8 @@ class Workers:
         self._spare.clear()
 
     def execute(self, task: Task) -> dict[str, Any]:
-        """The task's row, or an error row when its worker crashed or timed out."""
+        """The task's row, or an error row when its worker crashed or timed out.
+        Cut short (a second interrupt raises in the middle), its worker goes too."""
         key = (task.backend, task.device)
         device = self.devices.get(f"{task.backend}:{task.device}", {})
         timeout = self.options.timeout or default_timeout(task, device.get("kind"))
@@ -340,12 +365,16 @@ class Workers:
                     row, lost = worker.conn.recv()
                     if lost:
                         worker.stop()
-                        del self._workers[key]
+                        self._workers.pop(key, None)
                     return row
             problem = f"timed out after {timeout:g} s"
         except (EOFError, OSError):
             worker.process.join(5)
             problem = _death(worker.process.exitcode)
+        except BaseException:
+            worker.stop()
+            self._workers.pop(key, None)
+            raise
         worker.stop()
         del self._workers[key]
         row = base_row(task, device.get("name"))
