@@ -359,7 +359,7 @@ class WgpuExecution(Execution):
     def _launch(self, launch: ResolvedLaunch) -> tuple[Any, Any, tuple[int, int, int]]:
         """Pipeline, bind group and grid of a launch, made once and reused."""
         if library_routine(launch.entry) is not None:
-            raise DeviceLimit("WebGPU has no vendor library (BLAS) to call")
+            raise DeviceLimit(f"WebGPU has no vendor library to call ({launch.entry})")
         key = (
             launch.entry,
             launch.arrays,

@@ -39,6 +39,8 @@ LIBRARY_ROUTINES = {
     "gemv": "y = alpha A x + beta y, row-major: arrays y, A, x; scalars alpha, beta, m, n",
     "gemv_t": "y = alpha A^T x + beta y, row-major A of m x n: arrays y, A, x; scalars "
     "alpha, beta, m, n",
+    "sort": "keys (and values beside them) sorted in the harness's sort order by the "
+    "host's own sort (np.sort): arrays keys[, values]; scalars n, descending",
 }
 
 
@@ -261,7 +263,10 @@ class Param:
     of something it ignores. ``by_device`` gives other defaults to some
     devices, where what is fastest depends on the device: each entry is a key of
     words, all of which must be among the device's backend and kind words
-    (``"cuda gpu"``, ``"gpu"``), and its choices; the first matching entry wins.
+    (``"cuda gpu"``, ``"gpu"``, ``"host"`` for the numpy backend), and its
+    choices; the first matching entry wins. ``checked_by_device`` does the same
+    for ``checked``: a choice some devices alone can run (a library's routine) is
+    checked on them only.
     """
 
     name: str
@@ -273,6 +278,7 @@ class Param:
     same_data: bool = False
     only_with: tuple[str, tuple[str, ...]] | None = None
     by_device: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    checked_by_device: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def unchosen(
         self,
@@ -287,22 +293,33 @@ class Param:
         what the device would time; with them, every one of them, or (not
         ``every``: a quick check) what the device would time and the ``pick``-th
         (modulo) of the others, so that kernels sharing an option check different ones."""
-        if check and self.checked:
+        checked = _for_device(self.checked, self.checked_by_device, device)
+        if check and checked:
             if every:
-                return self.checked
+                return checked
             timed = self.unchosen(False, device)
-            others = [c for c in self.checked if c not in timed]
+            others = [c for c in checked if c not in timed]
             return (*timed, others[pick % len(others)]) if others else timed
-        if device is None:
-            return tuple(dict.fromkeys([*self.default, *(v for _, c in self.by_device for v in c)]))
-        for key, choices in self.by_device:
-            if set(key.split()) <= device:
-                return choices
-        return self.default
+        return _for_device(self.default, self.by_device, device)
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:
             raise ValueError(f"param {self.name}: role {self.role!r} not in {ROLES}")
+
+
+def _for_device(
+    default: tuple[str, ...],
+    by_device: tuple[tuple[str, tuple[str, ...]], ...],
+    device: frozenset[str] | None,
+) -> tuple[str, ...]:
+    """The choices of the first ``by_device`` entry whose words the device has, else
+    ``default``; with no device, every choice any device would get."""
+    if device is None:
+        return tuple(dict.fromkeys([*default, *(v for _, c in by_device for v in c)]))
+    for key, choices in by_device:
+        if set(key.split()) <= device:
+            return choices
+    return default
 
 
 Inputs = dict[str, Any]
@@ -532,10 +549,15 @@ class KernelSpec:
         return {a.name: int(a.length(size)) for a in self.arrays}
 
 
+#: The backend that is the host itself (numpy), no offload: its devices have the word
+#: ``host``, which no device of an API that runs on the CPU (PoCL, lavapipe) has.
+HOST_BACKEND = "cpu"
+
+
 def device_words(backend: str, kind: str) -> frozenset[str]:
-    """What `Param.by_device` keys are matched against: the backend's name and
-    the words of the device's kind ("discrete gpu")."""
-    return frozenset([backend, *kind.split()])
+    """What `Param.by_device` keys are matched against: the backend's name, the
+    words of the device's kind ("discrete gpu"), and ``host`` for the host itself."""
+    return frozenset([backend, *kind.split(), *(["host"] if backend == HOST_BACKEND else [])])
 
 
 def param_choices(

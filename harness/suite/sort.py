@@ -65,12 +65,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from harness.model.rajaperf import DataInit
 from harness.model.spec import (
     EXACT,
+    LIBRARY,
     Array,
     CheckCase,
     Grid,
@@ -99,23 +101,29 @@ UNSIGNED, SIGNED, FLOAT = 0, 1, 2
 _KINDS = {"u32": UNSIGNED, "i32": SIGNED, "f32": FLOAT, "f64": FLOAT}
 _WORDS = {4: "u32", 8: "u64"}
 
+#: The bitonic strategies, which every backend runs (the numpy backend as numpy code).
+NETWORKS = ("global", "local", "fused", "tiled")
+
 STRATEGY = Param(
     "strategy",
-    ("global", "local", "fused", "tiled"),
+    (*NETWORKS, "library"),
     ("fused",),
     "global: one launch per compare-exchange step; local: tiles sorted and merged "
     "in work-group memory; fused: --steps steps per launch, in registers; tiled: "
     "fused, with each stage's steps below a tile done in work-group memory in one "
-    "launch (default: the fastest measured on the device's kind: tiled on a GPU, local "
-    "on a GPU through wgpu, fused elsewhere, as on PoCL and lavapipe; --check and "
-    "mutants cover all four)",
+    "launch; library: the host's own sort (np.sort), on the numpy backend only "
+    "(default: the fastest measured on the device's kind: tiled on a GPU, local "
+    "on a GPU through wgpu, fused on PoCL and lavapipe, library on the numpy backend, "
+    "whose bitonic network is a port of GPU code and no measure of the CPU; --check "
+    "full and mutants cover every one)",
     role="variant",
-    checked=("global", "local", "fused", "tiled"),
+    checked=NETWORKS,
+    checked_by_device=(("host", ("library", *NETWORKS)),),
     same_data=True,
     # Measured at 2^22 and 2^26 u32 keys on an H200: tiled 2.3 to 2.6 times as
     # fast as global on CUDA; through wgpu (Vulkan) local is the fastest at 2^22
     # and within 7% of the fastest at 2^26, where tiled trails (README).
-    by_device=(("wgpu gpu", ("local",)), ("gpu", ("tiled",))),
+    by_device=(("host", ("library",)), ("wgpu gpu", ("local",)), ("gpu", ("tiled",))),
 )
 STEPS = Param(
     "steps",
@@ -284,6 +292,8 @@ def bitonic_plan(
     """
     if n < 2:
         return []
+    if strategy == "library":
+        return [Launch(f"{LIBRARY}sort", 1, 1, (*arrays, "n", "descending"), {"n": n})]
     if strategy == "fused":
         return _fused_plan(n, steps, arrays)
     if strategy == "tiled":
@@ -462,7 +472,27 @@ def _cpu_entries(kind: int, tile: int, steps: int) -> dict:
         "bitonic_flip_rows": _cpu_pass(kind, steps, "flip_rows"),
         "bitonic_pass_tail": _cpu_pass(kind, steps, "tail"),
         "bitonic_merge": _cpu_pass(kind, steps, "merge"),
+        f"{LIBRARY}sort": _cpu_library_sort(kind),
     }
+
+
+def _cpu_library_sort(kind: int):
+    """numpy's own sort of the keys' order words (a stable argsort where values
+    follow the keys, or NaNs, whose words drop the sign bit, are among them)."""
+
+    def sort(grid: Grid, keys: np.ndarray, *rest: Any) -> None:
+        *values, n, descending = rest
+        head = keys[:n]
+        words = order_words(head, kind, bool(descending))
+        if not values and not (kind == FLOAT and np.isnan(head).any()):
+            head[:] = keys_of_words(np.sort(words), kind, bool(descending), keys.dtype)
+            return
+        order = np.argsort(words, kind="stable")
+        head[:] = head[order]
+        for array in values:
+            array[:n] = array[:n][order]
+
+    return sort
 
 
 def _cpu_tiles(kind: int, tile: int, ends: bool = False):
