@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import harness, run_folder
+from conftest import harness, need_backend, run_folder
 
 import harness as harness_package
 from harness import suite
@@ -85,7 +85,7 @@ def test_both_precisions_in_one_run(tmp_path: Path) -> None:
 
 
 def test_quick_check_times_each_devices_choice_and_one_other_per_kernel() -> None:
-    devices = [_device("cpu", "cpu"), _device("wgpu", "discrete gpu")]
+    devices = [_device("cpu", "cpu"), _device("opencl", "cpu"), _device("wgpu", "discrete gpu")]
     sorts = [suite.BY_NAME[name] for name in SORTS]
     quick = plan(sorts, devices, RunOptions(check=True))
     full = plan(sorts, devices, RunOptions(check=True, check_all=True))
@@ -103,24 +103,36 @@ def test_quick_check_times_each_devices_choice_and_one_other_per_kernel() -> Non
     # Across the sorts, the quick check still covers every strategy and step count.
     strategies = {dict(t.params)["strategy"] for t in quick}
     steps = {dict(t.params).get("steps") for t in quick} - {None}
-    assert strategies == set(suite.PARAMS["strategy"].checked)
+    assert strategies == set(suite.PARAMS["strategy"].choices)
+    assert {dict(t.params)["strategy"] for t in quick if t.backend != "cpu"} == set(
+        suite.PARAMS["strategy"].checked
+    )
     assert steps == set(suite.PARAMS["steps"].checked)
     # The full check runs every combination the quick one does, and more.
     assert {t for t in quick} <= set(full)
 
 
 def test_full_check_from_the_command_line_plans_every_choice(tmp_path: Path) -> None:
+    need_backend("opencl")
     rows = {}
     for mode in ("quick", "full"):
         proc = harness(
-            "run", "-k", "Bitonic_U32", "-b", "cpu", "--check", mode, "--size", "33",
+            "run", "-k", "Bitonic_U32", "-b", "cpu", "opencl", "--check", mode, "--size", "33",
             "--out", str(tmp_path / mode),
         )  # fmt: skip
         assert proc.returncode == 0, proc.stderr
         with (run_folder(tmp_path / mode) / results.RESULTS).open() as f:
-            rows[mode] = {(r["strategy"], r["steps"]) for r in csv.DictReader(f)}
-    assert len(rows["full"]) == 12
-    assert rows["quick"] < rows["full"] and ("fused", "4") in rows["quick"]
+            rows[mode] = {
+                (r["backend"], r["strategy"], r.get("steps") or "") for r in csv.DictReader(f)
+            }
+    # Every network at every step count on both; numpy's own sort on the host only.
+    assert len([r for r in rows["full"] if r[0] == "opencl"]) == 12
+    assert len([r for r in rows["full"] if r[0] == "cpu"]) == 13
+    assert ("cpu", "library", "") in rows["full"] - {r for r in rows["full"] if r[0] == "opencl"}
+    # Quick: what each device times (np.sort on the host, fused at 4 steps on PoCL)
+    # and one other.
+    assert rows["quick"] < rows["full"]
+    assert ("cpu", "library", "") in rows["quick"] and ("opencl", "fused", "4") in rows["quick"]
 
 
 def test_the_api_refuses_a_switch_that_is_not_a_bool(tmp_path: Path) -> None:
@@ -131,3 +143,44 @@ def test_the_api_refuses_a_switch_that_is_not_a_bool(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="NoSuchKernel"):
         harness_package.run("NoSuchKernel", "cpu", check=True, out=tmp_path)
     assert not list(tmp_path.glob("run-*"))
+
+
+def test_a_row_that_would_take_minutes_is_sized_down_and_says_so(tmp_path: Path) -> None:
+    """The numpy backend's global bitonic network takes seconds a repetition on
+    2^20 pairs: a row of them would far outrun its budget, so it is sized down."""
+    proc = harness(
+        "run", "-k", "Bitonic_PAIRS", "-b", "cpu", "--strategy", "global", "--warmup", "0",
+        "--max-time", "0.5", "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (row,) = results.read_journal(run_folder(tmp_path))
+    default = suite.BY_NAME["Bitonic_PAIRS"].default_size
+    assert row["status"] == "ok" and row["sized_from"] == default
+    assert row["size"] < default and row["size"] & (row["size"] - 1) == 0
+    assert row["reason"].startswith(f"sized down from {default} to {row['size']}: ")
+    assert f"({row['reason']})" in proc.stderr
+    assert "1 row(s) sized down to fit their time budget" in proc.stdout
+    assert row["bytes_per_rep"] < suite.BY_NAME["Bitonic_PAIRS"].traffic(default, 8).moved
+
+
+def test_a_size_given_is_never_sized_down(tmp_path: Path) -> None:
+    proc = harness(
+        "run", "-k", "Bitonic_PAIRS", "-b", "cpu", "--strategy", "global", "--warmup", "0",
+        "--reps", "1", "--size", "70000", "--max-time", "0.2", "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (row,) = results.read_journal(run_folder(tmp_path))
+    assert row["size"] == 70000 and "sized_from" not in row
+
+
+def test_the_plan_says_what_runs_and_about_how_long(tmp_path: Path) -> None:
+    proc = harness("run", "-k", "Stream_TRIAD", "Stream_COPY", "-b", "cpu", "--reps", "2",
+                   "--out", str(tmp_path))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "plan: 2 rows (2 kernels on cpu:0), 2 timed repetitions each" in proc.stderr
+    from harness.cli.run_plan import MAX_TIME_S, row_time
+
+    # A few rows get the most time a row may have; many share the budget.
+    assert row_time(2, 300) == MAX_TIME_S
+    assert row_time(279, 300) == pytest.approx(300 / 279 - 0.3, abs=0.01)
+    assert row_time(100000, 300) == 0.2

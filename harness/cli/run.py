@@ -18,12 +18,12 @@ from typing import Any
 from harness import suite
 from harness.cli.devices import choose_devices
 from harness.cli.run_plan import (
-    _row_key,
-    _task_key,
     new_run,
     options_from_meta,
     resumed_run,
+    row_key,
     saved_run,
+    task_key,
 )
 from harness.errors import UsageError
 from harness.execution import metadata, peaks, ranks, results
@@ -56,12 +56,13 @@ class Progress:
             line += f", median {table.format_time(row['time_median_s'])}"
             if row.get("gbytes_per_s"):
                 line += f", {row['gbytes_per_s']:.3g} GB/s"
-        if row["status"] != "ok" and row.get("reason"):
+        sized = bool(row.get("sized_from"))
+        if (row["status"] != "ok" or sized) and row.get("reason"):
             line += f" ({row['reason']})"
         if self._bar is None:
             print(line, file=sys.stderr, flush=True)
             return
-        if row["status"] not in ("ok", "skipped"):
+        if row["status"] not in ("ok", "skipped") or sized:
             self._bar.write(line, file=sys.stderr)
         self._bar.set_postfix_str(
             f"{table.label(row, suite.PARAMS)} on {row['device_id']}", refresh=False
@@ -465,8 +466,8 @@ def _resumed_rank(
 def _left_to_run(run_dir: Path, options: dict[str, Any], plans: list[list[Task]]) -> list[set[int]]:
     """For each rank, the indexes of its planned tasks that its rows in the journal lack."""
     asked = options.get("partitions", ())
-    done = {(row.get("rank", 0), _row_key(row, asked)) for row in results.read_journal(run_dir)}
+    done = {(row.get("rank", 0), row_key(row, asked)) for row in results.read_journal(run_dir)}
     return [
-        {i for i, task in enumerate(each) if (rank, _task_key(task)) not in done}
+        {i for i, task in enumerate(each) if (rank, task_key(task)) not in done}
         for rank, each in enumerate(plans)
     ]

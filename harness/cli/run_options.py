@@ -9,6 +9,7 @@ from typing import Any
 from harness.backends import BACKENDS
 from harness.cli import arguments
 from harness.cli.run import _cmd_run
+from harness.cli.run_plan import MAX_TIME_S, MIN_MAX_TIME_S, RUN_BUDGET_S
 from harness.execution import ranks
 from harness.execution.flush import CACHE_MODES
 from harness.execution.runner import (
@@ -25,13 +26,20 @@ examples:
   harness run                                  every kernel, every available backend
   harness run -k Stream Basic_DAXPY -b opencl  a group and a kernel on OpenCL only
   harness run -k 'Stream_*' --device opencl:1  one device of a backend
-  harness run --check                          verification only, small sizes (for CI)
+  harness run --check                          verification only, each kernel's check
+                                               sizes (for CI; --check full: every choice)
+  harness run -x Bitonic --precision f64 f32   all but the sorts, at both precisions
+
+A timed row at a kernel's default size whose repetitions would take more than
+five times --max-time in all (a software device's matrix products) is sized
+down, halving the size until it fits, and says so; --size keeps a size as it is.
 
 Exit status: 0 when every row is ok or skipped, 1 when any failed or errored,
 2 for a usage error, a run folder another run is writing or one that cannot be
 written (a full disk: the message says how to resume), 130 when interrupted
-(Ctrl-C or SIGTERM: the current row finishes, the rows are kept; a second one
-stops at once)."""
+(Ctrl-C or SIGTERM, to the process or its group: the current row finishes, the
+rows are kept; a second one stops the row at once and writes what there is:
+130 for Ctrl-C, 143 for SIGTERM)."""
 
 
 TIMING_HELP = """\
@@ -143,10 +151,21 @@ def _timing(run: argparse.ArgumentParser) -> None:
     timing.add_argument(
         "--max-time",
         type=arguments.seconds,
-        default=2.0,
         metavar="SECONDS",
         help="wall-clock budget for one row's timed repetitions: a row stops when it runs "
-        f"out, after at least 3 repetitions (default 2, at most {MAX_SECONDS})",
+        f"out, after at least 3 repetitions (at most {MAX_SECONDS}; default: --budget "
+        f"shared among the run's rows, at most {MAX_TIME_S:g} and at least {MIN_MAX_TIME_S:g})",
+    )
+    timing.add_argument(
+        "--budget",
+        type=arguments.seconds,
+        default=RUN_BUDGET_S,
+        metavar="SECONDS",
+        help="about how long the timed repetitions of the whole run may take where "
+        "--max-time is not given: each row's --max-time is this over the run's rows "
+        f"(default {RUN_BUDGET_S:g}: a default run of every kernel on a CPU-only machine's "
+        "three devices ends in about five minutes; a run of a few kernels times each "
+        f"for {MAX_TIME_S:g} s)",
     )
     timing.add_argument(
         "--min-time",

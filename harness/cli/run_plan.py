@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -184,7 +185,7 @@ def new_run(
         seed=args.seed,
         check=args.check is not None,
         check_all=args.check == "full",
-        max_time=args.max_time,
+        max_time=args.max_time or MAX_TIME_S,
         min_time=args.min_time,
         min_samples=args.min_samples,
         max_noise=args.max_noise / 100,
@@ -205,6 +206,9 @@ def new_run(
         in_process=args.in_process,
         hold=args.hold,
     )
+    tasks = plan(kernels, devices, options)
+    if args.max_time is None and not options.check and options.reps is None:
+        options = dataclasses.replace(options, max_time=row_time(len(tasks), args.budget))
     try:
         run_dir = results.create(args.out) if world is None or world.rank == 0 else None
     except OSError as exc:
@@ -225,7 +229,51 @@ def new_run(
         "peaks": _known_peaks(devices, options),
     }
     _note_unmet_budgets(kernels, options)
-    return run_dir, meta, plan(kernels, devices, options)
+    if world is None or world.rank == 0:
+        print(f"plan: {outline(tasks, options)}", file=sys.stderr, flush=True)
+    return run_dir, meta, tasks
+
+
+#: Seconds a row takes besides its timed repetitions (inputs, verification,
+#: compiling), for the plan's estimate; a check row takes about this in all.
+ROW_OVERHEAD_S = 0.3
+#: A run's timed repetitions take about this long in all where --max-time is not
+#: given (``--budget``), each row's share kept within these bounds.
+RUN_BUDGET_S = 300.0
+MAX_TIME_S = 2.0
+MIN_MAX_TIME_S = 0.2
+
+
+def row_time(rows: int, budget: float) -> float:
+    """Each row's --max-time where none is given: the run's budget less the rows'
+    other costs, shared among them, from `MIN_MAX_TIME_S` to `MAX_TIME_S`."""
+    share = budget / max(rows, 1) - ROW_OVERHEAD_S
+    return round(min(MAX_TIME_S, max(MIN_MAX_TIME_S, share)), 2)
+
+
+def outline(tasks: Sequence[Task], options: RunOptions) -> str:
+    """What a run will do, in a line: rows, kernels, devices, and about how long."""
+    kernels = len({t.kernel for t in tasks})
+    devices = list(dict.fromkeys(f"{t.backend}:{t.device}" for t in tasks))
+    what = (
+        f"{len(tasks)} row{'s' * (len(tasks) != 1)} ({kernels} kernel"
+        f"{'s' * (kernels != 1)} on {', '.join(devices) or 'no device'})"
+    )
+    if options.check:
+        return f"{what}, verification only: about {_minutes(len(tasks) * ROW_OVERHEAD_S)}"
+    if options.reps is not None:
+        return f"{what}, {options.reps} timed repetitions each"
+    low = len(tasks) * (min(options.min_time, options.max_time / 2) + ROW_OVERHEAD_S)
+    high = len(tasks) * (options.max_time + 2 * ROW_OVERHEAD_S)
+    return (
+        f"{what}: each timed for {min(options.min_time, options.max_time / 2):g} to "
+        f"{options.max_time:g} s (--min-time, --max-time), about {_minutes(low)} to "
+        f"{_minutes(high)} in all; -k or -x narrows it, --budget or --max-time sets its pace"
+    )
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
 
 
 def _known_peaks(devices: Sequence[DeviceInfo], options: RunOptions) -> dict[str, Any]:
@@ -300,7 +348,8 @@ def _note_unmet_budgets(kernels: Sequence[Any], options: RunOptions) -> None:
             )
 
 
-def _task_key(task: Task) -> tuple:
+def task_key(task: Task) -> tuple:
+    """What identifies a planned row, to match it with a journal's (`row_key`)."""
     device = f"{task.backend}:{task.device}"
     return (
         task.kernel,
@@ -315,7 +364,7 @@ def _task_key(task: Task) -> tuple:
     )
 
 
-def _row_key(row: dict[str, Any], partitions: Sequence[str] = ()) -> tuple:
+def row_key(row: dict[str, Any], partitions: Sequence[str] = ()) -> tuple:
     """The key of the task a row came from. ``partitions`` are the run's
     ``--partition`` choices: a row whose partition is not one of them was a
     device's default."""
@@ -372,7 +421,7 @@ def resumed_run(
 ) -> tuple[Path, dict[str, Any], list[Task]]:
     run_dir = args.resume
     asked = meta["options"].get("partitions", ())
-    done = {_row_key(r, asked) for r in results.read_journal(run_dir)}
+    done = {row_key(r, asked) for r in results.read_journal(run_dir)}
     ignored = _ignored_options(args)
     if ignored:
         print(
@@ -390,4 +439,4 @@ def resumed_run(
     tasks = plan(kernels, devices, options)
     meta.setdefault("resumed", []).append(metadata.now())
     print(f"resuming {run_dir}: {len(done)} rows done", file=sys.stderr)
-    return run_dir, meta, [t for t in tasks if _task_key(t) not in done]
+    return run_dir, meta, [t for t in tasks if task_key(t) not in done]

@@ -545,6 +545,26 @@ def default_timeout(task: Task, kind: str | None = None) -> float:
     return min((120.0 + task.size / 1e5) * SLOW_KINDS.get(kind or "", 1.0), float(MAX_SECONDS))
 
 
+#: A timed row at a kernel's default size is sized down where its repetitions would
+#: take more than this many times ``--max-time`` in all (`Runner._fitted_size`).
+ROW_BUDGET_FACTOR = 5
+#: ... and at least this many seconds, so that a run that shares a short --max-time
+#: among many rows does not size down rows any device runs in seconds.
+ROW_BUDGET_MIN_S = 10.0
+#: The probe that estimates a repetition's time runs at this fraction of the size.
+PROBE_FRACTION = 64
+
+
+def _work(spec: KernelSpec, size: int, precision: str) -> float:
+    """What a repetition's time grows with: its FLOPs, else the bytes it moves
+    (at least one, so that a ratio of two sizes' work is defined)."""
+    flops = spec.flops(size)
+    if flops:
+        return float(flops)
+    real = numpy_dtype("real", precision).itemsize
+    return float(max(spec.traffic(size, real).moved, 1))
+
+
 class Runner:
     """Executes tasks, keeping device sessions and the current kernel's inputs."""
 
@@ -671,6 +691,16 @@ class Runner:
                     return _skip(row, f"no source {where}")
                 row["source"] = sources.shown(source)
                 row["source_sha256"] = sources.digest(source)
+            fitted = self._fitted_size(spec, task, session, source)
+            if fitted is not None:
+                size, why = fitted
+                if size is None:
+                    return _skip(row, why)
+                row["sized_from"] = task.size
+                task = replace(task, size=size)
+                kept = ("device", "status", "reason")
+                row.update({k: v for k, v in base_row(task).items() if k not in kept})
+                row["reason"] = why
             dealt = self._deal(spec, task, backend, session, source, row)
             for name, each in dealt.items():
                 self._measure(each, task, session, source, row)
@@ -703,6 +733,67 @@ class Runner:
                 reason=f"{type(exc).__name__}: {exc} ({Path(where.filename).name}:{where.lineno})",
             )
         return row
+
+    def _fitted_size(
+        self, spec: KernelSpec, task: Task, session: base.Session, source: Path | None
+    ) -> tuple[int | None, str] | None:
+        """A smaller size for a timed row at a kernel's default size whose repetitions
+        would take more than `ROW_BUDGET_FACTOR` times ``--max-time`` (at least
+        `ROW_BUDGET_MIN_S`) in all (the
+        verification's, the warm-ups and the fewest timed), as a software device's
+        would (a Polybench product through lavapipe: minutes): the largest of the
+        size halved again and again that fits, and why; (None, why) where even a
+        probe's size does not; None where the row keeps its size. The estimate
+        scales one repetition at a probe's size (a 64th, at least the check size) by
+        the work (FLOPs, else bytes moved) the two sizes do, which overstates it
+        where launching, not working, takes a probe's time: that errs towards
+        sizing down only rows far over the budget."""
+        options = self.options
+        if options.check or options.size is not None or options.sizes or options.budgets:
+            return None
+        probe = max(task.size // PROBE_FRACTION, 1)
+        if probe >= task.size:
+            return None
+        seconds = self._probe(spec, replace(task, size=probe), session, source)
+        reps = 1 + len(spec.check_cases) + options.warmup + MIN_REPS
+        budget = max(ROW_BUDGET_MIN_S, ROW_BUDGET_FACTOR * options.max_time)
+
+        def estimate(size: int) -> float:
+            return seconds * _work(spec, size, task.precision) / _work(spec, probe, task.precision)
+
+        if reps * estimate(task.size) <= budget:
+            return None
+        size = task.size
+        while size > probe and reps * estimate(size) > budget:
+            size //= 2
+        full = f"one repetition at {task.size} would take about {estimate(task.size):.3g} s here"
+        if reps * estimate(size) > budget or size < probe:
+            return None, (
+                f"{full}, and {reps} of them (verification, warm-up, the fewest timed) more "
+                f"than {budget:g} s even at {probe}: run it with --size or a longer --max-time"
+            )
+        return size, (
+            f"sized down from {task.size} to {size}: {full}, and a row needs {reps} "
+            f"(a row may take {budget:g} s in all; --size "
+            f"{task.size} runs it as it is)"
+        )
+
+    def _probe(
+        self, spec: KernelSpec, probe: Task, session: base.Session, source: Path | None
+    ) -> float:
+        """Seconds one repetition takes at a probe's size (after one untimed)."""
+        inputs = make_inputs(spec, probe.size, self.options.seed, probe.precision)
+        arrays = {a.name: inputs[a.name] for a in spec.arrays}
+        launches = spec.resolve(probe.size, inputs, probe.precision)
+        execution = session.load(spec, probe.precision, source, arrays)
+        try:
+            execution.run(launches)
+            (seconds,) = execution.time(launches, 1, self.options.hold)
+        except BaseException as exc:
+            _close_after(execution, exc)
+            raise
+        execution.close()
+        return max(seconds, 0.0)
 
     def _deal(
         self,

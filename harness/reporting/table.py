@@ -95,6 +95,17 @@ def format_rows(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
             f"10% (or 2x between fastest and slowest); rerun before trusting them: "
             + _some(unstable)
         )
+    sized = [
+        f"{label(r, params)} on {r.get('device_id')} from n={r.get('sized_from')} to "
+        f"n={r.get('size')}"
+        for r in rows
+        if r.get("sized_from") not in (None, "")
+    ]
+    if sized:
+        text.append(
+            f"note: {len(sized)} row(s) sized down to fit their time budget (--max-time; "
+            "--size keeps a size): " + _some(sized)
+        )
     dropped = [
         f"{label(r, params)} n={r.get('size')} on {r.get('device_id')} ({r.get('clocks_note')})"
         for r in rows
