@@ -184,3 +184,31 @@ def test_the_plan_says_what_runs_and_about_how_long(tmp_path: Path) -> None:
     assert row_time(2, 300) == MAX_TIME_S
     assert row_time(279, 300) == pytest.approx(300 / 279 - 0.3, abs=0.01)
     assert row_time(100000, 300) == 0.2
+
+
+def test_size_factors_scale_each_kernels_default_and_verify(tmp_path: Path) -> None:
+    proc = harness(
+        "run", "-k", "Stream_TRIAD", "Apps_VOL3D", "-b", "cpu", "--size-factor", "0.01",
+        "0.02", "--sizes", "1000", "--reps", "1", "--warmup", "0", "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = results.read_journal(run_folder(tmp_path))
+    for name in ("Stream_TRIAD", "Apps_VOL3D"):
+        default = suite.BY_NAME[name].default_size
+        sizes = sorted(r["size"] for r in rows if r["kernel"] == name)
+        assert sizes == sorted({1000, round(default * 0.01), round(default * 0.02)}), sizes
+    assert all(r["status"] == "ok" and r["max_rel_error"] is not None for r in rows)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--size-factor", "0"], "'0' is out of range: give a factor above 0"),
+        (["--size-factor", "x"], "'x' is not a number such as 0.5 or 2"),
+        (["--size-factor", "2", "--size", "100"], "--size-factor with --size"),
+    ],
+)
+def test_bad_size_factors_are_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    proc = harness("run", "-k", "Stream_TRIAD", "-b", "cpu", *args, "--out", str(tmp_path))
+    assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+    assert not list(tmp_path.glob("run-*"))

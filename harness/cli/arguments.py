@@ -165,6 +165,24 @@ def sizes(text: str) -> tuple[int, ...]:
     return _doubling(text, _power_or_int, "sizes", "a size, 2^K, or a range 2^A..2^B")
 
 
+#: The largest --size-factor: past it a kernel's default size overflows most devices.
+MAX_SIZE_FACTOR = 1024.0
+
+
+def size_factor(text: str) -> float:
+    """A factor of each kernel's default size, RAJAPerf's --sizefact: above 0, at most
+    `MAX_SIZE_FACTOR`."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number such as 0.5 or 2") from None
+    if not 0 < value <= MAX_SIZE_FACTOR:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is out of range: give a factor above 0 and at most {MAX_SIZE_FACTOR:g}"
+        )
+    return value
+
+
 def byte_sizes(text: str) -> tuple[int, ...]:
     """Memory budgets: comma-separated byte counts with an optional unit (64MiB,
     1GB, 4096) or 2^K, and ranges that double from one power of two to another

@@ -120,6 +120,16 @@ def _sizes(run: argparse.ArgumentParser) -> None:
         help="a size sweep, one row per size: comma-separated sizes and power-of-two "
         "ranges, e.g. 1024,4096 or 2^10..2^24",
     )
+    run.add_argument(
+        "--size-factor",
+        nargs="+",
+        type=arguments.size_factor,
+        default=[],
+        metavar="F",
+        help="sizes as factors of each kernel's default, one row per factor, as RAJAPerf's "
+        "--sizefact sweeps: --size-factor 0.125 0.25 0.5 1 2 4 8 (with --sizes, the rows "
+        "of both; harness plot draws each kernel's throughput against its size)",
+    )
     for measure, what in (
         ("allocated", "all of its arrays take"),
         ("moved", "one repetition reads and writes"),

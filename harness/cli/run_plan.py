@@ -37,6 +37,7 @@ def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence
         "precisions": list(options.precisions),
         "size": options.size,
         "sizes": list(options.sizes),
+        "size_factors": list(options.size_factors),
         "reps": options.reps,
         "warmup": options.warmup,
         "seed": options.seed,
@@ -69,6 +70,7 @@ def options_from_meta(saved: dict[str, Any]) -> RunOptions:
         precisions=tuple(saved.get("precisions", ())),
         size=saved["size"],
         sizes=tuple(saved["sizes"]),
+        size_factors=tuple(saved.get("size_factors", ())),
         reps=saved["reps"],
         warmup=saved["warmup"],
         seed=saved["seed"],
@@ -165,6 +167,12 @@ def new_run(
     """A new run's folder, metadata and rows. In an MPI run each rank plans the
     rows of its own devices, and only rank 0 makes the folder (the others get None)."""
     kernels = _selected(args.kernels, args.exclude)
+    if args.size_factor and (args.size is not None or args.memory_allocated or args.memory_moved):
+        given = "--size" if args.size is not None else "--memory-*"
+        raise UsageError(
+            f"--size-factor with {given}: a factor scales each kernel's default size; "
+            "give it alone or with --sizes"
+        )
     for folder in args.sources:
         if not folder.is_dir():
             raise UsageError(f"--sources {str(folder)!r}: not a folder")
@@ -201,6 +209,7 @@ def new_run(
         # Every suite loaded (installed ones, --suite files): workers load them too.
         suites=tuple(suite.LOADED),
         sizes=args.sizes or (),
+        size_factors=tuple(dict.fromkeys(args.size_factor)),
         params=arguments.chosen_params(args, kernels, args.check is not None),
         timeout=args.timeout,
         in_process=args.in_process,

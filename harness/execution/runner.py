@@ -87,6 +87,8 @@ class RunOptions:
     #: User suites (``--suite``) whose kernels the tasks may name.
     suites: tuple[Path, ...] = ()
     sizes: tuple[int, ...] = ()
+    #: Factors of each kernel's default size, a row each (``--size-factor``).
+    size_factors: tuple[float, ...] = ()
     params: tuple[tuple[str, tuple[str, ...]], ...] = ()
     timeout: float | None = None
     in_process: bool = False
@@ -139,11 +141,13 @@ def task_size(spec: KernelSpec, options: RunOptions) -> int:
 
 
 def task_sizes(spec: KernelSpec, options: RunOptions) -> tuple[int, ...]:
-    """Every problem size a kernel runs at: the sweep, the sizes its memory budgets
+    """Every problem size a kernel runs at: the sweep (sizes given, and factors of
+    its default size), the sizes its memory budgets
     pick (leaving out a budget no size fits, and at its own size for a budget its
     bytes never reach), the one size, or its check sizes."""
-    if options.sizes:
-        return options.sizes
+    if options.sizes or options.size_factors:
+        scaled = (max(1, round(spec.default_size * f)) for f in options.size_factors)
+        return tuple(dict.fromkeys([*options.sizes, *scaled]))
     if options.budgets and options.memory:
         picked = (
             size_for_memory(spec, options.precision, options.memory, budget)
@@ -749,7 +753,8 @@ class Runner:
         where launching, not working, takes a probe's time: that errs towards
         sizing down only rows far over the budget."""
         options = self.options
-        if options.check or options.size is not None or options.sizes or options.budgets:
+        given = options.size is not None or options.sizes or options.size_factors
+        if options.check or given or options.budgets:
             return None
         probe = max(task.size // PROBE_FRACTION, 1)
         if probe >= task.size:
