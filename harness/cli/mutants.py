@@ -18,6 +18,7 @@ from harness.backends import get as get_backend
 from harness.backends.base import DeviceInfo
 from harness.cli import arguments
 from harness.errors import UsageError
+from harness.execution import results
 from harness.execution.workers import Workers
 from harness.model import sources
 from harness.model.spec import PRECISIONS, KernelSpec
@@ -36,7 +37,6 @@ from harness.mutation.mutants import (
     WriteFailed,
     _Lab,
     all_mutants,
-    check_out,
     check_sizes,
     format_summary,
     read_equivalents,
@@ -295,7 +295,7 @@ def _mutants(args: argparse.Namespace, stop: _Stop) -> int:
         if stop.asked:  # the C preprocessor, stopped by the same Ctrl-C
             raise KeyboardInterrupt from None
         raise
-    check_out(args.out)
+    results.check_out(args.out, "--out")
     capped: dict[str, int | None] = {}
     try:
         for job in jobs:

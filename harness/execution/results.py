@@ -228,18 +228,20 @@ def create(out: Path) -> Path:
 PROBE_BYTES = 1 << 16
 
 
-def check_out(out: Path) -> None:
+def check_out(out: Path, named: str = "output folder") -> None:
     """Make the output folder ``out`` if missing and check that it takes a file
-    (a probe written, synced and removed); UsageError in one line if not: a path
-    that is a file, a read-only folder, a full disk."""
+    (a probe written, synced and removed), so that an output that cannot be
+    written is found before the work, not after it; UsageError in one line, the
+    folder ``named`` as the command calls it, if not: a path that is a file, a
+    read-only folder, a full disk."""
     accepted = "give --out a folder this user can write, on a disk with free space"
     if out.exists() and not out.is_dir():
-        raise UsageError(f"output folder {out}: is a file, not a folder; {accepted}")
+        raise UsageError(f"{named} {out}: is a file, not a folder; {accepted}")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(
-            f"output folder {out}: cannot make it ({exc.strerror or exc}); {accepted}"
+            f"{named} {out}: cannot make it ({exc.strerror or exc}); {accepted}"
         ) from None
     try:
         with tempfile.NamedTemporaryFile(dir=out, prefix=".probe-") as probe:
@@ -248,7 +250,7 @@ def check_out(out: Path) -> None:
             os.fsync(probe.fileno())
     except OSError as exc:
         raise UsageError(
-            f"output folder {out}: cannot write there ({exc.strerror or exc}); {accepted}"
+            f"{named} {out}: cannot write there ({exc.strerror or exc}); {accepted}"
         ) from None
 
 

@@ -23,7 +23,6 @@ import csv
 import dataclasses
 import fnmatch
 import io
-import os
 import random
 import re
 import shutil
@@ -63,8 +62,6 @@ SIMULATOR_MAX_SIZE = 10_000
 TIMEOUT_MARGIN = 2.0
 #: The status, in mutants.csv, of a mutant an interrupt left unchecked.
 NOT_RUN = "not run"
-#: Bytes written (and synced) to learn whether --out takes files before any mutant runs.
-PROBE_BYTES = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -500,30 +497,6 @@ CSV_COLUMNS = (
 
 class WriteFailed(UsageError):
     """Writing the mutants folder failed (a full disk, say); what was written stays."""
-
-
-def check_out(out: Path) -> None:
-    """Make ``out`` if missing and see that it takes a file (a probe written,
-    synced and removed), so that an output that cannot be written is found before
-    any mutant runs, not after them all: a UsageError naming it otherwise."""
-    accepted = "give --out a folder this user can write, on a disk with free space"
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out}: is a file, not a folder; {accepted}")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(
-            f"--out {out}: cannot make it ({exc.strerror or exc}); {accepted}"
-        ) from None
-    try:
-        with tempfile.NamedTemporaryFile(dir=out, prefix=".probe-") as probe:
-            probe.write(bytes(PROBE_BYTES))
-            probe.flush()
-            os.fsync(probe.fileno())
-    except OSError as exc:
-        raise UsageError(
-            f"--out {out}: cannot write there ({exc.strerror or exc}); {accepted}"
-        ) from None
 
 
 def _write(path: Path, text: str) -> None:
