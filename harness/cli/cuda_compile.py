@@ -11,6 +11,7 @@ from typing import Any
 from harness import suite
 from harness.backends import cuda_compile
 from harness.backends.base import CompileError
+from harness.cli import arguments
 from harness.errors import UsageError
 from harness.model.spec import PRECISIONS
 
@@ -42,14 +43,7 @@ def register(sub: Any) -> None:
         help="check the kernels of a sources folder (DIR/cuda/*.cu, DIR/c/*.c) "
         "instead of the shipped ones",
     )
-    parser.add_argument(
-        "--suite",
-        type=Path,
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="a Python file describing your own kernels, as for 'harness run' (repeatable)",
-    )
+    arguments.suite_files(parser)
     parser.set_defaults(handler=_cmd_cuda_compile)
 
 

@@ -517,14 +517,7 @@ def register(sub: Any) -> None:
         "(oclgrind: the simulator, where races and overruns are killed too); default: "
         "each backend's first",
     )
-    parser.add_argument(
-        "--suite",
-        type=Path,
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="a Python file describing your own kernels, as for 'harness run' (repeatable)",
-    )
+    arguments.suite_files(parser)
     parser.add_argument(
         "--sample",
         type=arguments.positive_int,
