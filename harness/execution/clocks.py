@@ -63,17 +63,20 @@ def host_sample(root: Path = Path("/")) -> Sample:
     return sample
 
 
-def _nvml_sampler(name: str, index: int) -> Callable[[], Sample] | None:
-    """Reads one NVIDIA GPU through NVML: the device of that name at that index in
-    NVML's order if there is one, else the first of that name (CUDA's order can
-    differ from NVML's, which follows the PCI bus)."""
+def nvml_device(name: str, index: int) -> tuple[Any, Any] | str:
+    """The ``pynvml`` module and NVML's handle of one NVIDIA GPU: the device of that
+    name at that index in NVML's order if there is one, else the first of that name
+    (CUDA's order can differ from NVML's, which follows the PCI bus); else why not.
+    Shared by the clock probe and the energy reader (`harness.execution.energy`)."""
     try:
         import pynvml
-
+    except ImportError:
+        return "no NVML module (pip install 'harness[nvml]')"
+    try:
         pynvml.nvmlInit()
         handles = [pynvml.nvmlDeviceGetHandleByIndex(i) for i in range(pynvml.nvmlDeviceGetCount())]
-    except Exception:  # no library, no driver: no clock source
-        return None
+    except Exception as exc:  # no library, no driver
+        return f"NVML does not answer: {exc}"
 
     def named(handle: Any) -> str:
         value = pynvml.nvmlDeviceGetName(handle)
@@ -81,8 +84,16 @@ def _nvml_sampler(name: str, index: int) -> Callable[[], Sample] | None:
 
     same = [i for i, h in enumerate(handles) if named(h) == name]
     if not same:
+        return f"NVML lists no GPU named {name!r}"
+    return pynvml, handles[index if index in same else same[0]]
+
+
+def _nvml_sampler(name: str, index: int) -> Callable[[], Sample] | None:
+    """Reads one NVIDIA GPU's clocks through NVML (`nvml_device`)."""
+    found = nvml_device(name, index)
+    if isinstance(found, str):
         return None
-    handle = handles[index if index in same else same[0]]
+    pynvml, handle = found
     reasons = {
         getattr(pynvml, f"nvmlClocksThrottleReason{key}", None): label
         for key, label in (
@@ -132,11 +143,21 @@ def probe(device: Mapping[str, Any]) -> ClockProbe | None:
     its clocks."""
     if device.get("kind") == "cpu":
         return ClockProbe(host_sample) if host_sample() else None
-    if device.get("backend") == "cuda" or "NVIDIA" in str(device.get("vendor", "")).upper():
-        index = str(device.get("id", "")).rpartition(":")[2]
-        read = _nvml_sampler(str(device.get("name")), int(index) if index.isdigit() else 0)
+    if nvidia(device):
+        read = _nvml_sampler(str(device.get("name")), device_index(device))
         return ClockProbe(read) if read else None
     return None
+
+
+def nvidia(device: Mapping[str, Any]) -> bool:
+    """Whether a device (a `DeviceInfo.as_dict`) is an NVIDIA GPU, which NVML reads."""
+    return device.get("backend") == "cuda" or "NVIDIA" in str(device.get("vendor", "")).upper()
+
+
+def device_index(device: Mapping[str, Any]) -> int:
+    """A device's index within its backend, from its id (``cuda:1``: 1)."""
+    index = str(device.get("id", "")).rpartition(":")[2]
+    return int(index) if index.isdigit() else 0
 
 
 def columns(before: Sample, after: Sample) -> dict[str, Any]:

@@ -25,7 +25,7 @@ import numpy as np
 from harness import suite
 from harness.backends import base
 from harness.backends import get as get_backend
-from harness.execution import clocks
+from harness.execution import clocks, energy
 from harness.execution.flush import Flusher
 from harness.execution.sampling import MIN_REPS, Sampler, StopRule, batch_size, summarise
 from harness.execution.transfers import Mover
@@ -581,6 +581,8 @@ class Runner:
         self._data_key: tuple | None = None
         self._data: Data | None = None
         self._probes: dict[str, clocks.ClockProbe | None] = {}
+        #: Each device's energy reader, or why it has none, by device id.
+        self.energy: dict[str, energy.Reader | str] = {}
         #: A device of this process was lost (a sticky fault), or a session is
         #: spent (`Session.spent`): its process should end.
         self.lost = False
@@ -968,7 +970,9 @@ class Runner:
                 if problem:
                     row.update(status="fail", reason=f"with {task.transfers} transfers: {problem}")
                     return
-            times, stop = self._sample(task, launches, execution, session, estimate, row, mover)
+            times, stop, joules = self._sample(
+                task, launches, execution, session, estimate, row, mover
+            )
         except BaseException as exc:
             failed = exc
             raise
@@ -980,6 +984,15 @@ class Runner:
         row.update(reps=len(times) * row["batch"], warmup=self.options.warmup)
         row.update(summarise(times, stop_rule(self.options), stop))
         row["samples_s"] = times
+        row.update(
+            energy.columns(
+                joules,
+                row["timed_wall_s"],
+                row["time_median_s"],
+                row["bytes_per_rep"],
+                row["flops_per_rep"],
+            )
+        )
         if mover is None:
             row.update(h2d_s=0.0, kernel_s=row["time_median_s"], d2h_s=0.0)
             row.update(h2d_bytes_per_rep=0, d2h_bytes_per_rep=0)
@@ -1008,13 +1021,15 @@ class Runner:
         estimate: float,
         row: dict[str, Any],
         mover: Mover | None = None,
-    ) -> tuple[list[float], str]:
+    ) -> tuple[list[float], str, float | None]:
         """Warm up, then time repetitions: the fixed ``--reps`` count, or until the
         run's stop rule is met. A cold row flushes the cache before each one,
         outside the timed region; a row with transfers moves its data in each
-        one (`harness.execution.transfers`). The device's clocks are read before
-        and after (`harness.execution.clocks`). Returns the times and why
-        sampling stopped."""
+        one (`harness.execution.transfers`). The device's clocks and energy
+        counters are read before and after (`harness.execution.clocks`,
+        `harness.execution.energy`), and ``timed_wall_s`` is the wall time between
+        (batch calibration included). Returns the times, why sampling stopped and
+        the joules the device used meanwhile (None where nothing tells)."""
         for _ in range(self.options.warmup):
             start = time.perf_counter()
             if mover is None:
@@ -1034,13 +1049,21 @@ class Runner:
         if session.info.id not in self._probes:
             self._probes[session.info.id] = clocks.probe(session.info.as_dict())
         probe = self._probes[session.info.id]
+        if session.info.id not in self.energy:
+            self.energy[session.info.id] = energy.reader(session.info.as_dict())
+        found = self.energy[session.info.id]
+        meter = found if isinstance(found, energy.Reader) else None
         try:
             before = probe.read() if probe else {}
+            used = meter.read() if meter else None
+            start = time.perf_counter()
             times, stop, batch = self._repeat(launches, execution, flusher, estimate, mover)
+            row["timed_wall_s"] = time.perf_counter() - start
+            joules = meter.joules(used, meter.read()) if meter else None
             row["queue"] = execution.queue
             row["batch"] = batch
             row.update(clocks.columns(before, probe.read() if probe else {}))
-            return times, stop
+            return times, stop, joules
         finally:
             if flusher is not None:
                 flusher.close()

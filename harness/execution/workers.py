@@ -12,6 +12,10 @@ to the whole process group: the run decides what becomes of the row in hand.
 A kernel's inputs and reference are made once, here, and handed to every
 device's worker through one memory-mapped file, as an in-process run shares them.
 
+Each row gets ``host_s``, what it cost besides its timed repetitions: its wall
+time here, from dispatch to its row coming back (inputs, set-up, verification,
+a worker's start and the hand-over), less their wall time (``timed_wall_s``).
+
 Workers list the devices as well, so this process never loads a driver. That
 is also what lets it fork them: a worker starts in milliseconds with the
 harness already loaded, instead of in a fresh interpreter.
@@ -40,6 +44,7 @@ import numpy as np
 
 from harness import suite
 from harness.backends import Catalog, catalog, drivers_loaded
+from harness.execution import energy
 from harness.execution.runner import (
     Case,
     Data,
@@ -90,7 +95,8 @@ def _stop_signals_blocked() -> Iterator[None]:
 def _serve(conn: Connection, backend: str, parent: int) -> None:
     """A worker's life: list its backend's devices for the parent, open the device
     it is then given, and execute each task received, sending back its row and
-    whether the device was lost (the worker then ends)."""
+    whether the device was lost (the worker then ends), and its devices' energy
+    sources (`energy_sources`)."""
     _die_with(parent)
     if not hasattr(signal, "pthread_sigmask"):
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -109,8 +115,29 @@ def _serve(conn: Connection, backend: str, parent: int) -> None:
             break
         if shared is not None:
             runner.provide(task, arena.load(shared))
-        conn.send((runner.execute(task), runner.lost))
+        row = runner.execute(task)
+        conn.send((row, runner.lost, energy_sources(runner)))
     runner.close()
+
+
+def energy_sources(runner: Runner) -> dict[str, dict[str, Any]]:
+    """What the runner's devices read energy from, or why nothing, by device id
+    (`energy.describe`), for the run's metadata."""
+    return {device: energy.describe(found) for device, found in runner.energy.items()}
+
+
+def host_cost(row: dict[str, Any], wall_s: float) -> dict[str, Any]:
+    """The row with ``host_s``: its wall time ``wall_s`` from dispatch to return,
+    less its timed repetitions' (none for a row that timed nothing)."""
+    row["host_s"] = max(0.0, wall_s - (row.get("timed_wall_s") or 0.0))
+    return row
+
+
+def _note_energy(devices: dict[str, dict[str, Any]], sources: dict[str, dict[str, Any]]) -> None:
+    """Put each device's energy source into its entry of the run's devices."""
+    for device, source in sources.items():
+        if device in devices:
+            devices[device]["energy"] = source
 
 
 #: Inputs up to this size travel with the task through the pipe; larger ones
@@ -338,7 +365,9 @@ class Workers:
     ) -> None:
         """Start the workers these tasks need, all at once, so they open their devices
         in parallel; workers left spare by `catalogs` stop. ``devices`` describes each
-        device by id (`DeviceInfo.as_dict`): its name for rows, its kind for timeouts."""
+        device by id (`DeviceInfo.as_dict`): its name for rows, its kind for timeouts;
+        each entry gains ``energy`` (`energy_sources`) once a row is timed on it, so
+        that the run's metadata, which holds these entries, says it."""
         self.options, self.devices = options, devices
         for task in tasks:
             key = (task.backend, task.device)
@@ -349,8 +378,14 @@ class Workers:
         self._spare.clear()
 
     def execute(self, task: Task) -> dict[str, Any]:
-        """The task's row, or an error row when its worker crashed or timed out.
-        Cut short (a second interrupt raises in the middle), its worker goes too."""
+        """The task's row (with ``host_s``), or an error row when its worker crashed
+        or timed out. Cut short (a second interrupt raises in the middle), its
+        worker goes too."""
+        start = time.perf_counter()
+        row = self._execute(task)
+        return host_cost(row, time.perf_counter() - start)
+
+    def _execute(self, task: Task) -> dict[str, Any]:
         key = (task.backend, task.device)
         device = self.devices.get(f"{task.backend}:{task.device}", {})
         timeout = self.options.timeout or default_timeout(task, device.get("kind"))
@@ -362,7 +397,8 @@ class Workers:
             if worker.catalog(timeout) is not None:
                 worker.conn.send((task, shared))
                 if worker.conn.poll(timeout):
-                    row, lost = worker.conn.recv()
+                    row, lost, sources = worker.conn.recv()
+                    _note_energy(self.devices, sources)
                     if lost:
                         worker.stop()
                         self._workers.pop(key, None)
@@ -398,6 +434,7 @@ class InProcess:
 
     def __init__(self) -> None:
         self._runner = Runner(RunOptions())
+        self._devices: dict[str, dict[str, Any]] = {}
 
     def catalogs(self, backends: Sequence[str]) -> dict[str, Catalog]:
         """Each backend's devices, listed here."""
@@ -406,12 +443,17 @@ class InProcess:
     def start(
         self, options: RunOptions, devices: dict[str, dict[str, Any]], tasks: list[Task]
     ) -> None:
-        """Take the run's options; there is nothing to start."""
+        """Take the run's options and its devices (entries that gain ``energy``, as
+        `Workers.start`'s); there is nothing to start."""
         self._runner = Runner(options)
+        self._devices = devices
 
     def execute(self, task: Task) -> dict[str, Any]:
-        """The task's row."""
-        return self._runner.execute(task)
+        """The task's row, with ``host_s``."""
+        start = time.perf_counter()
+        row = self._runner.execute(task)
+        _note_energy(self._devices, energy_sources(self._runner))
+        return host_cost(row, time.perf_counter() - start)
 
     def close(self) -> None:
         """Give the devices back."""

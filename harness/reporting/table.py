@@ -84,6 +84,9 @@ def format_rows(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
     noise = noise_summary(rows)
     if noise:
         text.append(noise)
+    host = host_summary(rows, params)
+    if host:
+        text.append(host)
     unstable = [
         f"{label(r, params)} n={r.get('size')} on {r.get('device_id')}"
         for r in rows
@@ -144,6 +147,25 @@ def noise_summary(rows: Sequence[dict[str, Any]]) -> str | None:
         }
         line += " (" + ", ".join(f"{n} {why.get(s, s)}" for s, n in missed.most_common()) + ")"
     return line
+
+
+def host_summary(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) -> str | None:
+    """The median and the largest ``host_s`` (a row's cost besides its timed
+    repetitions), naming the row; None where no row has one."""
+    costs = []
+    for row in rows:
+        try:
+            costs.append((float(row["host_s"]), row))
+        except (KeyError, TypeError, ValueError):
+            continue
+    if not costs:
+        return None
+    median = statistics.median(cost for cost, _ in costs)
+    most, row = max(costs, key=lambda c: c[0])
+    return (
+        f"host cost per row (time besides the timed repetitions): median {format_time(median)}, "
+        f"largest {format_time(most)} ({label(row, params)} n={row.get('size')} on {where(row)})"
+    )
 
 
 def _some(names: Sequence[str], most: int = 8) -> str:
