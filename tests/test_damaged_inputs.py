@@ -467,11 +467,13 @@ def _args(command: str, runs: tuple[Path, Path], out: Path) -> list[str]:
         "merge": ["merge", *map(str, runs), "--out", str(out)],
         "import-rajaperf": ["import-rajaperf", str(RAJAPERF), "--out", str(out)],
         "export": ["export", "--thicket", str(runs[0]), "--out", str(out)],
+        "report": ["report", str(runs[0]), "--html", "--out", str(out)],
+        "plot": ["plot", str(runs[0]), "--out", str(out)],
     }[command]
 
 
 ACCEPTED = "give --out a folder this user can write, on a disk with free space"
-COMMANDS = ["merge", "import-rajaperf", "export"]
+COMMANDS = ["merge", "import-rajaperf", "export", "report", "plot"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -208,12 +208,19 @@ def _load(paths: list[Path]) -> Any:
 
 
 def _out_dir(args: argparse.Namespace, default: str) -> Path:
+    """The folder report or plot writes into, checked before anything is made."""
     out = args.out or args.run_dirs[0] / default
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"--out {str(out)!r}: cannot make that folder ({exc.strerror})") from None
+    results.check_out(out)
     return out
+
+
+def _written(out: Path, error: OSError) -> UsageError:
+    """A write into ``out`` that failed half-way (a full disk): what to do, in a line."""
+    kept = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
+    return UsageError(
+        f"output folder {out}: writing stopped ({error.strerror or error}); "
+        f"{len(kept)} file(s) there may be partial; free some space and run it again"
+    )
 
 
 def _cmd_import_rajaperf(args: argparse.Namespace) -> int:
@@ -256,11 +263,28 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_report(args: argparse.Namespace) -> int:
     frame, metas = _load(args.run_dirs)
-    from harness.reporting import frames, rajaperf_files, report
+    from harness.reporting import report
 
-    out = _out_dir(args, "report")
     baseline_key, _, _ = report.find_baseline(frame, args.baseline)
     built = report.build(frame, metas, args.baseline)
+    out = _out_dir(args, "report")
+    try:
+        return _write_report(args, frame, metas, built, out, baseline_key)
+    except OSError as exc:
+        raise _written(out, exc) from None
+
+
+def _write_report(
+    args: argparse.Namespace,
+    frame: Any,
+    metas: list[dict[str, Any]],
+    built: Any,
+    out: Path,
+    baseline_key: str | None,
+) -> int:
+    """Write a built report, RAJAPerf's files and (--html) the page into ``out``."""
+    from harness.reporting import frames, rajaperf_files, report
+
     facts = frames.kernel_facts(metas)
     written = rajaperf_files.write_all(frame, out, _one_reference(frame, baseline_key), facts)
     paths = [out / "report.md", *([out / "report.html"] if args.html else [])]
@@ -297,7 +321,10 @@ def _cmd_plot(args: argparse.Namespace) -> int:
             "no timed rows (a check-only run, or nothing ran ok)"
         )
     out = _out_dir(args, "plots")
-    written, notes = plot.write_plots(frame, out, args.baseline, dict(args.peak_gbs))
+    try:
+        written, notes = plot.write_plots(frame, out, args.baseline, dict(args.peak_gbs))
+    except OSError as exc:
+        raise _written(out, exc) from None
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     for path in written:
