@@ -57,7 +57,7 @@ def _table(table: Table) -> str:
         cells = []
         for column, cell in zip(table.columns, row, strict=True):
             classes = []
-            if numeric(column):
+            if numeric(column) or column in table.numbers:
                 classes.append("num")
             if column == "Status":
                 classes.append(f"status-{cell.split()[0]}")

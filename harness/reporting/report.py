@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from harness.errors import UsageError
+from harness.reporting import portability
 from harness.reporting.frames import peak_bandwidth, timed
+from harness.reporting.portability import POCL_CPU_NAMES
 from harness.reporting.table import format_time, noise_summary
 
 if TYPE_CHECKING:
@@ -25,9 +27,8 @@ TIMES = "\N{MULTIPLICATION SIGN}"
 #: `find_baseline`'s key for the default baseline: each kernel's fastest CPU row.
 FASTEST_CPU = "fastest CPU row"
 FASTEST_CPU_LABEL = "the fastest CPU row per kernel"
-#: PoCL's platform name, and how its CPU devices' names begin (``pthread-haswell-...``).
+#: PoCL's platform name (its CPU devices' names begin with `POCL_CPU_NAMES`).
 POCL = "Portable Computing Language"
-POCL_CPU_NAMES = ("pthread-", "cpu-", "basic-")
 #: The columns that make rows one problem, for speedups.
 PROBLEM = ["kernel", "precision", "size", "case_params"]
 #: Percent of a peak above which a row's data stayed in cache.
@@ -36,6 +37,9 @@ PEAK_COLUMN = "% peak BW"
 #: Columns of numbers, in any table.
 NUMERIC = {"Size", "Median", "Spread", "GB/s", "GFLOP/s", "Rows", "Memory", "Compute units"}
 NUMERIC |= {PEAK_COLUMN, "Copy GB/s", "Triad GB/s", "Peak GB/s", "FMA f64", "FMA f32"}
+NUMERIC |= {"PP (application)", "PP (architectural)", "Best", "At size", "Saturates at"}
+#: The share of a kernel's best throughput at which it has saturated its device.
+SATURATION = 0.9
 
 
 @dataclass
@@ -46,6 +50,8 @@ class Table:
     columns: list[str]
     rows: list[list[str]]
     note: str = ""
+    #: Further columns of numbers (right-aligned), such as one per API.
+    numbers: tuple[str, ...] = ()
 
 
 @dataclass
@@ -256,9 +262,13 @@ def build(frame: pd.DataFrame, metas: list[dict[str, Any]], baseline: str | None
         f" {row['status']}: {_reason(row)}"
         for _, row in frame[frame["status"] != "ok"].iterrows()
     ]
+    platforms = portability.add_platforms(frame)
     tables = [
         _results_table(frame, timings, baseline_key, baseline_label),
         _baselines_table(frame, baseline_key),
+        *cross_api_tables(platforms),
+        _portability_table(platforms),
+        _saturation_table(frame),
         _best_groups_table(frame),
         _peaks_table(frame, metas),
         _runs_table(frame, metas),
@@ -266,7 +276,7 @@ def build(frame: pd.DataFrame, metas: list[dict[str, Any]], baseline: str | None
         _software_table(metas),
     ]
     title = "Benchmark report: " + ", ".join(m["run"] for m in metas)
-    told = story(frame, baseline_key, baseline_label)
+    told = story(frame, baseline_key, baseline_label) + portability_story(platforms)
     return Report(title, notes, [t for t in tables if t.rows], problems, story=told)
 
 
@@ -528,6 +538,218 @@ def best_groups(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(best)
 
 
+def problem_label(problem: dict[str, Any]) -> str:
+    """A problem as a table names it: the kernel, then its case options, and its
+    cache and transfers where they are not the default."""
+    detail = [
+        str(problem.get("case_params") or ""),
+        "cold cache" if problem.get("cache") == "cold" else "",
+        f"{problem['transfers']} transfers"
+        if problem.get("transfers") not in (None, "", "resident")
+        else "",
+    ]
+    shown = ", ".join(d for d in detail if d)
+    return f"{problem['kernel']} ({shown})" if shown else str(problem["kernel"])
+
+
+def _ratio_cell(value: Any) -> str:
+    return f"{float(value):.2f}{TIMES}" if _finite(value) else "-"
+
+
+def cross_api_tables(frame: pd.DataFrame) -> list[Table]:
+    """A table per physical device reached through several APIs (rows with
+    `portability.add_platforms`' columns): per problem each API's median over the
+    fastest API's, and the geometric mean per API."""
+    cross = portability.cross_api(frame)
+    keys = portability.problem_columns(frame)
+    tables = []
+    for physical, rows in cross.groupby("physical", sort=False):
+        apis = list(dict.fromkeys(rows["api"]))
+        grid = rows.pivot_table(index=keys, columns="api", values="ratio", sort=False)
+        table = []
+        for problem, ratios in grid.iterrows():
+            named = dict(zip(keys, problem, strict=True))
+            cells = [problem_label(named), str(named["precision"]), _size(named["size"])]
+            table.append(cells + [_ratio_cell(ratios.get(api)) for api in apis])
+        means = portability.geometric_means(rows).set_index("api")
+        table.append(
+            ["Geometric mean", "", ""]
+            + [
+                f"{_ratio_cell(means.at[api, 'ratio'])} ({means.at[api, 'problems']})"
+                for api in apis
+            ]
+        )
+        devices = frame[frame["physical"] == physical]
+        name = str(devices["physical_name"].iat[0])
+        reached = ", ".join(
+            f"{api} ({', '.join(dict.fromkeys(group['device'].dropna().astype(str)))})"
+            for api, group in devices.groupby("api", sort=False)
+        )
+        note = (
+            f"One device through {len(apis)} APIs: {reached}, matched by "
+            f"{devices['matched_by'].iat[0]}. Each API's median time (its fastest variant) over "
+            "the fastest API's for the same kernel, precision and size: 1.00"
+            f"{TIMES} is the fastest, '-' did not run. The geometric mean is over the kernels "
+            "the API ran (their number in brackets)."
+        )
+        table_columns = ["Kernel", "Precision", "Size", *apis]
+        tables.append(Table(f"Across APIs: {name}", table_columns, table, note, tuple(apis)))
+    return tables
+
+
+def _pp_cell(value: Any) -> str:
+    return f"{float(value):.3f}" if _finite(value) else "-"
+
+
+def _platform_names(frame: pd.DataFrame, efficiency: pd.DataFrame) -> str:
+    names = frame.drop_duplicates("physical").set_index("physical")["physical_name"]
+    return ", ".join(f"{api} on {names[physical]}" for physical, api in efficiency.columns)
+
+
+def _portability_table(frame: pd.DataFrame) -> Table:
+    """Pennycook's PP per problem and for the suite, over the run's platforms."""
+    application = portability.application_efficiency(frame)
+    if application.shape[1] < 2 or timed(frame).empty:
+        return Table("Performance portability", [], [])
+    architectural = portability.architectural_efficiency(frame)
+    peaks = architectural.shape[1] > 0
+    by_app = portability.portability(application)
+    by_arch = portability.portability(architectural) if peaks else None
+    keys = portability.problem_columns(frame)
+    rows = []
+    for problem, found in by_app.iterrows():
+        named = dict(zip(keys, problem, strict=True))
+        cells = [problem_label(named), str(named["precision"]), _size(named["size"])]
+        cells += [_pp_cell(found["pp"]), f"{found['ran']} of {application.shape[1]}"]
+        if by_arch is not None:
+            arch = by_arch.loc[problem]
+            cells += [_pp_cell(arch["pp"]), f"{arch['ran']} of {architectural.shape[1]}"]
+        rows.append([*cells, str(found["missing"]) or "-"])
+    everywhere = by_app["pp"] > 0
+    suite = ["Suite", "", "", _pp_cell(portability.suite_pp(application))]
+    suite.append(f"{int(everywhere.sum())} of {len(by_app)} kernels on all")
+    if by_arch is not None:
+        suite += [_pp_cell(portability.suite_pp(architectural)), ""]
+    rows.append([*suite, "-"])
+    columns = ["Kernel", "Precision", "Size", "PP (application)", "Ran on"]
+    if by_arch is not None:
+        columns += ["PP (architectural)", "Ran on (peaks)"]
+    columns.append("Did not run")
+    note = (
+        "Performance portability (Pennycook, Sewall and Lee 2016): the harmonic mean of a "
+        "kernel's efficiency over a set of platforms, 0 if it did not run on one of them. "
+        f"Platforms: each device through each API ({_platform_names(frame, application)}). "
+        "PP (application) uses application efficiency: the fastest time of the kernel on the "
+        "same physical device through any API, over the platform's."
+    )
+    if by_arch is not None:
+        note += (
+            " PP (architectural) uses architectural efficiency, over the platforms with "
+            f"measured peaks ({_platform_names(frame, architectural)}): the share of the "
+            "device's FLOP peak for kernels whose FLOPs per byte pass its ridge point, else "
+            "of its bandwidth peak, at most 1."
+        )
+    note += (
+        " The suite's PP is the harmonic mean over the platforms of each platform's "
+        "geometric-mean efficiency over the kernels (so 0 if any kernel missed a platform)."
+    )
+    return Table("Performance portability", columns, rows, note)
+
+
+def portability_story(frame: pd.DataFrame) -> list[str]:
+    """The suite's PP in a sentence, where the run has several platforms."""
+    application = portability.application_efficiency(frame)
+    if application.shape[1] < 2 or timed(frame).empty:
+        return []
+    told = (
+        f"Performance portability over {application.shape[1]} platforms (device and API): "
+        f"suite PP {_pp_cell(portability.suite_pp(application))} by application efficiency"
+    )
+    architectural = portability.architectural_efficiency(frame)
+    if architectural.shape[1]:
+        told += (
+            f", {_pp_cell(portability.suite_pp(architectural))} by architectural efficiency "
+            f"over the {architectural.shape[1]} with measured peaks"
+        )
+    return [told + "."]
+
+
+def throughput_columns(frame: pd.DataFrame) -> dict[str, str]:
+    """Each case's throughput column: ``gflops_per_s`` where the kernel is compute-bound
+    (`portability.compute_bound`) on most of its devices, else ``gbytes_per_s``; cases
+    that count neither bytes nor FLOPs have none."""
+    done = timed(frame)
+    done = done[(done["bytes_per_rep"] > 0) | (done["flops_per_rep"] > 0)]
+    bound = done.assign(_bound=portability.compute_bound(done))
+    votes = bound.groupby(["case", "series"], sort=False)["_bound"].mean() > 0.5
+    share = votes.groupby(level="case", sort=False).mean()
+    return {str(c): "gflops_per_s" if v > 0.5 else "gbytes_per_s" for c, v in share.items()}
+
+
+#: Each throughput column's unit.
+UNITS = {"gbytes_per_s": "GB/s", "gflops_per_s": "GFLOP/s"}
+
+
+def saturation(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per case, precision and device (its variant) timed at several sizes: the
+    throughput column (`throughput_columns`), the best throughput (``best``) and its
+    size (``best_size``), the smallest size reaching `SATURATION` of it
+    (``saturates_at``), and the largest size swept (``largest``)."""
+    import pandas as pd
+
+    columns = throughput_columns(frame)
+    done = timed(frame)
+    found = []
+    for (case, precision, variant), rows in done.groupby(
+        ["case", "precision", "variant"], sort=False
+    ):
+        column = columns.get(str(case))
+        rates = rows.assign(_rate=rows[column] if column else math.nan)
+        rates = rates[rates["_rate"] > 0].groupby("size")["_rate"].max().sort_index()
+        if len(rates) < 2:
+            continue
+        best = float(rates.max())
+        found.append(
+            {
+                "case": case,
+                "precision": precision,
+                "variant": variant,
+                "column": column,
+                "best": best,
+                "best_size": rates.idxmax(),
+                "saturates_at": rates[rates >= SATURATION * best].index.min(),
+                "largest": rates.index.max(),
+            }
+        )
+    return pd.DataFrame(found)
+
+
+def _saturation_table(frame: pd.DataFrame) -> Table:
+    found = saturation(frame)
+    rows = [
+        [
+            str(r["case"]),
+            str(r["precision"]),
+            str(r["variant"]),
+            UNITS[r["column"]],
+            _num(r["best"]),
+            _size(r["best_size"]),
+            _size(r["saturates_at"])
+            + (" (largest swept)" if r["saturates_at"] == r["largest"] else ""),
+        ]
+        for _, r in found.iterrows()
+    ]
+    return Table(
+        "Saturation",
+        ["Kernel", "Precision", "Device", "Unit", "Best", "At size", "Saturates at"],
+        rows,
+        f"For each kernel swept over sizes, the smallest size at which a device reaches "
+        f"{SATURATION:.0%} of its best throughput for that kernel (GFLOP/s where the kernel's "
+        "FLOPs per byte pass the device's ridge point, or 1 without measured peaks; else "
+        "GB/s). At the largest size swept, the device may not have saturated yet.",
+    )
+
+
 def _best_groups_table(frame: pd.DataFrame) -> Table:
     best = best_groups(frame)
     rows = [
@@ -631,7 +853,7 @@ def _md_cell(text: str) -> str:
 
 def markdown_table(table: Table) -> str:
     """A GitHub-flavoured Markdown table; numeric-looking columns right-aligned."""
-    align = ["---:" if numeric(c) else "---" for c in table.columns]
+    align = ["---:" if numeric(c) or c in table.numbers else "---" for c in table.columns]
     lines = [
         "| " + " | ".join(_md_cell(c) for c in table.columns) + " |",
         "| " + " | ".join(align) + " |",
