@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -181,3 +182,20 @@ def test_devices_without_a_runtime_folder_say_nothing_of_it(tmp_path) -> None:
     assert "XDG_RUNTIME_DIR" not in proc.stderr, proc.stderr
     made = tmp_path / f"harness-runtime-{os.getuid()}"
     assert made.is_dir() and made.stat().st_mode & 0o777 == 0o700
+
+
+def test_checks_off_where_wgpu_native_lacks_the_trusted_entry_is_skipped(
+    device: DeviceInfo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from harness.backends import wgpu as wgpu_backend
+
+    task = Task("Stream_COPY", "wgpu", device.index, 1000, "f32", wgsl_checks="off")
+    row = Runner(RunOptions(check=True)).execute(task)
+    assert row["status"] == "ok", row["reason"]
+    assert row["wgsl_checks"] == "off"
+    monkeypatch.setattr(wgpu_backend, "_trusted_entry", lambda: None)
+    row = Runner(RunOptions(check=True)).execute(task)
+    assert row["status"] == "skipped"
+    assert wgpu_backend.TRUSTED_ENTRY in row["reason"]
+    on = Runner(RunOptions(check=True)).execute(replace(task, wgsl_checks="on"))
+    assert on["status"] == "ok", on["reason"]

@@ -213,6 +213,13 @@ class Session(ABC):
         work-items); None if none."""
         return None
 
+    def set_shader_checks(self, on: bool) -> None:
+        """Compile what this session loads from now on with the runtime checks its
+        shader compiler adds (bounds clamping, loop bounding) on or off; DeviceLimit,
+        naming why, where they cannot be turned off."""
+        if not on:
+            raise DeviceLimit("its compiler adds no runtime checks to turn off")
+
     @abstractmethod
     def load(
         self,
@@ -241,6 +248,9 @@ class Backend(ABC):
     #: How it can deal a walking launch's items to work-items
     #: (`harness.model.partition`); empty for a backend without work-items.
     partitions: tuple[str, ...] = ()
+    #: Whether its shader compiler adds runtime checks to every shader that a run
+    #: can turn off (``--wgsl-checks``, `Session.set_shader_checks`).
+    shader_checks: bool = False
 
     def unavailable_reason(self) -> str | None:
         """None when usable; otherwise why not, in words a user can act on.

@@ -40,6 +40,11 @@ WGSL convention for kernels/wgsl/<kernel>.wgsl:
   num_workgroups.x`` as the linear group index and guard against ``n``: the
   groups past the launch's own do nothing. Verification dispatches every 1-D
   launch so, with such extra groups, to check both.
+
+naga, wgpu's shader compiler, adds runtime checks to every module: indices
+clamped into their arrays, and a counter around every loop (loop bounding).
+With `WgpuSession.set_shader_checks` off, modules are compiled through
+wgpu-native's trusted entry (`TRUSTED_ENTRY`) with none of them.
 """
 
 from __future__ import annotations
@@ -90,6 +95,10 @@ WANTED_FEATURES = ("shader-f64", "shader-int64", "shader-int64-atomic-all-ops", 
 
 #: wgpu allows at most this many queries in one query set: two per repetition.
 MAX_QUERIES = 4096
+
+#: wgpu-native's entry that compiles a module with the runtime checks the caller
+#: chooses (wgpu.h); wgpu-py itself does not call it.
+TRUSTED_ENTRY = "wgpuDeviceCreateShaderModuleTrusted"
 
 _KINDS = {
     "DiscreteGPU": "discrete gpu",
@@ -185,6 +194,41 @@ def _timestamp_period_ns(device: Any) -> float | None:
     except (ImportError, AttributeError, TypeError):
         return None
     return period if period > 0 else None
+
+
+def _trusted_entry() -> Callable[..., Any] | None:
+    """wgpu-native's `TRUSTED_ENTRY`, wrapped as wgpu-py wraps its own calls (so
+    that a compile error raises a GPUError); None where the installed
+    wgpu-native lacks it."""
+    try:
+        from wgpu.backends.wgpu_native import _api
+    except ImportError:
+        return None
+    return getattr(_api.libf, TRUSTED_ENTRY, None)
+
+
+def _unchecked_module(device: Any, label: str, code: str) -> Any:
+    """A WGSL module compiled with none of naga's runtime checks
+    (``WGPUShaderRuntimeChecks_None``): indices unclamped, loops unbounded."""
+    from wgpu.backends.wgpu_native import GPUShaderModule, ffi, lib
+
+    create = _trusted_entry()
+    if create is None:
+        raise DeviceLimit(f"the installed wgpu-native has no {TRUSTED_ENTRY}")
+    text, name = code.encode(), label.encode()
+    # The descriptor points into these: they live until the call returns.
+    text_c, name_c = ffi.new("char[]", text), ffi.new("char[]", name)
+    wgsl = ffi.new("WGPUShaderSourceWGSL *")
+    wgsl.chain.next = ffi.NULL
+    wgsl.chain.sType = lib.WGPUSType_ShaderSourceWGSL
+    wgsl.code.data, wgsl.code.length = text_c, len(text)
+    descriptor = ffi.new("WGPUShaderModuleDescriptor *")
+    descriptor.nextInChain = ffi.cast("WGPUChainedStruct *", wgsl)
+    descriptor.label.data, descriptor.label.length = name_c, len(name)
+    handle = create(device._internal, descriptor, lib.WGPUShaderRuntimeChecks_None)
+    if handle == ffi.NULL:
+        raise CompileError(f"{label}: {TRUSTED_ENTRY} made no module")
+    return GPUShaderModule(label, handle, device)
 
 
 _ALIGN = 16
@@ -559,6 +603,8 @@ class WgpuSession(Session):
         self._modules: dict[tuple[Any, ...], _Module] = {}
         self._layouts: dict[tuple[tuple[bool, ...], bool], tuple[Any, Any]] = {}
         self._query_set: Any = None
+        #: Whether modules get naga's runtime checks (`set_shader_checks`).
+        self.shader_checks = True
 
     def group_limit(self) -> tuple[str, int] | None:
         names = ("max_compute_invocations_per_workgroup", "max_compute_workgroup_size_x")
@@ -569,6 +615,17 @@ class WgpuSession(Session):
         names = ("max_storage_buffer_binding_size", "max_buffer_size")
         name = min(names, key=lambda n: self.info.limits[n])
         return name, self.info.limits[name]
+
+    def set_shader_checks(self, on: bool) -> None:
+        if not on and _trusted_entry() is None:
+            from wgpu.backends.wgpu_native import lib_version_info
+
+            version = ".".join(map(str, lib_version_info))
+            raise DeviceLimit(
+                f"turning naga's runtime checks off needs wgpu-native's {TRUSTED_ENTRY}, "
+                f"which the installed wgpu-native {version} lacks"
+            )
+        self.shader_checks = on
 
     def query_set(self) -> Any:
         """The timestamp query set, made on first use."""
@@ -594,7 +651,12 @@ class WgpuSession(Session):
             written, text = wgsl_module.for_launch(expanded.text, spec, launch.entry, names)
         except ValueError as exc:
             raise CompileError(f"{source.name}: {launch.entry}: {exc}") from None
-        key = (build_key(spec, source, precision), *written, launch.entry if written else None)
+        key = (
+            build_key(spec, source, precision),
+            *written,
+            launch.entry if written else None,
+            self.shader_checks,
+        )
         if key not in self._modules:
             prelude = _prelude(spec, precision, "shader-int64" in self.device.features)
             prelude += written
@@ -606,7 +668,10 @@ class WgpuSession(Session):
 
             code = "\n".join(prelude) + "\n" + text
             try:
-                module = self.device.create_shader_module(label=source.name, code=code)
+                if self.shader_checks:
+                    module = self.device.create_shader_module(label=source.name, code=code)
+                else:
+                    module = _unchecked_module(self.device, source.name, code)
             except wgpu.GPUError as exc:
                 raise CompileError(_compile_message(str(exc), source, where)) from exc
             self._modules[key] = _Module(module, source)
@@ -681,6 +746,7 @@ class WgpuBackend(Backend):
     #: The WGSL bodies guard one index per invocation.
     partitions = ("item",)
     driver_modules = ("wgpu",)
+    shader_checks = True
 
     def devices(self) -> list[DeviceInfo]:
         return [_info(i, a) for i, a in enumerate(_adapters())]

@@ -15,6 +15,7 @@ from harness.execution.flush import CACHE_MODES
 from harness.execution.runner import (
     CHECK_MODES,
     MAX_SECONDS,
+    WGSL_CHECKS,
 )
 from harness.execution.sampling import StopRule
 from harness.execution.transfers import TRANSFER_MODES
@@ -277,6 +278,18 @@ def _work(run: argparse.ArgumentParser) -> None:
         "several: one row each, in a partition column. "
         "Kernels with work-group memory or ids of their own keep one item per work-item "
         "and say so; wgpu takes item only",
+    )
+    run.add_argument(
+        "--wgsl-checks",
+        nargs="+",
+        choices=WGSL_CHECKS,
+        default=[WGSL_CHECKS[0]],
+        help="on: wgpu compiles each WGSL module with the runtime checks naga adds to "
+        "every shader (indices clamped into their arrays, a counter around every loop), "
+        "as any WebGPU program gets them (default); off: through wgpu-native's trusted "
+        "entry, without them; several: one row each, in a wgsl_checks column (empty on "
+        "other backends). off is a skipped row where the installed wgpu-native lacks "
+        "that entry",
     )
     run.add_argument(
         "--precision",

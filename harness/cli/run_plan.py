@@ -53,6 +53,7 @@ def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence
         "transfers": list(options.transfers),
         "groups": list(options.groups),
         "partitions": list(options.partitions),
+        "wgsl_checks": list(options.wgsl_checks),
         "memory": options.memory,
         "budgets": list(options.budgets),
         "params": {name: list(values) for name, values in options.params},
@@ -86,6 +87,7 @@ def options_from_meta(saved: dict[str, Any]) -> RunOptions:
         transfers=tuple(saved.get("transfers", RunOptions.transfers)),
         groups=tuple(saved.get("groups", RunOptions.groups)),
         partitions=tuple(saved.get("partitions", RunOptions.partitions)),
+        wgsl_checks=tuple(saved.get("wgsl_checks", RunOptions.wgsl_checks)),
         memory=saved.get("memory"),
         budgets=tuple(saved.get("budgets", ())),
         params=tuple((name, tuple(values)) for name, values in saved["params"].items()),
@@ -203,6 +205,7 @@ def new_run(
         transfers=tuple(dict.fromkeys(args.transfers)),
         groups=args.group or (),
         partitions=tuple(dict.fromkeys(p for p in args.partition if p != partition.AUTO)),
+        wgsl_checks=tuple(dict.fromkeys(args.wgsl_checks)),
         memory=memory,
         budgets=budgets,
         sources=tuple(args.sources),
@@ -370,6 +373,7 @@ def task_key(task: Task) -> tuple:
         task.transfers,
         task.group,
         task.partition,
+        task.wgsl_checks,
     )
 
 
@@ -386,7 +390,18 @@ def row_key(row: dict[str, Any], partitions: Sequence[str] = ()) -> tuple:
     group = row.get("work_group")
     dealt = row.get("partition")
     asked = dealt if dealt in partitions else partition.AUTO
-    return (kernel, device, size, precision, params, cache, moved, group, asked)
+    checks = row.get("wgsl_checks")
+    if "wgsl_checks" not in row and _takes_wgsl_checks(row.get("backend")):
+        checks = RunOptions.wgsl_checks[0]  # a row from before the option: the default
+    return (kernel, device, size, precision, params, cache, moved, group, asked, checks)
+
+
+def _takes_wgsl_checks(backend: Any) -> bool:
+    """Whether a backend's rows have a ``--wgsl-checks`` choice."""
+    try:
+        return get_backend(str(backend)).shader_checks
+    except ValueError:
+        return False
 
 
 #: Options of `harness run` that a resumed run takes from its own metadata instead.

@@ -50,6 +50,9 @@ from harness.model.verify import (
 
 #: What ``--check`` takes: a quick check (the default) or every choice.
 CHECK_MODES = ("quick", "full")
+#: What ``--wgsl-checks`` takes: naga's runtime checks kept (a WebGPU program's
+#: lot, the default) or turned off.
+WGSL_CHECKS = ("on", "off")
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,9 @@ class RunOptions:
     #: How walking launches deal their items (``--partition``); empty: each
     #: device's default (`harness.model.partition`).
     partitions: tuple[str, ...] = ()
+    #: Whether WGSL modules keep naga's runtime checks (``--wgsl-checks``), a row
+    #: each on backends whose compiler adds them (`base.Backend.shader_checks`).
+    wgsl_checks: tuple[str, ...] = ("on",)
 
 
 @dataclass(frozen=True)
@@ -120,6 +126,9 @@ class Task:
     group: int | None = None
     #: How walking launches deal their items (`harness.model.partition`).
     partition: str = partition.AUTO
+    #: "on" or "off": whether its shaders keep their compiler's runtime checks;
+    #: None where the backend's compiler adds none (then on, where it does).
+    wgsl_checks: str | None = None
 
 
 def stop_rule(options: RunOptions) -> StopRule:
@@ -205,6 +214,7 @@ def _kernel_tasks(
                 moved,
                 wg,
                 p,
+                checks,
             )
             for wg in task_groups(resolved, options)
             for size in task_sizes(resolved, options)
@@ -213,6 +223,7 @@ def _kernel_tasks(
             for dev in devices
             if params in on[dev.id]
             for p in task_partitions(resolved, options, dev.backend)
+            for checks in task_wgsl_checks(options, dev.backend)
         ]
     return tasks
 
@@ -223,6 +234,12 @@ def task_groups(spec: KernelSpec, options: RunOptions) -> tuple[int | None, ...]
     if not options.groups or spec.regroup_problem:
         return (None,)
     return options.groups
+
+
+def task_wgsl_checks(options: RunOptions, backend: str) -> tuple[str | None, ...]:
+    """The ``--wgsl-checks`` choices a backend's rows take: the run's where its
+    compiler adds runtime checks, else none (None)."""
+    return options.wgsl_checks if get_backend(backend).shader_checks else (None,)
 
 
 def task_partitions(spec: KernelSpec, options: RunOptions, backend: str) -> tuple[str, ...]:
@@ -377,6 +394,7 @@ def base_row(task: Task, device: str | None = None) -> dict[str, Any]:
         "work_group": task.group,
         # What dealt the items: the asked partition, or the device's (set on running).
         "partition": None if task.partition == partition.AUTO else task.partition,
+        "wgsl_checks": task.wgsl_checks,
         **dict(task.params),
     }
 
@@ -678,6 +696,7 @@ class Runner:
             row["device_api"] = session.info.api
             row["device_driver"] = session.info.driver
             row["timer"] = session.timer
+            session.set_shader_checks(task.wgsl_checks != "off")
             check_memory(spec, task, session.info)
             check_array_limit(spec, task, session)
             check_group_limit(spec, task, session)
