@@ -35,8 +35,18 @@ from matplotlib.figure import Figure, SubFigure
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
 
 from harness.execution.transfers import TRANSFER_MODES
+from harness.reporting import portability
 from harness.reporting.frames import prepare, timed
-from harness.reporting.report import TIMES, find_baseline, speedups
+from harness.reporting.report import (
+    SATURATION,
+    TIMES,
+    UNITS,
+    find_baseline,
+    problem_label,
+    saturation,
+    speedups,
+    throughput_columns,
+)
 from harness.reporting.table import format_time
 
 if TYPE_CHECKING:
@@ -827,6 +837,161 @@ def plot_sweep(frame: pd.DataFrame, kernel: str) -> Figure:
     return fig
 
 
+CROSS_API_TITLE = "One device through several APIs: time over the fastest API's"
+CROSS_API_NOTE = (
+    "per kernel, each API's median time over the fastest API's on that device (1{x}: fastest)"
+)
+CROSS_API_CBAR = "Time over the fastest API's, log scale (red: slower)"
+
+
+@_styled
+def plot_cross_api(frame: pd.DataFrame) -> Figure:
+    """Each physical device reached through several APIs (`portability.cross_api`) as a
+    heat map, kernels x APIs, of each API's median time over the fastest API's."""
+    frame, left_out = usable(frame)
+    _needs_timings(frame)
+    platforms = portability.add_platforms(frame)
+    cross = portability.cross_api(platforms)
+    if cross.empty:
+        raise NothingToPlot("no device was reached through more than one API")
+    keys = portability.problem_columns(platforms)
+    devices = list(dict.fromkeys(cross["physical"]))
+    names = platforms.drop_duplicates("physical").set_index("physical")["physical_name"]
+    grids = []
+    for physical in devices:
+        rows = cross[cross["physical"] == physical]
+        grid = rows.pivot_table(index=keys, columns="api", values="ratio", sort=False)
+        labels = [
+            f"{problem_label(dict(zip(keys, problem, strict=True)))} "
+            f"{problem[keys.index('precision')]} n={_si(float(problem[keys.index('size')]))}"
+            for problem in grid.index
+        ]
+        grids.append((physical, labels, grid[list(dict.fromkeys(rows["api"]))]))
+    longest = max(len(label) for _, labels, _ in grids for label in labels)
+    tallest = max(len(labels) for _, labels, _ in grids)
+    widest = max(grid.shape[1] for *_, grid in grids)
+    pitch = max(0.26, min(0.4, 10.0 / tallest))
+    fig, panel = _canvas(
+        (2.8 + 0.075 * longest + 1.3 * widest, 1.4 + (1.2 + pitch * tallest) * len(grids)),
+        CROSS_API_TITLE,
+        CROSS_API_NOTE.format(x=TIMES),
+        left_out,
+    )
+    axes = panel.subplots(len(grids), 1, squeeze=False)[:, 0]
+    logs = np.log2(cross["ratio"].to_numpy(float))
+    reach = max(1.0, float(np.nanmax(logs)))
+    cmap = mpl.colormaps["Reds"].with_extremes(bad="#dddddd")
+    for ax, (physical, labels, grid) in zip(axes, grids, strict=True):
+        values = grid.to_numpy(float)
+        image = ax.imshow(
+            np.ma.masked_invalid(np.log2(values)), cmap=cmap, vmin=0, vmax=reach, aspect="auto"
+        )
+        for (i, j), value in np.ndenumerate(values):
+            dark = math.isfinite(value) and math.log2(value) > 0.6 * reach
+            ax.text(
+                j,
+                i,
+                _speedup_text(value) if math.isfinite(value) else "n/a",
+                ha="center",
+                va="center",
+                fontsize=10 if pitch > 0.3 else 9,
+                color="white" if dark else "black",
+            )
+        ax.set_xticks(range(grid.shape[1]), list(grid.columns))
+        ax.set_yticks(range(len(labels)), labels)
+        ax.grid(visible=False)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+        ax.set_title(str(names[physical]), loc="left", fontsize=12)
+        bar = panel.colorbar(image, ax=ax, fraction=0.05, pad=0.03)
+        bar.ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{2.0**v:.3g}{TIMES}"))
+        bar.set_label(CROSS_API_CBAR, fontsize=9)
+    return fig
+
+
+SATURATION_TITLE = "Throughput vs problem size: where each device saturates"
+SATURATION_NOTE = (
+    "a line per device and API; dashed: the device's measured peak; ringed: the smallest "
+    "size reaching {share:.0%} of the best throughput"
+)
+
+
+@_styled
+def plot_saturation(frame: pd.DataFrame) -> Figure:
+    """GB/s (GFLOP/s for compute-bound kernels, `report.throughput_columns`) against
+    problem size, a panel per swept kernel, a line per device and API, the device's
+    measured peak as a dashed line where the run's metadata has it, and the size
+    where each line saturates (`report.saturation`) ringed."""
+    frame, left_out = usable(frame, SWEEP_COLUMNS)
+    done = _needs_timings(frame)
+    found = saturation(done)
+    if found.empty:
+        raise NothingToPlot("no kernel was timed at several sizes (no size sweep)")
+    columns = throughput_columns(done)
+    style = styles(frame)
+    panels = list(dict.fromkeys(zip(found["case"], found["precision"], strict=True)))
+    several = found["precision"].nunique() > 1
+    cols = min(3, len(panels))
+    lines = math.ceil(len(panels) / cols)
+    fig, panel = _canvas(
+        (1.5 + 5.2 * cols, 1.8 + 4.2 * lines),
+        SATURATION_TITLE,
+        SATURATION_NOTE.format(share=SATURATION),
+        left_out,
+    )
+    axes = panel.subplots(lines, cols, squeeze=False).ravel()
+    labelled: dict[str, Any] = {}
+    for ax, (case, precision) in zip(axes, panels, strict=False):
+        column = columns[str(case)]
+        peak_column = "peak_gflops_per_s" if column == "gflops_per_s" else "peak_gbytes_per_s"
+        mine = done[(done["case"] == case) & (done["precision"] == precision)]
+        drawn = []
+        for _, line in found[
+            (found["case"] == case) & (found["precision"] == precision)
+        ].iterrows():
+            rows = mine[mine["variant"] == line["variant"]]
+            rates = rows[rows[column] > 0].groupby("size")[column].max().sort_index()
+            s = style[line["variant"]]
+            (handle,) = ax.plot(
+                rates.index,
+                rates.to_numpy(),
+                color=s.colour,
+                marker=s.marker,
+                linestyle=s.linestyle,
+                linewidth=2,
+                label=line["variant"],
+            )
+            labelled.setdefault(line["variant"], handle)
+            at = line["saturates_at"]
+            ax.scatter([at], [rates[at]], s=160, facecolors="none", edgecolors=s.colour, zorder=3)
+            drawn += list(rates)
+            peak = rows[peak_column].max()
+            if peak > 0:
+                ax.axhline(peak, color=s.colour, linestyle="--", linewidth=1.2)
+                ax.annotate(
+                    f"peak {peak:.3g} {UNITS[column]}",
+                    (0.01, peak),
+                    xycoords=("axes fraction", "data"),
+                    xytext=(0, 2),
+                    textcoords="offset points",
+                    fontsize=8,
+                    color=s.colour,
+                )
+                drawn.append(peak)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _si(v)))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        _log_ticks(ax.yaxis, drawn)
+        ax.set_title(f"{case}" + (f" ({precision})" if several else ""), loc="left", fontsize=12)
+        ax.set_xlabel(SWEEP_XLABEL)
+        ax.set_ylabel(f"Throughput ({UNITS[column]}, log scale)")
+    for ax in axes[len(panels) :]:
+        ax.set_visible(False)
+    _legend(panel, list(labelled.values()), list(labelled))
+    return fig
+
+
 def rate_rows(frame: pd.DataFrame, items: str) -> pd.DataFrame:
     """Timed rows of kernels whose size counts ``items`` (keys, for the sorts), with
     ``rate`` in items per second."""
@@ -1001,6 +1166,7 @@ def figures(
         ("bandwidth", lambda: plot_bandwidth(frame, peaks), left_out(frame, BANDWIDTH_COLUMNS)),
         ("roofline", lambda: plot_roofline(frame), left_out(frame, ROOFLINE_COLUMNS)),
     ]
+    jobs.append(("cross_api", lambda: plot_cross_api(frame), left_out(frame)))
     if "transfers" in frame and frame["transfers"].dropna().astype(str).ne("resident").any():
         parts = tuple(column for _, column, _ in TRANSFER_PARTS)
         jobs.append(("transfers", lambda: plot_transfers(frame), left_out(frame, parts)))
@@ -1013,6 +1179,8 @@ def figures(
         )
         for k in sweeps
     ]
+    if sweeps:
+        jobs.append(("saturation", lambda: plot_saturation(frame), left_out(frame, SWEEP_COLUMNS)))
     counted = counted_items(frame)
     jobs += [
         (
@@ -1030,7 +1198,8 @@ def figures(
         except NothingToPlot as exc:
             yield stem, None, str(exc)
     if not sweeps:
-        yield "sweep", None, "no kernel was timed at several sizes (no size sweep)"
+        for stem in ("sweep", "saturation"):
+            yield stem, None, "no kernel was timed at several sizes (no size sweep)"
     if not counted:
         yield "throughput", None, "no timed kernel whose size counts items (such as a sort's keys)"
 
