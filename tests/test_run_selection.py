@@ -55,6 +55,8 @@ def test_exclude_leaves_kernels_out_as_k_selects_them(tmp_path: Path) -> None:
         (["--seed", "-1"], "'-1' is out of range: give 0 to 4294967295"),
         (["--seed", "4294967296"], "out of range"),
         (["--check", "thorough"], "invalid choice: 'thorough'"),
+        (["--device", ""], "--device '': empty; expected all, host, default"),
+        (["--device", " "], "--device ' ': empty"),
         (["--precision", "f16"], "invalid choice: 'f16'"),
     ],
 )

@@ -47,6 +47,12 @@ def _listing(found: dict[str, Catalog]) -> str:
 def _pick(text: str, found: dict[str, Catalog]) -> list[DeviceInfo]:
     """The devices one --device value names among the catalogs' devices."""
     usable = {n: c for n, c in found.items() if c.reason is None}
+    if not text.strip():
+        # Every name contains the empty string: it would select every device.
+        raise UsageError(
+            f"--device {text!r}: empty; expected {', '.join(DEVICE_WORDS)}, BACKEND:INDEX "
+            f"or part of a name: {_listing(usable)}"
+        )
     parsed = _parse_device(text)
     if parsed is not None:
         backend, index = parsed
