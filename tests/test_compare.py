@@ -114,11 +114,15 @@ def test_a_kernel_that_now_fails_verification_is_broken(runs: dict[str, Path]) -
     assert _table(back.stdout)[("Stream_TRIAD", "opencl:0")][-1] == "fixed"
 
 
-def test_check_only_runs_compare_as_not_timed(runs: dict[str, Path]) -> None:
+def test_check_only_runs_compare_as_not_timed_and_never_pass(runs: dict[str, Path]) -> None:
+    """A gate passes on work done only: two runs with nothing timed compare nothing."""
     proc = harness("compare", str(runs["check"]), str(runs["check"]))
-    assert proc.returncode == 0
+    assert proc.returncode == 2
     assert {tuple(c[-2:]) for c in _table(proc.stdout).values()} == {("not", "timed")}
-    assert "no row has timings in both runs" in proc.stderr
+    assert proc.stderr.strip().endswith(
+        "no row has timings in both runs (check-only runs?), so nothing was compared; "
+        "compare two timed runs"
+    )
 
 
 def _row(median: float, minimum: float, std: float, status: str = "ok") -> dict:

@@ -346,8 +346,13 @@ def _cmd_compare(args: argparse.Namespace) -> int:
             f"and size), so there is nothing to compare{why}"
         )
     print(comparison.format_table(result, str(args.base), str(args.new)))
-    if (result["verdict"] == comparison.NOT_TIMED).all():
-        print("note: no row has timings in both runs (check-only runs?)", file=sys.stderr)
+    judged = (comparison.REGRESSION, comparison.IMPROVEMENT, comparison.NOISE)
+    if not result["verdict"].isin([*judged, comparison.BROKEN, comparison.FIXED]).any():
+        # A gate passes on work done only: rows neither run could time compare nothing.
+        raise UsageError(
+            f"{args.base} and {args.new}: no row has timings in both runs (check-only "
+            "runs?), so nothing was compared; compare two timed runs"
+        )
     if args.csv:
         try:
             result.to_csv(args.csv, index=False)
