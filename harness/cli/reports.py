@@ -60,7 +60,7 @@ where spread = max(standard deviation, median - minimum) of the row's repetition
 'not timed', 'only in base' and 'only in new' are listed and do not.
 
 Exit status: 1 when anything regressed or broke, 0 otherwise, 2 for a usage error
-or two runs with no row in common."""
+or two runs with no row in common or none timed in both (nothing was compared)."""
 
 
 def _peak(text: str) -> tuple[str, float]:
