@@ -24,7 +24,7 @@ from matplotlib.text import Text
 
 import harness as harness_package
 from harness.execution import results
-from harness.reporting import plot
+from harness.reporting import plot, report
 from harness.reporting.frames import load_runs
 
 KERNELS = ("Stream_COPY", "Stream_TRIAD", "Basic_DAXPY")
@@ -74,6 +74,8 @@ def test_plot_writes_png_and_svg_into_the_run_folder(sweep: list[Path]) -> None:
         assert svg.lstrip().startswith("<?xml") and "<svg" in svg
     assert plot.TIME_TITLE in (folder / "time_by_kernel.svg").read_text()
     assert "skipped sweep: no kernel was timed at several sizes" in proc.stderr
+    assert "skipped saturation: no kernel was timed at several sizes" in proc.stderr
+    _not_blank(folder / "cross_api.png")  # numpy and PoCL are the one host CPU
     assert "skipped throughput: no timed kernel whose size counts items" in proc.stderr
 
 
@@ -151,7 +153,7 @@ def test_size_sweep_over_two_runs_is_one_line_per_device(sweep: list[Path], tmp_
     assert proc.returncode == 0, proc.stderr
     for kernel in KERNELS:
         _not_blank(tmp_path / f"sweep_{kernel}.png")
-    assert "[5/7] sweep_Stream_COPY" in proc.stderr  # progress: a line per figure
+    assert "[6/9] sweep_Stream_COPY" in proc.stderr  # progress: a line per figure
     frame, _ = load_runs(sweep)
     fig = plot.plot_sweep(frame, "Stream_COPY")
     assert fig.get_suptitle() == plot.SWEEP_TITLE.format(kernel="Stream_COPY")
@@ -164,6 +166,127 @@ def test_size_sweep_over_two_runs_is_one_line_per_device(sweep: list[Path], tmp_
             assert list(line.get_xdata()) == [20000, 80000]
     assert time_ax.get_ylabel() == plot.SWEEP_TIME_YLABEL
     assert rate_ax.get_ylabel() == "Throughput (GB/s)"
+
+
+def test_saturation_of_a_real_sweep(sweep: list[Path], tmp_path: Path) -> None:
+    proc = harness("plot", *map(str, sweep), "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    _not_blank(tmp_path / "saturation.png")
+    frame, _ = load_runs(sweep)
+    fig = plot.plot_saturation(frame)
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title(loc="left") for ax in axes] == list(KERNELS)
+    rows = [r for run in sweep for r in results.read_journal(run)]
+    for ax, kernel in zip(axes, KERNELS, strict=True):
+        # Streams and DAXPY do at most 2 FLOPs per 24 bytes: GB/s.
+        assert ax.get_ylabel() == "Throughput (GB/s, log scale)"
+        for line in ax.get_lines():
+            device = line.get_label().split(" ")[0]
+            rates = {
+                r["size"]: r["gbytes_per_s"]
+                for r in rows
+                if r["kernel"] == kernel and r["device_id"] == device
+            }
+            assert list(line.get_xdata()) == [20000, 80000]
+            assert list(line.get_ydata()) == pytest.approx([rates[20000], rates[80000]])
+    # Saturates at: the smaller size where it reaches 90% of the better one.
+    found = report.saturation(frame)
+    assert len(found) == 2 * len(KERNELS)
+    for _, line in found.iterrows():
+        rates = {
+            r["size"]: r["gbytes_per_s"]
+            for r in rows
+            if r["kernel"] == line["case"] and line["variant"].startswith(r["device_id"] + " ")
+        }
+        best = max(rates.values())
+        expected = 20000 if rates[20000] >= 0.9 * best else 80000
+        assert (line["column"], line["best"]) == ("gbytes_per_s", best)
+        assert line["saturates_at"] == expected
+
+
+def _swept_run(folder: Path) -> Path:
+    """A swept run with peaks: a streaming kernel on two devices and a compute-bound
+    one on one, at four sizes chosen so that the saturation sizes are known:
+    Stream_TRIAD on cpu:0 passes 90 (90% of its best 100 GB/s) at 100k (92), on
+    opencl:0 passes 9 at 10k (9.5); Basic_MAT_MAT_SHARED passes 450 GFLOP/s at
+    100k (460)."""
+    folder.mkdir(parents=True)
+    sizes = (1_000, 10_000, 100_000, 1_000_000)
+    lines = []
+    curves = (
+        ("Stream_TRIAD", "cpu:0", "cpu", "AMD EPYC", (10.0, 50.0, 92.0, 100.0), 1 / 12),
+        ("Stream_TRIAD", "opencl:0", "opencl", "pthread-AMD EPYC", (5.0, 9.5, 10.0, 9.0), 1 / 12),
+        ("Basic_MAT_MAT_SHARED", "cpu:0", "cpu", "AMD EPYC", (50.0, 200.0, 460.0, 500.0), 40),
+    )
+    for kernel, device, backend, name, rates, intensity in curves:
+        for size, rate in zip(sizes, rates, strict=True):
+            moved = 24 * size
+            flops = moved * intensity
+            # The rate is GB/s for the stream, GFLOP/s for the compute-bound kernel.
+            t = (moved if intensity < 1 else flops) / (rate * 1e9)
+            lines.append(
+                {
+                    "kernel": kernel,
+                    "group": kernel.split("_")[0],
+                    "backend": backend,
+                    "device_id": device,
+                    "device": name,
+                    "precision": "f64",
+                    "size": size,
+                    "reps": 3,
+                    "status": "ok",
+                    "bytes_per_rep": moved,
+                    "flops_per_rep": flops,
+                    "time_median_s": t,
+                    "time_std_s": 0.0,
+                    "gbytes_per_s": moved / t / 1e9,
+                    "gflops_per_s": flops / t / 1e9,
+                }
+            )
+    peaks = {
+        "cpu:0": {"copy_gbytes_per_s": 120.0, "fma_gflops_per_s": {"f64": 800.0}},
+        "opencl:0": {"copy_gbytes_per_s": 12.0, "fma_gflops_per_s": {"f64": 800.0}},
+    }
+    results.write_json(folder / results.METADATA, {"host": {"hostname": "bench"}, "peaks": peaks})
+    (folder / results.JOURNAL).write_text("\n".join(json.dumps(r) for r in lines) + "\n")
+    return folder
+
+
+def test_saturation_sizes_peaks_and_units(tmp_path: Path) -> None:
+    run = _swept_run(tmp_path / "run")
+    frame, _ = load_runs([run])
+    found = report.saturation(frame).set_index(["case", "variant"])
+    assert found["saturates_at"].to_dict() == {
+        ("Stream_TRIAD", "cpu:0 (AMD EPYC)"): 100_000,
+        ("Stream_TRIAD", "opencl:0 (pthread-AMD EPYC)"): 10_000,
+        ("Basic_MAT_MAT_SHARED", "cpu:0 (AMD EPYC)"): 100_000,
+    }
+    assert found["best"].tolist() == pytest.approx([100.0, 10.0, 500.0])
+    # 40 FLOP per byte passes cpu:0's ridge (800 / 120 = 6.7): GFLOP/s.
+    assert found["column"].tolist() == ["gbytes_per_s", "gbytes_per_s", "gflops_per_s"]
+    fig = plot.plot_saturation(frame)
+    triad, mat = (ax for ax in fig.axes if ax.get_visible())
+    assert mat.get_ylabel() == "Throughput (GFLOP/s, log scale)"
+    texts = [t.get_text() for t in triad.texts]
+    assert texts == ["peak 120 GB/s", "peak 12 GB/s"]
+    assert [t.get_text() for t in mat.texts] == ["peak 800 GFLOP/s"]
+    dashed = [line.get_ydata()[0] for line in triad.get_lines() if line.get_linestyle() == "--"]
+    assert dashed == [120.0, 12.0]
+    # The ringed points sit at the saturation sizes.
+    rings = [c.get_offsets()[0].tolist() for c in triad.collections]
+    assert rings == [[100_000, 92.0], [10_000, 9.5]]
+    fig.savefig(tmp_path / "saturation.png")
+    _not_blank(tmp_path / "saturation.png")
+    proc = harness("report", str(run))
+    assert proc.returncode == 0, proc.stderr
+    text = (run / "report" / "report.md").read_text()
+    assert (
+        "| Stream_TRIAD | f64 | opencl:0 (pthread-AMD EPYC) | GB/s | 10 | 100000 | 10000 |" in text
+    )
+    assert (
+        "| Basic_MAT_MAT_SHARED | f64 | cpu:0 (AMD EPYC) | GFLOP/s | 500 | 1000000 | 100000 |"
+        in text
+    )
 
 
 def test_two_machines_put_their_devices_side_by_side(sweep: list[Path], tmp_path: Path) -> None:
