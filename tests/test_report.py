@@ -25,7 +25,7 @@ from matplotlib import image  # noqa: E402
 import harness as harness_package  # noqa: E402
 from harness.cli import main  # noqa: E402
 from harness.execution import results  # noqa: E402
-from harness.reporting import frames  # noqa: E402
+from harness.reporting import frames, plot  # noqa: E402
 from harness.reporting.report import speedup_text  # noqa: E402
 
 KERNELS = ("Stream_COPY", "Stream_TRIAD", "Stream_DOT", "Basic_DAXPY")
@@ -400,7 +400,9 @@ def test_html_report_is_self_contained_and_renders_in_chromium(
     assert {(r[0], r[2].split()[0], r[5]) for r in results_rows} == {
         (k, d, "ok") for k in KERNELS for d in ("cpu:0", "opencl:0")
     }
-    assert len(cells.images) == 3  # time, speedup, bandwidth; no sweep or sort in one run
+    # Time, speedup, bandwidth and the one CPU through numpy and PoCL; no sweep or sort.
+    assert len(cells.images) == 4
+    assert plot.CROSS_API_TITLE.split(":")[0] in page.read_text()
     for src in cells.images:
         assert src.startswith("data:image/png;base64,")
         png = base64.b64decode(src.split(",", 1)[1])
