@@ -140,13 +140,14 @@ def _cpu_label(rows: pd.DataFrame, several_hosts: bool) -> str:
 def _apis(frame: pd.DataFrame) -> list[str]:
     """Each row's API on its physical device: the backend, or the device id where
     the device has two devices of that backend (two OpenCL platforms on one CPU)."""
-    devices = frame.drop_duplicates(["physical", "device_id"])
-    count = devices.groupby(["physical", "backend"])["device_id"].nunique()
+    backends, ids = _text(frame, "backend"), _text(frame, "device_id")
+    rows = list(zip(frame["physical"], backends, ids, strict=True))
+    devices: dict[tuple[str, str], set[str]] = {}
+    for physical, backend, device in rows:
+        devices.setdefault((physical, backend), set()).add(device)
     return [
-        str(device) if count[(physical, backend)] > 1 else str(backend)
-        for physical, backend, device in zip(
-            frame["physical"], frame["backend"], frame["device_id"], strict=True
-        )
+        device if len(devices[(physical, backend)]) > 1 else backend
+        for physical, backend, device in rows
     ]
 
 
