@@ -201,6 +201,13 @@ def prepare(frame: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = None)
         ", ".join(filter(None, (v, "" if m == "resident" else f"{m} transfers")))
         for v, m in zip(frame["variant_params"], frame["transfers"], strict=True)
     ]
+    if "wgsl_checks" in frame:
+        # WGSL compiled without naga's runtime checks measures the kernel another way.
+        off = frame["wgsl_checks"].astype(str).isin(["off"])
+        frame["variant_params"] = [
+            ", ".join(filter(None, (v, "WGSL checks off" if o else "")))
+            for v, o in zip(frame["variant_params"], off, strict=True)
+        ]
     if "work_group" in frame:
         frame["variant_params"] = [
             ", ".join(filter(None, (v, "" if g != g or g in (None, "") else f"group {int(g)}")))

@@ -31,13 +31,16 @@ def label(row: dict[str, Any], params: Collection[str] = ()) -> str:
     """The kernel's name, with the values of its run options (``params``, the names of
     the suite's kernel options: a sort's strategy...) where the row has them,
     ``cold`` for a cold-cache row, the transfers of a row that moves its data
-    in the timed region, the work-group size of a ``--group`` row, and a
+    in the timed region, ``checks off`` for WGSL without naga's runtime checks,
+    the work-group size of a ``--group`` row, and a
     ``--partition`` other than one item per work-item (not a device's own choice)."""
     options = [str(row[name]) for name in params if row.get(name) not in (None, "")]
     if row.get("cache") not in (None, "", "hot"):
         options.append(str(row["cache"]))
     if row.get("transfers") not in (None, "", "resident"):
         options.append(str(row["transfers"]))
+    if row.get("wgsl_checks") == "off":
+        options.append("checks off")
     if row.get("work_group") not in (None, ""):
         options.append(f"group={int(float(row['work_group']))}")
     if row.get("partition") not in (None, "", "item") and not row.get("partition_trial"):
