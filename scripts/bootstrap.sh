@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up everything the harness needs, then runs it:
 #   bash scripts/bootstrap.sh bench [harness run options]   the default benchmark suite
-#   bash scripts/bootstrap.sh test  [pytest options]        the test suite, one process per core
+#   bash scripts/bootstrap.sh test  [pytest options]        the fast test tier, one process per core
+#   bash scripts/bootstrap.sh test --full [pytest options]  both tiers (-m full: the full tier alone)
 # Safe to run again: it installs only what is missing. As root on Debian it also
 # installs the system packages (lavapipe for wgpu, Debian's PoCL, CLBlast; for
 # the tests, Chromium, Open MPI, a C compiler and the Oclgrind simulator).
@@ -76,5 +77,7 @@ command -v mpirun >/dev/null && required+=,mpi
 required+=,cuda-compile
 export HARNESS_REQUIRE_BACKENDS=${HARNESS_REQUIRE_BACKENDS:-$required}
 # One test process per core (pytest-xdist): compiling the kernels, which a
-# fresh machine has no cache of, is most of the suite's time.
+# fresh machine has no cache of, is most of the suite's time. Without --full
+# (or a -m expression) pytest leaves out the tests marked full (tests/conftest.py):
+# the fast tier, every unit test and every kernel verified once per backend.
 exec "$venv/bin/python" -m pytest -n auto "$@"

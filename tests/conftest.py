@@ -1,4 +1,12 @@
-"""Shared test helpers: real backends, real command lines."""
+"""Shared test helpers: real backends, real command lines; and the two tiers.
+
+The fast tier (the default) is every unit test and every kernel verified on
+every backend at f64; the full tier adds the tests marked ``full``: f32,
+every sort strategy and step count, the larger sorts, the Oclgrind simulator,
+the mutation gate, every CUDA compile, the device backends' RAJAPerf
+checksums and the GPU forms. ``--full`` runs both, ``-m full`` the full tier
+alone.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +23,37 @@ from harness.backends import get as get_backend
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--full",
+        action="store_true",
+        help="run the full tier too: the tests marked full (left out by default)",
+    )
+
+
+def _full_tier(config: pytest.Config) -> bool:
+    """Whether the tests marked ``full`` are in: with --full, or when a -m
+    expression chooses by marks itself (``-m full`` runs the full tier alone)."""
+    return bool(config.getoption("--full") or config.option.markexpr)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if _full_tier(config):
+        return "tiers: fast and full (as -m selects)"
+    return "tiers: fast only (--full adds the tests marked full)"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The fast tier by default: every unit test and every kernel verified once
+    per backend; the tests marked ``full`` are deselected unless asked for."""
+    if _full_tier(config):
+        return
+    full = [item for item in items if item.get_closest_marker("full")]
+    if full:
+        config.hook.pytest_deselected(items=full)
+        items[:] = [item for item in items if not item.get_closest_marker("full")]
 
 
 def required(name: str) -> bool:

@@ -31,6 +31,7 @@ def _compiler(name: str | None = None) -> str:
     pytest.skip(cuda_compile.no_compiler_reason() if not found else f"{name} is not available")
 
 
+@pytest.mark.full
 def test_every_cuda_source_compiles_for_sm80_and_sm90() -> None:
     compiler = _compiler()
     every = (*suite.ALL, *suite.INTERNAL)

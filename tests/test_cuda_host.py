@@ -139,6 +139,7 @@ def _packing_problems(line: dict) -> list[str]:
     return problems
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("precision", PRECISIONS)
 def test_every_kernel_passes_what_its_compiled_signature_takes(
     standin: Path, tmp_path: Path, precision: str

@@ -32,6 +32,7 @@ def _rows(out: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(f))
 
 
+@pytest.mark.full
 @pytest.mark.parametrize(
     "backend, language, extension", [("opencl", "opencl", ".cl"), ("wgpu", "wgsl", ".wgsl")]
 )

@@ -35,6 +35,7 @@ def test_a_kernel_over_several_axes_keeps_its_work_groups() -> None:
     assert task_groups(spec, RunOptions(groups=(64, 128))) == (None,)
 
 
+@pytest.mark.full
 def test_every_regroupable_kernel_verifies_at_every_size(tmp_path: Path) -> None:
     need_backend("opencl")
     names = [s.name for s in suite.select(None) if s.regroup_problem is None]

@@ -146,6 +146,7 @@ def test_every_kernel_source_yields_mutants() -> None:
 GATED = ("Apps_ENERGY", "Apps_PRESSURE", "Lcals_HYDRO_1D", "Bitonic_F32")
 
 
+@pytest.mark.full
 def test_a_fixed_sample_of_mutants_is_killed_on_opencl_and_wgpu(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -93,6 +93,7 @@ def test_a_row_on_the_simulator_waits_ten_times_as_long_by_default() -> None:
     assert default_timeout(task, device["kind"]) == 1300
 
 
+@pytest.mark.full
 def test_sorts_past_one_tile_check_clean_on_it(tmp_path: Path) -> None:
     """The fused and tiled sorts past a tile at the default steps, and the tiled one
     at 2, where a tile's work-items take several blocks each; every kernel at a
@@ -132,6 +133,7 @@ def _with_barriers() -> list[str]:
 SLOW = {"Apps_INTSC_HEXHEX": "20"}
 
 
+@pytest.mark.full
 def test_every_kernel_with_barriers_checks_clean_at_a_small_size(tmp_path: Path) -> None:
     _simulator()
     kernels = _with_barriers()
@@ -155,6 +157,7 @@ def test_every_kernel_with_barriers_checks_clean_at_a_small_size(tmp_path: Path)
     assert bad == [f"Basic_MAT_MAT_SHARED: skipped {MAT_MAT_SHARED_SKIP}"]
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("in_process", [False, True])
 def test_atomics_at_their_check_sizes_outlast_the_simulators_report_budget(
     tmp_path: Path, in_process: bool
@@ -197,6 +200,7 @@ def test_a_session_is_spent_at_half_the_report_budget(count: int) -> None:
     findings.close()
 
 
+@pytest.mark.full
 def test_work_group_memory_over_the_devices_is_a_skipped_row(tmp_path: Path) -> None:
     """The simulator has 32 KiB of work-group memory; MAT_MAT_SHARED's tiles of
     doubles take 34 KiB."""
@@ -211,6 +215,7 @@ def test_work_group_memory_over_the_devices_is_a_skipped_row(tmp_path: Path) -> 
     assert (row["status"], row["reason"]) == ("skipped", MAT_MAT_SHARED_SKIP)
 
 
+@pytest.mark.full
 def test_a_missing_barrier_fails_as_a_data_race(tmp_path: Path) -> None:
     _simulator()
     sources = _planted(tmp_path, PRESORT_BARRIER, "BARRIER();", "")
@@ -222,6 +227,7 @@ def test_a_missing_barrier_fails_as_a_data_race(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.full
 @pytest.mark.parametrize(
     ("macro", "access"),
     [
@@ -281,6 +287,7 @@ def test_reports_read_as_one_line() -> None:
     )
 
 
+@pytest.mark.full
 def test_mutants_take_the_simulator_by_name(tmp_path: Path) -> None:
     device = _simulator()
     proc = harness(

@@ -135,6 +135,7 @@ def test_a_sweep_applies_to_walking_kernels_on_backends_with_work_items() -> Non
     assert task_partitions(triad, RunOptions(), "opencl") == (partition.AUTO,)
 
 
+@pytest.mark.full
 def test_every_walking_kernel_verifies_under_stride_and_chunk(tmp_path: Path) -> None:
     need_backend("opencl")
     names = [s.name for s in walking_kernels()]

@@ -31,6 +31,12 @@ from harness.suite.sort import (
 BACKENDS = ("cpu", "opencl", "wgpu")
 SORTS = ("Bitonic_U32", "Bitonic_I32", "Bitonic_F32", "Bitonic_F64", "Bitonic_PAIRS")
 STRATEGIES = STRATEGY.choices
+#: The fast tier sorts small lengths ascending with fused (the default on CPU
+#: devices) and local (the default on a GPU through wgpu, and the quickest of
+#: the others on CPU devices); the other strategies, the descending order, and
+#: the larger lengths, distributions, step counts and tiles below are the full
+#: tier's.
+FAST_STRATEGIES = ("fused", "local")
 
 
 def run_sort(kernel: str, backend: str, n: int, **params: str) -> dict:
@@ -49,8 +55,11 @@ def assert_sorted(row: dict) -> None:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("kernel", SORTS)
-@pytest.mark.parametrize("strategy", STRATEGIES)
-@pytest.mark.parametrize("order", ["asc", "desc"])
+@pytest.mark.parametrize(
+    "strategy",
+    [s if s in FAST_STRATEGIES else pytest.param(s, marks=pytest.mark.full) for s in STRATEGIES],
+)
+@pytest.mark.parametrize("order", ["asc", pytest.param("desc", marks=pytest.mark.full)])
 def test_small_lengths(backend: str, kernel: str, strategy: str, order: str) -> None:
     for n in (0, 1, 2, 3, 1000, 4097):
         assert_sorted(run_sort(kernel, backend, n, strategy=strategy, order=order))
@@ -59,6 +68,7 @@ def test_small_lengths(backend: str, kernel: str, strategy: str, order: str) -> 
 # A length past a power of two, so the padded network has every stage, on
 # each device backend. The key type changes only the comparison, which smaller
 # lengths test; pairs run on opencl alone, as on lavapipe they are the slowest case by far.
+@pytest.mark.full
 @pytest.mark.parametrize(
     ("backend", "kernel"),
     [("opencl", "Bitonic_U32"), ("wgpu", "Bitonic_U32"), ("opencl", "Bitonic_PAIRS")],
@@ -68,6 +78,7 @@ def test_a_million_and_three(backend: str, kernel: str, strategy: str) -> None:
     assert_sorted(run_sort(kernel, backend, 1_000_003, strategy=strategy))
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("dist", ["uniform", "sorted", "reversed", "equal", "few", "special"])
 @pytest.mark.parametrize("kernel", SORTS)
@@ -79,6 +90,7 @@ def test_every_distribution(backend: str, dist: str, kernel: str) -> None:
 # The register passes at every number of steps, over lengths that leave a
 # guarded tail (odd ones, one past a block) and one that does not; tiled, a
 # tile's passes too (a stage's steps below a tile are no multiple of most).
+@pytest.mark.full
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("steps", ["2", "3", "5", "6"])
 @pytest.mark.parametrize("strategy", ["fused", "tiled"])
@@ -89,6 +101,7 @@ def test_registers_at_every_step_count(backend: str, steps: str, strategy: str) 
             assert_sorted(row)
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("backend", ["opencl", "wgpu"])
 def test_fused_at_four_million_keys(backend: str) -> None:
     assert_sorted(run_sort("Bitonic_U32", backend, 2**22, strategy="fused"))
@@ -155,6 +168,7 @@ def test_launch_counts(k: int) -> None:
     assert len(bitonic_plan(2**k, "global", tile, ("keys",))) == k * (k + 1) // 2
 
 
+@pytest.mark.full
 def test_a_larger_tile_sorts_everywhere_in_fewer_launches(tmp_path: Path) -> None:
     """A tile of 32 KiB (every API's GPUs allow it) leaves two fewer steps of each
     stage to global passes than the default 8 KiB: at 2^22 u32 keys the tiled
