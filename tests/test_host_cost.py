@@ -56,3 +56,34 @@ def test_a_check_row_costs_its_whole_wall_time(tmp_path) -> None:
     assert proc.returncode == 0, proc.stderr
     rows = results.read_journal(run_folder(tmp_path))
     assert rows and all(r["host_s"] > 0 and "timed_wall_s" not in r for r in rows)
+
+
+def test_a_worker_asks_for_inputs_at_the_size_it_runs_and_drops_stale_arena_views() -> None:
+    from multiprocessing import Pipe
+
+    from harness import suite
+    from harness.execution import workers
+    from harness.execution.runner import RunOptions, Task, data_key, make_data
+
+    spec = suite.spec_of("Stream_COPY")
+    planned, fitted = (Task("Stream_COPY", "cpu", 0, n, "f64") for n in (4096, 1024))
+    here, there = Pipe()
+    runner = workers._Supplied(RunOptions(), there)
+    arena = workers._Arena()
+    try:
+        # The parent sent the planned size's data; the row runs smaller, so it asks.
+        runner.take(planned, arena.share(make_data(spec, planned, 1)))
+        here.send({"inline": make_data(spec, fitted, 1)})
+        (timed, *_) = runner._inputs(spec, fitted)
+        assert here.recv() == ("data", fitted) and timed.inputs["a"].size == 1024
+        # Arena views go when a task comes without data; data of its own stay.
+        runner.take(planned, arena.share(make_data(spec, planned, 1)))
+        runner.take(fitted, None)
+        assert runner._data_key is None
+        runner.take(fitted, {"inline": make_data(spec, fitted, 1)})
+        runner.take(fitted, None)
+        assert runner._data_key == data_key(fitted)
+    finally:
+        arena.close()
+        here.close()
+        there.close()

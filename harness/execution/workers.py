@@ -11,6 +11,9 @@ to the whole process group: the run decides what becomes of the row in hand.
 
 A kernel's inputs and reference are made once, here, and handed to every
 device's worker through one memory-mapped file, as an in-process run shares them.
+They are made when a worker first asks for them, at the size its row runs: a
+row that sizes itself down (`Runner._fitted_size`) would otherwise leave the
+ones made at its planned size unused.
 
 Each row gets ``host_s``, what it cost besides its timed repetitions: its wall
 time here, from dispatch to its row coming back (inputs, set-up, verification,
@@ -58,6 +61,7 @@ from harness.execution.runner import (
     host_available_bytes,
     make_data,
 )
+from harness.model.spec import KernelSpec
 
 
 def _die_with(parent: int) -> None:
@@ -92,10 +96,41 @@ def _stop_signals_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
+class _Supplied(Runner):
+    """A worker's runner, whose inputs and references come from the parent: asked
+    for when a row needs them, at the size it runs."""
+
+    def __init__(self, options: RunOptions, conn: Connection) -> None:
+        super().__init__(options)
+        self._conn = conn
+        self._arena = _ArenaReader()
+        #: Whether the data in hand are views of the parent's arena, which the
+        #: parent refills for other kernels.
+        self._borrowed = False
+
+    def take(self, task: Task, shared: dict[str, Any] | None) -> None:
+        """Use the data the parent sent with a task; without any, let go of data
+        borrowed from the arena, which may hold another kernel's by now."""
+        if shared is not None:
+            self.provide(task, self._arena.load(shared))
+            self._borrowed = "inline" not in shared
+        elif self._borrowed:
+            self._data_key, self._data, self._borrowed = None, None, False
+
+    def _inputs(self, spec: KernelSpec, task: Task) -> Data:
+        if self._data_key != data_key(task):
+            self._conn.send(("data", task))
+            shared = self._conn.recv()
+            self.take(task, shared)
+        return super()._inputs(spec, task)
+
+
 def _serve(conn: Connection, backend: str, parent: int) -> None:
     """A worker's life: list its backend's devices for the parent, open the device
-    it is then given, and execute each task received, sending back its row and
-    whether the device was lost (the worker then ends), and its devices' energy
+    it is then given, and execute each task received: ask the parent for inputs
+    when a row needs ones it was not sent (``("data", task)``, answered with them
+    or None: then it makes its own), and send back ``("row", row, lost, sources)``:
+    whether the device was lost (the worker then ends) and its devices' energy
     sources (`energy_sources`)."""
     _die_with(parent)
     if not hasattr(signal, "pthread_sigmask"):
@@ -105,18 +140,16 @@ def _serve(conn: Connection, backend: str, parent: int) -> None:
         options, index = conn.recv()
     except EOFError:
         return
-    runner = Runner(options)
+    runner = _Supplied(options, conn)
     runner.open(backend, index)
-    arena = _ArenaReader()
     while not runner.lost:
         try:
             task, shared = conn.recv()
         except EOFError:
             break
-        if shared is not None:
-            runner.provide(task, arena.load(shared))
+        runner.take(task, shared)
         row = runner.execute(task)
-        conn.send((row, runner.lost, energy_sources(runner)))
+        conn.send(("row", row, runner.lost, energy_sources(runner)))
     runner.close()
 
 
@@ -330,6 +363,10 @@ class Workers:
                 worker.stop()
         return found
 
+    def _made(self, task: Task) -> dict[str, Any] | None:
+        """The task's shared inputs and reference where they are made already."""
+        return self._shared if data_key(task) == self._shared_key else None
+
     def _data_for(self, task: Task) -> dict[str, Any] | None:
         """The task's shared inputs and reference, made when its kernel changes.
 
@@ -389,15 +426,23 @@ class Workers:
         key = (task.backend, task.device)
         device = self.devices.get(f"{task.backend}:{task.device}", {})
         timeout = self.options.timeout or default_timeout(task, device.get("kind"))
-        shared = self._data_for(task)
         worker = self._workers.get(key)
         if worker is None or not worker.process.is_alive():
             worker = self._workers[key] = self._worker(*key)
         try:
             if worker.catalog(timeout) is not None:
-                worker.conn.send((task, shared))
-                if worker.conn.poll(timeout):
-                    row, lost, sources = worker.conn.recv()
+                worker.conn.send((task, self._made(task)))
+                # The timeout is the worker's: time spent here making its inputs
+                # does not count.
+                deadline = time.monotonic() + timeout
+                while worker.conn.poll(max(0.0, deadline - time.monotonic())):
+                    message = worker.conn.recv()
+                    if message[0] == "data":
+                        making = time.monotonic()
+                        worker.conn.send(self._data_for(message[1]))
+                        deadline += time.monotonic() - making
+                        continue
+                    _, row, lost, sources = message
                     _note_energy(self.devices, sources)
                     if lost:
                         worker.stop()

@@ -1,0 +1,115 @@
+"""What a row costs besides its timed repetitions (``host_s``), over a suite.
+
+Runs the suite once (default: every kernel on OpenCL, 3 timed repetitions a
+row, at default sizes; ``--check`` at check sizes), prints the median and total
+host cost per row and names the worst rows, then profiles the worst few alone,
+in-process, and says which of a row's steps their time went to.
+
+    python benchmarks/host_cost.py --worst 5 --profile 2
+    python benchmarks/host_cost.py --check -- -k Stream Basic
+    python benchmarks/host_cost.py --tree ../before --profile 0 -- -b opencl -k Apps_EDGE3D
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pstats
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from common import harness_rows
+
+#: A row's steps (functions of `harness.execution.runner` and what they call), in
+#: the order a row takes them, for the profile's breakdown.
+STEPS = (
+    ("make_data", "inputs and references"),
+    ("_fitted_size", "size fitting (a probe's compile and run)"),
+    ("_deal", "partition trial"),
+    ("load", "compiling and uploading (Session.load)"),
+    ("_verify", "verification runs"),
+    ("judge", "judging outputs"),
+    ("kernel_checksum", "checksum"),
+    ("_sample", "warm-up and timed repetitions"),
+    ("_repeat", "timed repetitions"),
+)
+
+
+def _label(row: dict[str, str]) -> str:
+    options = [row[k] for k in ("strategy", "impl", "order", "dist") if row.get(k)]
+    return row["kernel"] + (f"[{','.join(options)}]" if options else "")
+
+
+def _profile(kernel: str, size: str, run_args: list[str]) -> None:
+    """Run one kernel alone in-process under cProfile and print its steps' times."""
+    with tempfile.TemporaryDirectory(prefix="harness-bench-") as out:
+        stats = Path(out) / "row.prof"
+        env = dict(os.environ)
+        env.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
+        args = [*run_args, "-k", kernel, "--size", size, "--in-process", "--out", out]
+        subprocess.run(
+            [sys.executable, "-m", "cProfile", "-o", str(stats), "-m", "harness", "run", *args],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        )
+        found = pstats.Stats(str(stats))
+    cumulative: dict[str, float] = {}
+    for (file, _, name), (_, _, _, total, _) in found.stats.items():  # type: ignore[attr-defined]
+        if "harness" in file:
+            cumulative[name] = max(cumulative.get(name, 0.0), total)
+    whole = cumulative.get("_execute", 0.0)
+    print(f"  {kernel} n={size} alone, in-process: {whole:.2f} s in Runner._execute")
+    for name, what in STEPS:
+        if cumulative.get(name):
+            print(f"    {what:42s} {cumulative[name]:7.3f} s  ({name})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--check", action="store_true", help="check sizes (a --check run)")
+    parser.add_argument("--reps", type=int, default=3, help="timed repetitions a row (default 3)")
+    parser.add_argument("--worst", type=int, default=5, help="rows to name (default 5)")
+    parser.add_argument("--profile", type=int, default=2, help="worst rows to profile (default 2)")
+    parser.add_argument(
+        "--tree", type=Path, help="run the harness of this checkout (a before/after)"
+    )
+    parser.add_argument(
+        "run_args", nargs="*", default=["-b", "opencl"], help="harness run options (-b opencl)"
+    )
+    args = parser.parse_args()
+    run_args = [*args.run_args, *(["--check"] if args.check else ["--reps", str(args.reps)])]
+    rows, wall = harness_rows(*run_args, tree=args.tree)
+    costs = [(float(r["host_s"]), r) for r in rows if r.get("host_s")]
+    if not costs:
+        raise SystemExit("no row has host_s")
+    host = [c for c, _ in costs]
+    timed = sum(float(r["timed_wall_s"]) for r in rows if r.get("timed_wall_s"))
+    print(f"harness run {' '.join(run_args)}: {len(rows)} rows in {wall:.1f} s")
+    print(
+        f"host cost per row: median {statistics.median(host):.3f} s, mean "
+        f"{statistics.fmean(host):.3f} s, total {sum(host):.1f} s "
+        f"(timed repetitions {timed:.1f} s)"
+    )
+    worst = sorted(costs, key=lambda c: -c[0])[: args.worst]
+    print(f"worst {len(worst)}:")
+    for cost, row in worst:
+        print(
+            f"  {cost:6.2f} s  {_label(row)} n={row['size']} on {row['device_id']} "
+            f"({row['status']}, timed {float(row.get('timed_wall_s') or 0):.2f} s)"
+        )
+    profile_args = [a for a in run_args if a != "--check"]
+    if args.check:
+        profile_args += ["--check"]
+    for _, row in worst[: args.profile]:
+        _profile(row["kernel"], row["size"], profile_args)
+
+
+if __name__ == "__main__":
+    main()
