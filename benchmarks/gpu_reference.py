@@ -12,7 +12,11 @@ stops a run: the rows it measured are kept) and all of them within
    racecheck (work-group memory hazards) and memcheck (accesses outside any
    allocation) tools, where it is found (on the PATH, or from the
    nvidia-cuda-sanitizer-api wheel): the CUDA counterpart of the OpenCL
-   simulator's check, whose findings are in the logs, not the rows;
+   simulator's check, whose findings are in the logs, not the rows; and,
+   where a pycuda wheel was carried (``--pycuda-wheels``, by default the
+   wheels/ folder `scripts/build_pycuda_wheel.sh` fills), that wheel installed
+   into OUT/pycuda (nothing else is changed) and every kernel checked on the
+   CUDA devices through it (``HARNESS_CUDA_BINDING=pycuda``);
 
 then one at a time, so that each has the GPU to itself:
 
@@ -21,8 +25,9 @@ then one at a time, so that each has the GPU to itself:
    (`benchmarks/sort_vs_numpy.py`), and the first device's time per launch
    of three strategies at 2^26, the tiled ones at both tiles
    (`benchmarks/launch_breakdown.py`);
-4. Stream at 2^25 doubles on the first GPU device, then BabelStream's build
-   for the same API where ``--babelstream`` names one;
+4. Stream at 2^25 doubles on the first GPU device, again through pycuda
+   where it was installed and that device is a CUDA one, then BabelStream's
+   build for the same API where ``--babelstream`` names one;
 5. ``harness peak`` on each GPU device (kept in OUT/cache, so that the
    suite's rows are placed against it);
 6. hot against cold cache for Stream_TRIAD inside and outside the first
@@ -54,6 +59,7 @@ from pathlib import Path
 from harness import api, suite
 
 HERE = Path(__file__).resolve().parent
+WHEELS = HERE.parent / "wheels"
 
 
 def gpu_devices() -> list[str]:
@@ -167,6 +173,13 @@ def main() -> int:
         "--babelstream", help="command that runs BabelStream for the first device's API"
     )
     parser.add_argument(
+        "--pycuda-wheels",
+        type=Path,
+        default=WHEELS,
+        help="folder of a pycuda wheel and its dependencies' wheels, from "
+        "scripts/build_pycuda_wheel.sh (default: the repository's wheels/)",
+    )
+    parser.add_argument(
         "--step-seconds",
         type=float,
         default=600,
@@ -202,6 +215,24 @@ def main() -> int:
         return ["--out", str(runs / name)]
 
     steps.run("devices", [*harness, "devices"])
+    cuda = [w for d in devices if d.startswith("cuda:") for w in ("--device", d)]
+    # pycuda from a carried wheel, installed beside this environment (OUT/pycuda on the
+    # PYTHONPATH of its steps alone, so that every other step keeps cuda-python); its
+    # dependencies come from the same folder, since a GPU machine may have no internet.
+    pycuda_env = None
+    carried = sorted(args.pycuda_wheels.glob("pycuda-*.whl"))
+    if cuda and carried:
+        target = (out / "pycuda").resolve()
+        install = [sys.executable, "-m", "pip", "install", "--no-index", "--upgrade"]
+        install += ["--find-links", str(args.pycuda_wheels), "--target", str(target)]
+        steps.together([("pycuda_install", [*install, str(carried[-1])], None)], seconds=120)
+        if (target / "pycuda").is_dir():
+            path = os.pathsep.join(p for p in (str(target), os.environ.get("PYTHONPATH")) if p)
+            pycuda_env = {"PYTHONPATH": path, "HARNESS_CUDA_BINDING": "pycuda"}
+        else:
+            print(f"pycuda: not installed, see {out / 'pycuda_install.log'}", flush=True)
+    elif cuda:
+        print(f"pycuda: skipped, no pycuda wheel in {args.pycuda_wheels}", flush=True)
     # Each device's check in two processes, the sorts' many rows and the rest:
     # the host, not the GPU, sets the pace of a check.
     groups = sorted({spec.group for spec in suite.select()} - {"Sort"})
@@ -215,7 +246,9 @@ def main() -> int:
         for d in devices
         for half, kernels in halves.items()
     ]
-    cuda = [w for d in devices if d.startswith("cuda:") for w in ("--device", d)]
+    if pycuda_env:
+        check = [*harness, "run", "--check", "-b", "cuda", *into("check_pycuda")]
+        untimed.append(("check_pycuda", check, pycuda_env))
     tool = sanitizer()
     if cuda and tool:
         # In the sanitized process itself: no worker process to follow.
@@ -242,6 +275,10 @@ def main() -> int:
     first = ["--device", devices[0]]
     stream = ["-k", "Stream", "--size", str(2**25), "--reps", "100"]
     steps.run("stream", [*harness, "run", *first, *stream, *into("stream")])
+    if pycuda_env and devices[0].startswith("cuda:"):
+        # The same rows through the other binding, timed just after cuda-python's.
+        pycuda_stream = [*harness, "run", *first, *stream, *into("stream_pycuda")]
+        steps.run("stream_pycuda", pycuda_stream, env=pycuda_env)
     if args.babelstream:
         babel = [*shlex.split(args.babelstream), "--arraysize", str(2**25), "--numtimes", "100"]
         steps.run("babelstream", babel)
