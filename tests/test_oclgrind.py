@@ -147,7 +147,7 @@ def test_every_kernel_with_barriers_checks_clean_at_a_small_size(tmp_path: Path)
     for number, (chosen, size) in enumerate(runs):
         out = tmp_path / str(number)
         proc = harness(
-            "run", "--check", "-k", *chosen, "--size", size, "--device", "oclgrind",
+            "run", "--check", "full", "-k", *chosen, "--size", size, "--device", "oclgrind",
             "--strategy", "local", "tiled", "--steps", "4", "--out", str(out),
         )  # fmt: skip
         assert proc.returncode == 0, proc.stderr

@@ -110,7 +110,13 @@ def test_speedups_are_over_each_kernels_fastest_cpu_row(sort_run: Path) -> None:
     for kernel, time in fastest.items():
         winner = next(d for d in ("cpu:0", "opencl:0") if medians[(kernel, d)] == time)
         assert used[kernel]["Baseline"].startswith(winner)
-    assert used["Bitonic_U32"]["Baseline"].endswith("· fused, 4")
+    # The sort's CPU baseline is numpy's own sort or PoCL's network, never numpy's network.
+    sort_winner = next(
+        d for d in ("cpu:0", "opencl:0") if medians[("Bitonic_U32", d)] == fastest["Bitonic_U32"]
+    )
+    assert used["Bitonic_U32"]["Baseline"].endswith(
+        "· library" if sort_winner == "cpu:0" else "· fused, 4"
+    )
 
     story = _story(text)
     means = []
@@ -123,10 +129,13 @@ def test_speedups_are_over_each_kernels_fastest_cpu_row(sort_run: Path) -> None:
         next(d for d in ("cpu:0", "opencl:0") if medians[(k, d)] == t) for k, t in fastest.items()
     ]
     if len(set(winners)) == 1:
-        ranked = f"{winners[0]} for 2"
+        ranked = [f"{winners[0]} for 2"]
     else:
-        ranked = f"{winners[0]} for 1, {winners[1]} for 1"
-    assert f"Speedup baseline, kernel by kernel: {ranked} of 2 timed cases." in story
+        # A tie: either device may be named first.
+        ranked = [f"{a} for 1, {b} for 1" for a, b in (winners, winners[::-1])]
+    assert any(
+        f"Speedup baseline, kernel by kernel: {r} of 2 timed cases." in story for r in ranked
+    )
 
 
 def test_an_explicit_baseline_keeps_one_device(sort_run: Path) -> None:
