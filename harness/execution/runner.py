@@ -862,39 +862,43 @@ class Runner:
         source: Path | None,
     ) -> dict[str, float]:
         """Seconds per repetition of each candidate on the row's inputs, over
-        `TRIAL_ROUNDS` rounds in which each in turn is loaded alone (so none
-        finds the cache full of another's arrays), runs a batch of repetitions
+        `TRIAL_ROUNDS` rounds in which each in turn runs a batch of repetitions
         untimed and times another (about `TRIAL_SECONDS` per candidate in all;
         one round of one for a slow kernel), so that a moment of noise does not
-        decide: each candidate's fastest round's median."""
+        decide: each candidate's fastest round's median. Each candidate's arrays
+        are loaded once, since loading them took most of a trial's time."""
         spec = task_spec(task)
         timed = self._inputs(spec, task)[0]
         arrays = {a.name: timed.inputs[a.name] for a in spec.arrays}
+        loaded: dict[str, tuple[base.Execution, list[ResolvedLaunch]]] = {}
         rounds: dict[str, list[float]] = {name: [] for name in candidates}
-        # The first round times one repetition each, to size the others.
-        reps, turn, total = 1, 0, 1 + TRIAL_ROUNDS
-        while turn < total:
+        try:
             for name, dealt in candidates.items():
                 execution = session.load(dealt, task.precision, source, arrays)
-                try:
-                    launches = dealt.resolve(task.size, timed.inputs, task.precision)
-                    # Fresh arrays and an idle device run slow at first (on PoCL
-                    # a batch or two at several times the pace): one batch warms.
-                    execution.run(launches)
+                loaded[name] = (execution, dealt.resolve(task.size, timed.inputs, task.precision))
+                # Fresh arrays and an idle device run slow at first (on PoCL a
+                # batch or two at several times the pace): one run warms.
+                execution.run(loaded[name][1])
+            # The first round times one repetition each, to size the others.
+            reps, turn, total = 1, 0, 1 + TRIAL_ROUNDS
+            while turn < total:
+                for name, (execution, launches) in loaded.items():
                     execution.time(launches, reps, self.options.hold)
                     times = execution.time(launches, reps, self.options.hold)
-                except BaseException as exc:
-                    _close_after(execution, exc)
-                    raise
-                execution.close()
-                rounds[name].append(float(np.median(times)))
-            if turn == 0:
-                slowest = max(r[0] for r in rounds.values())
-                per_round = TRIAL_SECONDS / TRIAL_ROUNDS / max(slowest, 1e-9)
-                reps = max(1, min(TRIAL_REPS, int(per_round)))
-                if per_round < 1:  # a slow kernel: the first round was its trial
-                    total = 1
-            turn += 1
+                    rounds[name].append(float(np.median(times)))
+                if turn == 0:
+                    slowest = max(r[0] for r in rounds.values())
+                    per_round = TRIAL_SECONDS / TRIAL_ROUNDS / max(slowest, 1e-9)
+                    reps = max(1, min(TRIAL_REPS, int(per_round)))
+                    if per_round < 1:  # a slow kernel: the first round was its trial
+                        total = 1
+                turn += 1
+        except BaseException as exc:
+            for execution, _ in loaded.values():
+                _close_after(execution, exc)
+            raise
+        for execution, _ in loaded.values():
+            execution.close()
         return {name: min(medians[1:] or medians) for name, medians in rounds.items()}
 
     def _verify(
