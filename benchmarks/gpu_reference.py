@@ -5,37 +5,42 @@ most, each step with a time limit (a step that runs out is stopped as Ctrl-C
 stops a run: the rows it measured are kept) and all of them within
 ``--budget``:
 
-1. ``harness devices``;
-2. together, since nothing in them is timed: every kernel verified
-   (``--check``) on each GPU device, one process per device, and every
-   kernel's check on the CUDA devices under NVIDIA's compute-sanitizer, its
-   racecheck (work-group memory hazards) and memcheck (accesses outside any
-   allocation) tools, where it is found (on the PATH, or from the
-   nvidia-cuda-sanitizer-api wheel): the CUDA counterpart of the OpenCL
-   simulator's check, whose findings are in the logs, not the rows; and,
-   where a pycuda wheel was carried (``--pycuda-wheels``, by default the
-   wheels/ folder `scripts/build_pycuda_wheel.sh` fills), that wheel installed
-   into OUT/pycuda (nothing else is changed) and every kernel checked on the
-   CUDA devices through it (``HARNESS_CUDA_BINDING=pycuda``);
+1. ``harness devices``, and a carried pycuda wheel (``--pycuda-wheels``, by
+   default the wheels/ folder `scripts/build_pycuda_wheel.sh` fills) installed
+   into OUT/pycuda, for the pycuda steps alone;
 
-then one at a time, so that each has the GPU to itself:
+then one at a time, so that each has the GPU to itself, what a GPU user runs
+first:
 
-3. the sorts at 2^26 and 2^22 keys, every strategy, steps 2, 4 and 6 and
+2. ``harness peak`` on each GPU device (kept in OUT/cache, so that the later
+   rows are placed against it): copy and triad bandwidth, and the FMA peak
+   at f64 and f32;
+3. the default suite timed on each GPU device to the end (shorter noise
+   budgets than the defaults, so that it fits in minutes), through wgpu with
+   naga's runtime checks on and off (``--wgsl-checks on off``);
+4. the Apps and Stream groups on the first device at 1/8 to 16 times their
+   default sizes (``--size-factor``), for the report's saturation sizes and
+   plot, with energy per repetition where NVML reads it;
+5. the sorts at 2^26 and 2^22 keys, every strategy, steps 2, 4 and 6 and
    tiles of 8 and 32 KiB, beside np.sort and cupy.sort
    (`benchmarks/sort_vs_numpy.py`), and the first device's time per launch
    of three strategies at 2^26, the tiled ones at both tiles
    (`benchmarks/launch_breakdown.py`);
-4. Stream at 2^25 doubles on the first GPU device, again through pycuda
+6. Stream at 2^25 doubles on the first GPU device, again through pycuda
    where it was installed and that device is a CUDA one, then BabelStream's
    build for the same API where ``--babelstream`` names one;
-5. ``harness peak`` on each GPU device (kept in OUT/cache, so that the
-   suite's rows are placed against it);
-6. hot against cold cache for Stream_TRIAD inside and outside the first
+7. hot against cold cache for Stream_TRIAD inside and outside the first
    device's last-level cache (`benchmarks/cache_cold_hot.py`);
-7. the default suite timed on each GPU device (shorter noise budgets than
-   the defaults, so that it fits in minutes);
-8. the three transfer modes for Apps_ENERGY and Stream_TRIAD;
-9. two MPI ranks on the first GPU device, where ``mpirun`` is found.
+8. together, since nothing in them is timed: every kernel verified
+   (``--check``) on each GPU device, one process per device; every kernel's
+   check through pycuda where it was installed; and every kernel's check on
+   the CUDA devices under NVIDIA's compute-sanitizer, its racecheck
+   (work-group memory hazards) and memcheck (accesses outside any
+   allocation) tools, where it is found (on the PATH, or from the
+   nvidia-cuda-sanitizer-api wheel): the CUDA counterpart of the OpenCL
+   simulator's check, whose findings are in the logs, not the rows;
+9. the three transfer modes for Apps_ENERGY and Stream_TRIAD;
+10. two MPI ranks on the first GPU device, where ``mpirun`` is found.
 
 Logs go to ``OUT/<step>.log`` and run folders under ``OUT/runs/<step>``.
 
@@ -233,6 +238,44 @@ def main() -> int:
             print(f"pycuda: not installed, see {out / 'pycuda_install.log'}", flush=True)
     elif cuda:
         print(f"pycuda: skipped, no pycuda wheel in {args.pycuda_wheels}", flush=True)
+    on = [w for d in devices for w in ("--device", d)]
+    # The peaks first, so that the suite's rows are placed against them.
+    steps.run("peak", [*harness, "peak", *on])
+    # First, what a GPU user runs: the whole suite timed on each device (wgpu with and
+    # without naga's runtime checks), then the Apps and Stream groups swept over
+    # factors of their default sizes on the first device (energy where NVML reads it).
+    budgets = ["--min-time", "0.1", "--max-time", "0.5"]
+    for d in devices:
+        checks_both = ["--wgsl-checks", "on", "off"] if d.startswith("wgpu:") else []
+        command = [*harness, "run", "--device", d, *budgets, *checks_both, *into("suite")]
+        steps.run(f"suite_{d.replace(':', '')}", command)
+    factors = ["--size-factor", "0.125", "0.25", "0.5", "1", "2", "4", "8", "16"]
+    sweep = ["-k", "Apps", "Stream", *factors, *budgets, *into("sweep")]
+    steps.run("sweep", [*harness, "run", "--device", devices[0], *sweep])
+    sort = [*script, str(HERE / "sort_vs_numpy.py"), *on, "--steps", "2", "4", "6"]
+    sort += ["--tile_bytes", "8192", "32768"]
+    for power in (26, 22):
+        sizes = ["--size", str(2**power), "--launches", "1", "--reps", "3"]
+        steps.run(f"sort_2e{power}", [*sort, *sizes])
+    # Where the fastest GPU sort's time goes, launch by launch, at 2^26 keys.
+    breakdown = [*script, str(HERE / "launch_breakdown.py"), "-k", "Bitonic_U32"]
+    configs = ["strategy=global", "strategy=local", "strategy=tiled"]
+    configs += ["strategy=local,tile_bytes=32768", "strategy=tiled,tile_bytes=32768"]
+    each = [w for c in configs for w in ("--param", c)]
+    backend = devices[0].partition(":")[0]
+    steps.run("sort_launches", [*breakdown, "-b", backend, "--size", str(2**26), *each])
+    first = ["--device", devices[0]]
+    stream = ["-k", "Stream", "--size", str(2**25), "--reps", "100"]
+    steps.run("stream", [*harness, "run", *first, *stream, *into("stream")])
+    if pycuda_env and devices[0].startswith("cuda:"):
+        # The same rows through the other binding, timed just after cuda-python's.
+        pycuda_stream = [*harness, "run", *first, *stream, *into("stream_pycuda")]
+        steps.run("stream_pycuda", pycuda_stream, env=pycuda_env)
+    if args.babelstream:
+        babel = [*shlex.split(args.babelstream), "--arraysize", str(2**25), "--numtimes", "100"]
+        steps.run("babelstream", babel)
+    cache = [*script, str(HERE / "cache_cold_hot.py"), "--device", devices[0], "--launches", "1"]
+    steps.run("cache", cache)
     # Each device's check in two processes, the sorts' many rows and the rest:
     # the host, not the GPU, sets the pace of a check.
     groups = sorted({spec.group for spec in suite.select()} - {"Sort"})
@@ -259,36 +302,6 @@ def main() -> int:
                 untimed.append((f"sanitize_{name}_{half}", [*sanitized, *into(name)], None))
     steps.together(untimed, seconds=args.check_seconds)
 
-    on = [w for d in devices for w in ("--device", d)]
-    sort = [*script, str(HERE / "sort_vs_numpy.py"), *on, "--steps", "2", "4", "6"]
-    sort += ["--tile_bytes", "8192", "32768"]
-    for power in (26, 22):
-        sizes = ["--size", str(2**power), "--launches", "1", "--reps", "3"]
-        steps.run(f"sort_2e{power}", [*sort, *sizes])
-    # Where the fastest GPU sort's time goes, launch by launch, at 2^26 keys.
-    breakdown = [*script, str(HERE / "launch_breakdown.py"), "-k", "Bitonic_U32"]
-    configs = ["strategy=global", "strategy=local", "strategy=tiled"]
-    configs += ["strategy=local,tile_bytes=32768", "strategy=tiled,tile_bytes=32768"]
-    each = [w for c in configs for w in ("--param", c)]
-    backend = devices[0].partition(":")[0]
-    steps.run("sort_launches", [*breakdown, "-b", backend, "--size", str(2**26), *each])
-    first = ["--device", devices[0]]
-    stream = ["-k", "Stream", "--size", str(2**25), "--reps", "100"]
-    steps.run("stream", [*harness, "run", *first, *stream, *into("stream")])
-    if pycuda_env and devices[0].startswith("cuda:"):
-        # The same rows through the other binding, timed just after cuda-python's.
-        pycuda_stream = [*harness, "run", *first, *stream, *into("stream_pycuda")]
-        steps.run("stream_pycuda", pycuda_stream, env=pycuda_env)
-    if args.babelstream:
-        babel = [*shlex.split(args.babelstream), "--arraysize", str(2**25), "--numtimes", "100"]
-        steps.run("babelstream", babel)
-    steps.run("peak", [*harness, "peak", *on])
-    cache = [*script, str(HERE / "cache_cold_hot.py"), "--device", devices[0], "--launches", "1"]
-    steps.run("cache", cache)
-    budgets = ["--min-time", "0.1", "--max-time", "0.5"]
-    for d in devices:
-        command = [*harness, "run", "--device", d, *budgets, *into("suite")]
-        steps.run(f"suite_{d.replace(':', '')}", command)
     transfers = ["-k", "Apps_ENERGY", "Stream_TRIAD", "--reps", "10", "--transfers"]
     modes = ["resident", "per-rep", "per-launch"]
     steps.run("transfers", [*harness, "run", *on, *transfers, *modes, *into("transfers")])
