@@ -175,8 +175,8 @@ def _timing(run: argparse.ArgumentParser) -> None:
         help="about how long the timed repetitions of the whole run may take where "
         "--max-time is not given: each row's --max-time is this over the run's rows "
         f"(default {RUN_BUDGET_S:g}: a default run of every kernel on a CPU-only machine's "
-        "three devices ends in about five minutes; a run of a few kernels times each "
-        f"for {MAX_TIME_S:g} s)",
+        "three devices times each row for about a quarter of a second; a run of a few "
+        f"kernels times each for {MAX_TIME_S:g} s)",
     )
     timing.add_argument(
         "--min-time",

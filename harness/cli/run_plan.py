@@ -251,7 +251,7 @@ def new_run(
 ROW_OVERHEAD_S = 0.3
 #: A run's timed repetitions take about this long in all where --max-time is not
 #: given (``--budget``), each row's share kept within these bounds.
-RUN_BUDGET_S = 300.0
+RUN_BUDGET_S = 150.0
 MAX_TIME_S = 2.0
 MIN_MAX_TIME_S = 0.2
 

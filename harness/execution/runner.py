@@ -572,7 +572,7 @@ def default_timeout(task: Task, kind: str | None = None) -> float:
 ROW_BUDGET_FACTOR = 5
 #: ... and at least this many seconds, so that a run that shares a short --max-time
 #: among many rows does not size down rows any device runs in seconds.
-ROW_BUDGET_MIN_S = 10.0
+ROW_BUDGET_MIN_S = 5.0
 #: The probe that estimates a repetition's time runs at this fraction of the size.
 PROBE_FRACTION = 64
 
@@ -762,17 +762,18 @@ class Runner:
     def _fitted_size(
         self, spec: KernelSpec, task: Task, session: base.Session, source: Path | None
     ) -> tuple[int | None, str] | None:
-        """A smaller size for a timed row at a kernel's default size whose repetitions
-        would take more than `ROW_BUDGET_FACTOR` times ``--max-time`` (at least
-        `ROW_BUDGET_MIN_S`) in all (the
-        verification's, the warm-ups and the fewest timed), as a software device's
-        would (a Polybench product through lavapipe: minutes): the largest of the
-        size halved again and again that fits, and why; (None, why) where even a
-        probe's size does not; None where the row keeps its size. The estimate
-        scales one repetition at a probe's size (a 64th, at least the check size) by
-        the work (FLOPs, else bytes moved) the two sizes do, which overstates it
-        where launching, not working, takes a probe's time: that errs towards
-        sizing down only rows far over the budget."""
+        """A smaller size for a timed row at a kernel's default size that would take
+        more than `ROW_BUDGET_FACTOR` times ``--max-time`` (at least
+        `ROW_BUDGET_MIN_S`) in all: its repetitions (the verification's, the
+        warm-ups and the fewest timed) on the device, as a software device's would
+        (a Polybench product through lavapipe: minutes), and the host's making of its
+        inputs and reference outputs (Apps_INTSC_HEXHEX's in numpy: a minute). The
+        largest of the size halved again and again that fits, and why; (None, why)
+        where even a probe's size does not; None where the row keeps its size. The
+        estimate scales both at a probe's size (a 64th) by the work (FLOPs, else bytes
+        moved) the two sizes do, which overstates it where launching, not working,
+        takes a probe's time: that errs towards sizing down only rows far over the
+        budget."""
         options = self.options
         given = options.size is not None or options.sizes or options.size_factors
         if options.check or given or options.budgets:
@@ -780,37 +781,47 @@ class Runner:
         probe = max(task.size // PROBE_FRACTION, 1)
         if probe >= task.size:
             return None
-        seconds = self._probe(spec, replace(task, size=probe), session, source)
+        device, host = self._probe(spec, replace(task, size=probe), session, source)
         reps = 1 + len(spec.check_cases) + options.warmup + MIN_REPS
         budget = max(ROW_BUDGET_MIN_S, ROW_BUDGET_FACTOR * options.max_time)
 
-        def estimate(size: int) -> float:
-            return seconds * _work(spec, size, task.precision) / _work(spec, probe, task.precision)
+        def scale(size: int) -> float:
+            return _work(spec, size, task.precision) / _work(spec, probe, task.precision)
 
-        if reps * estimate(task.size) <= budget:
+        def cost(size: int) -> float:
+            return (reps * device + host) * scale(size)
+
+        if cost(task.size) <= budget:
             return None
         size = task.size
-        while size > probe and reps * estimate(size) > budget:
+        while size > probe and cost(size) > budget:
             size //= 2
-        full = f"one repetition at {task.size} would take about {estimate(task.size):.3g} s here"
-        if reps * estimate(size) > budget or size < probe:
+        full = (
+            f"at {task.size} one repetition would take about {device * scale(task.size):.3g} s "
+            f"here and its inputs and reference {host * scale(task.size):.3g} s"
+        )
+        if cost(size) > budget or size < probe:
             return None, (
-                f"{full}, and {reps} of them (verification, warm-up, the fewest timed) more "
-                f"than {budget:g} s even at {probe}: run it with --size or a longer --max-time"
+                f"{full}; with {reps} repetitions (verification, warm-up, the fewest timed) "
+                f"more than {budget:g} s even at {probe}: run it with --size or a longer "
+                "--max-time"
             )
         return size, (
             f"sized down from {task.size} to {size}: {full}, and a row needs {reps} "
-            f"(a row may take {budget:g} s in all; --size "
-            f"{task.size} runs it as it is)"
+            f"repetitions (a row may take {budget:g} s in all; --size {task.size} runs it "
+            "as it is)"
         )
 
     def _probe(
         self, spec: KernelSpec, probe: Task, session: base.Session, source: Path | None
-    ) -> float:
-        """Seconds one repetition takes at a probe's size (after one untimed)."""
-        inputs = make_inputs(spec, probe.size, self.options.seed, probe.precision)
-        arrays = {a.name: inputs[a.name] for a in spec.arrays}
-        launches = spec.resolve(probe.size, inputs, probe.precision)
+    ) -> tuple[float, float]:
+        """Seconds one repetition takes at a probe's size (after one untimed), and
+        seconds the host takes to make its inputs and reference outputs there."""
+        start = time.perf_counter()
+        timed = make_data(spec, probe, self.options.seed)[0]
+        host = time.perf_counter() - start
+        arrays = {a.name: timed.inputs[a.name] for a in spec.arrays}
+        launches = spec.resolve(probe.size, timed.inputs, probe.precision)
         execution = session.load(spec, probe.precision, source, arrays)
         try:
             execution.run(launches)
@@ -819,7 +830,7 @@ class Runner:
             _close_after(execution, exc)
             raise
         execution.close()
-        return max(seconds, 0.0)
+        return max(seconds, 0.0), host
 
     def _deal(
         self,
