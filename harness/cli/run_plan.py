@@ -248,7 +248,7 @@ def new_run(
 
 #: Seconds a row takes besides its timed repetitions (inputs, verification,
 #: compiling), for the plan's estimate; a check row takes about this in all.
-ROW_OVERHEAD_S = 0.3
+ROW_OVERHEAD_S = 0.8
 #: A run's timed repetitions take about this long in all where --max-time is not
 #: given (``--budget``), each row's share kept within these bounds.
 RUN_BUDGET_S = 150.0
