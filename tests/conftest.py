@@ -10,6 +10,7 @@ alone.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import subprocess
 import sys
@@ -45,9 +46,34 @@ def pytest_report_header(config: pytest.Config) -> str:
     return "tiers: fast only (--full adds the tests marked full)"
 
 
+#: Slow tests of the full tier marked here, by node id (the parametrised cases of a
+#: test whose other cases stay fast, and slow end-to-end tests of other tiers'
+#: concerns: planted bugs, f32, wheels, sweeps), so that the fast tier fits minutes.
+FULL_TIER = (
+    "tests/test_plot.py::test_time_plot_of_many_rows_fits_a_screen[[]151-2]",
+    "tests/test_transfers.py::test_three_modes_give_verified_rows_split_into_parts",
+    "tests/test_mutants.py::test_run_options_narrow_the_check_a_mutant_must_pass",
+    "tests/test_library.py::test_blas_shaped_polybench_kernels_verify_as_blas_calls[[]f32]",
+    "tests/test_sort.py::test_a_nan_ordering_bug_fails_the_default_check",
+    "tests/test_sort.py::test_a_tile_pass_that_leaves_its_later_blocks_fails_the_check",
+    "tests/test_sort.py::test_a_tile_merge_that_mirrors_its_first_step_fails_the_check",
+    "tests/test_reductions.py::test_edge_sizes[[]*-f32[]]",
+    "tests/test_rajaperf_checksums.py::test_checksum_matches_rajaperf[[]Apps_INTSC_HEXHEX-*",
+    "tests/test_units.py::test_the_wheel_ships_the_kernel_sources",
+    "tests/test_group_sweep.py::test_sweep_rows_skip_over_a_limit_and_the_report_marks_the_best",
+    "tests/test_user_suite.py::test_mutants_of_the_example_are_killed",
+    "tests/test_partition.py::test_chunked_walks_compile_for_cuda",
+)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The fast tier by default: every unit test and every kernel verified once
-    per backend; the tests marked ``full`` are deselected unless asked for."""
+    per backend; the tests marked ``full`` (or listed in `FULL_TIER`) are
+    deselected unless asked for."""
+    for item in items:
+        if any(fnmatch.fnmatchcase(item.nodeid, pattern) for pattern in FULL_TIER):
+            item.add_marker(pytest.mark.full)
     if _full_tier(config):
         return
     full = [item for item in items if item.get_closest_marker("full")]

@@ -1,9 +1,9 @@
 """Every kernel verifies on every backend: what ``harness run --check`` runs, as one matrix.
 
-A case is one kernel in one precision on one backend: the tasks ``--check``
-plans for it (each check size, each choice of its run options ``--check`` runs,
-such as every strategy of a bitonic sort, at the default step count), every
-row verified against the reference
+A case is one kernel in one precision on one backend, at one size (its check
+size, with the quick check's choices of its run options) or at every check
+size with every checked choice (``--check full``, such as every strategy of a
+bitonic sort, at the default step count): every row verified against the reference
 on the timed inputs and on every check case. A backend unavailable here skips
 its cases with the backend's reason, or fails them where the set-up requires
 it, so that a machine with a GPU verifies every kernel on CUDA too.
@@ -98,38 +98,62 @@ def precision_free(kernel: str) -> bool:
 SORTS = ("Bitonic_", "Algorithm_SORT")
 
 
+#: How much of the kernel's check a case runs: its one check size and the quick
+#: check's choices (the fast tier), or every check size and every checked choice.
+SCOPES = ("one", "every")
+
+
 def _cases() -> list[Any]:
-    """Kernel x precision x backend, the backend innermost. The fast tier verifies
-    every kernel at f64 (the one precision every kernel runs: a precision-free
-    kernel skips f32) on every backend but the sorts on wgpu; the rest is the
+    """Kernel x precision x scope x backend, the backend innermost. The fast tier
+    verifies every kernel at f64 (the one precision every kernel runs: a
+    precision-free kernel skips f32) at one size on every backend but the sorts
+    on wgpu; the rest (f32, every check size and choice, the sorts on wgpu) is the
     full tier's."""
     cases = []
     for kernel in (k.name for k in suite.ALL):
         for precision in ("f64", "f32"):
-            for backend in BACKENDS:
-                full = precision == "f32" or (backend == "wgpu" and kernel.startswith(SORTS))
-                cases.append(
-                    pytest.param(
-                        kernel,
-                        precision,
-                        backend,
-                        id=f"{kernel}-{precision}-{backend}",
-                        marks=[pytest.mark.full] if full else [],
+            for scope in SCOPES:
+                for backend in BACKENDS:
+                    full = (
+                        precision == "f32"
+                        or scope == "every"
+                        or (backend == "wgpu" and kernel.startswith(SORTS))
                     )
-                )
+                    cases.append(
+                        pytest.param(
+                            kernel,
+                            precision,
+                            scope,
+                            backend,
+                            id=f"{kernel}-{precision}-{scope}-{backend}",
+                            marks=[pytest.mark.full] if full else [],
+                        )
+                    )
     return cases
 
 
-@pytest.mark.parametrize(("kernel", "precision", "backend"), _cases())
+@pytest.mark.parametrize(("kernel", "precision", "scope", "backend"), _cases())
 def test_kernel_verifies(
-    runner: Runner, shared_data: SharedData, kernel: str, precision: str, backend: str
+    runner: Runner,
+    shared_data: SharedData,
+    kernel: str,
+    precision: str,
+    scope: str,
+    backend: str,
 ) -> None:
     """Every row ``--check`` makes for the kernel on the backend is ok; a row the
     device cannot run skips the case with its reason, after the others pass."""
     need_backend(backend)
     if precision == "f32" and precision_free(kernel):
         pytest.skip("nothing of the run-precision type: the f64 case runs the same code")
-    options = RunOptions(precision=precision, check=True, params=DEFAULT_STEPS)
+    one = scope == "one"
+    options = RunOptions(
+        precision=precision,
+        check=True,
+        check_all=not one,
+        size=suite.BY_NAME[kernel].check_size if one else None,
+        params=DEFAULT_STEPS,
+    )
     tasks = plan([suite.BY_NAME[kernel]], default_devices(backend), options)
     assert tasks, f"--check plans no task for {kernel} on {backend}"
     rows = []
