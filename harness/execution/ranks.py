@@ -51,6 +51,9 @@ BEAT_S = 0.5
 LOST_AFTER_S = 30.0
 #: Seconds a waiting rank first sleeps between looks, and at most (it backs off).
 PAUSE_S, MAX_PAUSE_S = 0.001, 0.02
+#: Seconds between two looks of a waiting rank after which it takes itself to
+#: have not run in between (a look is due every MAX_PAUSE_S).
+MISSED_S = 2 * BEAT_S
 #: Message tags: a heartbeat, ready for the next row, go, a row, the run's end.
 _BEAT, _READY, _GO, _ROW, _DONE = range(1, 6)
 #: Process names of Open MPI's launchers, which end their job on SIGTERM.
@@ -128,10 +131,18 @@ class World:
             if tag != _BEAT:
                 self._inbox[(source, tag)].append(message)
 
-    def _silent(self, peer: int) -> bool:
-        """Whether ``peer`` has said nothing for lost_after seconds."""
+    def _silent(self, peer: int, listening: float) -> bool:
+        """Whether ``peer`` has said nothing for lost_after seconds of this rank's
+        listening, which began at ``listening`` (`_listening`)."""
         now = time.monotonic()
-        return now - self._seen.get(peer, now) > self.lost_after
+        return now - max(self._seen.get(peer, now), listening) > self.lost_after
+
+    @staticmethod
+    def _listening(since: float, last: float, now: float) -> float:
+        """When this rank's listening began: ``since``, unless this process itself
+        did not run for a while since its last look at ``last`` (stopped, then
+        continued, or starved of CPU); silence it did not hear is no peer's fault."""
+        return now if now - last > MISSED_S else since
 
     def _await(self, tag: int, sources: set[int]) -> tuple[dict[int, Any], set[int]]:
         """A message with ``tag`` from each of ``sources``, and the sources lost
@@ -139,12 +150,15 @@ class World:
         got: dict[int, Any] = {}
         lost: set[int] = set()
         pause = PAUSE_S
+        since = last = time.monotonic()
         while True:
             self._pump()
+            now = time.monotonic()
+            since, last = self._listening(since, last, now), now
             for source in sources - set(got) - lost:
                 if self._inbox[(source, tag)]:
                     got[source] = self._inbox[(source, tag)].popleft()
-                elif self._silent(source):
+                elif self._silent(source, since):
                     lost.add(source)
             if len(got) + len(lost) == len(sources):
                 self.live -= lost
@@ -158,9 +172,12 @@ class World:
         to a stopped rank would spin for ever."""
         request = self.comm.isend(value, dest=dest, tag=tag)
         pause = PAUSE_S
+        since = last = time.monotonic()
         while not request.Test():
             self._pump()
-            if self._silent(dest):
+            now = time.monotonic()
+            since, last = self._listening(since, last, now), now
+            if self._silent(dest, since):
                 # Never taken: kept, so that its buffer outlives the send.
                 self._unsent.append(request)
                 self.live.discard(dest)
