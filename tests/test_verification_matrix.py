@@ -151,7 +151,7 @@ def test_kernel_verifies(
         precision=precision,
         check=True,
         check_all=not one,
-        size=suite.BY_NAME[kernel].check_size if one else None,
+        size=suite.BY_NAME[kernel].sizes_for_check[0] if one else None,
         params=DEFAULT_STEPS,
     )
     tasks = plan([suite.BY_NAME[kernel]], default_devices(backend), options)
