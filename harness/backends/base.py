@@ -62,13 +62,15 @@ def out_of_device_memory(need: int, memory: int, cause: Exception) -> DeviceOutO
     )
 
 
-def build_key(spec: KernelSpec, source: Path, precision: str) -> tuple:
+def build_key(
+    spec: KernelSpec, source: Path, precision: str, expanded: sources.Expanded | None = None
+) -> tuple:
     """What decides a compiled program: the source's text with its includes (so
-    that an edited source or header is compiled again), the precision and the
-    description's constants."""
+    that an edited source or header is compiled again; ``expanded``, where the
+    caller has it already), the precision and the description's constants."""
     return (
         source,
-        sources.digest(source),
+        sources.digest(source) if expanded is None else sources.text_digest(expanded.text),
         precision,
         tuple(spec.constants.items()),
         tuple(spec.type_aliases.items()),

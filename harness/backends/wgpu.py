@@ -601,6 +601,7 @@ class WgpuSession(Session):
             self.period_ns = _timestamp_period_ns(self.device)
         self.timer = "device" if self.period_ns is not None else "host"
         self._modules: dict[tuple[Any, ...], _Module] = {}
+        self._written: dict[tuple[Any, ...], tuple[list[str], str]] = {}
         self._layouts: dict[tuple[tuple[bool, ...], bool], tuple[Any, Any]] = {}
         self._query_set: Any = None
         #: Whether modules get naga's runtime checks (`set_shader_checks`).
@@ -646,13 +647,20 @@ class WgpuSession(Session):
         declarations written from the description (see `wgsl_module`)."""
         wgpu = _wgpu()
         names = (*launch.arrays, *(name for name, _ in launch.scalars))
-        try:
-            expanded = sources.select_branches(expanded, device_macros(self.info.kind))
-            written, text = wgsl_module.for_launch(expanded.text, spec, launch.entry, names)
-        except ValueError as exc:
-            raise CompileError(f"{source.name}: {launch.entry}: {exc}") from None
+        # By content: a sort's dozens of launches, and its rows' executions,
+        # select the branches and write the declarations once.
+        found = (expanded.text, launch.entry, tuple(wgsl_module.arguments(spec, names)))
+        if found not in self._written:
+            try:
+                selected = sources.select_branches(expanded, device_macros(self.info.kind))
+                self._written[found] = wgsl_module.for_launch(
+                    selected.text, spec, launch.entry, names
+                )
+            except ValueError as exc:
+                raise CompileError(f"{source.name}: {launch.entry}: {exc}") from None
+        written, text = self._written[found]
         key = (
-            build_key(spec, source, precision),
+            build_key(spec, source, precision, expanded),
             *written,
             launch.entry if written else None,
             self.shader_checks,

@@ -214,7 +214,12 @@ def with_includes(path: Path) -> list[Path]:
 def digest(path: Path) -> str:
     """A short SHA-256 of the source as compiled: its text with includes expanded,
     so that an edit to an included file counts as a change too."""
-    return hashlib.sha256(expand(path).text.encode("utf-8")).hexdigest()[:16]
+    return text_digest(expand(path).text)
+
+
+def text_digest(text: str) -> str:
+    """`digest` of a source's expanded text."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def shown(path: Path) -> str:
