@@ -319,9 +319,9 @@ def _process(run: argparse.ArgumentParser) -> None:
         help="verification only: one repetition per row, no timing, each kernel at its "
         "check sizes (odd lengths, whole work-groups, lengths around a sort's tile). quick "
         "(the default; for pull requests): of an option with many choices checked (a sort's "
-        "strategy and steps), the one each device would time and one other, a different "
-        "one per kernel, so the suite covers every choice; full (for nightly jobs): every "
-        "choice on every kernel",
+        "strategy and steps), what each device would time and one other of each together, "
+        "different per kernel and device, so the suite covers every choice; full (for "
+        "nightly jobs): every choice on every kernel",
     )
     run.add_argument(
         "--timeout",

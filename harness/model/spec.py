@@ -571,20 +571,34 @@ def param_choices(
     when the user picks none (`Param.unchosen`), in a verification-only run or not
     (``every`` checked choice, or a quick check's few), on a device with these words
     (`device_words`; with none, any device's).
+    A quick check takes two combinations of the options the user left: what the
+    device would time, and one with every option at its other checked choice (so
+    every option's other choice is checked once, not every pairing of them).
     An option that means nothing beside another's choice (`Param.only_with`) is
     left out of that combination, and a combination seen already is not repeated."""
-    axes = [
-        [
-            (p.name, v)
-            for v in chosen.get(
-                p.name,
-                p.unchosen(check, device, every, zlib.crc32(f"{spec.name}.{p.name}".encode())),
-            )
+
+    def axes(values: Callable[[Param], Sequence[str]]) -> list[list[tuple[str, str]]]:
+        return [[(p.name, v) for v in chosen.get(p.name, values(p))] for p in spec.params]
+
+    def picked(p: Param) -> tuple[str, ...]:
+        # Kernels and devices sharing an option check different other choices.
+        seed = f"{spec.name}:{p.name}:{' '.join(sorted(device or ()))}"
+        return p.unchosen(check, device, every, zlib.crc32(seed.encode()))
+
+    if check and not every:
+
+        def other(p: Param) -> Sequence[str]:
+            timed = p.unchosen(False, device)
+            return picked(p)[len(timed) :] or timed
+
+        products = [
+            *itertools.product(*axes(lambda p: p.unchosen(False, device))),
+            *itertools.product(*axes(other)),
         ]
-        for p in spec.params
-    ]
+    else:
+        products = list(itertools.product(*axes(picked)))
     combos: dict[tuple[tuple[str, str], ...], None] = {}
-    for combo in itertools.product(*axes):
+    for combo in products:
         values = dict(combo)
         combos[
             tuple(pair for pair, p in zip(combo, spec.params, strict=True) if _applies(p, values))
