@@ -37,8 +37,9 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Iterator, Sequence
-from multiprocessing.connection import Connection
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
@@ -322,6 +323,37 @@ def _death(exitcode: int | None) -> str:
 LIST_TIMEOUT = 120.0
 
 
+@dataclass
+class _Pending:
+    """A task handed to its worker, and when its timeout runs out."""
+
+    index: int
+    task: Task
+    key: tuple[str, int]
+    worker: _Worker
+    timeout: float
+    deadline: float
+
+
+def batches(tasks: Sequence[Task], together: bool) -> Iterator[list[Task]]:
+    """The tasks in order, in runs that may execute at once (`Workers.execute_together`):
+    with ``together``, neighbours on different devices with the same inputs (a
+    verification-only run: one kernel's row on each device, its inputs and
+    reference made once); else one task each, as timing needs the machine alone."""
+    batch: list[Task] = []
+    for task in tasks:
+        if batch and (
+            not together
+            or data_key(task) != data_key(batch[0])
+            or any((t.backend, t.device) == (task.backend, task.device) for t in batch)
+        ):
+            yield batch
+            batch = []
+        batch.append(task)
+    if batch:
+        yield batch
+
+
 class Workers:
     """One worker process per (backend, device), started when first needed.
 
@@ -418,47 +450,99 @@ class Workers:
         """The task's row (with ``host_s``), or an error row when its worker crashed
         or timed out. Cut short (a second interrupt raises in the middle), its
         worker goes too."""
-        start = time.perf_counter()
-        row = self._execute(task)
-        return host_cost(row, time.perf_counter() - start)
+        return self.execute_together([task])[0]
 
-    def _execute(self, task: Task) -> dict[str, Any]:
+    def execute_together(self, tasks: Sequence[Task]) -> list[dict[str, Any]]:
+        """The rows of tasks on different devices (`batches`), each on its own
+        worker at the same time, in order: each with ``host_s`` from the start to
+        its own end, or an error row when its worker crashed or timed out. Cut
+        short (a second interrupt), the workers still running go too."""
+        start = time.perf_counter()
+        rows: list[dict[str, Any]] = []
+        ends: list[float] = []
+        waiting: dict[Connection, _Pending] = {}
+        try:
+            for index, task in enumerate(tasks):
+                rows.append({})
+                ends.append(0.0)
+                pending = self._dispatch(index, task)
+                if isinstance(pending, _Pending):
+                    waiting[pending.worker.conn] = pending
+                else:
+                    rows[index], ends[index] = pending, time.perf_counter()
+            while waiting:
+                soonest = min(p.deadline for p in waiting.values())
+                ready = wait(list(waiting), max(0.0, soonest - time.monotonic()))
+                for conn in ready:
+                    pending = waiting[conn]
+                    row = self._answer(pending, waiting.values())
+                    if row is not None:
+                        rows[pending.index], ends[pending.index] = row, time.perf_counter()
+                        del waiting[conn]
+                for conn, pending in list(waiting.items()):
+                    if conn not in ready and pending.deadline <= time.monotonic():
+                        rows[pending.index] = self._failed(
+                            pending, f"timed out after {pending.timeout:g} s"
+                        )
+                        ends[pending.index] = time.perf_counter()
+                        del waiting[conn]
+        except BaseException:
+            for pending in waiting.values():
+                pending.worker.stop()
+                self._workers.pop(pending.key, None)
+            raise
+        return [host_cost(row, end - start) for row, end in zip(rows, ends, strict=True)]
+
+    def _dispatch(self, index: int, task: Task) -> _Pending | dict[str, Any]:
+        """Hand the task to its device's worker (started if need be): what to wait
+        for, or the error row of a worker that is dead or never listed its devices."""
         key = (task.backend, task.device)
         device = self.devices.get(f"{task.backend}:{task.device}", {})
         timeout = self.options.timeout or default_timeout(task, device.get("kind"))
         worker = self._workers.get(key)
         if worker is None or not worker.process.is_alive():
             worker = self._workers[key] = self._worker(*key)
+        pending = _Pending(index, task, key, worker, timeout, 0.0)
         try:
-            if worker.catalog(timeout) is not None:
-                worker.conn.send((task, self._made(task)))
-                # The timeout is the worker's: time spent here making its inputs
-                # does not count.
-                deadline = time.monotonic() + timeout
-                while worker.conn.poll(max(0.0, deadline - time.monotonic())):
-                    message = worker.conn.recv()
-                    if message[0] == "data":
-                        making = time.monotonic()
-                        worker.conn.send(self._data_for(message[1]))
-                        deadline += time.monotonic() - making
-                        continue
-                    _, row, lost, sources = message
-                    _note_energy(self.devices, sources)
-                    if lost:
-                        worker.stop()
-                        self._workers.pop(key, None)
-                    return row
-            problem = f"timed out after {timeout:g} s"
+            if worker.catalog(timeout) is None:
+                return self._failed(pending, f"timed out after {timeout:g} s")
+            worker.conn.send((task, self._made(task)))
         except (EOFError, OSError):
             worker.process.join(5)
-            problem = _death(worker.process.exitcode)
-        except BaseException:
-            worker.stop()
-            self._workers.pop(key, None)
-            raise
-        worker.stop()
-        del self._workers[key]
-        row = base_row(task, device.get("name"))
+            return self._failed(pending, _death(worker.process.exitcode))
+        # The timeout is the worker's: time spent here making inputs does not count.
+        pending.deadline = time.monotonic() + timeout
+        return pending
+
+    def _answer(self, pending: _Pending, others: Iterable[_Pending]) -> dict[str, Any] | None:
+        """Take a worker's message: its row, an error row when it died, or None when
+        it asked for its inputs (then handed over; the time making them is added to
+        every deadline in ``others``)."""
+        try:
+            message = pending.worker.conn.recv()
+        except (EOFError, OSError):
+            pending.worker.process.join(5)
+            return self._failed(pending, _death(pending.worker.process.exitcode))
+        if message[0] == "data":
+            making = time.monotonic()
+            with contextlib.suppress(OSError):
+                pending.worker.conn.send(self._data_for(message[1]))
+            for other in others:
+                other.deadline += time.monotonic() - making
+            return None
+        _, row, lost, sources = message
+        _note_energy(self.devices, sources)
+        if lost:
+            pending.worker.stop()
+            self._workers.pop(pending.key, None)
+        return row
+
+    def _failed(self, pending: _Pending, problem: str) -> dict[str, Any]:
+        """The error row of a task whose worker died or timed out; the worker goes."""
+        pending.worker.stop()
+        self._workers.pop(pending.key, None)
+        task = pending.task
+        row = base_row(task, self.devices.get(f"{task.backend}:{task.device}", {}).get("name"))
         row.update(
             status="error",
             reason=f"{problem} during {task.kernel} on {task.backend}:{task.device}",
@@ -499,6 +583,10 @@ class InProcess:
         row = self._runner.execute(task)
         _note_energy(self._devices, energy_sources(self._runner))
         return host_cost(row, time.perf_counter() - start)
+
+    def execute_together(self, tasks: Sequence[Task]) -> list[dict[str, Any]]:
+        """The tasks' rows, one after another: this process runs one at a time."""
+        return [self.execute(task) for task in tasks]
 
     def close(self) -> None:
         """Give the devices back."""
