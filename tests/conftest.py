@@ -63,6 +63,25 @@ FULL_TIER = (
     "tests/test_group_sweep.py::test_sweep_rows_skip_over_a_limit_and_the_report_marks_the_best",
     "tests/test_user_suite.py::test_mutants_of_the_example_are_killed",
     "tests/test_partition.py::test_chunked_walks_compile_for_cuda",
+    # Scenarios beyond the first features: jobs of several MPI ranks losing one,
+    # library calls beside kernels and at f32, a measured peak, the full check's
+    # plan, a RAJAPerf import, the simulator's place, and plots of real sweeps,
+    # of sort strategies and of 150 rows. The crash and the hang stay in the fast
+    # tier beside another device's rows (test_check_together).
+    "tests/test_mpi.py::test_a_stopped_rank*",
+    "tests/test_mpi.py::test_a_killed_rank_becomes_error_rows_and_the_others_finish",
+    "tests/test_library.py::test_library_and_kernel_verify_side_by_side",
+    "tests/test_library.py::test_a_wrong_library_call_fails_its_row[[]f32]",
+    "tests/test_library.py::test_sgemv_and_its_library_call_verify_in_single_precision",
+    "tests/test_peaks.py::test_peak_measures_keeps_and_places_every_row",
+    "tests/test_run_selection.py::test_full_check_from_the_command_line_plans_every_choice",
+    "tests/test_rajaperf_import.py::test_rajaperf_beside_our_run_in_one_report_and_plot",
+    "tests/test_oclgrind.py::test_the_simulator_comes_last_and_is_never_a_default",
+    "tests/test_plot.py::test_time_plot_of_many_rows_fits_a_screen[[]150-3]",
+    "tests/test_plot.py::test_saturation_of_a_real_sweep",
+    "tests/test_plot.py::test_sort_throughput_per_device_and_strategy",
+    "tests/test_faults.py::test_a_crashing_kernel_is_an_error_row_and_the_run_goes_on",
+    "tests/test_faults.py::test_a_hanging_kernel_times_out_and_the_run_goes_on",
 )
 
 
