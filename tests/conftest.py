@@ -79,6 +79,7 @@ FULL_TIER = (
     "tests/test_oclgrind.py::test_the_simulator_comes_last_and_is_never_a_default",
     "tests/test_plot.py::test_time_plot_of_many_rows_fits_a_screen[[]150-3]",
     "tests/test_plot.py::test_saturation_of_a_real_sweep",
+    "tests/test_plot.py::test_size_sweep_over_two_runs_is_one_line_per_device",
     "tests/test_plot.py::test_sort_throughput_per_device_and_strategy",
     "tests/test_faults.py::test_a_crashing_kernel_is_an_error_row_and_the_run_goes_on",
     "tests/test_faults.py::test_a_hanging_kernel_times_out_and_the_run_goes_on",
