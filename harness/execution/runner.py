@@ -899,7 +899,8 @@ class Runner:
                     rounds[name].append(float(np.median(times)))
                 if turn == 0:
                     slowest = max(r[0] for r in rounds.values())
-                    per_round = TRIAL_SECONDS / TRIAL_ROUNDS / max(slowest, 1e-9)
+                    # Two batches a round: the untimed one, then the timed one.
+                    per_round = TRIAL_SECONDS / TRIAL_ROUNDS / max(2 * slowest, 1e-9)
                     reps = max(1, min(TRIAL_REPS, int(per_round)))
                     if per_round < 1:  # a slow kernel: the first round was its trial
                         total = 1
