@@ -215,7 +215,10 @@ def _atomic(replication: int) -> KernelSpec:
         return {"atomic": np.zeros(replication), "n": size}
 
     def cpu(grid: Grid, atomic: np.ndarray, n: int) -> None:
-        atomic[:replication] += (ATOMIC_VALUE * _atomic_counts(n, replication)).astype(atomic.dtype)
+        # Every item's add, as a histogram of the addresses: the adds' result in
+        # closed form took microseconds at any n, and read as 1000 GB/s.
+        adds = np.bincount(np.arange(n) % replication, minlength=replication)
+        atomic[:replication] += (ATOMIC_VALUE * adds).astype(atomic.dtype)
 
     def reference(x: dict) -> dict:
         counts = _atomic_counts(int(x["n"]), replication)
