@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -212,3 +215,20 @@ def test_show_names_a_folder_that_is_not_a_run(tmp_path: Path) -> None:
     proc = harness("show", str(tmp_path))
     assert proc.returncode == 2
     assert f"{tmp_path}: not a run folder (no journal.jsonl in it)" in proc.stderr
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly() -> None:
+    """`harness list | head -1`: the pipe closes before the table is written, and
+    the command ends with 141 (SIGPIPE's status) and no traceback."""
+    env = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "list"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141, err
+    assert err == ""

@@ -7,6 +7,7 @@ command does with them; this one builds the parser from them and runs ``main``.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -111,3 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, suite.SelectionError, results.RunFolderError) as exc:
         print(f"harness: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`harness show RUN | head`): what it read is all it
+        # wanted. stdout goes to /dev/null, so that flushing it at exit says nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
