@@ -77,7 +77,10 @@ command -v mpirun >/dev/null && required+=,mpi
 required+=,cuda-compile
 export HARNESS_REQUIRE_BACKENDS=${HARNESS_REQUIRE_BACKENDS:-$required}
 # One test process per core (pytest-xdist): compiling the kernels, which a
-# fresh machine has no cache of, is most of the suite's time. Without --full
-# (or a -m expression) pytest leaves out the tests marked full (tests/conftest.py):
-# the fast tier, every unit test and every kernel verified once per backend.
-exec "$venv/bin/python" -m pytest -n auto "$@"
+# fresh machine has no cache of, is most of the suite's time. A process that
+# runs out of tests takes some of another's (worksteal), so a few long tests
+# (the mutation gate, the pycuda build) do not leave a core idle at the end.
+# Without --full (or a -m expression) pytest leaves out the tests marked full
+# (tests/conftest.py): the fast tier, every unit test and every kernel verified
+# once per backend.
+exec "$venv/bin/python" -m pytest -n auto --dist worksteal "$@"

@@ -86,14 +86,32 @@ FULL_TIER = (
 )
 
 
+#: The longest tests, by node id, run first, so that no core is left with one of
+#: them at the end while the other has nothing left to do.
+FIRST = (
+    "tests/test_mutants.py::test_a_fixed_sample_of_mutants_is_killed*",
+    "tests/test_pycuda_wheel.py::*",
+    "tests/test_oclgrind.py::test_every_kernel_with_barriers_checks_clean_at_a_small_size",
+    "tests/test_cuda_host.py::test_every_kernel_passes_what_its_compiled_signature_takes*",
+    "tests/test_device_forms.py::*",
+    "tests/test_group_sweep.py::*",
+)
+
+
+def _first(nodeid: str) -> int:
+    """Where a test goes in the run: its place in `FIRST`, else after them all."""
+    return next((i for i, p in enumerate(FIRST) if fnmatch.fnmatchcase(nodeid, p)), len(FIRST))
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The fast tier by default: every unit test and every kernel verified once
     per backend; the tests marked ``full`` (or listed in `FULL_TIER`) are
-    deselected unless asked for."""
+    deselected unless asked for. The `FIRST` tests go first."""
     for item in items:
         if any(fnmatch.fnmatchcase(item.nodeid, pattern) for pattern in FULL_TIER):
             item.add_marker(pytest.mark.full)
+    items.sort(key=lambda item: _first(item.nodeid))
     if _full_tier(config):
         return
     full = [item for item in items if item.get_closest_marker("full")]
