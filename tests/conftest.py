@@ -63,13 +63,12 @@ FULL_TIER = (
     "tests/test_group_sweep.py::test_sweep_rows_skip_over_a_limit_and_the_report_marks_the_best",
     "tests/test_user_suite.py::test_mutants_of_the_example_are_killed",
     "tests/test_partition.py::test_chunked_walks_compile_for_cuda",
-    # Scenarios beyond the first features: jobs of several MPI ranks losing one,
+    # Scenarios beyond the first features: jobs of several MPI ranks (and losing one),
     # library calls beside kernels and at f32, a measured peak, the full check's
     # plan, a RAJAPerf import, the simulator's place, and plots of real sweeps,
     # of sort strategies and of 150 rows. The crash and the hang stay in the fast
     # tier beside another device's rows (test_check_together).
-    "tests/test_mpi.py::test_a_stopped_rank*",
-    "tests/test_mpi.py::test_a_killed_rank_becomes_error_rows_and_the_others_finish",
+    "tests/test_mpi.py::*",
     "tests/test_library.py::test_library_and_kernel_verify_side_by_side",
     "tests/test_library.py::test_a_wrong_library_call_fails_its_row[[]f32]",
     "tests/test_library.py::test_sgemv_and_its_library_call_verify_in_single_precision",
