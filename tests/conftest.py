@@ -82,6 +82,23 @@ FULL_TIER = (
     "tests/test_plot.py::test_sort_throughput_per_device_and_strategy",
     "tests/test_faults.py::test_a_crashing_kernel_is_an_error_row_and_the_run_goes_on",
     "tests/test_faults.py::test_a_hanging_kernel_times_out_and_the_run_goes_on",
+    # Abuse and end-to-end scenarios whose mechanisms other fast tests hold: a
+    # second signal, a second writer, a compile cut short, a kill and a resume, a
+    # row sized down, a run without kernel facts, plots of damaged or peak-placed
+    # runs, the HTML report in Chromium, the device selection by other words.
+    "tests/test_cli.py::test_devices_by_word_or_name[[]host-*",
+    "tests/test_cli.py::test_devices_by_word_or_name[[]llvmpipe-*",
+    "tests/test_damaged_inputs.py::test_commands_take_a_journal_with_an_absurd_time[[]plot-*",
+    "tests/test_faults.py::test_sigkill_then_resume_gives_the_rows_of_an_uninterrupted_run",
+    "tests/test_mutants_gate.py::test_a_second_sigterm_stops_at_once_writes_and_exits_143",
+    "tests/test_plot.py::test_peak_gbs_replaces_the_measured_peak",
+    "tests/test_plot.py::test_plot_command_survives_unusable_journal_values",
+    "tests/test_report.py::test_html_report_is_self_contained_and_renders_in_chromium",
+    "tests/test_report_story.py::test_a_run_without_kernel_facts_reports_without_the_suite",
+    "tests/test_run_folder_holes.py::test_a_second_writer_is_refused_naming_the_first*",
+    "tests/test_run_folder_holes.py::test_sigterm_finishes_the_row_keeps_the_rows_and_exits_130",
+    "tests/test_run_selection.py::test_a_row_that_would_take_minutes_is_sized_down_and_says_so",
+    "tests/test_signals.py::test_ctrl_c_during_a_compile_records_no_compile_error",
 )
 
 
