@@ -4,6 +4,7 @@ layer may import which), and no function in it longer than a reader can hold."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -38,11 +39,13 @@ def _module(path: Path, root: Path) -> str:
     return ".".join(relative.parts)
 
 
-def _imports(path: Path) -> list[tuple[int, str]]:
-    """Every module of the package that a file imports, at any depth (function-level
-    imports too), with the line; ``from harness import x`` names harness.x where x
-    is a module, else harness itself."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+@functools.cache
+def _imports(text: str) -> list[tuple[int, str]]:
+    """Every module of the package that a file's text imports, at any depth
+    (function-level imports too), with the line; ``from harness import x`` names
+    harness.x where x is a module, else harness itself. Kept by text, as the
+    planted copies repeat every file but one."""
+    tree = ast.parse(text)
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -67,7 +70,7 @@ def broken_rules(root: Path = PACKAGE) -> list[str]:
         if source in FACES:
             continue
         assert source in ALLOWED, f"{path}: a module outside every layer; add its layer"
-        for line, target in _imports(path):
+        for line, target in _imports(path.read_text(encoding="utf-8")):
             layer = _layer(target)
             if layer != source and layer not in ALLOWED[source]:
                 broken.append(f"{path.relative_to(root.parent)}:{line}: {source} -> {target}")
