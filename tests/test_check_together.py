@@ -1,6 +1,6 @@
-"""A verification-only run (``--check``) hands each kernel's row to every device's
-worker at once; a timed run keeps one row at a time. What one device's row does
-(crash, hang) stays that row's, and the rows keep the plan's order."""
+"""A verification-only run (``--check``) lets each device's worker take its next
+row as soon as it is free; a timed run keeps one row at a time. What one device's
+row does (crash, hang) stays that row's, and the rows keep the plan's order."""
 
 from __future__ import annotations
 
@@ -12,32 +12,55 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, harness, need_backend, run_folder
 
+from harness import suite
 from harness.execution import results
-from harness.execution.runner import Task
-from harness.execution.workers import batches
+from harness.execution.runner import RunOptions, Task
+from harness.execution.workers import Workers
 
 
-def _task(kernel: str, backend: str, size: int = 100, device: int = 0) -> Task:
-    return Task(kernel, backend, device, size, "f64")
-
-
-def test_a_check_batches_one_kernels_rows_across_devices_and_a_timed_run_does_not() -> None:
-    tasks = [
-        _task("Stream_COPY", "cpu"),
-        _task("Stream_COPY", "opencl"),
-        _task("Stream_COPY", "wgpu"),
-        _task("Stream_COPY", "cpu", 200),
-        _task("Stream_COPY", "opencl", 200),
-        _task("Stream_ADD", "opencl", 200),
-        _task("Stream_ADD", "opencl", 200, device=1),
-        _task("Stream_ADD", "opencl", 200, device=1),
+def _tasks(kernels: list[str], devices: list[tuple[str, int]]) -> list[Task]:
+    """The check's tasks, kernel-major as a run plans them: each kernel at its
+    checked sizes on each device."""
+    return [
+        Task(kernel, backend, index, size, "f64")
+        for kernel in kernels
+        for size in suite.BY_NAME[kernel].sizes_for_check
+        for backend, index in devices
     ]
-    where = {id(t): i for i, t in enumerate(tasks)}
-    together = [[where[id(t)] for t in b] for b in batches(tasks, True)]
-    # Another kernel has other inputs; a device already in the batch waits.
-    assert together == [[0, 1, 2], [3, 4], [5, 6], [7]]
-    assert [len(b) for b in batches(tasks, False)] == [1] * len(tasks)
-    assert list(batches([], True)) == []
+
+
+def test_a_device_stuck_on_a_row_holds_back_no_other_device() -> None:
+    """TRIAD hangs on OpenCL until its timeout. The numpy backend goes on through
+    ADD meanwhile: stopped while TRIAD still hangs, the rows in hand hold every
+    numpy row, in the plan's order, and TRIAD's OpenCL row is its timeout."""
+    need_backend("opencl")
+    kernels = ["Stream_COPY", "Stream_TRIAD", "Stream_ADD"]
+    tasks = _tasks(kernels, [("cpu", 0), ("opencl", 0)])
+    workers = Workers()
+    try:
+        found = workers.catalogs(["cpu", "opencl"])
+        devices = {d.id: d.as_dict() for name in ("cpu", "opencl") for d in found[name].devices[:1]}
+        options = RunOptions(check=True, timeout=12, sources=(FIXTURES / "hang",))
+        workers.start(options, devices, tasks)
+        start = time.monotonic()
+        rows = list(workers.rows(tasks, lambda: time.monotonic() > start + 6, together=True))
+        assert time.monotonic() - start < 40
+    finally:
+        workers.close()
+    planned = [(t.kernel, t.size, f"{t.backend}:{t.device}") for t in tasks]
+    got = [(r["kernel"], r["size"], r["device_id"]) for r in rows]
+    assert got == [p for p in planned if p in got], "rows out of the plan's order"
+    numpy_rows = [r for r in rows if r["device_id"] == "cpu:0"]
+    assert len(numpy_rows) == len(tasks) // 2 and all(r["status"] == "ok" for r in numpy_rows)
+    opencl = [(r["kernel"], r["status"], r["reason"]) for r in rows if r["device_id"] != "cpu:0"]
+    assert ("Stream_TRIAD", "error") in {(kernel, status) for kernel, status, _ in opencl}
+    for kernel, status, reason in opencl:
+        hung = kernel == "Stream_TRIAD"
+        assert (status, reason) == (
+            ("error", "timed out after 12 s during Stream_TRIAD on opencl:0")
+            if hung
+            else ("ok", None)
+        )
 
 
 def _rows(out: Path) -> list[dict[str, str]]:

@@ -158,8 +158,9 @@ def _rows(out: Path) -> dict[tuple, tuple]:
 
 
 def test_large_inputs_reach_the_workers_intact(tmp_path: Path) -> None:
-    """Above the inline limit, inputs and references go through the shared file,
-    which grows for the larger size and is reused for the next kernel."""
+    """Above the inline limit, inputs and references go through shared files (in a
+    check, one per kernel, as each device's workers move through the kernels at
+    their own pace): every row is the in-process run's, and no file is left."""
     need_backend("opencl")
     before = _shm_entries()
     args = ["run", "-k", "Stream_TRIAD", "Stream_DOT", "-b", "cpu", "opencl", "--check"]

@@ -28,7 +28,7 @@ from harness.cli.run_plan import (
 from harness.errors import UsageError
 from harness.execution import metadata, peaks, ranks, results
 from harness.execution.runner import Task, base_row, plan
-from harness.execution.workers import STOP_SIGNALS, InProcess, Workers, batches
+from harness.execution.workers import STOP_SIGNALS, InProcess, Workers
 from harness.reporting import table
 
 
@@ -216,25 +216,24 @@ def _execute_run(
     failure: results.WriteError | None = None
     try:
         executor.start(options, by_id, tasks)
-        # A verification-only run times nothing: its devices' workers take their
-        # rows at once (in this process, one after another).
-        together = options.check and isinstance(executor, Workers)
-        for batch in batches(tasks, together):
-            if stop.received:
-                break
+        # A verification-only run times nothing: each device's worker takes its
+        # next row as soon as it is free (in this process, one after another).
+        stream = executor.rows(tasks, lambda: bool(stop.received), together=options.check)
+        while True:
             stop.cuttable = True
-            rows = executor.execute_together(batch)
+            row = next(stream, None)
             stop.cuttable = False
-            if stop.received and isinstance(executor, InProcess) and rows[-1]["status"] == "error":
+            if row is None:
+                break
+            if stop.received and isinstance(executor, InProcess) and row["status"] == "error":
                 # In this process a driver's own handler can turn the interrupt
                 # into the row's error (a compiler's files deleted): --resume runs it.
-                rows.pop()
-            for row in rows:
-                peaks.place(row, meta.get("peaks", {}).get(row["device_id"]))
-                with results.writing(run_dir):
-                    journal.append(row)
-                progress.row(finished, row)
-                finished += 1
+                continue
+            peaks.place(row, meta.get("peaks", {}).get(row["device_id"]))
+            with results.writing(run_dir):
+                journal.append(row)
+            progress.row(finished, row)
+            finished += 1
     except KeyboardInterrupt:
         if not stop.received:
             raise

@@ -1,16 +1,18 @@
 """Where tasks execute: worker processes that contain crashes and hangs, or in-process.
 
 Drivers crash, hang and run out of memory. Each backend device gets its own
-worker process, reused across kernels; a worker that dies (a segfault in a
-driver, an abort) or outlives a row's timeout becomes an ``error`` row naming
-what happened, is replaced, and the run goes on. So is a worker whose device
+worker process, reused across kernels (in a verification-only run, where the
+devices need not take turns, as many as keep the host's cores busy: see
+`Workers.rows`); a worker that dies (a segfault in a driver, an abort) or
+outlives a row's timeout becomes an ``error`` row naming what happened, is
+replaced, and the run goes on. So is a worker whose device
 faulted beyond repair (`harness.backends.base.DeviceLost`): it reports the row,
 then ends, and a fresh process opens the device for the next row. Workers
 never take the run's stop signals (Ctrl-C, SIGTERM), even when they are sent
 to the whole process group: the run decides what becomes of the row in hand.
 
 A kernel's inputs and reference are made once, here, and handed to every
-device's worker through one memory-mapped file, as an in-process run shares them.
+device's worker through a memory-mapped file, as an in-process run shares them.
 They are made when a worker first asks for them, at the size its row runs: a
 row that sizes itself down (`Runner._fitted_size`) would otherwise leave the
 ones made at its planned size unused.
@@ -37,7 +39,8 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
@@ -185,10 +188,16 @@ _ALIGN = 4096
 class _Arena:
     """A memory-backed file that carries each kernel's large arrays to the workers.
 
-    The same file serves every kernel of a run, growing when one needs more,
-    so its pages are allocated once per run rather than once per kernel: a
-    kernel's arrays cost one copy here and none in the workers.
+    In a timed run the same file serves every kernel, growing when one needs
+    more, so its pages are allocated once per run rather than once per kernel;
+    a verification-only run gives each kernel its own, as its devices' workers
+    move through the kernels each at its own pace. A kernel's arrays cost one
+    copy here and none in the workers.
     """
+
+    #: Arenas made so far in this process: each one's number, which tells a
+    #: worker's reader to map it afresh (a path may be a reused descriptor's).
+    made = 0
 
     def __init__(self) -> None:
         shm = Path("/dev/shm")
@@ -196,6 +205,10 @@ class _Arena:
         self._file = os.fdopen(fd, "r+b")
         self._map: mmap.mmap | None = None
         self.path = name
+        #: Bytes it holds.
+        self.size = 0
+        _Arena.made += 1
+        self.number = _Arena.made
         held = Path(f"/proc/{os.getpid()}/fd/{fd}")
         if held.exists():
             # Workers open it through this process's descriptor, so it can go
@@ -216,6 +229,7 @@ class _Arena:
         if self._map is None or len(self._map) < end:
             self._file.truncate(end)
             self._map = mmap.mmap(self._file.fileno(), end)
+        self.size = end
         for (index, kind, name), (offset, _, _) in layout.items():
             case = data[index]
             value = (case.inputs if kind == "in" else case.reference)[name]
@@ -226,7 +240,13 @@ class _Arena:
             (case.name, {n: v for n, v in case.inputs.items() if not isinstance(v, np.ndarray)})
             for case in data
         ]
-        return {"arena": self.path, "size": end, "layout": layout, "cases": cases}
+        return {
+            "arena": self.path,
+            "number": self.number,
+            "size": end,
+            "layout": layout,
+            "cases": cases,
+        }
 
     def close(self) -> None:
         """Unmap and remove the file."""
@@ -240,18 +260,21 @@ class _Arena:
 
 
 class _ArenaReader:
-    """A worker's read-only view of the parent's arena, mapped again only when it grew."""
+    """A worker's read-only view of a parent's arena, mapped again only when it
+    grew or is another."""
 
     def __init__(self) -> None:
         self._map: mmap.mmap | None = None
+        self._number = 0
 
     def load(self, shared: dict[str, Any]) -> Data:
-        """The data a parent shared: sent along, or views of the arena, not copies."""
+        """The data a parent shared: sent along, or views of an arena, not copies."""
         if "inline" in shared:
             return shared["inline"]
-        if self._map is None or len(self._map) < shared["size"]:
+        if self._map is None or self._number != shared["number"] or len(self._map) < shared["size"]:
             with open(shared["arena"], "rb") as f:
                 self._map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            self._number = shared["number"]
         cases = [Case(name, dict(scalars), {}) for name, scalars in shared["cases"]]
         for (index, kind, name), (offset, dtype, shape) in shared["layout"].items():
             count = math.prod(shape)
@@ -329,29 +352,64 @@ class _Pending:
 
     index: int
     task: Task
-    key: tuple[str, int]
+    key: tuple[str, int, int]
     worker: _Worker
     timeout: float
     deadline: float
+    #: The lane of `Workers.rows` it runs in: (its queue, the worker's lane).
+    lane: tuple[Any, int] = ("", 0)
 
 
-def batches(tasks: Sequence[Task], together: bool) -> Iterator[list[Task]]:
-    """The tasks in order, in runs that may execute at once (`Workers.execute_together`):
-    with ``together``, neighbours on different devices with the same inputs (a
-    verification-only run: one kernel's row on each device, its inputs and
-    reference made once); else one task each, as timing needs the machine alone."""
-    batch: list[Task] = []
-    for task in tasks:
-        if batch and (
-            not together
-            or data_key(task) != data_key(batch[0])
-            or any((t.backend, t.device) == (task.backend, task.device) for t in batch)
-        ):
-            yield batch
-            batch = []
-        batch.append(task)
-    if batch:
-        yield batch
+#: The most workers a device has in a verification-only run (`_Schedule`): the
+#: host's cores, up to four, as a check's work is mostly the host's.
+CHECK_LANES = min(4, os.cpu_count() or 1)
+
+
+class _Schedule:
+    """Which task `Workers.rows` starts next, and on which of its device's workers
+    (its lane). A verification-only run hands a device's tasks out in units, the
+    runs of one kernel's rows (with its parameters), which one worker takes whole
+    as it compiles the kernel once; a timed run hands out one task at a time."""
+
+    def __init__(self, tasks: Sequence[Task], together: bool) -> None:
+        self.units: dict[Any, deque[list[int]]] = {}
+        last: dict[Any, tuple] = {}
+        for index, task in enumerate(tasks):
+            device = (task.backend, task.device) if together else ""
+            queue = self.units.setdefault(device, deque())
+            if together and queue and last[device] == (task.kernel, task.params):
+                queue[-1].append(index)
+            else:
+                queue.append([index])
+            last[device] = (task.kernel, task.params)
+        self.lanes = CHECK_LANES if together else 1
+        #: The most rows in flight: one more than the cores in a check.
+        self.limit = CHECK_LANES + 1 if together else 1
+        self.left = Counter({device: sum(map(len, q)) for device, q in self.units.items()})
+        self.current: dict[tuple[Any, int], deque[int]] = {}
+
+    def next(self, busy: set[tuple[Any, int]]) -> tuple[tuple[Any, int], int] | None:
+        """The next task's lane and index, or None when none may start while the
+        ``busy`` lanes run: a lane in the middle of a unit goes on with it; else
+        the device with the most rows left starts its next unit on a free lane."""
+        if len(busy) >= self.limit:
+            return None
+        for lane, unit in self.current.items():
+            if unit and lane not in busy:
+                return lane, self._take(lane)
+        for device, _ in self.left.most_common():
+            if not self.units[device]:
+                continue
+            for number in range(self.lanes):
+                lane = (device, number)
+                if lane not in busy and not self.current.get(lane):
+                    self.current[lane] = deque(self.units[device].popleft())
+                    return lane, self._take(lane)
+        return None
+
+    def _take(self, lane: tuple[Any, int]) -> int:
+        self.left[lane[0]] -= 1
+        return self.current[lane].popleft()
 
 
 class Workers:
@@ -367,10 +425,16 @@ class Workers:
         self.options = RunOptions()
         self.devices: dict[str, dict[str, Any]] = {}
         self._spare: dict[str, _Worker] = {}
-        self._workers: dict[tuple[str, int], _Worker] = {}
+        #: By (backend, device index, lane): a device has a worker per lane.
+        self._workers: dict[tuple[str, int, int], _Worker] = {}
         self._arena = _Arena()
-        self._shared_key: tuple | None = None
-        self._shared: dict[str, Any] | None = None
+        #: Inputs and references made here, by `data_key`: the current kernel's
+        #: alone in a timed run, every kernel's still to be verified somewhere
+        #: in a verification-only one (`rows`).
+        self._shared: dict[tuple, dict[str, Any] | None] = {}
+        self._several = False
+        #: The arenas of the kernels kept in a verification-only run.
+        self._arenas: dict[tuple, _Arena] = {}
 
     def catalogs(self, backends: Sequence[str]) -> dict[str, Catalog]:
         """Each backend's devices, listed by a worker of its own, all at once.
@@ -397,31 +461,48 @@ class Workers:
 
     def _made(self, task: Task) -> dict[str, Any] | None:
         """The task's shared inputs and reference where they are made already."""
-        return self._shared if data_key(task) == self._shared_key else None
+        return self._shared.get(data_key(task))
 
     def _data_for(self, task: Task) -> dict[str, Any] | None:
-        """The task's shared inputs and reference, made when its kernel changes.
+        """The task's shared inputs and reference, made when first asked for.
 
         None (the worker then makes its own, and reports any failure as the
-        row's) when making them here fails or would not fit in host memory.
+        row's) when making them here fails or would not fit in host memory; in a
+        run that keeps several kernels' (`rows`), also when the ones kept already
+        take a quarter of it.
         """
         key = data_key(task)
-        if key == self._shared_key:
-            return self._shared
-        self._shared_key, self._shared = key, None
+        if key in self._shared:
+            return self._shared[key]
+        if not self._several:
+            self._shared.clear()
+        self._shared[key] = None
         spec = suite.spec_of(task.kernel).with_params(dict(task.params))
+        size = array_bytes(spec, task.size, task.precision)
         host = host_available_bytes()
-        if host and 3 * array_bytes(spec, task.size, task.precision) > host:
+        kept = sum(arena.size for arena in self._arenas.values())
+        if host and (3 * size > host or (size > INLINE_BYTES and 4 * (kept + size) > host)):
             return None
         try:
             data = make_data(spec, task, self.options.seed)
         except Exception:
             return None
-        if array_bytes(spec, task.size, task.precision) <= INLINE_BYTES:
-            self._shared = {"inline": data}
+        if size <= INLINE_BYTES:
+            self._shared[key] = {"inline": data}
+        elif self._several:
+            # Each kernel's own arena, as workers read several kernels' at once.
+            self._arenas[key] = _Arena()
+            self._shared[key] = self._arenas[key].share(data)
         else:
-            self._shared = self._arena.share(data)
-        return self._shared
+            self._shared[key] = self._arena.share(data)
+        return self._shared[key]
+
+    def _forget(self, key: tuple) -> None:
+        """Let a kernel's shared inputs and reference go: no row needs them now."""
+        self._shared.pop(key, None)
+        arena = self._arenas.pop(key, None)
+        if arena is not None:
+            arena.close()
 
     def _worker(self, backend: str, index: int) -> _Worker:
         """A worker serving this device: a spare one of its backend, else a new one."""
@@ -439,9 +520,9 @@ class Workers:
         that the run's metadata, which holds these entries, says it."""
         self.options, self.devices = options, devices
         for task in tasks:
-            key = (task.backend, task.device)
+            key = (task.backend, task.device, 0)
             if key not in self._workers:
-                self._workers[key] = self._worker(*key)
+                self._workers[key] = self._worker(task.backend, task.device)
         for worker in self._spare.values():
             worker.stop()
         self._spare.clear()
@@ -450,58 +531,90 @@ class Workers:
         """The task's row (with ``host_s``), or an error row when its worker crashed
         or timed out. Cut short (a second interrupt raises in the middle), its
         worker goes too."""
-        return self.execute_together([task])[0]
+        return next(self.rows([task], lambda: False))
 
-    def execute_together(self, tasks: Sequence[Task]) -> list[dict[str, Any]]:
-        """The rows of tasks on different devices (`batches`), each on its own
-        worker at the same time, in order: each with ``host_s`` from the start to
-        its own end, or an error row when its worker crashed or timed out. Cut
-        short (a second interrupt), the workers still running go too."""
-        start = time.perf_counter()
-        rows: list[dict[str, Any]] = []
-        ends: list[float] = []
+    def rows(
+        self, tasks: Sequence[Task], halted: Callable[[], bool], together: bool = False
+    ) -> Iterator[dict[str, Any]]:
+        """The tasks' rows in the tasks' order, each with ``host_s`` from its dispatch
+        to its return, or an error row when its worker crashed or timed out.
+
+        A timed run executes one task at a time, as timing needs the machine
+        alone. With ``together`` (a verification-only run, whose work is mostly
+        the host's: compiling, making references, comparing) as many rows run
+        at once as the host has cores, and one more, on several workers of a
+        device where need be (`_Schedule`), so that no device waits for a slower
+        one and the one with the most left gets the cores; a row waits here only
+        for the earlier rows, and a kernel's inputs and reference are made once
+        for all its rows. Once ``halted()``, no task starts: the rows of those running are
+        yielded, in order, and the rows end. Cut short (a second interrupt), the
+        workers still running go too.
+        """
+        self._several = together
+        schedule = _Schedule(tasks, together)
+        users = Counter(data_key(task) for task in tasks)
+        done: dict[int, dict[str, Any]] = {}
+        began: dict[int, float] = {}
         waiting: dict[Connection, _Pending] = {}
+        following = 0
+
+        def finish(index: int, row: dict[str, Any]) -> None:
+            done[index] = host_cost(row, time.perf_counter() - began[index])
+            key = data_key(tasks[index])
+            users[key] -= 1
+            if together and users[key] == 0:
+                self._forget(key)
+
         try:
-            for index, task in enumerate(tasks):
-                rows.append({})
-                ends.append(0.0)
-                pending = self._dispatch(index, task)
-                if isinstance(pending, _Pending):
-                    waiting[pending.worker.conn] = pending
-                else:
-                    rows[index], ends[index] = pending, time.perf_counter()
-            while waiting:
+            while True:
+                busy = {p.lane for p in waiting.values()}
+                while not halted() and (chosen := schedule.next(busy)) is not None:
+                    lane, index = chosen
+                    began[index] = time.perf_counter()
+                    pending = self._dispatch(index, tasks[index], lane[1])
+                    if isinstance(pending, _Pending):
+                        pending.lane = lane
+                        waiting[pending.worker.conn] = pending
+                        busy.add(lane)
+                    else:
+                        finish(index, pending)
+                while following in done:
+                    yield done.pop(following)
+                    following += 1
+                if not waiting:
+                    break
                 soonest = min(p.deadline for p in waiting.values())
                 ready = wait(list(waiting), max(0.0, soonest - time.monotonic()))
                 for conn in ready:
                     pending = waiting[conn]
                     row = self._answer(pending, waiting.values())
                     if row is not None:
-                        rows[pending.index], ends[pending.index] = row, time.perf_counter()
                         del waiting[conn]
+                        finish(pending.index, row)
                 for conn, pending in list(waiting.items()):
                     if conn not in ready and pending.deadline <= time.monotonic():
-                        rows[pending.index] = self._failed(
-                            pending, f"timed out after {pending.timeout:g} s"
-                        )
-                        ends[pending.index] = time.perf_counter()
                         del waiting[conn]
+                        problem = f"timed out after {pending.timeout:g} s"
+                        finish(pending.index, self._failed(pending, problem))
         except BaseException:
             for pending in waiting.values():
                 pending.worker.stop()
                 self._workers.pop(pending.key, None)
             raise
-        return [host_cost(row, end - start) for row, end in zip(rows, ends, strict=True)]
+        # Halted: the rows that ran, though some before them never started.
+        for index in sorted(done):
+            yield done[index]
 
-    def _dispatch(self, index: int, task: Task) -> _Pending | dict[str, Any]:
-        """Hand the task to its device's worker (started if need be): what to wait
-        for, or the error row of a worker that is dead or never listed its devices."""
-        key = (task.backend, task.device)
+    def _dispatch(self, index: int, task: Task, lane: int = 0) -> _Pending | dict[str, Any]:
+        """Hand the task to its device's worker of ``lane`` (started if need be): what
+        to wait for, or the error row of a worker that is dead or never listed its
+        devices."""
+        key = (task.backend, task.device, lane)
         device = self.devices.get(f"{task.backend}:{task.device}", {})
         timeout = self.options.timeout or default_timeout(task, device.get("kind"))
         worker = self._workers.get(key)
         if worker is None or not worker.process.is_alive():
-            worker = self._workers[key] = self._worker(*key)
+            worker = self._workers[key] = self._worker(task.backend, task.device)
         pending = _Pending(index, task, key, worker, timeout, 0.0)
         try:
             if worker.catalog(timeout) is None:
@@ -556,6 +669,8 @@ class Workers:
         self._workers.clear()
         self._spare.clear()
         self._arena.close()
+        for key in list(self._arenas):
+            self._forget(key)
 
 
 class InProcess:
@@ -584,9 +699,15 @@ class InProcess:
         _note_energy(self._devices, energy_sources(self._runner))
         return host_cost(row, time.perf_counter() - start)
 
-    def execute_together(self, tasks: Sequence[Task]) -> list[dict[str, Any]]:
-        """The tasks' rows, one after another: this process runs one at a time."""
-        return [self.execute(task) for task in tasks]
+    def rows(
+        self, tasks: Sequence[Task], halted: Callable[[], bool], together: bool = False
+    ) -> Iterator[dict[str, Any]]:
+        """The tasks' rows, one after another until ``halted()``: this process runs
+        one at a time, whatever ``together`` allows (`Workers.rows`)."""
+        for task in tasks:
+            if halted():
+                return
+            yield self.execute(task)
 
     def close(self) -> None:
         """Give the devices back."""

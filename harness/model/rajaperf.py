@@ -8,7 +8,6 @@ therefore depend on the order of its setUp calls, which `DataInit` replays.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 
 import numpy as np
 
@@ -64,17 +63,36 @@ class DataInit:
         return values
 
 
-@lru_cache(maxsize=4)
-def _glibc_stream(count: int) -> np.ndarray:
-    state = [SEED]
-    for i in range(1, 31):
-        state.append((16807 * state[i - 1]) % 2147483647)
-    state.extend(state[i - 31] for i in range(31, 34))
-    for i in range(34, 344 + count):
-        state.append((state[i - 31] + state[i - 3]) & 0xFFFFFFFF)
-    out = np.array(state[344:], dtype=np.uint64) >> 1
-    out.flags.writeable = False
-    return out
+class _GlibcStream:
+    """glibc's rand() values after srand(SEED), as many as asked for so far: a
+    longer request continues the generator where the last one stopped, so that
+    a run's kernels, which all start from the same seed, share one stream."""
+
+    def __init__(self) -> None:
+        state = [SEED]
+        for i in range(1, 31):
+            state.append((16807 * state[i - 1]) % 2147483647)
+        state.extend(state[i - 31] for i in range(31, 34))
+        for i in range(34, 344):
+            state.append((state[i - 31] + state[i - 3]) & 0xFFFFFFFF)
+        #: The generator's last 34 words, from which it goes on.
+        self._tail = state[-34:]
+        self._values = np.empty(0, dtype=np.uint64)
+
+    def first(self, count: int) -> np.ndarray:
+        """The first ``count`` values, read-only."""
+        if count > len(self._values):
+            state = self._tail
+            for i in range(34, 34 + count - len(self._values)):
+                state.append((state[i - 31] + state[i - 3]) & 0xFFFFFFFF)
+            more = np.array(state[34:], dtype=np.uint64) >> 1
+            self._values = np.concatenate([self._values, more])
+            self._values.flags.writeable = False
+            self._tail = state[-34:]
+        return self._values[:count]
+
+
+_STREAM = _GlibcStream()
 
 
 def glibc_rand(count: int) -> np.ndarray:
@@ -84,7 +102,7 @@ def glibc_rand(count: int) -> np.ndarray:
     feedback generator (TYPE_3: r[i] = r[i-31] + r[i-3], first 344 discarded)
     so inputs match a Linux build of RAJAPerf exactly, on any platform.
     """
-    return _glibc_stream(count).astype(np.float64)
+    return _STREAM.first(count).astype(np.float64)
 
 
 def checksum(values: np.ndarray) -> np.longdouble:
