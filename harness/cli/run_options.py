@@ -321,7 +321,8 @@ def _process(run: argparse.ArgumentParser) -> None:
         "(the default; for pull requests): of an option with many choices checked (a sort's "
         "strategy and steps), what each device would time and one other of each together, "
         "different per kernel and device, so the suite covers every choice; full (for "
-        "nightly jobs): every choice on every kernel",
+        "nightly jobs): every choice on every kernel. The devices do not take turns: "
+        "as many rows run at once as the host has cores, plus one; the rows keep the plan's order",
     )
     run.add_argument(
         "--timeout",
