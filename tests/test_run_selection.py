@@ -15,7 +15,7 @@ from harness import suite
 from harness.backends.base import DeviceInfo
 from harness.errors import UsageError
 from harness.execution import results
-from harness.execution.runner import RunOptions, plan
+from harness.execution.runner import RunOptions, Task, plan
 from harness.model.spec import device_words, param_choices
 
 SORTS = [k.name for k in suite.ALL if any(p.name == "strategy" for p in k.params)]
@@ -186,6 +186,21 @@ def test_the_plan_says_what_runs_and_about_how_long(tmp_path: Path) -> None:
     assert row_time(2, 300) == MAX_TIME_S
     assert row_time(279, 600) == pytest.approx(600 / 279 - ROW_OVERHEAD_S, abs=0.01)
     assert row_time(100000, 300) == 0.2
+
+
+def test_a_checks_estimate_counts_the_rows_that_run_at_once() -> None:
+    """A check's rows run on as many workers at once as the host has cores: its
+    estimate is the rows' host time over them (1146 rows on two cores took 2.8 to
+    3.2 minutes), not one row after another (which said 15 minutes)."""
+    from harness.cli.run_plan import CHECK_ROW_S, check_seconds, outline
+    from harness.execution.workers import CHECK_LANES
+
+    tasks = [Task("Stream_COPY", "cpu", 0, 100, "f64")] * 1146
+    assert check_seconds(1146) == pytest.approx(1146 * CHECK_ROW_S / CHECK_LANES)
+    minutes = round(check_seconds(1146) / 60)
+    assert outline(tasks, RunOptions(check=True)).endswith(
+        f"verification only: about {minutes} min"
+    )
 
 
 def test_size_factors_scale_each_kernels_default_and_verify(tmp_path: Path) -> None:

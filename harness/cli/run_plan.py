@@ -26,6 +26,7 @@ from harness.execution.runner import (
     reaches,
     size_for_memory,
 )
+from harness.execution.workers import CHECK_LANES
 from harness.model import partition, sources
 
 
@@ -247,8 +248,11 @@ def new_run(
 
 
 #: Seconds a row takes besides its timed repetitions (inputs, verification,
-#: compiling), for the plan's estimate; a check row takes about this in all.
+#: compiling), for the plan's estimate.
 ROW_OVERHEAD_S = 0.8
+#: Host seconds a check row takes, compiles included: 300 to 350 s over the 1146
+#: rows of a check of the three devices of a two-core CPU-only machine.
+CHECK_ROW_S = 0.3
 #: A run's timed repetitions take about this long in all where --max-time is not
 #: given (``--budget``), each row's share kept within these bounds.
 RUN_BUDGET_S = 150.0
@@ -272,7 +276,7 @@ def outline(tasks: Sequence[Task], options: RunOptions) -> str:
         f"{'s' * (kernels != 1)} on {', '.join(devices) or 'no device'})"
     )
     if options.check:
-        return f"{what}, verification only: about {_minutes(len(tasks) * ROW_OVERHEAD_S)}"
+        return f"{what}, verification only: about {_minutes(check_seconds(len(tasks)))}"
     if options.reps is not None:
         return f"{what}, {options.reps} timed repetitions each"
     low = len(tasks) * (min(options.min_time, options.max_time / 2) + ROW_OVERHEAD_S)
@@ -282,6 +286,12 @@ def outline(tasks: Sequence[Task], options: RunOptions) -> str:
         f"{options.max_time:g} s (--min-time, --max-time), about {_minutes(low)} to "
         f"{_minutes(high)} in all; -k or -x narrows it, --budget or --max-time sets its pace"
     )
+
+
+def check_seconds(rows: int) -> float:
+    """About how long a verification-only run of ``rows`` takes: `CHECK_ROW_S` a
+    row, on as many rows at once as the host has cores (`CHECK_LANES`)."""
+    return rows * CHECK_ROW_S / CHECK_LANES
 
 
 def _minutes(seconds: float) -> str:
