@@ -546,9 +546,9 @@ class Workers:
         device where need be (`_Schedule`), so that no device waits for a slower
         one and the one with the most left gets the cores; a row waits here only
         for the earlier rows, and a kernel's inputs and reference are made once
-        for all its rows. Once ``halted()``, no task starts: the rows of those running are
-        yielded, in order, and the rows end. Cut short (a second interrupt), the
-        workers still running go too.
+        for all its rows. Once ``halted()``, no task starts: the rows of those
+        running are yielded, in order, and the rows end. Cut short (a second
+        interrupt), the workers still running go too.
         """
         self._several = together
         schedule = _Schedule(tasks, together)

@@ -72,23 +72,25 @@ class _GlibcStream:
         state = [SEED]
         for i in range(1, 31):
             state.append((16807 * state[i - 1]) % 2147483647)
-        state.extend(state[i - 31] for i in range(31, 34))
-        for i in range(34, 344):
-            state.append((state[i - 31] + state[i - 3]) & 0xFFFFFFFF)
         #: The generator's last 34 words, from which it goes on.
-        self._tail = state[-34:]
+        self._tail = state + [state[i - 31] for i in range(31, 34)]
+        self._words(310)  # glibc discards its first 310 outputs
         self._values = np.empty(0, dtype=np.uint64)
+
+    def _words(self, count: int) -> list[int]:
+        """The generator's next ``count`` words: r[i] = r[i-31] + r[i-3]."""
+        state = self._tail
+        for i in range(34, 34 + count):
+            state.append((state[i - 31] + state[i - 3]) & 0xFFFFFFFF)
+        self._tail = state[-34:]
+        return state[34:]
 
     def first(self, count: int) -> np.ndarray:
         """The first ``count`` values, read-only."""
         if count > len(self._values):
-            state = self._tail
-            for i in range(34, 34 + count - len(self._values)):
-                state.append((state[i - 31] + state[i - 3]) & 0xFFFFFFFF)
-            more = np.array(state[34:], dtype=np.uint64) >> 1
+            more = np.array(self._words(count - len(self._values)), dtype=np.uint64) >> 1
             self._values = np.concatenate([self._values, more])
             self._values.flags.writeable = False
-            self._tail = state[-34:]
         return self._values[:count]
 
 
