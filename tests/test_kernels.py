@@ -58,8 +58,10 @@ def test_dot_check_case_starts_from_a_stale_dot(tmp_path: Path) -> None:
     # Storing the sum instead of adding it: RAJAPerf's dot starts at 0, so only the
     # check case shows it.
     plant(tmp_path, "c", "Stream_DOT.c", "dot[0] += total;", "dot[0] = total;")
-    row = Runner(RunOptions(check=True, sources=(tmp_path,))).execute(
-        Task("Stream_DOT", "opencl", 0, 10_007, "f64")
-    )
+    task = Task("Stream_DOT", "opencl", 0, 10_007, "f64")
+    row = Runner(RunOptions(check=True, sources=(tmp_path,))).execute(task)
     assert row["status"] == "fail"
     assert "check case 'random'" in row["reason"] and "dot" in row["reason"]
+    # A timed row verifies its timed inputs alone: the check cases are --check's.
+    timed = Runner(RunOptions(reps=2, warmup=0, sources=(tmp_path,))).execute(task)
+    assert timed["status"] == "ok" and timed["max_rel_error"] < 1e-12

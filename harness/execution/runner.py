@@ -343,11 +343,15 @@ def data_key(task: Task) -> tuple:
     return (task.kernel, task.size, task.precision, params)
 
 
-def make_data(spec: KernelSpec, task: Task, seed: int) -> Data:
-    """A task's inputs and the reference outputs computed from them, per case."""
+def make_data(spec: KernelSpec, task: Task, seed: int, check: bool = True) -> Data:
+    """A task's inputs and the reference outputs computed from them, per case: the
+    timed inputs, and with ``check`` the description's check cases, which a
+    verification run (``--check``) verifies at its check sizes and a timed row
+    leaves to it (at a timed size they cost a row more host time than its
+    repetitions: a sort's seven inputs and references)."""
     inputs = make_inputs(spec, task.size, seed, task.precision)
     cases = [Case(TIMED, inputs, spec.reference(inputs))]
-    for case in spec.check_cases:
+    for case in spec.check_cases if check else ():
         extra = make_inputs(spec, task.size, seed, task.precision, case.init)
         cases.append(Case(case.name, extra, spec.reference(extra)))
     return tuple(cases)
@@ -410,12 +414,15 @@ def array_bytes(spec: KernelSpec, size: int, precision: str) -> int:
     return sum(lengths[a.name] * numpy_dtype(a.dtype, precision).itemsize for a in spec.arrays)
 
 
-def check_memory(spec: KernelSpec, task: Task, device: base.DeviceInfo) -> None:
+def check_memory(
+    spec: KernelSpec, task: Task, device: base.DeviceInfo, check: bool = False
+) -> None:
     """DeviceOutOfMemory, before anything is allocated, for a size that cannot fit.
 
     The host holds the inputs, the reference and the verification's copies of the
-    arrays (with their guard zones), about three times the arrays, and an input
-    and a reference more per check case; the device holds the arrays once.
+    arrays (with their guard zones), about three times the arrays, and in a
+    verification run (``check``) an input and a reference more per check case;
+    the device holds the arrays once.
     """
     need = array_bytes(spec, task.size, task.precision)
     if device.memory_bytes and need > device.memory_bytes:
@@ -424,7 +431,7 @@ def check_memory(spec: KernelSpec, task: Task, device: base.DeviceInfo) -> None:
             f"{device.id} ({device.name}) has {device.memory_bytes} bytes"
         )
     host = host_available_bytes()
-    copies = 3 + 2 * len(spec.check_cases)
+    copies = 3 + 2 * len(spec.check_cases) * check
     if host and copies * need > host:
         raise base.DeviceOutOfMemory(
             f"{spec.name} at size {task.size} needs about {copies * need} bytes of host memory "
@@ -651,7 +658,7 @@ class Runner:
         key = data_key(task)
         if self._data_key != key:
             self._data = None
-            self._data = make_data(spec, task, self.options.seed)
+            self._data = make_data(spec, task, self.options.seed, self.options.check)
             self._data_key = key
         assert self._data is not None
         return self._data
@@ -697,7 +704,7 @@ class Runner:
             row["device_driver"] = session.info.driver
             row["timer"] = session.timer
             session.set_shader_checks(task.wgsl_checks != "off")
-            check_memory(spec, task, session.info)
+            check_memory(spec, task, session.info, self.options.check)
             check_array_limit(spec, task, session)
             check_group_limit(spec, task, session)
             missing = spec.required_features(task.precision) - session.info.features
@@ -782,7 +789,7 @@ class Runner:
         if probe >= task.size:
             return None
         device, host = self._probe(spec, replace(task, size=probe), session, source)
-        reps = 1 + len(spec.check_cases) + options.warmup + MIN_REPS
+        reps = 1 + options.warmup + MIN_REPS
         budget = max(ROW_BUDGET_MIN_S, ROW_BUDGET_FACTOR * options.max_time)
 
         def scale(size: int) -> float:
@@ -818,7 +825,7 @@ class Runner:
         """Seconds one repetition takes at a probe's size (after one untimed), and
         seconds the host takes to make its inputs and reference outputs there."""
         start = time.perf_counter()
-        timed = make_data(spec, probe, self.options.seed)[0]
+        timed = make_data(spec, probe, self.options.seed, check=False)[0]
         host = time.perf_counter() - start
         arrays = {a.name: timed.inputs[a.name] for a in spec.arrays}
         launches = spec.resolve(probe.size, timed.inputs, probe.precision)

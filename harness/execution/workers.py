@@ -484,7 +484,7 @@ class Workers:
         if host and (3 * size > host or (size > INLINE_BYTES and 4 * (kept + size) > host)):
             return None
         try:
-            data = make_data(spec, task, self.options.seed)
+            data = make_data(spec, task, self.options.seed, self.options.check)
         except Exception:
             return None
         if size <= INLINE_BYTES:

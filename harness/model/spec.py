@@ -525,14 +525,6 @@ class KernelSpec:
         """The sizes a verification-only run uses."""
         return self.check_sizes or (self.check_size,)
 
-    @property
-    def verified_with(self) -> str:
-        """Which inputs the verification repetition uses, and why, in a line."""
-        if not self.check_cases:
-            return "the timed inputs"
-        cases = "; ".join(f"{c.name} ({c.why})" for c in self.check_cases)
-        return f"the timed inputs, and {cases}"
-
     def facts(self) -> dict[str, Any]:
         """What reports need to know of the kernel, for a run's metadata."""
         return {
