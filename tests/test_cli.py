@@ -164,6 +164,19 @@ def test_a_compile_error_is_an_error_row_naming_file_and_line(tmp_path: Path) ->
         (["--size", "-3"], "'-3' must be a positive whole number"),
         (["--size", "big"], "'big' is not a whole number"),
         (["--reps", "0"], "'0' must be a positive whole number"),
+        (["--size", "99999999999999999999"], "out of range: give 1 to 1e+18"),
+        (
+            ["-k", "Polybench_GEMM", "--size", "1000000000000000"],
+            "Polybench_GEMM at size 1000000000000000 is past what a run records "
+            "('bytes_allocated' is 27200000482829256; a number from -1e+15 to 1e+15 is "
+            "accepted); its sizes up to 425728304909 are accepted",
+        ),
+        (["-k", "Stream_TRIAD", "--sizes", "2^70"], "'size' is 1180591620717411303424"),
+        (
+            ["-k", "Stream_TRIAD", "--memory-moved", "1B"],
+            "nothing to run: no selected kernel fits --memory-moved 1 bytes (the least, "
+            "Stream_TRIAD's smallest size, needs 24)",
+        ),
         (["--precision", "f16"], "invalid choice: 'f16'"),
     ],
 )

@@ -39,6 +39,15 @@ def test_flops_are_counted_from_the_escape_iterations() -> None:
     assert demo.mandelbrot_flops(64 * 64) > 64 * 64 * 8 * 10
 
 
+def test_flops_past_the_counted_image_scale_its_pixels() -> None:
+    # A terapixel image's FLOPs come at once, from the counted image's: no size
+    # asks the host for its reference (that one asked for 7 TiB and crashed).
+    side = demo.COUNTED_SIDE
+    counted = demo.mandelbrot_flops(side * side)
+    assert demo.mandelbrot_flops(4 * side * side) == 4 * counted
+    assert demo.mandelbrot_flops(10**12) == round(counted * 10**12 / (side * side))
+
+
 def test_each_device_image_and_its_difference_are_saved(tmp_path: Path) -> None:
     for backend in ("cpu", "opencl"):
         need_backend(backend)

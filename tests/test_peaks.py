@@ -107,6 +107,12 @@ def test_a_run_without_peaks_says_how_to_measure_them(tmp_path, store) -> None:
             ("--bandwidth-size", "1"),
             "--bandwidth-size 1: too small to measure a peak at; give at least 65536",
         ),
+        (
+            ("-b", "cpu", "--bandwidth-size", "1000000000000000000"),
+            "--bandwidth-size 1000000000000000000: Stream_COPY's arrays would take "
+            "16000000000000000000 bytes, more than cpu:0",
+        ),
+        (("-b", "cpu", "--fma-size", "10000000000000000"), "PeakFMA's arrays would take"),
         (("--device", ""), "--device '': not BACKEND:INDEX as 'harness devices' lists it"),
         (("--device", "cpu:"), "--device 'cpu:': not BACKEND:INDEX"),
         (("--device", " cpu:0"), "--device ' cpu:0': not BACKEND:INDEX"),

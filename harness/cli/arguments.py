@@ -10,29 +10,35 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from harness import suite
+from harness.execution.results import MAX_COUNT
 from harness.execution.runner import MAX_SECONDS
 from harness.model.spec import KernelSpec
 
+#: The largest whole number an option takes: a run folder holds no count past it.
+MAX_WHOLE = int(MAX_COUNT)
+
 
 def positive_int(text: str) -> int:
-    """A whole number above 0 (sizes, repetitions, sample counts)."""
+    """A whole number above 0 and at most `MAX_WHOLE` (sizes, repetitions, sample counts)."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"{text!r} must be a positive whole number")
+    if value > MAX_WHOLE:
+        raise argparse.ArgumentTypeError(f"{text!r} is out of range: give 1 to {MAX_WHOLE:.0e}")
     return value
 
 
 def count(text: str) -> int:
-    """A whole number of 0 or more (warm-up repetitions)."""
+    """A whole number from 0 to `MAX_WHOLE` (warm-up repetitions)."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+    if not 0 <= value <= MAX_WHOLE:
+        raise argparse.ArgumentTypeError(f"{text!r} is out of range: give 0 to {MAX_WHOLE:.0e}")
     return value
 
 

@@ -16,7 +16,14 @@ from harness.cli import arguments
 from harness.errors import UsageError
 from harness.execution import peaks
 from harness.execution.peaks import LEAST_BANDWIDTH_SIZE, LEAST_FMA_SIZE, SPAN, keep, measure
-from harness.execution.runner import Runner, RunOptions
+from harness.execution.runner import (
+    Runner,
+    RunOptions,
+    array_bytes,
+    host_available_bytes,
+    largest_size,
+)
+from harness.suite import spec_of
 
 #: A --device value: a backend's name and a device's index, as 'harness devices' lists them.
 DEVICE = re.compile(r"([a-z][a-z0-9_]*):([0-9]+)", re.ASCII)
@@ -78,11 +85,31 @@ def _check_sizes(args: argparse.Namespace) -> None:
             )
 
 
+def _check_fit(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> None:
+    """Refuse, before anything is measured, a size whose arrays no chosen device
+    (or the host, which holds about three times them) has the memory for."""
+    host = host_available_bytes() // 3
+    for option, size, kernels in (
+        ("--bandwidth-size", args.bandwidth_size, tuple(peaks.BANDWIDTH)),
+        ("--fma-size", args.fma_size, (peaks.FMA,)),
+    ):
+        for info, kernel in ((i, k) for i in devices for k in kernels if size is not None):
+            spec = spec_of(kernel)
+            room = min(filter(None, (info.memory_bytes, host)), default=0)
+            if room and array_bytes(spec, size, "f64") > room:
+                raise UsageError(
+                    f"{option} {size}: {kernel}'s arrays would take "
+                    f"{array_bytes(spec, size, 'f64')} bytes, more than {info.id} "
+                    f"({info.name}) has room for; give at most {largest_size(spec, 'f64', room)}"
+                )
+
+
 def _cmd_peak(args: argparse.Namespace) -> int:
     _check_sizes(args)
     devices = _devices(args.backends, args.device)
     if not devices:
         raise UsageError("no device to measure (see 'harness devices')")
+    _check_fit(args, devices)
     path = peaks.store_path()
     peaks.check_store(path)
     runner = Runner(RunOptions(max_time=args.max_time))

@@ -21,6 +21,8 @@ from harness.execution.runner import (
     MEMORY_MEASURES,
     RunOptions,
     Task,
+    base_row,
+    largest_size_where,
     memory_bytes,
     plan,
     reaches,
@@ -220,6 +222,9 @@ def new_run(
         hold=args.hold,
     )
     tasks = plan(kernels, devices, options)
+    if not tasks:
+        raise UsageError(_nothing_to_run(kernels, options))
+    _check_counts(tasks)
     if args.max_time is None and not options.check and options.reps is None:
         options = dataclasses.replace(options, max_time=row_time(len(tasks), args.budget))
     try:
@@ -245,6 +250,38 @@ def new_run(
     if world is None or world.rank == 0:
         print(f"plan: {outline(tasks, options)}", file=sys.stderr, flush=True)
     return run_dir, meta, tasks
+
+
+def _check_counts(tasks: Sequence[Task]) -> None:
+    """UsageError for a size whose row would hold a count a run folder refuses as
+    damage (`results.implausible`: more than 1e18 FLOPs a repetition, say), before
+    any row runs: its row would be written and then skipped as corrupt."""
+
+    def problem(task: Task) -> str | None:
+        for column, value in base_row(task).items():
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                found = results.implausible(column, value)
+                if found:
+                    return found
+        return None
+
+    seen = set()
+    for task in tasks:
+        key = (task.kernel, task.size, task.precision, task.params, task.group)
+        if key in seen:
+            continue
+        seen.add(key)
+        found = problem(task)
+        if found:
+
+            def fits(size: int, task: Task = task) -> bool:
+                return problem(dataclasses.replace(task, size=size)) is None
+
+            largest = largest_size_where(fits, low=1)
+            raise UsageError(
+                f"{task.kernel} at size {task.size} is past what a run records ({found}); "
+                f"its sizes up to {largest} are accepted"
+            )
 
 
 #: Seconds a row takes besides its timed repetitions (inputs, verification,
@@ -336,6 +373,19 @@ def _known_peaks(devices: Sequence[DeviceInfo], options: RunOptions) -> dict[str
             file=sys.stderr,
         )
     return known
+
+
+def _nothing_to_run(kernels: Sequence[Any], options: RunOptions) -> str:
+    """Why a new run's plan has no row, in a line."""
+    if options.memory and kernels:
+        least = min(kernels, key=lambda s: memory_bytes(s, 1, options.precision, options.memory))
+        need = memory_bytes(least, 1, options.precision, options.memory)
+        budgets = ", ".join(map(str, options.budgets))
+        return (
+            f"nothing to run: no selected kernel fits --memory-{options.memory} {budgets} "
+            f"bytes (the least, {least.name}'s smallest size, needs {need})"
+        )
+    return "nothing to run: the options leave no row of the selected kernels"
 
 
 def _note_unmet_budgets(kernels: Sequence[Any], options: RunOptions) -> None:

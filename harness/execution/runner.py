@@ -443,7 +443,7 @@ def check_memory(
 _SIZE_CEILING = 1 << 48
 
 
-def _largest(fits: Callable[[int], bool], low: int = 0) -> int | None:
+def largest_size_where(fits: Callable[[int], bool], low: int = 0) -> int | None:
     """The largest size from ``low`` up that ``fits`` (which must hold for every size
     below one that fits); None if ``low`` does not."""
     if not fits(low):
@@ -469,7 +469,7 @@ def largest_size(spec: KernelSpec, precision: str, limit: int) -> int | None:
     def fits(size: int) -> bool:
         return all(n * items[name] <= limit for name, n in spec.lengths(size).items())
 
-    return _largest(fits)
+    return largest_size_where(fits)
 
 
 #: What a memory budget counts: the bytes of every array of the kernel, or the
@@ -505,7 +505,7 @@ def size_for_memory(spec: KernelSpec, precision: str, measure: str, budget: int)
     ``budget``, so that a run can put each kernel inside or outside a cache on
     purpose; None where even size 1 needs more. For a budget the kernel never
     `reaches` the answer means nothing."""
-    return _largest(lambda size: _within(spec, size, precision, measure, budget), low=1)
+    return largest_size_where(lambda size: _within(spec, size, precision, measure, budget), low=1)
 
 
 def check_array_limit(spec: KernelSpec, task: Task, session: base.Session) -> None:
