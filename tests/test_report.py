@@ -264,13 +264,13 @@ def test_check_only_run_says_it_has_no_timings(runs: dict[str, Path]) -> None:
     ],
     ids=["missing", "empty", "file", "empty-journal", "corrupt", "folder-of-runs"],
 )
-@pytest.mark.parametrize("command", ["report", "plot", "compare"])
+@pytest.mark.parametrize("command", ["report", "plot", "compare", "show", "export"])
 def test_bad_run_folders_get_one_clear_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], make, message: str, command: str
 ) -> None:
     path = tmp_path / "run"
     make(path)
-    args = [command, str(path)] + ([str(path)] if command == "compare" else [])
+    args = [command, str(path)] + {"compare": [str(path)], "export": ["--thicket"]}.get(command, [])
     assert main(args) == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert err.startswith(f"harness: error: {path}")

@@ -364,7 +364,9 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 def _cmd_show(args: argparse.Namespace) -> int:
     rows = results.ensure_csv(args.run_dir)
     if not rows:
-        raise UsageError(f"{args.run_dir}: the journal has no rows yet")
+        raise UsageError(
+            f"{args.run_dir}: the journal has no readable rows (empty, or every line corrupt)"
+        )
     print(table.format_rows(rows, table.param_names(results.read_metadata(args.run_dir))))
     print(f"\nresults: {args.run_dir / results.RESULTS}")
     return 1 if any(r.get("status") in ("fail", "error") for r in rows) else 0
