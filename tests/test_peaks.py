@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -126,3 +130,28 @@ def test_bad_peak_arguments_get_one_line(store, args, message) -> None:
     assert proc.returncode == 2
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert store.read_bytes() == before, "a refused command changed the stored peaks"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_peak_keeps_nothing_half_measured_and_exits_130(store, signum) -> None:
+    # To the whole process group, as Ctrl-C and a batch system's stop send it.
+    before = store.read_bytes()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "peak", "-b", "cpu", "--span", "5"],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={"XDG_RUNTIME_DIR": "/tmp", **os.environ},
+        start_new_session=True,
+        # A test process may have been started with SIGINT ignored; a shell's is not.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert proc.stderr is not None
+    assert "measuring cpu:0" in proc.stderr.readline()
+    time.sleep(1)
+    os.killpg(proc.pid, signum)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted: no peak of cpu:0 kept (a stored one stays)" in err
+    assert "Traceback" not in err
+    assert store.read_bytes() == before

@@ -7,11 +7,14 @@ command does with them; this one builds the parser from them and runs ``main``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from harness import __version__, suite
 from harness.cli import (
@@ -92,6 +95,26 @@ def _suite_files(argv: Sequence[str]) -> list[str]:
     return files
 
 
+def _as_interrupt(signum: int, frame: Any) -> NoReturn:
+    """SIGTERM (a batch system's stop) taken as Ctrl-C is: the command stops where it is."""
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _terminable() -> Iterator[None]:
+    """SIGTERM raises KeyboardInterrupt while a command runs, as SIGINT does (``run``
+    and ``mutants`` put their own handlers over it while they measure). Only the
+    main thread may handle signals."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _as_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``harness`` command; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -101,14 +124,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"harness: error: {exc}", file=sys.stderr)
         return 2
     parser = build_parser()
+    command = "harness"
     try:
         args, extra = parser.parse_known_args(argv)
+        command = f"harness {args.command}"
         if extra:
-            command = f"harness {args.command}"
             raise UsageError(f"unrecognized arguments: {' '.join(extra)} (see '{command} --help')")
         args.argv = argv
         partition.form_override()
-        return args.handler(args)
+        with _terminable():
+            return args.handler(args)
+    except KeyboardInterrupt:
+        # A second signal now ends the process as it would have without us.
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        print(
+            f"\n{command}: interrupted; what it was writing may be incomplete",
+            file=sys.stderr,
+        )
+        return 130
     except (UsageError, suite.SelectionError, results.RunFolderError) as exc:
         print(f"harness: error: {exc}", file=sys.stderr)
         return 2

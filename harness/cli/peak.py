@@ -116,7 +116,16 @@ def _cmd_peak(args: argparse.Namespace) -> int:
     measured, refused = [], 0
     for info in devices:
         print(f"measuring {info.id} ({info.name}) ...", file=sys.stderr, flush=True)
-        peak = measure(info, runner, args.fma_size, args.bandwidth_size, args.span)
+        try:
+            peak = measure(info, runner, args.fma_size, args.bandwidth_size, args.span)
+        except KeyboardInterrupt:
+            kept = len(measured) - refused
+            print(
+                f"\ninterrupted: no peak of {info.id} kept (a stored one stays); "
+                f"{kept} device(s) measured before it kept theirs",
+                file=sys.stderr,
+            )
+            return 130
         measured.append(peak)
         print(_line(peak), flush=True)
         for note in peak["notes"]:
