@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import csv
+import json
 import math
+import shutil
 from pathlib import Path
 
 import pytest
@@ -112,6 +114,27 @@ def test_a_kernel_that_now_fails_verification_is_broken(runs: dict[str, Path]) -
     assert rows[("Stream_TRIAD", "opencl:0")][-3:] == ["fail", "-", "broken"]
     back = harness("compare", str(runs["wrong"]), str(runs["base"]))
     assert _table(back.stdout)[("Stream_TRIAD", "opencl:0")][-1] == "fixed"
+
+
+@pytest.mark.parametrize("interrupted", [False, True])
+def test_an_interrupted_run_fails_the_gate_on_the_rows_it_never_ran(
+    runs: dict[str, Path], tmp_path: Path, interrupted: bool
+) -> None:
+    """The base's rows less its last, as a run cut short leaves them: a gate passes
+    on work done only, so rows only in the base fail it where the new run stopped
+    short, and are listed alone where it chose fewer kernels."""
+    new = tmp_path / "new"
+    shutil.copytree(runs["base"], new)
+    journal = new / "journal.jsonl"
+    journal.write_text("".join(journal.read_text().splitlines(keepends=True)[:-1]))
+    meta = json.loads((new / "metadata.json").read_text())
+    meta["interrupted"] = interrupted
+    (new / "metadata.json").write_text(json.dumps(meta))
+    proc = harness("compare", str(runs["base"]), str(new))
+    assert proc.stdout.rstrip().endswith("3 noise, 1 only in base"), proc.stdout
+    assert proc.returncode == (1 if interrupted else 0), proc.stderr
+    stopped = f"fail: {new} was interrupted (or is still running) before 1 row(s) of the base"
+    assert (stopped in proc.stderr) == interrupted
 
 
 def test_check_only_runs_compare_as_not_timed_and_never_pass(runs: dict[str, Path]) -> None:

@@ -57,10 +57,12 @@ ratio = new median / base median. A row is
   noise        otherwise
 where spread = max(standard deviation, median - minimum) of the row's repetitions.
 'broken' (ok in base, fail or error in new) counts as a regression; 'fixed',
-'not timed', 'only in base' and 'only in new' are listed and do not.
+'not timed', 'only in base' and 'only in new' are listed and do not, but for rows
+only in base when NEW_RUN was interrupted (or is still running): work not done.
 
-Exit status: 1 when anything regressed or broke, 0 otherwise, 2 for a usage error
-or two runs with no row in common or none timed in both (nothing was compared)."""
+Exit status: 1 when anything regressed or broke, or NEW_RUN stopped short of rows
+the base has; 0 otherwise; 2 for a usage error or two runs with no row in common
+or none timed in both (nothing was compared)."""
 
 
 def _peak(text: str) -> tuple[str, float]:
@@ -358,6 +360,17 @@ def _cmd_compare(args: argparse.Namespace) -> int:
             result.to_csv(args.csv, index=False)
         except OSError as exc:
             raise UsageError(f"--csv {str(args.csv)!r}: cannot write it ({exc.strerror})") from None
+    unfinished = new_meta.get("interrupted") or (new_meta.get("start") and not new_meta.get("end"))
+    left = int((result["verdict"] == comparison.ONLY_BASE).sum())
+    if unfinished and left:
+        # A gate passes on work done only: the rows a cut-short run never ran may be
+        # the ones that would have regressed.
+        print(
+            f"fail: {args.new} was interrupted (or is still running) before {left} row(s) of "
+            f"the base ran in it; finish it with harness run --resume {args.new}",
+            file=sys.stderr,
+        )
+        return 1
     return 1 if result["verdict"].isin(comparison.FAILING).any() else 0
 
 
