@@ -881,44 +881,44 @@ class Runner:
     ) -> dict[str, float]:
         """Seconds per repetition of each candidate on the row's inputs, over
         `TRIAL_ROUNDS` rounds in which each in turn runs a batch of repetitions
-        untimed and times another (about `TRIAL_SECONDS` per candidate in all;
-        one round of one for a slow kernel), so that a moment of noise does not
-        decide: each candidate's fastest round's median. Each candidate's arrays
-        are loaded once, since loading them took most of a trial's time."""
+        untimed and times another (about `TRIAL_SECONDS` per candidate in all),
+        so that a moment of noise does not decide: each candidate's fastest
+        round's median. A slow kernel's trial is one timed repetition each, after
+        the warm-up (a trial of three at a third of a second each was a row's
+        largest host cost). Each candidate's arrays are loaded once, since
+        loading them took most of a fast kernel's trial."""
         spec = task_spec(task)
         timed = self._inputs(spec, task)[0]
         arrays = {a.name: timed.inputs[a.name] for a in spec.arrays}
         loaded: dict[str, tuple[base.Execution, list[ResolvedLaunch]]] = {}
         rounds: dict[str, list[float]] = {name: [] for name in candidates}
+        hold = self.options.hold
         try:
+            warm = 0.0
             for name, dealt in candidates.items():
                 execution = session.load(dealt, task.precision, source, arrays)
                 loaded[name] = (execution, dealt.resolve(task.size, timed.inputs, task.precision))
                 # Fresh arrays and an idle device run slow at first (on PoCL a
-                # batch or two at several times the pace): one run warms.
+                # batch or two at several times the pace): one run warms, and its
+                # time, the longest a repetition takes, sizes the rounds.
+                start = time.perf_counter()
                 execution.run(loaded[name][1])
-            # The first round times one repetition each, to size the others.
-            reps, turn, total = 1, 0, 1 + TRIAL_ROUNDS
-            while turn < total:
+                warm = max(warm, time.perf_counter() - start)
+            # Two batches a round: the untimed one, then the timed one.
+            per_round = TRIAL_SECONDS / TRIAL_ROUNDS / max(2 * warm, 1e-9)
+            reps = max(1, min(TRIAL_REPS, int(per_round)))
+            for _ in range(TRIAL_ROUNDS if per_round >= 1 else 1):
                 for name, (execution, launches) in loaded.items():
-                    execution.time(launches, reps, self.options.hold)
-                    times = execution.time(launches, reps, self.options.hold)
-                    rounds[name].append(float(np.median(times)))
-                if turn == 0:
-                    slowest = max(r[0] for r in rounds.values())
-                    # Two batches a round: the untimed one, then the timed one.
-                    per_round = TRIAL_SECONDS / TRIAL_ROUNDS / max(2 * slowest, 1e-9)
-                    reps = max(1, min(TRIAL_REPS, int(per_round)))
-                    if per_round < 1:  # a slow kernel: the first round was its trial
-                        total = 1
-                turn += 1
+                    if per_round >= 1:
+                        execution.time(launches, reps, hold)
+                    rounds[name].append(float(np.median(execution.time(launches, reps, hold))))
         except BaseException as exc:
             for execution, _ in loaded.values():
                 _close_after(execution, exc)
             raise
         for execution, _ in loaded.values():
             execution.close()
-        return {name: min(medians[1:] or medians) for name, medians in rounds.items()}
+        return {name: min(medians) for name, medians in rounds.items()}
 
     def _verify(
         self,
