@@ -21,7 +21,7 @@ from harness.execution.runner import (
     RunOptions,
     array_bytes,
     host_available_bytes,
-    largest_size,
+    largest_size_where,
 )
 from harness.suite import spec_of
 
@@ -96,11 +96,14 @@ def _check_fit(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> None:
         for info, kernel in ((i, k) for i in devices for k in kernels if size is not None):
             spec = spec_of(kernel)
             room = min(filter(None, (info.memory_bytes, host)), default=0)
-            if room and array_bytes(spec, size, "f64") > room:
+            need = array_bytes(spec, size, "f64")
+            if room and need > room:
+                most = largest_size_where(
+                    lambda n, spec=spec, room=room: array_bytes(spec, n, "f64") <= room, low=1
+                )
                 raise UsageError(
-                    f"{option} {size}: {kernel}'s arrays would take "
-                    f"{array_bytes(spec, size, 'f64')} bytes, more than {info.id} "
-                    f"({info.name}) has room for; give at most {largest_size(spec, 'f64', room)}"
+                    f"{option} {size}: {kernel}'s arrays would take {need} bytes, more than "
+                    f"{info.id} ({info.name}) has room for; give at most {most}"
                 )
 
 

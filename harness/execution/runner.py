@@ -431,7 +431,7 @@ def check_memory(
             f"{device.id} ({device.name}) has {device.memory_bytes} bytes"
         )
     host = host_available_bytes()
-    copies = 3 + 2 * len(spec.check_cases) * check
+    copies = 3 + (2 * len(spec.check_cases) if check else 0)
     if host and copies * need > host:
         raise base.DeviceOutOfMemory(
             f"{spec.name} at size {task.size} needs about {copies * need} bytes of host memory "

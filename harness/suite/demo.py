@@ -88,7 +88,7 @@ def _mandelbrot_plan(size: int) -> list[Launch]:
 def _mandelbrot_counts(side: int, limit: int, x0, y0, step, dtype) -> np.ndarray:
     """Escape iterations of every pixel in ``dtype``: all pixels iterate at once,
     those that escape leaving the arrays, so that each iteration costs as many
-    pixels as are still inside (a third of the time of iterating them all)."""
+    pixels as are still inside (a quarter of the time of iterating them all)."""
     index = np.arange(side * side)
     cx = (dtype.type(x0) + dtype.type(step) * (index % side).astype(dtype)).astype(dtype)
     cy = (dtype.type(y0) + dtype.type(step) * (index // side).astype(dtype)).astype(dtype)
