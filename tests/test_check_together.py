@@ -95,3 +95,23 @@ def test_a_faulty_row_beside_the_other_devices_rows_stays_its_own(
         faulty = (row["kernel"], row["device_id"]) == ("Stream_TRIAD", "opencl:0")
         expected = f"{problem} during Stream_TRIAD on opencl:0" if faulty else ""
         assert (row["status"] != "ok", row["reason"]) == (faulty, expected), row
+
+
+def test_a_devices_library_calls_are_one_unit_of_one_worker() -> None:
+    """A library builds its routine in the worker that first calls it, so a
+    check hands every library row of a device to one worker, in the plan's
+    order; the kernels' own rows stay units of their kernel."""
+    from harness.execution.workers import _Schedule
+
+    kernels = ["Polybench_GEMM", "Polybench_3MM", "Polybench_ATAX"]
+    tasks = [
+        Task(kernel, "opencl", 0, 100, "f64", (("impl", impl),))
+        for kernel in kernels
+        for impl in ("kernel", "library")
+    ]
+    schedule = _Schedule(tasks, together=True)
+    units = list(schedule.units[("opencl", 0)])
+    assert units == [[0], [1, 3, 5], [2], [4]]
+    _lane, first = schedule.next(set())
+    taken = [first] + [schedule.next({("other", 0)})[1] for _ in range(2)]
+    assert taken == [0, 1, 3]

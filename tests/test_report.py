@@ -270,7 +270,7 @@ def test_bad_run_folders_get_one_clear_line(
 ) -> None:
     path = tmp_path / "run"
     make(path)
-    args = [command, str(path)] + {"compare": [str(path)], "export": ["--thicket"]}.get(command, [])
+    args = [command, str(path), *{"compare": [str(path)], "export": ["--thicket"]}.get(command, [])]
     assert main(args) == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert err.startswith(f"harness: error: {path}")

@@ -93,6 +93,12 @@ def precision_free(kernel: str) -> bool:
     return not any(re.search(r"\bREAL\b", sources.expand(p).text) for p in found if p)
 
 
+#: The fast tier's partition: a CPU device's check verifies each candidate
+#: (`harness.model.partition.candidates`), which compiles each kernel twice on
+#: PoCL; the other, ``chunk``, is the full tier's, at every check size.
+ONE_PARTITION = ("item",)
+
+
 #: The sorts' cases on wgpu are half the matrix's time on lavapipe: the full
 #: tier's, whose sorts there are test_sort's small lengths.
 SORTS = ("Bitonic_", "Algorithm_SORT")
@@ -153,6 +159,7 @@ def test_kernel_verifies(
         check_all=not one,
         size=suite.BY_NAME[kernel].sizes_for_check[0] if one else None,
         params=DEFAULT_STEPS,
+        partitions=ONE_PARTITION if one else (),
     )
     tasks = plan([suite.BY_NAME[kernel]], default_devices(backend), options)
     assert tasks, f"--check plans no task for {kernel} on {backend}"

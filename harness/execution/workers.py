@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import math
 import mmap
 import multiprocessing
@@ -65,7 +66,7 @@ from harness.execution.runner import (
     host_available_bytes,
     make_data,
 )
-from harness.model.spec import KernelSpec
+from harness.model.spec import KernelSpec, library_routine
 
 
 def _die_with(parent: int) -> None:
@@ -365,6 +366,17 @@ class _Pending:
 CHECK_LANES = min(4, os.cpu_count() or 1)
 
 
+@functools.cache
+def _calls_library(kernel: str, params: tuple[tuple[str, str], ...]) -> bool:
+    """Whether a kernel (with its parameters) calls a library routine; False
+    where its description cannot say (its row reports why)."""
+    try:
+        spec = suite.spec_of(kernel).with_params(dict(params))
+        return any(library_routine(launch.entry) for launch in spec.plan(spec.check_size))
+    except Exception:
+        return False
+
+
 class _Schedule:
     """Which task `Workers.rows` starts next, and on which of its device's workers
     (its lane). A verification-only run hands a device's tasks out in units, the
@@ -374,10 +386,19 @@ class _Schedule:
     def __init__(self, tasks: Sequence[Task], together: bool) -> None:
         self.units: dict[Any, deque[list[int]]] = {}
         last: dict[Any, tuple] = {}
+        library: dict[Any, list[int]] = {}
         for index, task in enumerate(tasks):
             device = (task.backend, task.device) if together else ""
             queue = self.units.setdefault(device, deque())
-            if together and queue and last[device] == (task.kernel, task.params):
+            if together and _calls_library(task.kernel, task.params):
+                # One unit for a device's library calls: a library builds its
+                # routine in the worker that first calls it (CLBlast's GEMM, 20 s
+                # on PoCL), and two workers at once would both build it.
+                if device not in library:
+                    library[device] = []
+                    queue.append(library[device])
+                library[device].append(index)
+            elif together and queue and last[device] == (task.kernel, task.params):
                 queue[-1].append(index)
             else:
                 queue.append([index])
