@@ -11,6 +11,7 @@ import re
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,8 +28,8 @@ from harness.cli.run_plan import (
 )
 from harness.errors import UsageError
 from harness.execution import metadata, peaks, ranks, results
-from harness.execution.runner import Task, base_row, plan
-from harness.execution.workers import STOP_SIGNALS, InProcess, Workers
+from harness.execution.runner import RunOptions, Task, ahead, base_row, plan
+from harness.execution.workers import CHECK_LANES, STOP_SIGNALS, InProcess, Workers
 from harness.reporting import table
 
 
@@ -216,6 +217,8 @@ def _execute_run(
     failure: results.WriteError | None = None
     try:
         executor.start(options, by_id, tasks)
+        if not options.check and isinstance(executor, Workers):
+            _build_ahead(executor, tasks, by_id, options, stop)
         # A verification-only run times nothing: each device's worker takes its
         # next row as soon as it is free (in this process, one after another).
         stream = executor.rows(tasks, lambda: bool(stop.received), together=options.check)
@@ -269,6 +272,33 @@ def _execute_run(
         )
         return stop.status(), run_dir
     return (1 if any(r["status"] in ("fail", "error") for r in rows) else 0), run_dir
+
+
+def _build_ahead(
+    executor: Workers,
+    tasks: list[Task],
+    devices: dict[str, dict[str, Any]],
+    options: RunOptions,
+    stop: _Stop,
+) -> None:
+    """Build a timed run's kernels for its CPU devices first, several at once
+    (`harness.execution.runner.ahead`), saying so: with a driver's cache empty
+    that is most of a first run's time, and its timed rows run one at a time."""
+    todo = ahead(tasks, devices, options)
+    if len(todo) < 2 or CHECK_LANES < 2:
+        return
+    where = ", ".join(sorted({f"{t.backend}:{t.device}" for t in todo}))
+    print(
+        f"building {len(todo)} kernels for {where} first, {CHECK_LANES} at a time",
+        file=sys.stderr,
+        flush=True,
+    )
+    start = time.monotonic()
+    built = executor.prepare(todo, lambda: bool(stop.received))
+    unbuilt = f"; {len(todo) - built} not, as their rows will say" if built < len(todo) else ""
+    print(
+        f"built {built} in {time.monotonic() - start:.0f} s{unbuilt}", file=sys.stderr, flush=True
+    )
 
 
 #: The reason of a row whose worker the run's own Ctrl-C or SIGTERM killed, as

@@ -403,6 +403,45 @@ def base_row(task: Task, device: str | None = None) -> dict[str, Any]:
     }
 
 
+def probed(options: RunOptions) -> bool:
+    """Whether a run's timed rows probe their kernels at a 64th of their size
+    first (`Runner._fitted_size`): those at each kernel's default size."""
+    given = options.size is not None or options.sizes or options.size_factors
+    return not (options.check or given or options.budgets)
+
+
+def ahead(
+    tasks: Sequence[Task], devices: dict[str, dict[str, Any]], options: RunOptions
+) -> list[Task]:
+    """What a timed run builds ahead of its first timed row (`Runner.prepare`),
+    several at once: the probe of each shipped kernel it compiles for a CPU device
+    (PoCL, lavapipe), once per program. Compiling is the host's work there, most
+    of a first run's time, and one row at a time left all but one core idle; these
+    drivers keep what they build on disk, where the timed rows find it. A source
+    of the user's own (``--sources``, user suites), perhaps mid-change, builds in
+    its row, which is where its failure (a hang) belongs; rows at sizes of the
+    user's choosing probe nothing, and nothing is built ahead for them."""
+    if not probed(options):
+        return []
+    chosen: dict[tuple, Task] = {}
+    shipped = sources.shipped_root().resolve()
+    extra = options.sources
+    for task in tasks:
+        kind = devices.get(f"{task.backend}:{task.device}", {}).get("kind", "")
+        backend = get_backend(task.backend)
+        if "cpu" not in str(kind).split("/") or backend.language is None:
+            continue
+        spec = task_spec(task)
+        source = sources.find(backend.language, backend.extension, spec.source_name, extra)
+        if source is None or not source.resolve().is_relative_to(shipped):
+            continue
+        size = max(task.size // PROBE_FRACTION, 1)
+        key = (task.backend, task.device, task.kernel, task.params, task.precision)
+        key += (task.group, task.partition, task.wgsl_checks)
+        chosen.setdefault(key, replace(task, size=size, cache="hot", transfers="resident"))
+    return list(chosen.values())
+
+
 def task_spec(task: Task) -> KernelSpec:
     """The kernel a task runs: its run options chosen, at its work-group size."""
     return suite.spec_of(task.kernel).with_params(dict(task.params)).with_group(task.group)
@@ -766,6 +805,41 @@ class Runner:
             )
         return row
 
+    def prepare(self, task: Task) -> dict[str, Any]:
+        """Compile the kernel in each partition its row may take, and run the form
+        its probe runs (`_probed`) once at the task's size, untimed and unverified:
+        a driver that keeps what it builds on disk (PoCL, Mesa) then has it ready
+        for the row that probes and times the kernel (see `ahead`). The row says
+        only whether that worked; a failure is the timed row's to report."""
+        spec = task_spec(task)
+        backend = self._backend(task.backend)
+        row = base_row(task)
+        try:
+            session = self._session(backend, task.device)
+            session.set_shader_checks(task.wgsl_checks != "off")
+            source = sources.find(
+                backend.language or "", backend.extension, spec.source_name, self.options.sources
+            )
+            if source is None:
+                return _skip(row, "no source")
+            probed = self._probed(spec, task, session, source)
+            choices = partition_choices(task, backend, session, self.options.sources)
+            walks = walking(source, session.info.kind) if choices else frozenset()
+            units = session.info.compute_units
+            others = [partition.partitioned(spec, p, walks, units) for p in choices[:-1]]
+            timed = self._inputs(spec, task)[0]
+            arrays = {a.name: timed.inputs[a.name] for a in spec.arrays}
+            for form in (*others, probed):
+                execution = session.load(form, task.precision, source, arrays)
+                try:
+                    if form is probed:
+                        execution.run(form.resolve(task.size, timed.inputs, task.precision))
+                finally:
+                    execution.close()
+        except Exception as exc:
+            row.update(status="error", reason=f"{type(exc).__name__}: {exc}")
+        return row
+
     def _fitted_size(
         self, spec: KernelSpec, task: Task, session: base.Session, source: Path | None
     ) -> tuple[int | None, str] | None:
@@ -782,13 +856,13 @@ class Runner:
         takes a probe's time: that errs towards sizing down only rows far over the
         budget."""
         options = self.options
-        given = options.size is not None or options.sizes or options.size_factors
-        if options.check or given or options.budgets:
+        if not probed(options):
             return None
         probe = max(task.size // PROBE_FRACTION, 1)
         if probe >= task.size:
             return None
-        device, host = self._probe(spec, replace(task, size=probe), session, source)
+        form = self._probed(spec, task, session, source)
+        device, host = self._probe(form, probe, task, session, source)
         reps = 1 + options.warmup + MIN_REPS
         budget = max(ROW_BUDGET_MIN_S, ROW_BUDGET_FACTOR * options.max_time)
 
@@ -819,17 +893,39 @@ class Runner:
             "as it is)"
         )
 
+    def _probed(
+        self, spec: KernelSpec, task: Task, session: base.Session, source: Path | None
+    ) -> KernelSpec:
+        """The form of the kernel a probe runs: the last partition the row may take
+        (``chunk`` on a CPU device), whose launches have as many work-items at a
+        probe's size as at the row's, so that the driver builds it once for both
+        (PoCL builds a kernel again for a grid of 64K work-items or more)."""
+        backend = self._backend(task.backend)
+        choices = partition_choices(task, backend, session, self.options.sources)
+        if not choices or source is None:
+            return spec
+        walks = walking(source, session.info.kind)
+        return partition.partitioned(spec, choices[-1], walks, session.info.compute_units)
+
     def _probe(
-        self, spec: KernelSpec, probe: Task, session: base.Session, source: Path | None
+        self,
+        form: KernelSpec,
+        size: int,
+        task: Task,
+        session: base.Session,
+        source: Path | None,
     ) -> tuple[float, float]:
-        """Seconds one repetition takes at a probe's size (after one untimed), and
-        seconds the host takes to make its inputs and reference outputs there."""
+        """Seconds one repetition of the kernel's ``form`` takes at a probe's
+        ``size`` (after one untimed), and seconds the host takes to make its inputs
+        and reference outputs there."""
+        probe = replace(task, size=size)
+        spec = task_spec(probe)
         start = time.perf_counter()
         timed = make_data(spec, probe, self.options.seed, check=False)[0]
         host = time.perf_counter() - start
         arrays = {a.name: timed.inputs[a.name] for a in spec.arrays}
-        launches = spec.resolve(probe.size, timed.inputs, probe.precision)
-        execution = session.load(spec, probe.precision, source, arrays)
+        launches = form.resolve(probe.size, timed.inputs, probe.precision)
+        execution = session.load(form, probe.precision, source, arrays)
         try:
             execution.run(launches)
             (seconds,) = execution.time(launches, 1, self.options.hold)

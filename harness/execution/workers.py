@@ -134,7 +134,8 @@ def _serve(conn: Connection, backend: str, parent: int) -> None:
     """A worker's life: list its backend's devices for the parent, open the device
     it is then given, and execute each task received: ask the parent for inputs
     when a row needs ones it was not sent (``("data", task)``, answered with them
-    or None: then it makes its own), and send back ``("row", row, lost, sources)``:
+    or None: then it makes its own), or only build its kernel (`Runner.prepare`),
+    and send back ``("row", row, lost, sources)``:
     whether the device was lost (the worker then ends) and its devices' energy
     sources (`energy_sources`)."""
     _die_with(parent)
@@ -149,11 +150,11 @@ def _serve(conn: Connection, backend: str, parent: int) -> None:
     runner.open(backend, index)
     while not runner.lost:
         try:
-            task, shared = conn.recv()
+            task, shared, prepare = conn.recv()
         except EOFError:
             break
         runner.take(task, shared)
-        row = runner.execute(task)
+        row = runner.prepare(task) if prepare else runner.execute(task)
         conn.send(("row", row, runner.lost, energy_sources(runner)))
     runner.close()
 
@@ -554,6 +555,19 @@ class Workers:
         worker goes too."""
         return next(self.rows([task], lambda: False))
 
+    def prepare(self, tasks: Sequence[Task], halted: Callable[[], bool]) -> int:
+        """Build the kernels of ``tasks`` (`runner.ahead`'s) as a check runs its
+        rows, as many at once as the host has cores, so that the timed rows find
+        them built; the workers started for this go again. How many were built."""
+        built = 0
+        try:
+            for row in self._rows(tasks, halted, True, prepare=True):
+                built += row["status"] == "ok"
+        finally:
+            for key in [k for k in self._workers if k[2] != 0]:
+                self._workers.pop(key).stop()
+        return built
+
     def rows(
         self, tasks: Sequence[Task], halted: Callable[[], bool], together: bool = False
     ) -> Iterator[dict[str, Any]]:
@@ -571,6 +585,16 @@ class Workers:
         running are yielded, in order, and the rows end. Cut short (a second
         interrupt), the workers still running go too.
         """
+        return self._rows(tasks, halted, together)
+
+    def _rows(
+        self,
+        tasks: Sequence[Task],
+        halted: Callable[[], bool],
+        together: bool,
+        prepare: bool = False,
+    ) -> Iterator[dict[str, Any]]:
+        """`rows`, or with ``prepare`` the rows of `Runner.prepare`."""
         self._several = together
         schedule = _Schedule(tasks, together)
         users = Counter(data_key(task) for task in tasks)
@@ -592,7 +616,7 @@ class Workers:
                 while not halted() and (chosen := schedule.next(busy)) is not None:
                     lane, index = chosen
                     began[index] = time.perf_counter()
-                    pending = self._dispatch(index, tasks[index], lane[1])
+                    pending = self._dispatch(index, tasks[index], lane[1], prepare)
                     if isinstance(pending, _Pending):
                         pending.lane = lane
                         waiting[pending.worker.conn] = pending
@@ -626,7 +650,9 @@ class Workers:
         for index in sorted(done):
             yield done[index]
 
-    def _dispatch(self, index: int, task: Task, lane: int = 0) -> _Pending | dict[str, Any]:
+    def _dispatch(
+        self, index: int, task: Task, lane: int = 0, prepare: bool = False
+    ) -> _Pending | dict[str, Any]:
         """Hand the task to its device's worker of ``lane`` (started if need be): what
         to wait for, or the error row of a worker that is dead or never listed its
         devices."""
@@ -640,7 +666,7 @@ class Workers:
         try:
             if worker.catalog(timeout) is None:
                 return self._failed(pending, f"timed out after {timeout:g} s")
-            worker.conn.send((task, self._made(task)))
+            worker.conn.send((task, self._made(task), prepare))
         except (EOFError, OSError):
             worker.process.join(5)
             return self._failed(pending, _death(worker.process.exitcode))
