@@ -88,7 +88,8 @@ def test_only_compiled_kernels_on_cpu_devices_are_built_ahead() -> None:
 
 
 def test_a_timed_run_says_what_it_builds_first(tmp_path: Path) -> None:
-    """The command line says what it builds first and how long it took."""
+    """The command line says what it builds first and how long it took, and so
+    does the run's metadata (that time is no row's host cost)."""
     need_backend("opencl")
     proc = harness(
         "run", "-k", "Stream_COPY", "Stream_ADD", "-b", "opencl", "--max-time", "0.2",
@@ -97,8 +98,10 @@ def test_a_timed_run_says_what_it_builds_first(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "building 2 kernels for opencl:0 first, " in proc.stderr
     assert "built 2 in " in proc.stderr and " not, as their rows will say" not in proc.stderr
-    rows = results.read_journal(run_folder(tmp_path))
-    assert [r["status"] for r in rows] == ["ok", "ok"]
+    folder = run_folder(tmp_path)
+    assert [r["status"] for r in results.read_journal(folder)] == ["ok", "ok"]
+    built = results.read_metadata(folder)["built_ahead"]
+    assert (built["kernels"], built["built"]) == (2, 2) and built["seconds"] > 0
 
 
 def test_a_source_of_the_users_own_builds_in_its_row() -> None:

@@ -218,7 +218,7 @@ def _execute_run(
     try:
         executor.start(options, by_id, tasks)
         if not options.check and isinstance(executor, Workers):
-            _build_ahead(executor, tasks, by_id, options, stop)
+            meta["built_ahead"] = _build_ahead(executor, tasks, by_id, options, stop)
         # A verification-only run times nothing: each device's worker takes its
         # next row as soon as it is free (in this process, one after another).
         stream = executor.rows(tasks, lambda: bool(stop.received), together=options.check)
@@ -280,13 +280,15 @@ def _build_ahead(
     devices: dict[str, dict[str, Any]],
     options: RunOptions,
     stop: _Stop,
-) -> None:
+) -> dict[str, Any] | None:
     """Build a timed run's kernels for its CPU devices first, several at once
     (`harness.execution.runner.ahead`), saying so: with a driver's cache empty
-    that is most of a first run's time, and its timed rows run one at a time."""
+    that is most of a first run's time, and its timed rows run one at a time.
+    What it built and the seconds it took (host time of no row), for the run's
+    metadata; None where it built nothing."""
     todo = ahead(tasks, devices, options)
     if len(todo) < 2 or CHECK_LANES < 2:
-        return
+        return None
     where = ", ".join(sorted({f"{t.backend}:{t.device}" for t in todo}))
     print(
         f"building {len(todo)} kernels for {where} first, {CHECK_LANES} at a time",
@@ -295,10 +297,15 @@ def _build_ahead(
     )
     start = time.monotonic()
     built = executor.prepare(todo, lambda: bool(stop.received))
+    seconds = time.monotonic() - start
     unbuilt = f"; {len(todo) - built} not, as their rows will say" if built < len(todo) else ""
-    print(
-        f"built {built} in {time.monotonic() - start:.0f} s{unbuilt}", file=sys.stderr, flush=True
-    )
+    print(f"built {built} in {seconds:.0f} s{unbuilt}", file=sys.stderr, flush=True)
+    return {
+        "kernels": len(todo),
+        "built": built,
+        "seconds": round(seconds, 3),
+        "lanes": CHECK_LANES,
+    }
 
 
 #: The reason of a row whose worker the run's own Ctrl-C or SIGTERM killed, as
