@@ -168,3 +168,25 @@ def test_resume_runs_again_the_rows_an_interruption_cut_short(tmp_path: Path) ->
         ("Stream_ADD", "ok"),
     ]
     assert results.read_metadata(folder)["interrupted"] is False
+
+
+def test_ctrl_c_while_kernels_are_built_first_stops_before_any_row(tmp_path: Path) -> None:
+    """With PoCL's cache empty the run builds its kernels first for a while; Ctrl-C
+    there stops the building at once and leaves a run to resume, its message saying
+    how far the building got."""
+    need_backend("opencl")
+    args = ["-k", "Stream", "Basic", "-b", "opencl", "--max-time", "0.2"]
+    proc = start_group(args, tmp_path / "out", POCL_CACHE_DIR=str(tmp_path / "pocl"))
+    assert proc.stderr is not None
+    seen = ""
+    while "building " not in seen and proc.poll() is None:
+        seen += proc.stderr.readline()
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, seen + err
+    assert " kernels for opencl:0 first, " in seen
+    assert "stopped" in err.split("built ")[1].splitlines()[0], err
+    folder = run_folder(tmp_path / "out")
+    assert f"interrupted: 0 of 25 rows run; continue with: harness run --resume {folder}" in err
+    assert results.read_metadata(folder)["interrupted"] is True
+    assert results.read_metadata(folder)["built_ahead"]["built"] < 25

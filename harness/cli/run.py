@@ -298,7 +298,12 @@ def _build_ahead(
     start = time.monotonic()
     built = executor.prepare(todo, lambda: bool(stop.received))
     seconds = time.monotonic() - start
-    unbuilt = f"; {len(todo) - built} not, as their rows will say" if built < len(todo) else ""
+    if stop.received:
+        unbuilt = f" of {len(todo)}, stopped"
+    elif built < len(todo):
+        unbuilt = f"; {len(todo) - built} not, as their rows will say"
+    else:
+        unbuilt = ""
     print(f"built {built} in {seconds:.0f} s{unbuilt}", file=sys.stderr, flush=True)
     return {
         "kernels": len(todo),
