@@ -34,6 +34,9 @@ examples:
 A timed row at a kernel's default size whose repetitions would take more than
 five times --max-time in all (a software device's matrix products) is sized
 down, halving the size until it fits, and says so; --size keeps a size as it is.
+Before such rows, the shipped kernels for CPU devices (PoCL, lavapipe) are built
+first, as many at once as the host has cores (timed rows run one at a time), so
+that a first run's compiling does not leave cores idle.
 
 Exit status: 0 when every row is ok or skipped, 1 when any failed or errored,
 2 for a usage error, a run folder another run is writing or one that cannot be
@@ -364,5 +367,6 @@ def _process(run: argparse.ArgumentParser) -> None:
         default=[],
         metavar="DIR",
         help="extra kernel folder searched before the shipped one "
-        "(DIR/opencl/<kernel>.cl, DIR/c/<kernel>.c, ...); repeatable",
+        "(DIR/opencl/<kernel>.cl, DIR/c/<kernel>.c, ...); repeatable; its kernels "
+        "are built in their rows, not first",
     )
