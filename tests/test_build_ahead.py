@@ -5,11 +5,13 @@ The drivers keep what they build on disk, so the timed rows build nothing more."
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, harness, need_backend, run_folder
 
+import harness as harness_api
 from harness import suite
 from harness.execution import results
 from harness.execution.runner import RunOptions, Task, ahead, plan
@@ -115,3 +117,16 @@ def test_a_source_of_the_users_own_builds_in_its_row() -> None:
         "Stream_TRIAD",
         "Stream_ADD",
     ]
+
+
+def test_the_building_has_a_bar_where_the_rows_have_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run with a live bar (a terminal, a notebook) shows the building as one too."""
+    need_backend("opencl")
+    rows = harness_api.run(
+        ["Stream_COPY", "Stream_ADD"], "opencl", out=tmp_path, max_time=0.2, progress=True
+    )
+    assert list(rows["status"]) == ["ok", "ok"]
+    err = capsys.readouterr().err
+    assert re.search(r"building: 100%\|.*\| 2/2 \[", err), err

@@ -218,7 +218,7 @@ def _execute_run(
     try:
         executor.start(options, by_id, tasks)
         if not options.check and isinstance(executor, Workers):
-            meta["built_ahead"] = _build_ahead(executor, tasks, by_id, options, stop)
+            meta["built_ahead"] = _build_ahead(executor, tasks, by_id, options, stop, bar)
         # A verification-only run times nothing: each device's worker takes its
         # next row as soon as it is free (in this process, one after another).
         stream = executor.rows(tasks, lambda: bool(stop.received), together=options.check)
@@ -280,6 +280,7 @@ def _build_ahead(
     devices: dict[str, dict[str, Any]],
     options: RunOptions,
     stop: _Stop,
+    bar: bool | None = None,
 ) -> dict[str, Any] | None:
     """Build a timed run's kernels for its CPU devices first, several at once
     (`harness.execution.runner.ahead`), saying so: with a driver's cache empty
@@ -296,7 +297,18 @@ def _build_ahead(
         flush=True,
     )
     start = time.monotonic()
-    built = executor.prepare(todo, lambda: bool(stop.received))
+    shown = None
+    if bar if bar is not None else sys.stderr.isatty():
+        from tqdm.auto import tqdm
+
+        shown = tqdm(total=len(todo), unit="kernel", desc="building", file=sys.stderr)
+    try:
+        built = executor.prepare(
+            todo, lambda: bool(stop.received), None if shown is None else lambda _: shown.update()
+        )
+    finally:
+        if shown is not None:
+            shown.close()
     seconds = time.monotonic() - start
     if stop.received:
         unbuilt = f" of {len(todo)}, stopped"

@@ -555,14 +555,22 @@ class Workers:
         worker goes too."""
         return next(self.rows([task], lambda: False))
 
-    def prepare(self, tasks: Sequence[Task], halted: Callable[[], bool]) -> int:
+    def prepare(
+        self,
+        tasks: Sequence[Task],
+        halted: Callable[[], bool],
+        each: Callable[[dict[str, Any]], None] | None = None,
+    ) -> int:
         """Build the kernels of ``tasks`` (`runner.ahead`'s) as a check runs its
         rows, as many at once as the host has cores, so that the timed rows find
-        them built; the workers started for this go again. How many were built."""
+        them built; the workers started for this go again. ``each`` is told of
+        each build as it ends (its row). How many were built."""
         built = 0
         try:
             for row in self._rows(tasks, halted, True, prepare=True):
                 built += row["status"] == "ok"
+                if each is not None:
+                    each(row)
         finally:
             for key in [k for k in self._workers if k[2] != 0]:
                 self._workers.pop(key).stop()
