@@ -576,3 +576,14 @@ def test_plot_command_survives_unusable_journal_values(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
     for stem in ("time_by_kernel", "speedup_heatmap", "bandwidth", "roofline"):
         _not_blank(run / "plots" / f"{stem}.png")
+
+
+def test_rows_sized_down_on_one_device_are_no_sweep(sweep: list[Path]) -> None:
+    """A default run sizes a slow device's rows down: each device has its one size,
+    which is no sweep (a plot of a point a line); a device at two sizes is one."""
+    frame, _ = load_runs(sweep)
+    one_run = frame[frame["size"].eq(20000) | frame["device_id"].eq("opencl:0")]
+    one_run = one_run[~(one_run["device_id"].eq("opencl:0") & one_run["size"].eq(20000))]
+    assert sorted(one_run.groupby("device_id")["size"].unique().map(list).sum()) == [20000, 80000]
+    assert plot.swept_kernels(one_run) == []
+    assert plot.swept_kernels(frame) == list(KERNELS)

@@ -40,7 +40,8 @@ Writes PNG and SVG into --out (default RUN_DIR/plots/, for the first RUN_DIR):
                      the device's best of a kernel that measures bandwidth
                      (Stream_COPY), or --peak-gbs
   sweep_<KERNEL>     time and throughput vs size, log-log (kernels run at several
-                     sizes across the run folders given)
+                     sizes on one device, across the run folders given; rows
+                     sized down to fit a slow device are no sweep)
   throughput_<items> items/s vs n per device and variant, for kernels whose size
                      counts items (throughput_keys: the sorts)
 A plot that does not apply is skipped with a note. Several run folders put their

@@ -782,10 +782,13 @@ def _throughput(rows: pd.DataFrame) -> tuple[np.ndarray, str]:
 
 
 def swept_kernels(frame: pd.DataFrame) -> list[str]:
-    """Kernels timed at more than one size in the rows."""
+    """Kernels timed at more than one size on one device: a size sweep. A default
+    run whose rows were sized down to fit a slow device (a size each device) has
+    none: its 'sweeps' were a point a line."""
     done = timed(frame)
-    counts = done.groupby("kernel")["size"].nunique()
-    return [k for k in dict.fromkeys(done["kernel"]) if counts.get(k, 0) > 1]
+    counts = done.groupby(["kernel", "device_id"])["size"].nunique()
+    swept = {kernel for (kernel, _), sizes in counts.items() if sizes > 1}
+    return [k for k in dict.fromkeys(done["kernel"]) if k in swept]
 
 
 SWEEP_COLUMNS = ("bytes_per_rep", "flops_per_rep")
