@@ -587,3 +587,19 @@ def test_rows_sized_down_on_one_device_are_no_sweep(sweep: list[Path]) -> None:
     assert sorted(one_run.groupby("device_id")["size"].unique().map(list).sum()) == [20000, 80000]
     assert plot.swept_kernels(one_run) == []
     assert plot.swept_kernels(frame) == list(KERNELS)
+
+
+def test_a_device_whose_rows_were_sized_down_is_named_under_the_bar_charts(
+    sweep: list[Path],
+) -> None:
+    """A bar chart shows each kernel at its largest size; a device that ran it only
+    smaller (sized down to fit) has no bar there, and the figure says so by name."""
+    frame, _ = load_runs(sweep)
+    mixed = frame[frame["size"].eq(80000) != frame["device_id"].eq("opencl:0")]
+    kept, smaller = plot._largest(plot.timed(mixed))
+    assert set(kept["device_id"]) == {"cpu:0"}
+    assert len(smaller) == len(KERNELS) and all("n=20k on opencl:0" in n for n in smaller)
+    fig = plot.plot_times(mixed)
+    texts = " ".join(t.get_text() for t in fig.findobj(Text))
+    assert "left out, run only at a smaller size than their kernel's largest" in texts
+    assert "Stream_COPY n=20k on opencl:0" in texts

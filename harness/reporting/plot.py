@@ -263,10 +263,19 @@ def _log_ticks(axis: Any, values: Any, text: Callable[[float], str] = "{:g}".for
     axis.set_minor_formatter(NullFormatter())
 
 
-def _largest(frame: pd.DataFrame) -> pd.DataFrame:
-    """Each case's rows at its largest size (bar charts show one size per kernel)."""
+def _largest(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """Each case's rows at its largest size (bar charts show one size per kernel),
+    and a note naming each device (series) left without a row there: one whose
+    rows were sized down to fit it (a slow device's), at its largest size."""
     biggest = frame.groupby(["case", "precision"])["size"].transform("max")
-    return frame[frame["size"] == biggest]
+    kept = frame[frame["size"] == biggest]
+    shown = set(zip(kept["case"], kept["precision"], kept["series_key"], strict=True))
+    keys = zip(frame["case"], frame["precision"], frame["series_key"], strict=True)
+    gone = frame[[key not in shown for key in keys]]
+    gone = gone[
+        gone["size"] == gone.groupby(["case", "precision", "series_key"])["size"].transform("max")
+    ]
+    return kept, [_row_name(row) for _, row in gone.iterrows()]
 
 
 def usable(frame: pd.DataFrame, columns: tuple[str, ...] = ()) -> tuple[pd.DataFrame, list[str]]:
@@ -309,9 +318,14 @@ def _needs_timings(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _canvas(
-    size: tuple[float, float], title: str, subtitle: str = "", left_out: list[str] | None = None
+    size: tuple[float, float],
+    title: str,
+    subtitle: str = "",
+    left_out: list[str] | None = None,
+    smaller: list[str] | None = None,
 ) -> tuple[Figure, SubFigure]:
-    """A figure with its title, then a subtitle and the rows left out, and the
+    """A figure with its title, then a subtitle and the rows left out (for their
+    values, or for a ``smaller`` size than their kernel's largest), and the
     subfigure to draw in below them.
 
     Each level is a figure of its own in the constrained layout, so the title,
@@ -328,6 +342,14 @@ def _canvas(
         more = len(left_out) - NAMED_LEFT_OUT
         lines.append(
             f"left out, unusable values: {named}" + (f"; and {more} more" if more > 0 else "")
+        )
+    if smaller:
+        named = "; ".join(smaller[:NAMED_LEFT_OUT])
+        more = len(smaller) - NAMED_LEFT_OUT
+        lines.append(
+            "left out, run only at a smaller size than their kernel's largest (sized down "
+            f"to fit the device; see the table): {named}"
+            + (f"; and {more} more" if more > 0 else "")
         )
     if lines:
         chars = max(40, int(size[0] * 72 / (SUBTITLE_STYLE["fontsize"] * 0.55)))
@@ -442,7 +464,7 @@ def plot_times(frame: pd.DataFrame) -> Figure:
     (up to twice `ROW_CASES`), so the height grows far slower than the rows.
     """
     frame, left_out = usable(frame, TIME_COLUMNS)
-    done = _largest(_needs_timings(frame))
+    done, smaller = _largest(_needs_timings(frame))
     style = styles(frame)
     precisions = list(dict.fromkeys(done["precision"]))
     for most in range(ROW_CASES, 2 * ROW_CASES + 1):
@@ -459,6 +481,7 @@ def plot_times(frame: pd.DataFrame) -> Figure:
         TIME_TITLE,
         "lower is better · whiskers: ±1 std. dev.",
         left_out,
+        smaller,
     )
     axes = panel.subplots(len(panels), 1, squeeze=False, sharey=True)[:, 0]
     low = float(done["time_median_s"].min())
@@ -493,7 +516,7 @@ def plot_speedup(frame: pd.DataFrame, baseline: str | None = None) -> Figure:
     if key is None:
         raise NothingToPlot(missing)
     data = frame.assign(speedup=speedups(frame, key))
-    data = _largest(data[data["series_key"] != key])
+    data = _largest(data[data["series_key"] != key])[0]
     data = data[data["status"] == "ok"]
     if data.empty:
         raise NothingToPlot("only the baseline device has timed rows; nothing to compare")
@@ -597,7 +620,7 @@ def plot_bandwidth(frame: pd.DataFrame, peaks: Mapping[str, float] | None = None
     The peak's legend sits in a row kept free above the bars.
     """
     frame, left_out = usable(frame, BANDWIDTH_COLUMNS)
-    done = _largest(_needs_timings(frame))
+    done, smaller = _largest(_needs_timings(frame))
     done = done[done["gbytes_per_s"] > 0]
     if done.empty:
         raise NothingToPlot("no row moves memory (no GB/s to show)")
@@ -615,6 +638,7 @@ def plot_bandwidth(frame: pd.DataFrame, peaks: Mapping[str, float] | None = None
         BANDWIDTH_TITLE,
         BANDWIDTH_NOTE,
         left_out,
+        smaller,
     )
     axes = panel.subplots(1, len(panels), sharey=True, squeeze=False)[0]
     for ax, series in zip(axes, panels, strict=True):
@@ -687,7 +711,7 @@ def plot_roofline(frame: pd.DataFrame) -> Figure:
     point's label stands along its line at the foot of the panel, clear of the
     ceiling's label at the top."""
     frame, left_out = usable(frame, ROOFLINE_COLUMNS)
-    done = _largest(_needs_timings(frame))
+    done, smaller = _largest(_needs_timings(frame))
     done = done[(done["peak_gbytes_per_s"] > 0) & (done["peak_gflops_per_s"] > 0)]
     if done.empty:
         raise NothingToPlot(
@@ -698,7 +722,11 @@ def plot_roofline(frame: pd.DataFrame) -> Figure:
         done.drop_duplicates(["series", "kernel", "variant_params"])["series"].value_counts().max()
     )
     fig, panel = _canvas(
-        (7.5 * len(panels), max(9.0, 2.8 + 0.16 * keys)), ROOFLINE_TITLE, ROOFLINE_NOTE, left_out
+        (7.5 * len(panels), max(9.0, 2.8 + 0.16 * keys)),
+        ROOFLINE_TITLE,
+        ROOFLINE_NOTE,
+        left_out,
+        smaller,
     )
     grid = panel.subplots(2, len(panels), squeeze=False, gridspec_kw={"height_ratios": [3, 1]})
     style = styles(frame.assign(variant=frame["series"]))
@@ -1084,7 +1112,7 @@ def plot_transfers(frame: pd.DataFrame) -> Figure:
     stacked bar per device and transfer mode (``--transfers``); the device
     names are in the other plots' legends."""
     frame, left_out = usable(frame, tuple(column for _, column, _ in TRANSFER_PARTS))
-    done = _largest(_needs_timings(frame))
+    done, smaller = _largest(_needs_timings(frame))
     if done["transfers"].eq("resident").all():
         raise NothingToPlot("no row moved its data in the timed region (--transfers)")
     done = done[done["kernel"].isin(done.loc[done["transfers"] != "resident", "kernel"])]
@@ -1095,6 +1123,7 @@ def plot_transfers(frame: pd.DataFrame) -> Figure:
         TRANSFERS_TITLE,
         "shorter is better",
         left_out,
+        smaller,
     )
     axes = panel.subplots(len(cases), 1, squeeze=False, height_ratios=heights)[:, 0]
     for ax, case in zip(axes, cases, strict=True):
