@@ -81,6 +81,8 @@ def load_suites(files: Sequence[str | Path]) -> None:
         except suite.SuiteError as exc:
             print(f"warning: installed suite left out: {exc}", file=sys.stderr)
     for path in files:
+        if not str(path).strip():
+            raise UsageError(f"--suite {str(path)!r}: no file named; give a Python file")
         suite.load_suite(path)
 
 

@@ -234,12 +234,22 @@ def group_sizes(text: str) -> tuple[int, ...]:
     return tuple(dict.fromkeys(values))
 
 
+def path(text: str) -> Path:
+    """A file or folder name: not empty nor blank, which would name the current
+    folder (``Path("")`` is ``.``) and write or read there unasked."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is no path: give a file or folder name ('.' for the current folder)"
+        )
+    return Path(text)
+
+
 def run_folder_out(parser: argparse.ArgumentParser, made: str = "the new run folder") -> None:
     """The --out of a command that makes a new folder of results (run, merge,
     import-rajaperf, mutants): where ``made`` goes, ./results by default."""
     parser.add_argument(
         "--out",
-        type=Path,
+        type=path,
         default=Path("results"),
         metavar="DIR",
         help=f"folder that gets {made} (default ./results)",
@@ -258,6 +268,11 @@ def kernel_options(parser: argparse.ArgumentParser) -> None:
             help=f"{param.help}; choices: {', '.join(param.choices)} (kernels that take it: "
             f"{', '.join(suite.takers(param.name))})",
         )
+
+
+def _alternatives(words: tuple[str, ...]) -> str:
+    """Words as a list of alternatives: "a", "a or b", "a, b or c"."""
+    return " or ".join(filter(None, (", ".join(words[:-1]), words[-1])))
 
 
 def chosen_params(
@@ -283,7 +298,7 @@ def chosen_params(
         under = picked.get(other) or suite.PARAMS[other].unchosen(check)
         if not set(under) & set(meaningful):
             print(
-                f"note: --{name} applies only with --{other} {' or '.join(meaningful)}; "
+                f"note: --{name} applies only with --{other} {_alternatives(meaningful)}; "
                 "it is ignored",
                 file=sys.stderr,
             )
@@ -294,7 +309,7 @@ def suite_files(parser: argparse.ArgumentParser) -> None:
     """Add ``--suite FILE`` (repeatable): kernels of one's own, for the commands that take them."""
     parser.add_argument(
         "--suite",
-        type=Path,
+        type=path,
         action="append",
         default=[],
         metavar="FILE",

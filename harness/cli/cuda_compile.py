@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from harness import suite
@@ -38,7 +37,7 @@ def register(sub: Any) -> None:
     )
     parser.add_argument(
         "--sources",
-        type=Path,
+        type=arguments.path,
         metavar="DIR",
         help="check the kernels of a sources folder (DIR/cuda/*.cu, DIR/c/*.c) "
         "instead of the shipped ones",

@@ -90,7 +90,9 @@ def _percent(text: str) -> float:
 
 
 def _common(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR", help="run folders")
+    parser.add_argument(
+        "run_dirs", nargs="+", type=arguments.path, metavar="RUN_DIR", help="run folders"
+    )
     parser.add_argument(
         "--baseline",
         metavar="BACKEND|DEVICE",
@@ -107,7 +109,10 @@ def _common(parser: argparse.ArgumentParser, what: str) -> None:
         "or backend (repeatable); default: the device's best Stream_COPY GB/s",
     )
     parser.add_argument(
-        "--out", type=Path, metavar="DIR", help=f"folder for the {what} (default: see below)"
+        "--out",
+        type=arguments.path,
+        metavar="DIR",
+        help=f"folder for the {what} (default: see below)",
     )
 
 
@@ -115,7 +120,7 @@ def register(subparsers: Any) -> None:
     """Add the commands that read run folders: show, report, plot, compare, import,
     merge, export."""
     show = subparsers.add_parser("show", help="print a run folder's table (rebuilds results.csv)")
-    show.add_argument("run_dir", type=Path, metavar="RUN_DIR")
+    show.add_argument("run_dir", type=arguments.path, metavar="RUN_DIR")
     show.set_defaults(handler=_cmd_show)
     report = subparsers.add_parser(
         "report",
@@ -144,8 +149,12 @@ def register(subparsers: Any) -> None:
         epilog=COMPARE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    compare.add_argument("base", type=Path, metavar="BASE_RUN", help="the reference run folder")
-    compare.add_argument("new", type=Path, metavar="NEW_RUN", help="the run folder to judge")
+    compare.add_argument(
+        "base", type=arguments.path, metavar="BASE_RUN", help="the reference run folder"
+    )
+    compare.add_argument(
+        "new", type=arguments.path, metavar="NEW_RUN", help="the run folder to judge"
+    )
     compare.add_argument(
         "--threshold",
         type=_percent,
@@ -153,7 +162,9 @@ def register(subparsers: Any) -> None:
         metavar="PCT",
         help="smallest change in median time that counts, in percent (default 5)",
     )
-    compare.add_argument("--csv", type=Path, metavar="FILE", help="also write the table as CSV")
+    compare.add_argument(
+        "--csv", type=arguments.path, metavar="FILE", help="also write the table as CSV"
+    )
     compare.set_defaults(handler=_cmd_compare)
 
     imported = subparsers.add_parser(
@@ -165,7 +176,9 @@ def register(subparsers: Any) -> None:
         "'harness report OUR_RUN IMPORTED_RUN' and 'harness plot' put RAJAPerf's variants "
         "beside this harness's backends in one table and one plot.",
     )
-    imported.add_argument("folder", type=Path, metavar="DIR", help="raja-perf.exe's --outdir")
+    imported.add_argument(
+        "folder", type=arguments.path, metavar="DIR", help="raja-perf.exe's --outdir"
+    )
     arguments.run_folder_out(imported)
     imported.set_defaults(handler=_cmd_import_rajaperf)
 
@@ -177,7 +190,7 @@ def register(subparsers: Any) -> None:
         "source_run, so that report, plot and compare take runs from the nodes of a cluster "
         "or from two laptops as one run.",
     )
-    merged.add_argument("run_dirs", type=Path, nargs="+", metavar="RUN_DIR")
+    merged.add_argument("run_dirs", type=arguments.path, nargs="+", metavar="RUN_DIR")
     arguments.run_folder_out(merged)
     merged.set_defaults(handler=_cmd_merge)
 
@@ -189,12 +202,15 @@ def register(subparsers: Any) -> None:
         "region tree, metric names and metadata keys, which Thicket loads with "
         "Thicket.from_caliperreader(files).",
     )
-    export.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="the run folder")
+    export.add_argument("run_dir", type=arguments.path, metavar="RUN_DIR", help="the run folder")
     export.add_argument(
         "--thicket", action="store_true", required=True, help="write Caliper profiles for Thicket"
     )
     export.add_argument(
-        "--out", type=Path, metavar="DIR", help="folder for the files (default RUN_DIR/thicket)"
+        "--out",
+        type=arguments.path,
+        metavar="DIR",
+        help="folder for the files (default RUN_DIR/thicket)",
     )
     export.set_defaults(handler=_cmd_export)
 

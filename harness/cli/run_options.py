@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from harness.backends import BACKENDS
@@ -355,14 +354,14 @@ def _process(run: argparse.ArgumentParser) -> None:
     )
     run.add_argument(
         "--resume",
-        type=Path,
+        type=arguments.path,
         metavar="RUN_DIR",
         help="continue an interrupted run with its own selection and options (the others "
         "given here are ignored), skipping the rows its journal already has",
     )
     run.add_argument(
         "--sources",
-        type=Path,
+        type=arguments.path,
         action="append",
         default=[],
         metavar="DIR",
