@@ -295,6 +295,6 @@ def test_each_mutant_meets_every_variant_of_the_full_check() -> None:
     spec = suite.BY_NAME["Bitonic_U32"]
     tasks = mutants.mutant_tasks(spec, device, mutants.check_options())
     strategies = {dict(t.params)["strategy"] for t in tasks}
-    assert strategies == {"global", "local", "fused", "tiled"}
+    assert strategies == {"global", "local", "fused", "tiled", "wide"}
     steps = {dict(t.params).get("steps") for t in tasks if dict(t.params)["strategy"] == "tiled"}
     assert len(steps) > 1

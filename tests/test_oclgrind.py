@@ -95,12 +95,14 @@ def test_a_row_on_the_simulator_waits_ten_times_as_long_by_default() -> None:
 
 @pytest.mark.full
 def test_sorts_past_one_tile_check_clean_on_it(tmp_path: Path) -> None:
-    """The fused and tiled sorts past a tile at the default steps, and the tiled one
-    at 2, where a tile's work-items take several blocks each; every kernel at a
-    small size is the next test's."""
+    """The fused, tiled and wide sorts past a tile at the default steps (a wide
+    pass over the rows of two tiles), and the tiled one at 2, where a tile's
+    work-items take several blocks each; every kernel at a small size is the
+    next test's."""
     _simulator()
     rows = []
-    for number, (strategies, steps) in enumerate([(["fused", "tiled"], "4"), (["tiled"], "2")]):
+    runs = [(["fused", "tiled", "wide"], "4"), (["tiled"], "2")]
+    for number, (strategies, steps) in enumerate(runs):
         out = tmp_path / str(number)
         proc = harness(
             "run", "--check", "-k", "Bitonic_U32", "--strategy", *strategies, "--steps", steps,
@@ -111,6 +113,7 @@ def test_sorts_past_one_tile_check_clean_on_it(tmp_path: Path) -> None:
     assert [(r["strategy"], r["steps"], r["status"]) for r in rows] == [
         ("fused", "4", "ok"),
         ("tiled", "4", "ok"),
+        ("wide", "4", "ok"),
         ("tiled", "2", "ok"),
     ]
 

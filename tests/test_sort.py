@@ -26,6 +26,7 @@ from harness.suite.sort import (
     bitonic_keys,
     bitonic_plan,
     order_words,
+    row_steps,
 )
 
 BACKENDS = ("cpu", "opencl", "wgpu")
@@ -93,7 +94,7 @@ def test_every_distribution(backend: str, dist: str, kernel: str) -> None:
 @pytest.mark.full
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("steps", ["2", "3", "5", "6"])
-@pytest.mark.parametrize("strategy", ["fused", "tiled"])
+@pytest.mark.parametrize("strategy", ["fused", "tiled", "wide"])
 def test_registers_at_every_step_count(backend: str, steps: str, strategy: str) -> None:
     for kernel in ("Bitonic_F32", "Bitonic_PAIRS"):
         for n in (3, 65, 4096, 70_001):
@@ -242,6 +243,63 @@ def test_tiled_launches_at_2_22_are_under_half_of_fused() -> None:
         assert (launch.entry, launch.values["last"]) == ("bitonic_tile_sort", 1)
 
 
+@pytest.mark.parametrize(
+    ("k", "tile_bytes", "most"), [(26, 32768, 31), (22, 32768, 19), (26, 131072, 24)]
+)
+def test_wide_launches_fit_the_pass_budget(k: int, tile_bytes: int, most: int) -> None:
+    """A wide pass does as many steps as its tile holds rows of 16 keys (9 for u32
+    in 32 KiB, 11 in 128 KiB), so a stage of up to that many steps past the tile
+    takes one pass and its tile merge: at most 31 launches at 2^26 u32 keys in
+    32 KiB tiles (tiled at 6 steps: 35), 19 at 2^22 (22), 24 in 128 KiB tiles (28)."""
+    tile = tile_bytes // 4
+    plan = bitonic_plan(2**k, "wide", tile, ("keys",), steps=4)
+    assert len(plan) <= most
+    assert len(plan) < len(bitonic_plan(2**k, "tiled", tile, ("keys",), steps=6))
+    rows = row_steps(tile)
+    assert (1 << rows) * LANES == tile
+    stage_passes = []
+    for launch in plan[1:]:
+        if launch.entry == "bitonic_tile_merge":
+            stage_passes.append([])
+            continue
+        assert launch.entry == "bitonic_wide_pass"
+        d = launch.values["d"]
+        assert d >> (rows - 1) >= 2 * LANES and d >= tile
+        assert launch.items == 2**k // tile * 256 and launch.group == 256
+        if not stage_passes or stage_passes[-1] == []:
+            stage_passes.append([d])
+            assert launch.values["flip"] == 1
+        else:
+            stage_passes[-1].append(d)
+            assert launch.values["flip"] == 0
+    passes = [p for p in stage_passes if p]
+    assert len(passes) == k - (tile.bit_length() - 1)
+    # Stage j past the tile has j + 1 steps of a tile's distance or more: its
+    # passes follow one another from its top distance down, the last reaching
+    # the tile.
+    for j, distances in enumerate(passes):
+        assert distances == [(tile << j) >> (i * rows) for i in range(len(distances))]
+        assert len(distances) == -(-(j + 1) // rows)
+        assert distances[-1] >> (rows - 1) <= tile
+
+
+def test_a_wide_pass_launches_the_groups_whose_rows_start_below_n() -> None:
+    """Odd lengths: one work-group per 16 neighbouring columns, those with a row
+    that starts below n (the kernel guards each position)."""
+    tile = TILE_BYTES // 4
+    rows = row_steps(tile)
+    for n in (tile + 1, 6 * tile - 1, (tile << rows) + 3):
+        for launch in bitonic_plan(n, "wide", tile, ("keys",)):
+            if launch.entry != "bitonic_wide_pass":
+                continue
+            low = launch.values["d"] >> (rows - 1)
+            column = np.arange(2 * n)
+            start = ((column & ~(low - 1)) << rows) | (column & (low - 1))
+            live = int((start < n).sum())
+            assert (start[:live] < n).all()
+            assert launch.items == -(-live // LANES) * 256
+
+
 def test_a_fused_tail_is_guarded_and_starts_after_whole_groups() -> None:
     n = 2**20 + 3
     plan = bitonic_plan(n, "fused", 2048, ("keys",), steps=4)
@@ -347,17 +405,26 @@ def test_check_sizes_are_odd_and_straddle_a_tile(kernel: str) -> None:
     # Past 16 tiles a tiled sort's merges take a stage's steps below a tile
     # whole (shorter, the global passes of the default 4 steps reach below it).
     assert max(sizes) == 16 * tile + 3
+    # A wide sort's first pass that is no stage's flip is past 2^row_steps tiles.
+    wide = spec.with_params({"strategy": "wide"}).sizes_for_check
+    assert set(wide) == sizes | {(tile << row_steps(tile)) + 3}
+    plan = bitonic_plan(max(wide), "wide", tile, ("keys",))
+    assert any(launch.values.get("flip") == 0 for launch in plan)
+    below = bitonic_plan(max(wide) - 4, "wide", tile, ("keys",))
+    assert all(launch.values.get("flip") != 0 for launch in below)
 
 
-def _failing_tiled_check(tmp_path: Path, old: str, new: str, *args: str) -> list[dict]:
-    """The rows of Bitonic_U32's tiled check on PoCL with ``old`` in bitonic.h
-    planted as ``new``, which must fail it."""
+def _failing_tiled_check(
+    tmp_path: Path, old: str, new: str, *args: str, strategy: str = "tiled"
+) -> list[dict]:
+    """The rows of Bitonic_U32's tiled (or other) check on PoCL with ``old`` in
+    bitonic.h planted as ``new``, which must fail it."""
     need_backend("opencl")
     plant(tmp_path / "src", "c", "bitonic.h", old, new)
     out = tmp_path / "out"
     proc = harness(
-        "run", "--check", "full", "-k", "Bitonic_U32", "-b", "opencl", "--strategy", "tiled", *args,
-        "--sources", str(tmp_path / "src"), "--out", str(out),
+        "run", "--check", "full", "-k", "Bitonic_U32", "-b", "opencl", "--strategy", strategy,
+        *args, "--sources", str(tmp_path / "src"), "--out", str(out),
     )  # fmt: skip
     assert proc.returncode == 1, proc.stderr
     return results.read_journal(run_folder(out))
@@ -383,12 +450,23 @@ def test_a_tile_pass_that_leaves_its_later_blocks_fails_the_check(tmp_path: Path
     assert {r["steps"] for r in rows if r["status"] == "fail"} == {"2"}
 
 
+@pytest.mark.full
+def test_a_wide_pass_that_mirrors_every_pass_fails_the_check(tmp_path: Path) -> None:
+    """Up to 2^7 tiles of u32 keys every wide pass starts with a stage's flip, so
+    one that reads its upper rows from the mirror in the other passes too still
+    sorts there; the check's length one past that is the one that fails."""
+    upper = "const uint upper = flip ? base ^ (low - LANES) : base;"
+    planted = "const uint upper = base ^ (low - LANES);"
+    rows = _failing_tiled_check(tmp_path, upper, planted, "--steps", "4", strategy="wide")
+    assert {r["size"] for r in rows if r["status"] == "fail"} == {(2048 << 7) + 3}
+
+
 def test_steps_are_checked_at_every_count_and_left_out_where_they_mean_nothing() -> None:
     spec = suite.BY_NAME["Bitonic_U32"]
     combos = [dict(c) for c in param_choices(spec, {"order": ("asc",), "dist": ("uniform",)}, True)]
     # numpy's own sort (the host's) takes no steps either.
     assert [c["strategy"] for c in combos if "steps" not in c] == ["global", "local", "library"]
-    for strategy in ("fused", "tiled"):
+    for strategy in ("fused", "tiled", "wide"):
         steps = [c["steps"] for c in combos if c["strategy"] == strategy]
         assert steps == ["2", "3", "4", "5", "6"]
     chosen = {"strategy": ("global", "fused"), "steps": ("2", "4")}
@@ -405,7 +483,7 @@ def test_steps_beside_the_global_strategy_alone_is_one_row_and_a_note(tmp_path: 
         "--size", "100", "--reps", "1", "--out", str(tmp_path),
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert "note: --steps applies only with --strategy fused or tiled; it is ignored" in (
+    assert "note: --steps applies only with --strategy fused, tiled or wide; it is ignored" in (
         proc.stderr
     )
     (row,) = results.read_journal(run_folder(tmp_path))

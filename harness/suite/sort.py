@@ -50,6 +50,13 @@ takes fused passes down to distance TILE and one launch for the rest
 (`bitonic_tile_merge`): 33 launches at 2^22 u32 keys against fused's 69, the
 layout of published GPU bitonic sorts. On CPU devices work-group memory is
 plain memory and each barrier a loop over the work-items, so it loses there.
+``wide`` is ``tiled`` with a stage's steps of a tile's distance or more done
+in work-group memory too: a work-group gathers 2^r rows of LANES consecutive
+keys, at the strides those steps pair (r = `row_steps`, 9 for u32 keys in 32
+KiB), takes them through r steps, and writes them back, so a stage of up to r
+steps past the tile costs one pass over memory and its tile merge: 31 launches
+at 2^26 u32 keys in 32 KiB tiles, 19 at 2^22, where tiled makes 35 and 22 at
+6 steps.
 A tile's positions are permuted in work-group memory (``TILE_SLOT``) so that a
 warp's accesses in any pass fall on different banks: in position order, a pass
 holding 16 keys per work-item at distance 1 put a warp's 32 accesses on two
@@ -102,7 +109,7 @@ _KINDS = {"u32": UNSIGNED, "i32": SIGNED, "f32": FLOAT, "f64": FLOAT}
 _WORDS = {4: "u32", 8: "u64"}
 
 #: The bitonic strategies, which every backend runs (the numpy backend as numpy code).
-NETWORKS = ("global", "local", "fused", "tiled")
+NETWORKS = ("global", "local", "fused", "tiled", "wide")
 
 STRATEGY = Param(
     "strategy",
@@ -111,7 +118,10 @@ STRATEGY = Param(
     "global: one launch per compare-exchange step; local: tiles sorted and merged "
     "in work-group memory; fused: --steps steps per launch, in registers; tiled: "
     "fused, with each stage's steps below a tile done in work-group memory in one "
-    "launch; library: the host's own sort (np.sort), on the numpy backend only "
+    "launch; wide: tiled, with each stage's steps at distances of a tile or more done in "
+    "work-group memory too, as many per launch as the tile holds rows of 16 keys (7 for "
+    "u32 in 8 KiB, 9 in 32 KiB); library: the host's own sort (np.sort), on the numpy "
+    "backend only "
     "(default: the fastest measured on the device's kind: tiled on a GPU, local "
     "on a GPU through wgpu, fused on PoCL and lavapipe, library on the numpy backend, "
     "whose bitonic network is a port of GPU code and no measure of the CPU; --check "
@@ -129,24 +139,25 @@ STEPS = Param(
     "steps",
     ("2", "3", "4", "5", "6"),
     ("4",),
-    "fused and tiled strategies: compare-exchange steps per launch, done in registers on 2^steps "
-    "keys per work-item (default 4; --check and mutants cover every count)",
+    "fused, tiled and wide strategies: compare-exchange steps per launch (per barrier in "
+    "work-group memory), done in registers on 2^steps keys per work-item (default 4; --check "
+    "and mutants cover every count)",
     role="variant",
     checked=("2", "3", "4", "5", "6"),
     same_data=True,
-    only_with=("strategy", ("fused", "tiled")),
+    only_with=("strategy", ("fused", "tiled", "wide")),
 )
 TILE_SIZE = Param(
     "tile_bytes",
     ("8192", "16384", "32768"),
     (str(TILE_BYTES),),
-    "local and tiled strategies: work-group memory a tile of keys (and values) takes, in "
+    "local, tiled and wide strategies: work-group memory a tile of keys (and values) takes, in "
     "bytes; a larger tile leaves fewer steps of each stage to global passes, and needs a "
     "device that allows it (default 8192, which every device does; the kernels are the "
     "same at any size, so --check covers the default unless this names others)",
     role="variant",
     same_data=True,
-    only_with=("strategy", ("local", "tiled")),
+    only_with=("strategy", ("local", "tiled", "wide")),
 )
 ORDER = Param("order", ("asc", "desc"), ("asc",), "sort order (default asc)")
 DIST = Param(
@@ -282,6 +293,46 @@ def _tiled_plan(n: int, steps: int, tile: int, arrays: tuple[str, ...]) -> list[
     return launches
 
 
+def row_steps(tile: int) -> int:
+    """Steps of the network a wide pass does: a tile holds 2^row_steps rows of LANES keys."""
+    return (tile // LANES).bit_length() - 1
+
+
+def wide_groups(n: int, d: int, tile: int) -> int:
+    """Work-groups of a wide pass from distance ``d``: one per LANES
+    neighbouring columns of positions, those whose first row starts below n."""
+    return -(-pass_items(n, d, row_steps(tile)) // LANES)
+
+
+def _wide_plan(n: int, tile: int, arrays: tuple[str, ...]) -> list[Launch]:
+    """The tiled plan with each stage's steps of a tile's distance or more done
+    row_steps at a time in work-group memory (`bitonic_wide_pass`). A stage's
+    passes follow one another from its top distance, so that each pass's first
+    step is one no pass before it did (aligned from the tile up, as the fused
+    passes are, a pass that is no stage's flip would start with steps already
+    done, and a bug in its pairing across rows would show only past 2^13 tiles).
+    The last may reach below the tile: its tile merge's steps there then find
+    every pair in order."""
+    stages = (n - 1).bit_length()
+    in_tile = tile.bit_length() - 1
+    ends = (*arrays, "n", "last", "descending")
+    step = (*arrays, "n", "d", "flip", "descending")
+
+    def tiles(entry: str, last: bool) -> Launch:
+        return Launch(entry, -(-n // tile) * GROUP, GROUP, ends, {"n": n, "last": int(last)})
+
+    launches = [tiles("bitonic_tile_sort", stages <= in_tile)]
+    for stage in range(in_tile + 1, stages + 1):
+        rows = row_steps(tile)
+        for first in range(0, stage - in_tile, rows):
+            d = 1 << (stage - 1 - first)
+            values = {"n": n, "d": d, "flip": int(first == 0)}
+            groups = wide_groups(n, d, tile)
+            launches.append(Launch("bitonic_wide_pass", groups * GROUP, GROUP, step, values))
+        launches.append(tiles("bitonic_tile_merge", stage == stages))
+    return launches
+
+
 def bitonic_plan(
     n: int, strategy: str, tile: int, arrays: tuple[str, ...], steps: int = 4
 ) -> list[Launch]:
@@ -298,6 +349,8 @@ def bitonic_plan(
         return _fused_plan(n, steps, arrays)
     if strategy == "tiled":
         return _tiled_plan(n, steps, tile, arrays)
+    if strategy == "wide":
+        return _wide_plan(n, tile, arrays)
     stages = (n - 1).bit_length()
     common = {"n": n}
     launches: list[Launch] = []
@@ -422,8 +475,9 @@ def pass_positions(t: np.ndarray, d: int, steps: int, flip: bool) -> np.ndarray:
 def _cpu_pass(kind: int, steps: int, form: str):
     """A fused pass: each work-item's registers through ``steps`` steps. The
     ``form`` is the entry point's: a plain pass, its guarded ``tail``, the
-    two-axis ``rows`` and ``flip_rows`` (work-item y * LANES + x), or a
-    stage's last pass, the ``merge`` of each work-item's consecutive keys."""
+    two-axis ``rows`` and ``flip_rows`` (work-item y * LANES + x), a stage's
+    last pass, the ``merge`` of each work-item's consecutive keys, or a
+    ``wide`` pass, whose work-groups each hold LANES work-items' registers."""
     count = 1 << steps
 
     def bitonic_pass(grid: Grid, keys, *rest) -> None:
@@ -440,6 +494,8 @@ def _cpu_pass(kind: int, steps: int, form: str):
             *values, n, d, flip, descending = rest
         n, d, flip = int(n), int(d), bool(flip)
         items = grid.items if grid.dims == 1 else math.prod(grid.items)  # type: ignore[arg-type]
+        if form == "wide":
+            items = items // GROUP * LANES
         t = np.arange(int(first), int(first) + items)
         positions = pass_positions(t, d, steps, flip)
         positions = positions[positions[:, 0] < n]
@@ -472,6 +528,7 @@ def _cpu_entries(kind: int, tile: int, steps: int) -> dict:
         "bitonic_flip_rows": _cpu_pass(kind, steps, "flip_rows"),
         "bitonic_pass_tail": _cpu_pass(kind, steps, "tail"),
         "bitonic_merge": _cpu_pass(kind, steps, "merge"),
+        "bitonic_wide_pass": _cpu_pass(kind, row_steps(tile), "wide"),
         f"{LIBRARY}sort": _cpu_library_sort(kind),
     }
 
@@ -699,28 +756,38 @@ _SCALARS = (
 )
 
 
-def _check_sizes(tile: int) -> tuple[int, ...]:
+def _check_sizes(tile: int, strategy: str) -> tuple[int, ...]:
     """Lengths that reach the network's edges: none or one pair, a partial
     pair, a tile less one, one, and one more (the last tile partial or just
     full), and lengths of several tiles that are no power of two (six tiles less
     one: its local launches fold into a 3 x 2 grid in wgpu's verification).
     And one past 16 tiles: below it, a tiled sort's global passes of 4 or 5
     steps each reach below a tile, so its tile merges' first steps find every
-    pair in order and a bug in them goes unseen."""
+    pair in order and a bug in them goes unseen. A wide sort's passes start
+    with a stage's flip up to 2^row_steps tiles: one past that is its first
+    length with a pass that does not."""
     sizes = {1, 2, 3, 5, tile - 1, tile, tile + 1, 2 * tile + 3, 3001, 6 * tile - 1}
+    if strategy == "wide":
+        sizes.add((tile << row_steps(tile)) + 3)
     return tuple(sorted(sizes | {16 * tile + 3}))
 
 
 def _features(strategy: str, word_bytes: int) -> frozenset[str]:
-    features = {"local_memory"} if strategy in ("local", "tiled") else set()
+    features = {"local_memory"} if strategy in ("local", "tiled", "wide") else set()
     if word_bytes == 8:
         features.add("int64")
     return frozenset(features)
 
 
-def _pass_constants(steps: int) -> dict[str, int]:
-    """What the fused strategy's sources see of its steps per launch."""
-    return {"STEPS": steps, "PASS_KEYS": 1 << steps, "LANES": LANES}
+def _pass_constants(steps: int, tile: int) -> dict[str, int]:
+    """What the sources see of the register passes' steps, and of a wide pass's rows."""
+    return {
+        "STEPS": steps,
+        "PASS_KEYS": 1 << steps,
+        "LANES": LANES,
+        "TILE": tile,
+        "ROW_STEPS": row_steps(tile),
+    }
 
 
 # --- Bitonic_*: any key type, order and distribution --------------------------
@@ -760,7 +827,7 @@ def _bitonic(
         default_size=1 << 20,
         default_reps=20,
         check_size=3001,
-        check_sizes=_check_sizes(tile),
+        check_sizes=_check_sizes(tile, strategy),
         check_cases=check_cases(key_type, value, (dist, order)),
         tolerance=EXACT,
         features=_features(strategy, key_type.itemsize),
@@ -770,9 +837,8 @@ def _bitonic(
         other_groups=(ROW_GROUP,),
         constants={
             "KEY_KIND": kind,
-            "TILE": tile,
             "WORD_BITS": key_type.itemsize * 8,
-            **_pass_constants(steps),
+            **_pass_constants(steps, tile),
         },
         type_aliases={"WORD": _WORDS[key_type.itemsize], **({"VALUE": value} if value else {})},
         params=(STRATEGY, STEPS, TILE_SIZE, ORDER, DIST),
@@ -840,7 +906,7 @@ def _rajaperf_sort(
         flops=lambda n: 0,
         default_reps=20,
         check_size=3001,
-        check_sizes=_check_sizes(tile),
+        check_sizes=_check_sizes(tile, strategy),
         check_cases=check_cases(np.dtype(np.float64), "f64" if pairs else None, None),
         tolerance=EXACT,
         features=_features(strategy, 8),
@@ -848,7 +914,7 @@ def _rajaperf_sort(
         complexity="N_logN",
         source="BitonicPairs" if pairs else "Bitonic",
         other_groups=(ROW_GROUP,),
-        constants={"KEY_KIND": FLOAT, "TILE": tile, "WORD_BITS": 64, **_pass_constants(steps)},
+        constants={"KEY_KIND": FLOAT, "WORD_BITS": 64, **_pass_constants(steps, tile)},
         type_aliases={"WORD": "u64", **({"VALUE": "f64"} if pairs else {})},
         params=(STRATEGY, STEPS, TILE_SIZE),
         bind=lambda chosen: _rajaperf_sort(

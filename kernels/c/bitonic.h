@@ -703,17 +703,20 @@ DEVICE void tile_pass(LOCAL WORD* lk LOCAL_VALUES, const uint d, const uint flip
     BARRIER();
 }
 
-// A stage's steps from distance top (below TILE) down to 1: a pass from top
-// (the stage's flip where flip), then passes aligned from distance 1 up, as
-// the plan aligns a stage's global passes (a step a pass repeats is a no-op).
-DEVICE void tile_stage(LOCAL WORD* lk LOCAL_VALUES, const uint top, const uint flip)
+// A stage's steps from distance top (below TILE) down to floor: a pass from
+// top (the stage's flip where flip), then passes aligned from distance floor
+// up, as the plan aligns a stage's global passes (a step a pass repeats is a
+// no-op). The pass from top must not reach below floor: top / floor is at
+// least PASS_KEYS / 2.
+DEVICE void tile_stage(LOCAL WORD* lk LOCAL_VALUES, const uint top, const uint flip,
+                       const uint floor)
 {
-    uint d = PASS_KEYS / 2;
+    uint d = floor * (PASS_KEYS / 2);
     while ((d << STEPS) < top) {
         d <<= STEPS;
     }
     tile_pass(lk PASS_VALUES, top, flip);
-    for (; d > 0; d >>= STEPS) {
+    for (; d >= floor * (PASS_KEYS / 2); d >>= STEPS) {
         tile_pass(lk PASS_VALUES, d, 0);
     }
 }
@@ -739,10 +742,10 @@ DEVICE void tile_launch(GLOBAL WORD* keys GLOBAL_VALUES, LOCAL WORD* lk LOCAL_VA
         }
         BARRIER();
         for (uint block = 2 * PASS_KEYS; block <= TILE; block <<= 1) {
-            tile_stage(lk PASS_VALUES, block / 2, 1);
+            tile_stage(lk PASS_VALUES, block / 2, 1, 1);
         }
     } else {
-        tile_stage(lk PASS_VALUES, TILE / 2, 0);
+        tile_stage(lk PASS_VALUES, TILE / 2, 0, 1);
     }
     if (last) {
         tile_keys(lk, count, descending);
@@ -768,4 +771,84 @@ KERNEL void bitonic_tile_merge(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, co
     SHARED VALUE lv[TILE];
 #endif
     tile_launch(keys VALUES_ARG, lk PASS_VALUES, n, 0, last, descending);
+}
+
+// --- The wide strategy: the tiled strategy, with a stage's steps of a tile's
+// distance or more done in work-group memory too, ROW_STEPS of them a launch
+// where a register pass does STEPS. A work-group takes LANES neighbouring
+// work-items of a register pass of ROW_STEPS steps: 2^ROW_STEPS rows of LANES
+// consecutive positions, one row for each register. Where the pass starts
+// with a stage's flip, the upper rows' positions run down their block from
+// the mirror, so the upper rows are stored reversed: row r's upper part is
+// then the LANES positions up from mirror ^ (LANES - 1). Either way the tile,
+// row after row, goes through a stage's steps from distance TILE / 2 (the flip
+// pairing tile position i with TILE - 1 - i) down to LANES, its rows' steps,
+// which the tiled strategy's passes do over it between barriers.
+
+// Where row r of the work-group's rows starts: the lower rows from base, the
+// upper ones from the mirror's row start.
+DEVICE uint row_start(const uint r, const uint base, const uint upper, const uint low)
+{
+    return (r < (1u << ROW_STEPS) / 2 ? base : upper) + r * low;
+}
+
+// The steps of distance below LANES: a work-item pairs one position of the
+// tile with another, with a barrier after each step (where the rows are
+// fewer than a register pass holds).
+DEVICE void tile_word_step(LOCAL WORD* lk LOCAL_VALUES, const uint d, const uint flip)
+{
+    for (uint p = LOCAL_ID(0); p < TILE / 2; p += GROUP) {
+        const uint lower = PAIR_LOWER(p, d);
+        const uint low_slot = TILE_SLOT(lower);
+        const uint high_slot = TILE_SLOT(flip ? lower ^ (2 * d - 1) : lower | d);
+        const WORD a = lk[low_slot];
+        const WORD b = lk[high_slot];
+        if (a > b) {
+            lk[low_slot] = b;
+            lk[high_slot] = a;
+            SWAP_VALUES(lv, low_slot, high_slot)
+        }
+    }
+    BARRIER();
+}
+
+KERNEL void bitonic_wide_pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d,
+                              const uint flip, const uint descending)
+{
+    SHARED WORD lk[TILE];
+#ifdef WITH_VALUES
+    SHARED VALUE lv[TILE];
+#endif
+    const uint low = d >> (ROW_STEPS - 1);
+    const uint t = GROUP_ID(0) * LANES;
+    const uint base = ((t & ~(low - 1)) << ROW_STEPS) | (t & (low - 1));
+    const uint upper = flip ? base ^ (low - LANES) : base;
+    for (uint i = LOCAL_ID(0); i < TILE; i += GROUP) {
+        const uint p = row_start(i / LANES, base, upper, low) + i % LANES;
+        const uint slot = TILE_SLOT(i);
+        lk[slot] = ~(WORD)0;
+        if (p < n) {
+            lk[slot] = keys[p];
+#ifdef WITH_VALUES
+            lv[slot] = values[p];
+#endif
+        }
+    }
+    BARRIER();
+#if ROW_STEPS >= STEPS
+    tile_stage(lk PASS_VALUES, TILE / 2, flip, LANES);
+#else
+    for (uint dist = TILE / 2; dist >= LANES; dist >>= 1) {
+        tile_word_step(lk PASS_VALUES, dist, flip && dist == TILE / 2);
+    }
+#endif
+    for (uint i = LOCAL_ID(0); i < TILE; i += GROUP) {
+        const uint p = row_start(i / LANES, base, upper, low) + i % LANES;
+        if (p < n) {
+            keys[p] = lk[TILE_SLOT(i)];
+#ifdef WITH_VALUES
+            values[p] = lv[TILE_SLOT(i)];
+#endif
+        }
+    }
 }

@@ -38,3 +38,7 @@ fn take_vector_values(x: u32, y: u32, take: vec4<bool>) {}
 fn take_lane_values(x: u32, pattern: u32, take: vec4<bool>) {}
 
 fn reverse_values(x: u32) {}
+
+fn load_row_value(slot: u32, p: u32) {}
+
+fn store_row_value(slot: u32, p: u32) {}

@@ -95,3 +95,11 @@ fn take_lane_values(x: u32, pattern: u32, take: vec4<bool>) {
 fn reverse_values(x: u32) {
     vv[x] = vv[x].wzyx;
 }
+
+fn load_row_value(slot: u32, p: u32) {
+    carried[slot] = values[p];
+}
+
+fn store_row_value(slot: u32, p: u32) {
+    values[p] = carried[slot];
+}
