@@ -807,7 +807,7 @@ class Runner:
 
     def prepare(self, task: Task) -> dict[str, Any]:
         """Compile the kernel in each partition its row may take, and run the form
-        its probe runs (`_probed`) once at the task's size, untimed and unverified:
+        its probe runs (the last of `_forms`) once at the task's size, untimed and unverified:
         a driver that keeps what it builds on disk (PoCL, Mesa) then has it ready
         for the row that probes and times the kernel (see `ahead`). The row says
         only whether that worked; a failure is the timed row's to report."""
@@ -822,17 +822,13 @@ class Runner:
             )
             if source is None:
                 return _skip(row, "no source")
-            probed = self._probed(spec, task, session, source)
-            choices = partition_choices(task, backend, session, self.options.sources)
-            walks = walking(source, session.info.kind) if choices else frozenset()
-            units = session.info.compute_units
-            others = [partition.partitioned(spec, p, walks, units) for p in choices[:-1]]
+            forms = self._forms(spec, task, session, source)
             timed = self._inputs(spec, task)[0]
             arrays = {a.name: timed.inputs[a.name] for a in spec.arrays}
-            for form in (*others, probed):
+            for form in forms:
                 execution = session.load(form, task.precision, source, arrays)
                 try:
-                    if form is probed:
+                    if form is forms[-1]:
                         execution.run(form.resolve(task.size, timed.inputs, task.precision))
                 finally:
                     execution.close()
@@ -861,7 +857,7 @@ class Runner:
         probe = max(task.size // PROBE_FRACTION, 1)
         if probe >= task.size:
             return None
-        form = self._probed(spec, task, session, source)
+        form = self._forms(spec, task, session, source)[-1]
         device, host = self._probe(form, probe, task, session, source)
         reps = 1 + options.warmup + MIN_REPS
         budget = max(ROW_BUDGET_MIN_S, ROW_BUDGET_FACTOR * options.max_time)
@@ -893,19 +889,21 @@ class Runner:
             "as it is)"
         )
 
-    def _probed(
+    def _forms(
         self, spec: KernelSpec, task: Task, session: base.Session, source: Path | None
-    ) -> KernelSpec:
-        """The form of the kernel a probe runs: the last partition the row may take
-        (``chunk`` on a CPU device), whose launches have as many work-items at a
-        probe's size as at the row's, so that the driver builds it once for both
-        (PoCL builds a kernel again for a grid of 64K work-items or more)."""
+    ) -> list[KernelSpec]:
+        """The forms of the kernel its row may take, one per partition, the one a
+        probe runs last: the last partition (``chunk`` on a CPU device), whose
+        launches have as many work-items at a probe's size as at the row's, so
+        that the driver builds it once for both (PoCL builds a kernel again for a
+        grid of 64K work-items or more)."""
         backend = self._backend(task.backend)
         choices = partition_choices(task, backend, session, self.options.sources)
         if not choices or source is None:
-            return spec
+            return [spec]
         walks = walking(source, session.info.kind)
-        return partition.partitioned(spec, choices[-1], walks, session.info.compute_units)
+        units = session.info.compute_units
+        return [partition.partitioned(spec, p, walks, units) for p in choices]
 
     def _probe(
         self,
