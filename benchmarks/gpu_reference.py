@@ -24,7 +24,7 @@ first:
 5. the sorts at 2^26 and 2^22 keys, every strategy, steps 2, 4 and 6 and
    tiles of 8 and 32 KiB, beside np.sort and cupy.sort
    (`benchmarks/sort_vs_numpy.py`), and the first device's time per launch
-   of three strategies at 2^26, the tiled ones at both tiles
+   of four strategies at 2^26, those with tiles at both tiles
    (`benchmarks/launch_breakdown.py`);
 6. Stream at 2^25 doubles on the first GPU device, again through pycuda
    where it was installed and that device is a CUDA one, then BabelStream's
@@ -259,11 +259,12 @@ def main() -> int:
         steps.run(f"sort_2e{power}", [*sort, *sizes])
     # Where the fastest GPU sort's time goes, launch by launch, at 2^26 keys.
     breakdown = [*script, str(HERE / "launch_breakdown.py"), "-k", "Bitonic_U32"]
-    configs = ["strategy=global", "strategy=local", "strategy=tiled"]
-    configs += ["strategy=local,tile_bytes=32768", "strategy=tiled,tile_bytes=32768"]
+    configs = ["strategy=global", "strategy=local", "strategy=tiled", "strategy=wide"]
+    configs += [f"strategy={s},tile_bytes=32768" for s in ("local", "tiled", "wide")]
     each = [w for c in configs for w in ("--param", c)]
     backend = devices[0].partition(":")[0]
-    steps.run("sort_launches", [*breakdown, "-b", backend, "--size", str(2**26), *each])
+    sort_launches = [*breakdown, "-b", backend, "--size", str(2**26), "--each", *each]
+    steps.run("sort_launches", sort_launches)
     first = ["--device", devices[0]]
     stream = ["-k", "Stream", "--size", str(2**25), "--reps", "100"]
     steps.run("stream", [*harness, "run", *first, *stream, *into("stream")])

@@ -2,7 +2,10 @@
 
 Times every launch of one repetition separately with the device's clock and
 sums them per entry point, for each strategy (or other run option) given.
-Useful to see why one plan beats another on a device.
+Useful to see why one plan beats another on a device. With ``--each``, every
+launch on a line of its own, with its scalars and the GB/s it reached at an
+equal share of the repetition's bytes (exact for the sorts, each of whose
+launches reads and writes the whole array), so that a slow pass shows.
 
     python benchmarks/launch_breakdown.py -k Bitonic_U32 -b opencl --size 4194304 \\
         --param strategy=global --param strategy=local
@@ -23,10 +26,17 @@ from harness.model import partition, sources
 
 
 def breakdown(
-    kernel: str, backend: str, size: int, params: dict[str, str], reps: int, dealt: str
+    kernel: str,
+    backend: str,
+    size: int,
+    params: dict[str, str],
+    reps: int,
+    dealt: str,
+    each: bool = False,
 ) -> None:
     """Print per-entry-point device time of one repetition of the kernel's plan,
-    its walking launches dealt as ``dealt`` says (`harness.model.partition`)."""
+    its walking launches dealt as ``dealt`` says (`harness.model.partition`),
+    and with ``each`` every launch's time and GB/s."""
     spec = suite.BY_NAME[kernel].with_params(params)
     impl = get(backend)
     session = impl.open(0)
@@ -42,9 +52,17 @@ def breakdown(
     execution.run(launches)
     per_entry: dict[str, float] = collections.defaultdict(float)
     count: dict[str, int] = collections.Counter()
-    for launch in launches:
-        per_entry[launch.entry] += statistics.median(execution.time([launch], reps))
+    share = spec.traffic(size, 8).moved / max(len(launches), 1)
+    lines = []
+    for number, launch in enumerate(launches, start=1):
+        seconds = statistics.median(execution.time([launch], reps))
+        per_entry[launch.entry] += seconds
         count[launch.entry] += 1
+        scalars = " ".join(f"{k}={v}" for k, v in launch.scalars if k not in ("n", "descending"))
+        rate = share / seconds / 1e9 if seconds > 0 else float("inf")
+        lines.append(
+            f"  {number:4} {launch.entry:24} {scalars:28} {seconds * 1e3:9.3f} ms {rate:8.1f} GB/s"
+        )
     whole = statistics.median(execution.time(launches, reps))
     label = ",".join([*(f"{k}={v}" for k, v in params.items()), f"partition={dealt}"])
     print(
@@ -56,6 +74,8 @@ def breakdown(
             f"  {entry:24} {count[entry]:4} launches {seconds * 1e3:9.1f} ms "
             f"({seconds / count[entry] * 1e3:.2f} ms each)"
         )
+    if each:
+        print("\n".join(lines))
 
 
 def main() -> None:
@@ -81,6 +101,12 @@ def main() -> None:
         help="run options of one breakdown, the others at their defaults (such as "
         "strategy=tiled,tile_bytes=32768); repeat to compare",
     )
+    parser.add_argument(
+        "--each",
+        action="store_true",
+        help="also list every launch: its scalars, time and GB/s (at an equal share of "
+        "the repetition's bytes, exact for the sorts)",
+    )
     args = parser.parse_args()
     configs = [dict(p.partition("=")[::2] for p in item.split(",")) for item in args.param]
     spec = suite.BY_NAME[args.kernel]
@@ -88,7 +114,7 @@ def main() -> None:
     for chosen in configs or [{}]:
         params = {**defaults, **chosen}
         for dealt in args.partition:
-            breakdown(args.kernel, args.backend, args.size, params, args.reps, dealt)
+            breakdown(args.kernel, args.backend, args.size, params, args.reps, dealt, args.each)
 
 
 if __name__ == "__main__":

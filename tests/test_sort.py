@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import collections
 import math
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -616,3 +619,29 @@ def test_the_default_strategy_is_each_device_kinds_fastest() -> None:
     ]  # fmt: skip
     chosen = RunOptions(size=1000, params=(("strategy", ("global",)),))
     assert {dict(t.params)["strategy"] for t in runner.plan([spec], devices, chosen)} == {"global"}
+
+
+def test_the_launch_breakdown_lists_every_launch_of_the_plan_with_its_rate() -> None:
+    """`benchmarks/launch_breakdown.py --each`: one line per launch of the plan, in
+    its order, with the launch's own scalars, so that a slow pass shows."""
+    need_backend("opencl")
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "launch_breakdown.py"
+    proc = subprocess.run(
+        [sys.executable, str(script), "-k", "Bitonic_U32", "-b", "opencl", "--size", "9000",
+         "--param", "strategy=wide", "--each", "--reps", "1"],
+        capture_output=True, text=True, timeout=300,
+        env={**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    listed = [line.split() for line in proc.stdout.splitlines() if line[:6].strip().isdigit()]
+    plan = bitonic_plan(9000, "wide", TILE_BYTES // 4, ("keys",))
+    assert [(int(w[0]), w[1]) for w in listed] == [
+        (i, launch.entry) for i, launch in enumerate(plan, start=1)
+    ]
+    passes = [w for w in listed if w[1] == "bitonic_wide_pass"]
+    assert [w[2:4] for w in passes] == [
+        [f"d={launch.values['d']}", f"flip={launch.values['flip']}"]
+        for launch in plan
+        if launch.entry == "bitonic_wide_pass"
+    ]
+    assert all(w[-1] == "GB/s" and float(w[-2]) > 0 for w in listed)
