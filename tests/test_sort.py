@@ -415,6 +415,11 @@ def test_check_sizes_are_odd_and_straddle_a_tile(kernel: str) -> None:
     assert any(launch.values.get("flip") == 0 for launch in plan)
     below = bitonic_plan(max(wide) - 4, "wide", tile, ("keys",))
     assert all(launch.values.get("flip") != 0 for launch in below)
+    # There the timed keys alone verify; every check case does up to 16 tiles.
+    bound = spec.with_params({"strategy": "wide"})
+    for size, cases in ((max(sizes), 1 + len(spec.check_cases)), (max(wide), 1)):
+        task = Task(kernel, "cpu", 0, size, "f64", (("strategy", "wide"),))
+        assert len(make_data(bound, task, 1)) == cases
 
 
 def _failing_tiled_check(

@@ -351,7 +351,8 @@ def make_data(spec: KernelSpec, task: Task, seed: int, check: bool = True) -> Da
     repetitions: a sort's seven inputs and references)."""
     inputs = make_inputs(spec, task.size, seed, task.precision)
     cases = [Case(TIMED, inputs, spec.reference(inputs))]
-    for case in spec.check_cases if check else ():
+    within = spec.check_cases_up_to is None or task.size <= spec.check_cases_up_to
+    for case in spec.check_cases if check and within else ():
         extra = make_inputs(spec, task.size, seed, task.precision, case.init)
         cases.append(Case(case.name, extra, spec.reference(extra)))
     return tuple(cases)

@@ -407,6 +407,10 @@ class KernelSpec:
     peak_bandwidth: bool = False
     #: Inputs the verification repetition runs on as well as ``init``'s.
     check_cases: tuple[CheckCase, ...] = ()
+    #: The largest size the check cases run at (None: every size). A check size
+    #: past it is there for a layout the length reaches, which the timed inputs
+    #: show as well as any, and verifies those alone.
+    check_cases_up_to: int | None = None
     #: Sizes ``--check`` and mutation runs use (default: ``check_size`` alone);
     #: kernels whose edge cases depend on the length list odd ones here.
     check_sizes: tuple[int, ...] = ()
