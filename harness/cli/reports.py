@@ -8,6 +8,8 @@ the command line starts fast and works without them.
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -74,9 +76,25 @@ def _peak(text: str) -> tuple[str, float]:
         raise argparse.ArgumentTypeError(
             f"{text!r}: expected GB/s such as 900, or DEVICE=GBS such as opencl:0=900"
         ) from None
-    if not number > 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: the peak must be more than 0 GB/s")
+    if not 0 < number < math.inf:
+        raise argparse.ArgumentTypeError(f"{text!r}: the peak must be a finite GB/s above 0")
+    if sep and not key.strip():
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: no device before '='; give DEVICE=GBS such as opencl:0=900, or GBS alone"
+        )
     return (key if sep else "*"), number
+
+
+def _check_peaks(frame: Any, peaks: list[tuple[str, float]]) -> None:
+    """UsageError for a --peak-gbs DEVICE that is no backend or device of the runs
+    (its line would be drawn nowhere, silently), as for --baseline."""
+    have = list(dict.fromkeys([*frame["backend"].astype(str), *frame["device_id"].astype(str)]))
+    for key, value in peaks:
+        if key != "*" and key not in have:
+            raise UsageError(
+                f"--peak-gbs {key}={value:g}: {key!r} is not in these runs; "
+                f"they have {', '.join(have)}"
+            )
 
 
 def _percent(text: str) -> float:
@@ -285,6 +303,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from harness.reporting import report
 
     baseline_key, _, _ = report.find_baseline(frame, args.baseline)
+    _check_peaks(frame, args.peak_gbs)
     built = report.build(frame, metas, args.baseline)
     out = _out_dir(args, "report")
     try:
@@ -334,6 +353,7 @@ def _cmd_plot(args: argparse.Namespace) -> int:
     from harness.reporting.report import find_baseline, has_timings
 
     find_baseline(frame, args.baseline)
+    _check_peaks(frame, args.peak_gbs)
     if not has_timings(frame):
         raise UsageError(
             f"{', '.join(map(str, args.run_dirs))}: nothing to plot: "
@@ -351,7 +371,27 @@ def _cmd_plot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_csv(path: Path) -> None:
+    """UsageError, before anything is compared, where --csv cannot be written: a
+    folder, a path under a file or a missing folder, a read-only file or folder."""
+    accepted = "give a file in a folder this user can write"
+    folder = path.parent
+    if path.is_dir():
+        why = "is a folder"
+    elif not folder.is_dir():
+        why = f"{folder} is not a folder"
+    elif not os.access(folder, os.W_OK | os.X_OK) or (
+        path.exists() and not os.access(path, os.W_OK)
+    ):
+        why = "is read-only"
+    else:
+        return
+    raise UsageError(f"--csv {str(path)!r}: {why}; {accepted}")
+
+
 def _cmd_compare(args: argparse.Namespace) -> int:
+    if args.csv:
+        _check_csv(args.csv)
     (base, (base_meta,)), (new, (new_meta,)) = _load([args.base]), _load([args.new])
     from harness.reporting import comparison
 
@@ -376,7 +416,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         try:
             result.to_csv(args.csv, index=False)
         except OSError as exc:
-            raise UsageError(f"--csv {str(args.csv)!r}: cannot write it ({exc.strerror})") from None
+            why = exc.strerror or exc
+            raise UsageError(f"--csv {str(args.csv)!r}: cannot write it ({why})") from None
     unfinished = new_meta.get("interrupted") or (new_meta.get("start") and not new_meta.get("end"))
     left = int((result["verdict"] == comparison.ONLY_BASE).sum())
     if unfinished and left:
