@@ -50,9 +50,12 @@ def _inside(meta: dict[str, Any]) -> Iterator[dict[str, Any]]:
             yield from _inside(source)
 
 
-def _check_distinct(run_dirs: Sequence[Path], metas: Sequence[dict[str, Any]]) -> None:
-    """UsageError where one run would count twice: the same run under two paths,
-    a run already inside a merged run given too, or one run inside two of them."""
+def check_distinct(
+    run_dirs: Sequence[Path], metas: Sequence[dict[str, Any]], command: str = "merge"
+) -> None:
+    """UsageError (its message led by ``command``) where one run would count twice:
+    the same run under two paths, a run already inside a merged run given too, or
+    one run inside two of them."""
     own = [_marks(m, str(d.resolve())) for d, m in zip(run_dirs, metas, strict=True)]
     within = [
         [(str(s.get("run")), _marks(s, str(s.get("path")))) for s in _inside(m)] for m in metas
@@ -62,19 +65,19 @@ def _check_distinct(run_dirs: Sequence[Path], metas: Sequence[dict[str, Any]]) -
             second = run_dirs[j]
             if own[i] & own[j]:
                 raise UsageError(
-                    f"merge: {first} and {second} are the same run (same host, command, start "
+                    f"{command}: {first} and {second} are the same run (same host, command, start "
                     "and end: one is a copy of the other); give one of them"
                 )
             for (outer, o), (inner, n) in (((first, i), (second, j)), ((second, j), (first, i))):
                 if any(marks & own[n] for _, marks in within[o]):
                     raise UsageError(
-                        f"merge: {inner} is already inside {outer} (in its merged_from); its "
+                        f"{command}: {inner} is already inside {outer} (in its merged_from); its "
                         f"rows would count twice: give {outer} with the other runs only"
                     )
             shared = [name for name, marks in within[i] if any(marks & m for _, m in within[j])]
             if shared:
                 raise UsageError(
-                    f"merge: {shared[0]} is inside both {first} and {second} (in their "
+                    f"{command}: {shared[0]} is inside both {first} and {second} (in their "
                     "merged_from); its rows would count twice: merge their sources instead"
                 )
 
@@ -117,7 +120,7 @@ def merge(
     for run_dir in run_dirs:
         results.check_folder(run_dir)
         metas.append(results.read_metadata(run_dir))
-    _check_distinct(run_dirs, metas)
+    check_distinct(run_dirs, metas)
     journals = []
     for run_dir, meta in zip(run_dirs, metas, strict=True):
         rows = results.read_numbered(run_dir)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.errors import UsageError
-from harness.execution import results
+from harness.execution import merge, results
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -123,7 +123,12 @@ def load_runs(run_dirs: Sequence[str | Path]) -> tuple[pd.DataFrame, list[dict[s
 
     if not run_dirs:
         raise UsageError("give at least one run folder")
+    paths = [Path(d) for d in run_dirs]
+    if len({p.resolve() for p in paths}) < len(paths):
+        raise UsageError("a run folder is given twice; its rows would count twice: give it once")
     frames = [load(d) for d in run_dirs]
+    # A copy of a run, or a run inside a merged run given too, would count twice.
+    merge.check_distinct(paths, [f.attrs["metadata"] for f in frames], "run folders")
     names = [f["run"].iat[0] for f in frames]
     for i, frame in enumerate(frames):
         if names.count(names[i]) > 1:
@@ -248,9 +253,9 @@ def prepare(frame: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = None)
         short, key = short + rank, key + "|" + rank
     if hosts.nunique() > 1:
         short = hosts.map(lambda h: f"{h}: " if h else "") + short
-    if by_run:
-        short = short + " [" + frame["run"].astype(str) + "]"
-    label = short + named if not by_run else short.str.replace(" [", named + " [", n=1, regex=False)
+    tag = " [" + frame["run"].astype(str) + "]" if by_run else ""
+    label = short + named + tag
+    short = short + tag
     frame["series_key"] = key
     frame["series"] = label
     frame["series_id"] = short
