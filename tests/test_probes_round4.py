@@ -5,6 +5,7 @@ one MPI rank finds."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -79,3 +80,144 @@ def test_an_empty_path_is_refused_not_read_as_the_current_folder(
     blank = next(a for a in args if not a.strip())
     assert repr(blank) in _one_error(proc.stderr)
     assert not list(work.iterdir())
+
+
+def test_compare_finds_an_unwritable_csv_before_comparing(run: Path, tmp_path: Path) -> None:
+    """--csv into a folder, or under a file, was found after the table was printed."""
+    (tmp_path / "file").write_text("x")
+    for bad in (tmp_path, tmp_path / "file" / "out.csv", tmp_path / "missing" / "out.csv"):
+        proc = harness("compare", str(run), str(run), "--csv", str(bad))
+        assert proc.returncode == 2, proc.stderr
+        assert repr(str(bad)) in _one_error(proc.stderr)
+        assert proc.stdout == ""
+
+
+@pytest.mark.parametrize("value", ["inf", "1e400", "nan", "=900", " =900", "nope=900"])
+def test_a_peak_line_that_cannot_be_drawn_is_refused(value: str, run: Path, tmp_path: Path) -> None:
+    """An infinite --peak-gbs ended plot in a traceback; one for a device the runs
+    lack (or for no device) was drawn nowhere, silently."""
+    for command in ("plot", "report"):
+        out = tmp_path / command
+        proc = harness(
+            command,
+            str(run),
+            "--peak-gbs",
+            value,
+            "--out",
+            str(out),
+            *(["--html"] if command == "report" else []),
+        )
+        assert proc.returncode == 2, proc.stderr
+        assert value.split("=")[-1] in _one_error(proc.stderr)
+        assert not out.exists()
+
+
+def test_a_run_given_twice_is_not_reported_twice(
+    quick_run: Path, run: Path, tmp_path: Path
+) -> None:
+    """report RUN RUN (or RUN beside a link to it, or a copy) doubled every row."""
+    link = tmp_path / "link"
+    link.symlink_to(quick_run)
+    for second in (str(quick_run) + "/", str(link), str(run)):
+        for command in ("report", "plot"):
+            out = tmp_path / "out"
+            proc = harness(command, str(quick_run), second, "--out", str(out))
+            assert proc.returncode == 2, proc.stderr
+            assert "twice" in _one_error(proc.stderr) or "same run" in proc.stderr
+            assert not out.exists()
+
+
+def test_a_merged_run_is_not_reported_beside_its_source(
+    quick_run: Path, run: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other"
+    proc = harness("run", *QUICK, "--reps", "3", "--out", str(other))
+    assert proc.returncode == 0, proc.stderr
+    merged = tmp_path / "merged"
+    proc = harness("merge", str(quick_run), str(run_folder(other)), "--out", str(merged))
+    assert proc.returncode == 0, proc.stderr
+    proc = harness("report", str(run_folder(merged)), str(quick_run), "--out", str(tmp_path / "r"))
+    assert proc.returncode == 2, proc.stderr
+    assert "already inside" in _one_error(proc.stderr)
+
+
+def test_two_runs_of_one_device_make_one_report(quick_run: Path, tmp_path: Path) -> None:
+    """Two runs of the same device (before and after a change) ended report and plot
+    in a traceback: their labels were built with a Series where text is needed."""
+    other = tmp_path / "other"
+    proc = harness("run", *QUICK, "--reps", "3", "--out", str(other))
+    assert proc.returncode == 0, proc.stderr
+    second = run_folder(other)
+    for command in ("report", "plot"):
+        out = tmp_path / command
+        proc = harness(command, str(quick_run), str(second), "--out", str(out))
+        assert proc.returncode == 0, proc.stderr
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert f"cpu:0 (AMD EPYC) [{quick_run.name}]" in text or f"[{quick_run.name}]" in text
+    assert f"[{second.name}]" in text
+
+
+def _edit_metadata(run: Path, **changes: object) -> None:
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta.update(changes)
+    path.write_text(json.dumps(meta, indent=2))
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("peaks", "x"),
+        ("peaks", {"cpu:0": [1]}),
+        ("peaks", {"cpu:0": {"fma_gflops_per_s": "x"}}),
+        ("start", 5),
+        ("end", 7),
+    ],
+)
+def test_metadata_of_the_wrong_shape_is_named(
+    field: str, value: object, run: Path, quick_run: Path, tmp_path: Path
+) -> None:
+    """'peaks' not an object of objects ended report, plot, compare and export in a
+    traceback; a 'start' or 'end' not text ended merge in one."""
+    _edit_metadata(run, **{field: value})
+    for args in (
+        ["report", str(run), "--out", str(tmp_path / "r")],
+        ["plot", str(run), "--out", str(tmp_path / "p")],
+        ["compare", str(quick_run), str(run)],
+        ["export", str(run), "--thicket", "--out", str(tmp_path / "t")],
+        ["merge", str(run), str(quick_run), "--out", str(tmp_path / "m")],
+    ):
+        proc = harness(*args)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert "metadata.json:" in _one_error(proc.stderr) and repr(field) in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "why"),
+    [
+        ("backend", None, "'backend' is not text"),
+        ("backend", 3, "'backend' is not text"),
+        ("backend", "DROP", "no 'backend'"),
+        ("precision", 64, "'precision' is a number, not text"),
+        ("device", 3, "'device' is a number, not text"),
+    ],
+)
+def test_a_row_whose_labels_are_not_text_is_named_and_skipped(
+    field: str, value: object, why: str, run: Path, tmp_path: Path
+) -> None:
+    """A row whose backend or precision was no text ended report and plot in a
+    traceback; it is a damaged line, named, and the other rows are reported."""
+    journal = run / "journal.jsonl"
+    lines = journal.read_text().splitlines()
+    row = json.loads(lines[0])
+    if value == "DROP":
+        del row[field]
+    else:
+        row[field] = value
+    journal.write_text("\n".join([json.dumps(row), *lines[1:]]) + "\n")
+    for command in ("report", "plot"):
+        proc = harness(command, str(run), "--out", str(tmp_path / command))
+        assert proc.returncode == 0, proc.stderr
+        assert f"journal.jsonl:1: skipped a torn or corrupt line: {why}" in proc.stderr
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "| Stream_COPY |" not in text and "| Stream_ADD |" in text

@@ -91,6 +91,8 @@ STATUSES = ("ok", "fail", "error", "skipped")
 
 #: Columns every journal row has, as text: what tables, reports and resumes key on.
 REQUIRED = ("kernel", "device_id", "status")
+#: Columns that hold text (or null) where a row has them: reports group and label by them.
+TEXT = ("precision", "device", "group")
 #: Columns that hold numbers (or null) where a row has them.
 NUMERIC = (
     "size",
@@ -165,6 +167,18 @@ METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "command": (
         "a list of strings",
         lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v),
+    ),
+    "start": ("text (a time)", lambda v: isinstance(v, str)),
+    "end": ("text (a time)", lambda v: isinstance(v, str)),
+    "peaks": (
+        "an object of each device's peaks (objects, FMA rates an object by precision)",
+        lambda v: (
+            isinstance(v, dict)
+            and all(
+                isinstance(p, dict) and isinstance(p.get("fma_gflops_per_s") or {}, dict)
+                for p in v.values()
+            )
+        ),
     ),
 }
 
@@ -538,6 +552,9 @@ def parse_row(line: bytes) -> dict[str, Any]:
     for key in REQUIRED:
         if not isinstance(row.get(key), str):
             raise ValueError(f"no {key!r}" if key not in row else f"{key!r} is not text")
+    for key in TEXT:
+        if row.get(key) is not None and not isinstance(row[key], str):
+            raise ValueError(f"{key!r} is a {_kind(row[key])}, not text")
     if row["status"] not in STATUSES:
         raise ValueError(f"'status' is {row['status']!r}; one of {', '.join(STATUSES)} is accepted")
     for key in NUMERIC:
@@ -551,6 +568,9 @@ def parse_row(line: bytes) -> dict[str, Any]:
             why = implausible(key, value)
             if why:
                 raise ValueError(why)
+    # Every row is written with its backend, which reports colour and group by.
+    if not isinstance(row.get("backend"), str):
+        raise ValueError("no 'backend'" if "backend" not in row else "'backend' is not text")
     return row
 
 
