@@ -30,11 +30,27 @@ def _listed(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list | tuple | set) else [value]
 
 
+def _value(name: str, item: Any) -> str:
+    """An option's value as a word of the command line; UsageError for one the
+    parser would read as an option (``kernels=["-h"]`` printed the help and
+    exited the interpreter)."""
+    text = str(item)
+    if text.startswith("-"):
+        try:
+            float(text)
+        except ValueError:
+            raise UsageError(
+                f"{name}={item!r}: a value may not begin with '-' (it would be read as an option)"
+            ) from None
+    return text
+
+
 def run_arguments(options: Mapping[str, Any]) -> list[str]:
     """``harness run``'s command line for keyword options (``kernels=["Stream"]``,
     ``sizes=[1024, 4096]``, ``transfers=["resident", "per-rep"]``, ``reps=5``);
     None leaves an option at its default. TypeError names an unknown option;
-    UsageError a switch given anything but True or False."""
+    UsageError a switch given anything but True or False, or a value beginning
+    with '-' that is no number."""
     actions = _run_actions()
     argv: list[str] = []
     for name, value in options.items():
@@ -55,14 +71,14 @@ def run_arguments(options: Mapping[str, Any]) -> list[str]:
             if value is True:
                 argv.append(flag)
             elif value is not False:
-                argv += [flag, str(value)]
+                argv += [flag, _value(name, value)]
         elif isinstance(action, argparse._AppendAction):
             for item in _listed(value):
-                argv += [flag, str(item)]
+                argv += [flag, _value(name, item)]
         elif action.nargs in ("+", "*"):
-            argv += [flag, *(str(item) for item in _listed(value))]
+            argv += [flag, *(_value(name, item) for item in _listed(value))]
         else:
-            argv += [flag, ",".join(str(item) for item in _listed(value))]
+            argv += [flag, _value(name, ",".join(str(item) for item in _listed(value)))]
     return argv
 
 

@@ -221,3 +221,22 @@ def test_a_row_whose_labels_are_not_text_is_named_and_skipped(
         assert f"journal.jsonl:1: skipped a torn or corrupt line: {why}" in proc.stderr
     text = (tmp_path / "report" / "report.md").read_text()
     assert "| Stream_COPY |" not in text and "| Stream_ADD |" in text
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"kernels": ["Stream_COPY", "-h"]},
+        {"kernels": "Stream_COPY", "backends": ["cpu", "--help"]},
+        {"kernels": "Stream_COPY", "device": ["-x"]},
+    ],
+)
+def test_api_values_are_never_read_as_options(options: dict, tmp_path: Path) -> None:
+    """harness.run(kernels=[..., "-h"]) printed the help and raised SystemExit."""
+    import harness
+    from harness.errors import UsageError
+
+    options = {"backends": "cpu", "size": 1000, **options}
+    with pytest.raises(UsageError, match="may not begin with '-'"):
+        harness.run(out=tmp_path, progress=False, **options)
+    assert not list(tmp_path.iterdir())
