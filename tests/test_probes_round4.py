@@ -240,3 +240,37 @@ def test_api_values_are_never_read_as_options(options: dict, tmp_path: Path) -> 
     with pytest.raises(UsageError, match="may not begin with '-'"):
         harness.run(out=tmp_path, progress=False, **options)
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("option", ["--out", "--resume"])
+def test_a_usage_error_of_rank_0_alone_ends_the_mpi_job(option: str, tmp_path: Path) -> None:
+    """Only rank 0 makes (or reads) the run folder: a --out or --resume it refused
+    left the other ranks waiting for it in a broadcast for ever."""
+    mpirun = shutil.which("mpirun")
+    try:
+        import mpi4py  # noqa: F401
+    except ImportError:
+        mpirun = None
+    if mpirun is None:
+        pytest.skip("mpirun or mpi4py is not installed")
+    (tmp_path / "file").write_text("x")
+    args = [*QUICK, "--out", str(tmp_path / "file")] if option == "--out" else []
+    if option == "--resume":
+        args = ["--resume", str(tmp_path / "file")]
+    command = [mpirun, "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run"]
+    proc = subprocess.run(
+        [*command, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={
+            **os.environ,
+            "OMPI_ALLOW_RUN_AS_ROOT": "1",
+            "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+            "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
+        },
+    )
+    assert proc.returncode == 2, proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("harness: error: ")]
+    assert len(errors) == 1 and str(tmp_path / "file") in errors[0], proc.stderr
+    assert "Traceback" not in proc.stderr

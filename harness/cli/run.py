@@ -84,10 +84,24 @@ def run_command(args: argparse.Namespace, bar: bool | None = None) -> tuple[int,
     """`harness run` for parsed arguments: its exit status and run folder. ``bar``
     asks for a live progress bar (default: where stderr is a terminal); an
     ``args.quiet`` run prints no table at its end."""
+    world = ranks.world()
+    try:
+        return _run_command(args, bar, world)
+    except UsageError as exc:
+        if world is None:
+            raise
+        # A usage error one rank finds alone (rank 0's --out or --resume folder) would
+        # leave the others waiting for it for ever: this rank's end ends the job.
+        print(f"harness: error: {exc}", file=sys.stderr, flush=True)
+        ranks.end_job(2)
+
+
+def _run_command(
+    args: argparse.Namespace, bar: bool | None, world: ranks.World | None
+) -> tuple[int, Path]:
     stop = _Stop()
     try:
         with contextlib.ExitStack() as held:
-            world = ranks.world()
             if world is None:
                 held.enter_context(_handling(stop))
             meta: dict[str, Any] = {}
