@@ -258,7 +258,7 @@ def test_wide_launches_fit_the_pass_budget(k: int, tile_bytes: int, most: int) -
     plan = bitonic_plan(2**k, "wide", tile, ("keys",), steps=4)
     assert len(plan) <= most
     assert len(plan) < len(bitonic_plan(2**k, "tiled", tile, ("keys",), steps=6))
-    rows = row_steps(tile)
+    rows = row_steps(tile, 4)
     assert (1 << rows) * LANES == tile
     stage_passes = []
     for launch in plan[1:]:
@@ -290,7 +290,7 @@ def test_a_wide_pass_launches_the_groups_whose_rows_start_below_n() -> None:
     """Odd lengths: one work-group per 16 neighbouring columns, those with a row
     that starts below n (the kernel guards each position)."""
     tile = TILE_BYTES // 4
-    rows = row_steps(tile)
+    rows = row_steps(tile, 4)
     for n in (tile + 1, 6 * tile - 1, (tile << rows) + 3):
         for launch in bitonic_plan(n, "wide", tile, ("keys",)):
             if launch.entry != "bitonic_wide_pass":
@@ -410,7 +410,7 @@ def test_check_sizes_are_odd_and_straddle_a_tile(kernel: str) -> None:
     assert max(sizes) == 16 * tile + 3
     # A wide sort's first pass that is no stage's flip is past 2^row_steps tiles.
     wide = spec.with_params({"strategy": "wide"}).sizes_for_check
-    assert set(wide) == sizes | {(tile << row_steps(tile)) + 3}
+    assert set(wide) == sizes | {(tile << row_steps(tile, 4)) + 3}
     plan = bitonic_plan(max(wide), "wide", tile, ("keys",))
     assert any(launch.values.get("flip") == 0 for launch in plan)
     below = bitonic_plan(max(wide) - 4, "wide", tile, ("keys",))

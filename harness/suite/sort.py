@@ -293,18 +293,25 @@ def _tiled_plan(n: int, steps: int, tile: int, arrays: tuple[str, ...]) -> list[
     return launches
 
 
-def row_steps(tile: int) -> int:
-    """Steps of the network a wide pass does: a tile holds 2^row_steps rows of LANES keys."""
-    return (tile // LANES).bit_length() - 1
+def row_width(tile: int, steps: int) -> int:
+    """Keys in a row of a wide pass: LANES, or fewer where a tile of 16-byte
+    pairs holds fewer than 2^steps rows of LANES, so that the rows are at least
+    as many as a register pass over them holds."""
+    return min(LANES, tile >> steps)
 
 
-def wide_groups(n: int, d: int, tile: int) -> int:
-    """Work-groups of a wide pass from distance ``d``: one per LANES
+def row_steps(tile: int, steps: int) -> int:
+    """Steps of the network a wide pass does: one per doubling of its rows."""
+    return (tile // row_width(tile, steps)).bit_length() - 1
+
+
+def wide_groups(n: int, d: int, tile: int, steps: int) -> int:
+    """Work-groups of a wide pass from distance ``d``: one per row's width of
     neighbouring columns of positions, those whose first row starts below n."""
-    return -(-pass_items(n, d, row_steps(tile)) // LANES)
+    return -(-pass_items(n, d, row_steps(tile, steps)) // row_width(tile, steps))
 
 
-def _wide_plan(n: int, tile: int, arrays: tuple[str, ...]) -> list[Launch]:
+def _wide_plan(n: int, steps: int, tile: int, arrays: tuple[str, ...]) -> list[Launch]:
     """The tiled plan with each stage's steps of a tile's distance or more done
     row_steps at a time in work-group memory (`bitonic_wide_pass`). A stage's
     passes follow one another from its top distance, so that each pass's first
@@ -323,11 +330,11 @@ def _wide_plan(n: int, tile: int, arrays: tuple[str, ...]) -> list[Launch]:
 
     launches = [tiles("bitonic_tile_sort", stages <= in_tile)]
     for stage in range(in_tile + 1, stages + 1):
-        rows = row_steps(tile)
+        rows = row_steps(tile, steps)
         for first in range(0, stage - in_tile, rows):
             d = 1 << (stage - 1 - first)
             values = {"n": n, "d": d, "flip": int(first == 0)}
-            groups = wide_groups(n, d, tile)
+            groups = wide_groups(n, d, tile, steps)
             launches.append(Launch("bitonic_wide_pass", groups * GROUP, GROUP, step, values))
         launches.append(tiles("bitonic_tile_merge", stage == stages))
     return launches
@@ -350,7 +357,7 @@ def bitonic_plan(
     if strategy == "tiled":
         return _tiled_plan(n, steps, tile, arrays)
     if strategy == "wide":
-        return _wide_plan(n, tile, arrays)
+        return _wide_plan(n, steps, tile, arrays)
     stages = (n - 1).bit_length()
     common = {"n": n}
     launches: list[Launch] = []
@@ -472,12 +479,12 @@ def pass_positions(t: np.ndarray, d: int, steps: int, flip: bool) -> np.ndarray:
     return np.where(i < len(i) // 2, base[:, None], mirror[:, None]) + i * low
 
 
-def _cpu_pass(kind: int, steps: int, form: str):
+def _cpu_pass(kind: int, steps: int, form: str, width: int = LANES):
     """A fused pass: each work-item's registers through ``steps`` steps. The
     ``form`` is the entry point's: a plain pass, its guarded ``tail``, the
     two-axis ``rows`` and ``flip_rows`` (work-item y * LANES + x), a stage's
     last pass, the ``merge`` of each work-item's consecutive keys, or a
-    ``wide`` pass, whose work-groups each hold LANES work-items' registers."""
+    ``wide`` pass, whose work-groups each hold ``width`` work-items' registers."""
     count = 1 << steps
 
     def bitonic_pass(grid: Grid, keys, *rest) -> None:
@@ -495,7 +502,7 @@ def _cpu_pass(kind: int, steps: int, form: str):
         n, d, flip = int(n), int(d), bool(flip)
         items = grid.items if grid.dims == 1 else math.prod(grid.items)  # type: ignore[arg-type]
         if form == "wide":
-            items = items // GROUP * LANES
+            items = items // GROUP * width
         t = np.arange(int(first), int(first) + items)
         positions = pass_positions(t, d, steps, flip)
         positions = positions[positions[:, 0] < n]
@@ -528,7 +535,9 @@ def _cpu_entries(kind: int, tile: int, steps: int) -> dict:
         "bitonic_flip_rows": _cpu_pass(kind, steps, "flip_rows"),
         "bitonic_pass_tail": _cpu_pass(kind, steps, "tail"),
         "bitonic_merge": _cpu_pass(kind, steps, "merge"),
-        "bitonic_wide_pass": _cpu_pass(kind, row_steps(tile), "wide"),
+        "bitonic_wide_pass": _cpu_pass(
+            kind, row_steps(tile, steps), "wide", row_width(tile, steps)
+        ),
         f"{LIBRARY}sort": _cpu_library_sort(kind),
     }
 
@@ -760,7 +769,7 @@ _SCALARS = (
 _CASES_UP_TO = 16
 
 
-def _check_sizes(tile: int, strategy: str) -> tuple[int, ...]:
+def _check_sizes(tile: int, strategy: str, steps: int) -> tuple[int, ...]:
     """Lengths that reach the network's edges: none or one pair, a partial
     pair, a tile less one, one, and one more (the last tile partial or just
     full), and lengths of several tiles that are no power of two (six tiles less
@@ -774,7 +783,7 @@ def _check_sizes(tile: int, strategy: str) -> tuple[int, ...]:
     the shorter lengths, and on lavapipe they took minutes)."""
     sizes = {1, 2, 3, 5, tile - 1, tile, tile + 1, 2 * tile + 3, 3001, 6 * tile - 1}
     if strategy == "wide":
-        sizes.add((tile << row_steps(tile)) + 3)
+        sizes.add((tile << row_steps(tile, steps)) + 3)
     return tuple(sorted(sizes | {_CASES_UP_TO * tile + 3}))
 
 
@@ -792,7 +801,8 @@ def _pass_constants(steps: int, tile: int) -> dict[str, int]:
         "PASS_KEYS": 1 << steps,
         "LANES": LANES,
         "TILE": tile,
-        "ROW_STEPS": row_steps(tile),
+        "ROW_STEPS": row_steps(tile, steps),
+        "ROW_WIDTH": row_width(tile, steps),
     }
 
 
@@ -833,7 +843,7 @@ def _bitonic(
         default_size=1 << 20,
         default_reps=20,
         check_size=3001,
-        check_sizes=_check_sizes(tile, strategy),
+        check_sizes=_check_sizes(tile, strategy, steps),
         check_cases_up_to=_CASES_UP_TO * tile + 3,
         check_cases=check_cases(key_type, value, (dist, order)),
         tolerance=EXACT,
@@ -913,7 +923,7 @@ def _rajaperf_sort(
         flops=lambda n: 0,
         default_reps=20,
         check_size=3001,
-        check_sizes=_check_sizes(tile, strategy),
+        check_sizes=_check_sizes(tile, strategy, steps),
         check_cases_up_to=_CASES_UP_TO * tile + 3,
         check_cases=check_cases(np.dtype(np.float64), "f64" if pairs else None, None),
         tolerance=EXACT,

@@ -775,41 +775,24 @@ KERNEL void bitonic_tile_merge(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, co
 
 // --- The wide strategy: the tiled strategy, with a stage's steps of a tile's
 // distance or more done in work-group memory too, ROW_STEPS of them a launch
-// where a register pass does STEPS. A work-group takes LANES neighbouring
-// work-items of a register pass of ROW_STEPS steps: 2^ROW_STEPS rows of LANES
-// consecutive positions, one row for each register. Where the pass starts
-// with a stage's flip, the upper rows' positions run down their block from
-// the mirror, so the upper rows are stored reversed: row r's upper part is
-// then the LANES positions up from mirror ^ (LANES - 1). Either way the tile,
-// row after row, goes through a stage's steps from distance TILE / 2 (the flip
-// pairing tile position i with TILE - 1 - i) down to LANES, its rows' steps,
-// which the tiled strategy's passes do over it between barriers.
+// where a register pass does STEPS. A work-group takes ROW_WIDTH neighbouring
+// work-items of a register pass of ROW_STEPS steps: 2^ROW_STEPS rows of
+// ROW_WIDTH consecutive positions (16, or 8 where a tile of 16-byte pairs
+// would hold fewer rows than a register pass), one row for each register.
+// Where the pass starts with a stage's flip, the upper rows' positions run
+// down their block from the mirror, so the upper rows are stored reversed: row
+// r's upper part is then the ROW_WIDTH positions up from the mirror's row
+// start. Either way the tile, row after row, goes through a stage's steps from
+// distance TILE / 2 (the flip pairing tile position i with TILE - 1 - i) down
+// to ROW_WIDTH, its rows' steps, which the tiled strategy's register passes do
+// over it between barriers (ROW_STEPS is at least STEPS, so the first stays
+// above ROW_WIDTH).
 
 // Where row r of the work-group's rows starts: the lower rows from base, the
-// upper ones from the mirror's row start.
+// upper ones from upper.
 DEVICE uint row_start(const uint r, const uint base, const uint upper, const uint low)
 {
     return (r < (1u << ROW_STEPS) / 2 ? base : upper) + r * low;
-}
-
-// The steps of distance below LANES: a work-item pairs one position of the
-// tile with another, with a barrier after each step (where the rows are
-// fewer than a register pass holds).
-DEVICE void tile_word_step(LOCAL WORD* lk LOCAL_VALUES, const uint d, const uint flip)
-{
-    for (uint p = LOCAL_ID(0); p < TILE / 2; p += GROUP) {
-        const uint lower = PAIR_LOWER(p, d);
-        const uint low_slot = TILE_SLOT(lower);
-        const uint high_slot = TILE_SLOT(flip ? lower ^ (2 * d - 1) : lower | d);
-        const WORD a = lk[low_slot];
-        const WORD b = lk[high_slot];
-        if (a > b) {
-            lk[low_slot] = b;
-            lk[high_slot] = a;
-            SWAP_VALUES(lv, low_slot, high_slot)
-        }
-    }
-    BARRIER();
 }
 
 KERNEL void bitonic_wide_pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d,
@@ -820,11 +803,11 @@ KERNEL void bitonic_wide_pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, con
     SHARED VALUE lv[TILE];
 #endif
     const uint low = d >> (ROW_STEPS - 1);
-    const uint t = GROUP_ID(0) * LANES;
+    const uint t = GROUP_ID(0) * ROW_WIDTH;
     const uint base = ((t & ~(low - 1)) << ROW_STEPS) | (t & (low - 1));
-    const uint upper = flip ? base ^ (low - LANES) : base;
+    const uint upper = flip ? base ^ (low - ROW_WIDTH) : base;
     for (uint i = LOCAL_ID(0); i < TILE; i += GROUP) {
-        const uint p = row_start(i / LANES, base, upper, low) + i % LANES;
+        const uint p = row_start(i / ROW_WIDTH, base, upper, low) + i % ROW_WIDTH;
         const uint slot = TILE_SLOT(i);
         lk[slot] = ~(WORD)0;
         if (p < n) {
@@ -835,15 +818,9 @@ KERNEL void bitonic_wide_pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, con
         }
     }
     BARRIER();
-#if ROW_STEPS >= STEPS
-    tile_stage(lk PASS_VALUES, TILE / 2, flip, LANES);
-#else
-    for (uint dist = TILE / 2; dist >= LANES; dist >>= 1) {
-        tile_word_step(lk PASS_VALUES, dist, flip && dist == TILE / 2);
-    }
-#endif
+    tile_stage(lk PASS_VALUES, TILE / 2, flip, ROW_WIDTH);
     for (uint i = LOCAL_ID(0); i < TILE; i += GROUP) {
-        const uint p = row_start(i / LANES, base, upper, low) + i % LANES;
+        const uint p = row_start(i / ROW_WIDTH, base, upper, low) + i % ROW_WIDTH;
         if (p < n) {
             keys[p] = lk[TILE_SLOT(i)];
 #ifdef WITH_VALUES
