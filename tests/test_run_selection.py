@@ -128,8 +128,8 @@ def test_full_check_from_the_command_line_plans_every_choice(tmp_path: Path) -> 
                 (r["backend"], r["strategy"], r.get("steps") or "") for r in csv.DictReader(f)
             }
     # Every network at every step count on both; numpy's own sort on the host only.
-    assert len([r for r in rows["full"] if r[0] == "opencl"]) == 12
-    assert len([r for r in rows["full"] if r[0] == "cpu"]) == 13
+    assert len([r for r in rows["full"] if r[0] == "opencl"]) == 17
+    assert len([r for r in rows["full"] if r[0] == "cpu"]) == 18
     assert ("cpu", "library", "") in rows["full"] - {r for r in rows["full"] if r[0] == "opencl"}
     # Quick: what each device times (np.sort on the host, fused at 4 steps on PoCL)
     # and one other.

@@ -442,8 +442,8 @@ def test_a_tile_merge_that_mirrors_its_first_step_fails_the_check(tmp_path: Path
     """Below 16 tiles a tiled sort's global passes of the default 4 steps already
     did its merges' first step, so a merge that pairs mirror positions there
     still sorts; the check's length past 16 tiles is the one that fails."""
-    merge = "tile_stage(lk PASS_VALUES, TILE / 2, 0);"
-    rows = _failing_tiled_check(tmp_path, merge, merge.replace("0);", "1);"), "--steps", "4")
+    merge = "tile_stage(lk PASS_VALUES, TILE / 2, 0, 1);"
+    rows = _failing_tiled_check(tmp_path, merge, merge.replace("0, 1);", "1, 1);"), "--steps", "4")
     assert {r["size"] for r in rows if r["status"] == "fail"} == {16 * 2048 + 3}
 
 
@@ -463,8 +463,8 @@ def test_a_wide_pass_that_mirrors_every_pass_fails_the_check(tmp_path: Path) -> 
     """Up to 2^7 tiles of u32 keys every wide pass starts with a stage's flip, so
     one that reads its upper rows from the mirror in the other passes too still
     sorts there; the check's length one past that is the one that fails."""
-    upper = "const uint upper = flip ? base ^ (low - LANES) : base;"
-    planted = "const uint upper = base ^ (low - LANES);"
+    upper = "const uint upper = flip ? base ^ (low - ROW_WIDTH) : base;"
+    planted = "const uint upper = base ^ (low - ROW_WIDTH);"
     rows = _failing_tiled_check(tmp_path, upper, planted, "--steps", "4", strategy="wide")
     assert {r["size"] for r in rows if r["status"] == "fail"} == {(2048 << 7) + 3}
 
