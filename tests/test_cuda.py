@@ -4,6 +4,7 @@ and a machine without the NVIDIA driver gets one clear line, not a traceback."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,29 @@ def test_every_cuda_source_compiles_for_sm80_and_sm90() -> None:
     }
     failures = [r.error for r in results if r.error is not None]
     assert not failures, "\n".join(failures)
+
+
+def test_a_sort_tile_over_48_kib_compiles_as_dynamic_shared_memory() -> None:
+    """Declared, 128 KiB of tile is over what ptxas lets a kernel have; given at
+    launch it compiles for Hopper, and a tile that fits stays declared."""
+    compiler = _compiler()
+    source = sources.find("c", ".c", "BitonicPairs")
+    assert source is not None
+    for name in ("Bitonic_PAIRS", "Algorithm_SORTPAIRS"):
+        spec = suite.BY_NAME[name].bind({"strategy": "wide", "tile_bytes": "131072"})
+        assert cuda_compile.dynamic_shared_bytes(spec) == 131072
+        text = cuda_compile.source_text(spec, source, "f64").decode()
+        assert text.startswith("#define DYNAMIC_SHARED_BYTES 131072\n")
+        assert cuda_compile.compile_source(spec, source, "f64", 90, compiler).image
+        declared = dataclasses.replace(spec, work_group_bytes=0)
+        with pytest.raises(CompileError, match="bitonic_wide_pass' uses too much shared data"):
+            cuda_compile.compile_source(declared, source, "f64", 90, compiler)
+    fits = suite.BY_NAME["Bitonic_PAIRS"].bind({"strategy": "tiled", "tile_bytes": "32768"})
+    assert fits.work_group_bytes == 32768
+    assert cuda_compile.dynamic_shared_bytes(fits) == 0
+    assert (
+        "#define DYNAMIC_SHARED_BYTES" not in cuda_compile.source_text(fits, source, "f64").decode()
+    )
 
 
 @pytest.mark.parametrize("compiler", cuda_compile.COMPILERS)

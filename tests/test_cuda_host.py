@@ -279,6 +279,50 @@ def test_unheld_repetitions_launch_directly(standin: Path, tmp_path: Path) -> No
     assert "capture" not in calls and "graph" not in calls
 
 
+def _sort_tile(standin: Path, tmp_path: Path, tile: str, **settings: str) -> tuple[dict, list]:
+    """A tiled sort at one tile size on the stand-in: its row (which cannot verify:
+    the stand-in runs no sort) and the launches' and opt-ins' records."""
+    log = tmp_path / "log.jsonl"
+    out = tmp_path / "o"
+    harness(
+        "run", "-b", "cuda", "-k", "Bitonic_PAIRS", "--strategy", "tiled", "--tile_bytes", tile,
+        "--size", "20000", "--reps", "1", *TIMED, "--out", str(out),
+        env=_env(standin, log, **settings),
+    )  # fmt: skip
+    (row,) = _rows(out)
+    records = _log(log) if log.exists() else []
+    return row, [r for r in records if r["call"] in ("launch", "opt_in")]
+
+
+def test_a_tile_over_48_kib_is_dynamic_shared_memory_each_function_opts_into(
+    standin: Path, tmp_path: Path
+) -> None:
+    row, records = _sort_tile(standin, tmp_path, "131072")
+    # Launched and run (the stand-in refuses a launch over 48 KiB without the
+    # opt-in): what fails is the verification of a sort that did not run.
+    assert row["status"] == "fail", row["reason"]
+    launches = [r for r in records if r["call"] == "launch"]
+    assert launches and {r["shared"] for r in launches} == {131072}
+    opted = {r["name"]: r["shared"] for r in records if r["call"] == "opt_in"}
+    assert opted == dict.fromkeys({r["name"] for r in launches}, 131072)
+    first = {r["name"]: i for i, r in reversed(list(enumerate(records)))}
+    assert all(records[first[name]]["call"] == "opt_in" for name in opted)
+
+
+def test_a_tile_that_fits_is_declared_and_one_over_the_devices_limit_skipped(
+    standin: Path, tmp_path: Path
+) -> None:
+    row, records = _sort_tile(standin, tmp_path / "fits", "32768")
+    assert row["status"] == "fail", row["reason"]
+    assert records and {(r["call"], r["shared"]) for r in records} == {("launch", 0)}
+    row, records = _sort_tile(standin, tmp_path / "over", "131072", shared_optin="101376")
+    assert row["status"] == "skipped" and not records
+    assert row["reason"] == (
+        "Bitonic_PAIRS needs 131072 bytes of shared memory a block; the device allows "
+        "101376 (shared_mem_per_block_optin)"
+    )
+
+
 def test_transfers_are_copies_on_the_stream_timed_between_events(
     standin: Path, tmp_path: Path
 ) -> None:

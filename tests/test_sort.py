@@ -198,6 +198,46 @@ def test_a_larger_tile_sorts_everywhere_in_fewer_launches(tmp_path: Path) -> Non
     assert {r["status"] for r in rows} == {"ok"}
 
 
+@pytest.mark.full
+def test_a_tile_of_64_kib_sorts_on_pocl_and_is_skipped_where_the_device_has_less(
+    tmp_path: Path,
+) -> None:
+    """PoCL gives a work-group 512 KiB, lavapipe 32: a 64 KiB tile of pairs sorts
+    through every wide pass on the one, and is a skipped row naming both sizes
+    on the other (wgpu itself would take the module and leave it to the driver)."""
+    for backend in ("opencl", "wgpu"):
+        need_backend(backend)
+    out = tmp_path / "out"
+    proc = harness(
+        "run", "--check", "-k", "Bitonic_PAIRS", "-b", "opencl", "wgpu", "--strategy", "wide",
+        "--steps", "4", "--tile_bytes", "65536", "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = results.read_journal(run_folder(out))
+    pocl = [r for r in rows if r["backend"] == "opencl"]
+    # The first length with a pass that is not a stage's flip: 2^9 tiles of 8192 pairs.
+    assert max(int(r["size"]) for r in pocl) == (8192 << 9) + 3
+    assert {r["status"] for r in pocl} == {"ok"}
+    assert {(r["status"], r["reason"]) for r in rows if r["backend"] == "wgpu"} == {
+        (
+            "skipped",
+            "Bitonic_PAIRS needs 65536 bytes of workgroup memory; the adapter allows 32768 "
+            "(max_compute_workgroup_storage_size)",
+        )
+    }
+
+
+def test_a_sort_declares_the_work_group_memory_of_its_tile() -> None:
+    """What a backend checks against its device's limit: the tile's bytes, keys and
+    values together, for the strategies that have a tile."""
+    pairs = suite.BY_NAME["Algorithm_SORTPAIRS"]
+    for strategy, want in (("global", 0), ("fused", 0), ("local", 131072), ("wide", 131072)):
+        spec = pairs.bind({"strategy": strategy, "tile_bytes": "131072"})
+        assert spec.work_group_bytes == want, strategy
+    keys = suite.BY_NAME["Bitonic_U32"].bind({"strategy": "tiled", "tile_bytes": "65536"})
+    assert (keys.work_group_bytes, keys.constants["TILE"]) == (65536, 16384)
+
+
 def test_an_option_without_checked_choices_is_checked_as_the_device_would_time_it() -> None:
     param = Param("x", ("a", "b", "c"), ("a",), "x", by_device=(("gpu", ("b",)),))
     gpu = frozenset({"cuda", "gpu"})

@@ -148,6 +148,9 @@ class _Props:
     max_grid: Dims
     #: Bytes of the L2 cache, the last level before device memory.
     l2_cache_bytes: int = 0
+    #: Shared memory a block may have when its function opts in (dynamic
+    #: shared memory over 48 KiB): 227 KiB on Hopper.
+    shared_mem_per_block_optin: int = 0
 
 
 class _Context(ABC):
@@ -186,8 +189,16 @@ class _Context(ABC):
         """An entry point of a module."""
 
     @abstractmethod
-    def prepare(self, function: Any, pointers: Sequence[Any], scalars: Sequence[Any]) -> Any:
-        """Arguments packed once, so a timed loop only launches."""
+    def allow_shared(self, function: Any, nbytes: int) -> None:
+        """Let ``function``'s launches have ``nbytes`` of dynamic shared memory
+        (needed over 48 KiB)."""
+
+    @abstractmethod
+    def prepare(
+        self, function: Any, pointers: Sequence[Any], scalars: Sequence[Any], shared: int = 0
+    ) -> Any:
+        """Arguments packed once, so a timed loop only launches; each launch gets
+        ``shared`` bytes of dynamic shared memory."""
 
     @abstractmethod
     def launch(self, prepared: Any, blocks: Dims, threads: Dims) -> None:
@@ -327,6 +338,7 @@ class _CudaPython(_Driver):
             sm_count=get("CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT"),
             max_threads_per_block=get("CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK"),
             shared_mem_per_block=get("CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK"),
+            shared_mem_per_block_optin=get("CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN"),
             max_block=tuple(get(f"CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_{a}") for a in "XYZ"),
             max_grid=tuple(get(f"CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_{a}") for a in "XYZ"),
             l2_cache_bytes=get("CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE"),
@@ -386,16 +398,22 @@ class _CudaPythonContext(_Context):
     def function(self, module: Any, name: str) -> Any:
         return self._call(self._d.cuModuleGetFunction, module, name.encode())
 
-    def prepare(self, function: Any, pointers: Sequence[Any], scalars: Sequence[Any]) -> Any:
+    def allow_shared(self, function: Any, nbytes: int) -> None:
+        attribute = self._d.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+        self._call(self._d.cuFuncSetAttribute, function, attribute, nbytes)
+
+    def prepare(
+        self, function: Any, pointers: Sequence[Any], scalars: Sequence[Any], shared: int = 0
+    ) -> Any:
         # cuLaunchKernel takes an array of addresses, one per parameter's value.
         values = [np.array([int(p)], dtype=np.uint64) for p in pointers]
         values += [np.array([s]) for s in scalars]
         addresses = np.array([v.ctypes.data for v in values], dtype=np.uint64)
-        return function, addresses.ctypes.data, (values, addresses)
+        return function, addresses.ctypes.data, shared, (values, addresses)
 
     def launch(self, prepared: Any, blocks: Dims, threads: Dims) -> None:
-        f, params, _ = prepared
-        self._call(self._d.cuLaunchKernel, f, *blocks, *threads, 0, self._stream, params, 0)
+        f, params, shared, _ = prepared
+        self._call(self._d.cuLaunchKernel, f, *blocks, *threads, shared, self._stream, params, 0)
 
     def graph(self, prepared: Sequence[tuple[Any, Dims, Dims]]) -> Any:
         d = self._d
@@ -484,6 +502,9 @@ class _PyCuda(_Driver):
                 int(device.get_attribute(getattr(attr, f"MAX_GRID_DIM_{a}"))) for a in "XYZ"
             ),
             l2_cache_bytes=int(device.get_attribute(attr.L2_CACHE_SIZE)),
+            shared_mem_per_block_optin=int(
+                device.get_attribute(attr.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+            ),
         )
 
     def open(self, index: int) -> _Context:
@@ -541,19 +562,23 @@ class _PyCudaContext(_Context):
     def function(self, module: Any, name: str) -> Any:
         return self._checked("get_function", module.get_function, name)
 
-    def prepare(self, function: Any, pointers: Sequence[Any], scalars: Sequence[Any]) -> Any:
+    def allow_shared(self, function: Any, nbytes: int) -> None:
+        attribute = self._drv.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES
+        self._checked("set_attribute", function.set_attribute, attribute, nbytes)
+
+    def prepare(
+        self, function: Any, pointers: Sequence[Any], scalars: Sequence[Any], shared: int = 0
+    ) -> Any:
         function.prepare("P" * len(pointers) + "".join(s.dtype.char for s in scalars))
-        return function, (*(int(p) for p in pointers), *scalars)
+        return function, (*(int(p) for p in pointers), *scalars), shared
 
     def launch(self, prepared: Any, blocks: Dims, threads: Dims) -> None:
-        function, args = prepared
+        function, args, shared = prepared
         self._checked(
             "launch",
-            function.prepared_async_call,
-            blocks,
-            threads,
-            self._stream,
-            *args,
+            lambda: function.prepared_async_call(
+                blocks, threads, self._stream, *args, shared_size=shared
+            ),
         )
 
     def _new_event(self) -> Any:
@@ -660,6 +685,7 @@ def _info(driver: _Driver, index: int, props: _Props) -> DeviceInfo:
             "compute_capability": f"{major}.{minor}",
             "max_threads_per_block": props.max_threads_per_block,
             "shared_mem_per_block": props.shared_mem_per_block,
+            "shared_mem_per_block_optin": props.shared_mem_per_block_optin,
             "max_block_dims": list(props.max_block),
             "max_grid_dims": list(props.max_grid),
             "cache_bytes": props.l2_cache_bytes,
@@ -739,12 +765,19 @@ class CudaExecution(Execution):
     """Device arrays and a module's entry points on one context."""
 
     def __init__(
-        self, session: CudaSession, module: Any, source: Path, inputs: Mapping[str, np.ndarray]
+        self,
+        session: CudaSession,
+        module: Any,
+        source: Path,
+        inputs: Mapping[str, np.ndarray],
+        shared: int = 0,
     ) -> None:
         self._context = session.context
         self._props = session.props
         self._module = module
         self._source = source
+        #: Dynamic shared memory every launch gets (`cuda_compile.dynamic_shared_bytes`).
+        self._shared = shared
         self._session = session
         self._functions: dict[str, Any] = {}
         self._graphs: dict[tuple[ResolvedLaunch, ...], Any] = {}
@@ -789,11 +822,14 @@ class CudaExecution(Execution):
     def _function(self, entry: str) -> Any:
         if entry not in self._functions:
             try:
-                self._functions[entry] = self._context.function(self._module, entry)
+                function = self._context.function(self._module, entry)
             except CudaError as exc:
                 raise CompileError(
                     f"entry point {entry!r} not found in {self._source.name}: {exc}"
                 ) from exc
+            if self._shared:
+                self._context.allow_shared(function, self._shared)
+            self._functions[entry] = function
         return self._functions[entry]
 
     def _prepare(
@@ -823,6 +859,7 @@ class CudaExecution(Execution):
                 self._function(launch.entry),
                 [self._buffers[n] for n in launch.arrays],
                 [v for _, v in launch.scalars],
+                self._shared,
             )
             prepared.append((args, launch.grid, block))
         return prepared
@@ -982,7 +1019,17 @@ class CudaSession(Session):
             raise _lost_earlier(self.lost)
         if source is None:
             raise CompileError(f"no CUDA source for {spec.name}")
-        return CudaExecution(self, self._module(spec, source, precision), source, inputs)
+        from harness.backends import cuda_compile
+
+        most = max(self.props.shared_mem_per_block, self.props.shared_mem_per_block_optin)
+        if spec.work_group_bytes > most:
+            raise DeviceLimit(
+                f"{spec.name} needs {spec.work_group_bytes} bytes of shared memory a block; "
+                f"the device allows {most} (shared_mem_per_block_optin)"
+            )
+        shared = cuda_compile.dynamic_shared_bytes(spec)
+        module = self._module(spec, source, precision)
+        return CudaExecution(self, module, source, inputs, shared)
 
 
 class CudaBackend(Backend):

@@ -46,6 +46,9 @@ _C_TYPES = {
     "i64": "long long",
     "u64": "unsigned long long",
 }
+#: Shared memory a CUDA kernel may declare (static ``__shared__`` arrays); more
+#: is given at launch as dynamic shared memory, opted in per function.
+STATIC_SHARED_BYTES = 48 * 1024
 _MESSAGE = re.compile(r"error|warning", re.IGNORECASE)
 _SUMMARY = re.compile(r"^\d+ errors? detected")
 
@@ -199,9 +202,19 @@ def _nvcc_compile(text: bytes, name: str, options: list[str], kind: str) -> byte
     return image + b"\0" if kind == "ptx" else image
 
 
+def dynamic_shared_bytes(spec: KernelSpec) -> int:
+    """Bytes of dynamic shared memory each launch of ``spec``'s entries gets: its
+    work-group memory where that is over what a kernel may declare, else 0."""
+    return spec.work_group_bytes if spec.work_group_bytes > STATIC_SHARED_BYTES else 0
+
+
 def source_text(spec: KernelSpec, source: Path, precision: str) -> bytes:
-    """What the compiler sees: the description's defines, the dialect, then the source."""
-    return c_program(spec, source, precision, "cuda", _C_TYPES).encode()
+    """What the compiler sees: the description's defines, the dialect, then the source.
+    A kernel whose work-group memory is given at launch sees DYNAMIC_SHARED_BYTES, and
+    declares it with the dialect's DYNAMIC_SHARED."""
+    dynamic = dynamic_shared_bytes(spec)
+    first = [f"#define DYNAMIC_SHARED_BYTES {dynamic}"] if dynamic else []
+    return c_program(spec, source, precision, "cuda", _C_TYPES, first).encode()
 
 
 def compile_source(

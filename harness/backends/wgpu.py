@@ -742,6 +742,14 @@ class WgpuSession(Session):
     ) -> Execution:
         if source is None:
             raise CompileError(f"no WGSL source for {spec.name}")
+        # wgpu does not check a module's workgroup memory against the limit, and a
+        # driver given more may fail in ways that name neither: a skipped row names both.
+        most = self.info.limits["max_compute_workgroup_storage_size"]
+        if spec.work_group_bytes > most:
+            raise DeviceLimit(
+                f"{spec.name} needs {spec.work_group_bytes} bytes of workgroup memory; the "
+                f"adapter allows {most} (max_compute_workgroup_storage_size)"
+            )
         return WgpuExecution(self, spec, precision, source, inputs)
 
 

@@ -393,6 +393,11 @@ class KernelSpec:
     #: Other shapes some launches' work-groups take, which the sources build
     #: from the description's constants (a sort's passes in rows of LANES).
     other_groups: tuple[Extent, ...] = ()
+    #: Work-group memory the kernel's largest entry declares, in bytes, where a
+    #: run option sets it (a sort's tile); 0 where it is small and fixed. A
+    #: backend whose API lets a kernel declare less than its devices allow
+    #: (CUDA: 48 KiB) gives memory over that at launch instead.
+    work_group_bytes: int = 0
     #: Run options the kernel takes, the function that makes the kernel for one
     #: choice of them, and (on a kernel so made) the choice.
     params: tuple[Param, ...] = ()

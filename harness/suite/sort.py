@@ -149,12 +149,15 @@ STEPS = Param(
 )
 TILE_SIZE = Param(
     "tile_bytes",
-    ("8192", "16384", "32768"),
+    ("8192", "16384", "32768", "65536", "131072"),
     (str(TILE_BYTES),),
     "local, tiled and wide strategies: work-group memory a tile of keys (and values) takes, in "
     "bytes; a larger tile leaves fewer steps of each stage to global passes, and needs a "
-    "device that allows it (default 8192, which every device does; the kernels are the "
-    "same at any size, so --check covers the default unless this names others)",
+    "device that allows it (default 8192, which every device does; 32768 every API's GPUs; "
+    "65536 and 131072 PoCL and CUDA, which gives a tile over 48 KiB as dynamic shared "
+    "memory up to the device's opt-in limit, 227 KiB on Hopper; a device with less skips "
+    "the row, naming both; the kernels are the same at any size, so --check covers the "
+    "default unless this names others)",
     role="variant",
     same_data=True,
     only_with=("strategy", ("local", "tiled", "wide")),
@@ -794,6 +797,11 @@ def _features(strategy: str, word_bytes: int) -> frozenset[str]:
     return frozenset(features)
 
 
+def _work_group_bytes(strategy: str, tile_bytes: int) -> int:
+    """Work-group memory a strategy's tile takes: none for the strategies without one."""
+    return tile_bytes if strategy in ("local", "tiled", "wide") else 0
+
+
 def _pass_constants(steps: int, tile: int) -> dict[str, int]:
     """What the sources see of the register passes' steps, and of a wide pass's rows."""
     return {
@@ -852,6 +860,7 @@ def _bitonic(
         complexity="N_logN^2",
         source="BitonicPairs" if value else "Bitonic",
         other_groups=(ROW_GROUP,),
+        work_group_bytes=_work_group_bytes(strategy, tile * element),
         constants={
             "KEY_KIND": kind,
             "WORD_BITS": key_type.itemsize * 8,
@@ -932,6 +941,7 @@ def _rajaperf_sort(
         complexity="N_logN",
         source="BitonicPairs" if pairs else "Bitonic",
         other_groups=(ROW_GROUP,),
+        work_group_bytes=_work_group_bytes(strategy, tile * (16 if pairs else 8)),
         constants={"KEY_KIND": FLOAT, "WORD_BITS": 64, **_pass_constants(steps, tile)},
         type_aliases={"WORD": "u64", **({"VALUE": "f64"} if pairs else {})},
         params=(STRATEGY, STEPS, TILE_SIZE),

@@ -30,6 +30,24 @@
 #define SWAP_VALUES(a, i, j)
 #endif
 
+// A kernel's tile in work-group memory: keys in lk, values in lv. Where the
+// tile is given at launch (DYNAMIC_SHARED_BYTES, a CUDA tile over 48 KiB), the
+// values follow the keys in the one dynamic array.
+#ifdef DYNAMIC_SHARED_BYTES
+#define TILE_KEYS DYNAMIC_SHARED(WORD, lk)
+#define TILE_VALUES LOCAL VALUE* const lv = (LOCAL VALUE*)(lk + TILE)
+#else
+#define TILE_KEYS SHARED WORD lk[TILE]
+#define TILE_VALUES SHARED VALUE lv[TILE]
+#endif
+#ifdef WITH_VALUES
+#define TILE_ARRAYS                                                                                \
+    TILE_KEYS;                                                                                     \
+    TILE_VALUES
+#else
+#define TILE_ARRAYS TILE_KEYS
+#endif
+
 // Pair t of distance d (a power of two) starts at t with a zero bit inserted
 // at d; its partner is that plus d, or the mirror image in its block of 2d.
 #define PAIR_LOWER(t, d) ((((t) & ~((d) - 1)) << 1) | ((t) & ((d) - 1)))
@@ -150,10 +168,7 @@ DEVICE void tile_store(GLOBAL WORD* keys, LOCAL const WORD* lk, const uint count
 // Sorts each tile: every stage of the network up to blocks of TILE keys.
 KERNEL void bitonic_local_sort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint descending)
 {
-    SHARED WORD lk[TILE];
-#ifdef WITH_VALUES
-    SHARED VALUE lv[TILE];
-#endif
+    TILE_ARRAYS;
     const uint count = TILE_LOAD;
     for (uint block = 2; block <= TILE; block <<= 1) {
         tile_step(lk PASS_VALUES, count, block / 2, 1, descending);
@@ -168,10 +183,7 @@ KERNEL void bitonic_local_sort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, co
 KERNEL void bitonic_local_merge(GLOBAL WORD* keys GLOBAL_VALUES, const uint n,
                                 const uint descending)
 {
-    SHARED WORD lk[TILE];
-#ifdef WITH_VALUES
-    SHARED VALUE lv[TILE];
-#endif
+    TILE_ARRAYS;
     const uint count = TILE_LOAD;
     for (uint d = TILE / 2; d > 0; d >>= 1) {
         tile_step(lk PASS_VALUES, count, d, 0, descending);
@@ -756,20 +768,14 @@ DEVICE void tile_launch(GLOBAL WORD* keys GLOBAL_VALUES, LOCAL WORD* lk LOCAL_VA
 KERNEL void bitonic_tile_sort(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint last,
                               const uint descending)
 {
-    SHARED WORD lk[TILE];
-#ifdef WITH_VALUES
-    SHARED VALUE lv[TILE];
-#endif
+    TILE_ARRAYS;
     tile_launch(keys VALUES_ARG, lk PASS_VALUES, n, 1, last, descending);
 }
 
 KERNEL void bitonic_tile_merge(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint last,
                                const uint descending)
 {
-    SHARED WORD lk[TILE];
-#ifdef WITH_VALUES
-    SHARED VALUE lv[TILE];
-#endif
+    TILE_ARRAYS;
     tile_launch(keys VALUES_ARG, lk PASS_VALUES, n, 0, last, descending);
 }
 
@@ -798,10 +804,7 @@ DEVICE uint row_start(const uint r, const uint base, const uint upper, const uin
 KERNEL void bitonic_wide_pass(GLOBAL WORD* keys GLOBAL_VALUES, const uint n, const uint d,
                               const uint flip, const uint descending)
 {
-    SHARED WORD lk[TILE];
-#ifdef WITH_VALUES
-    SHARED VALUE lv[TILE];
-#endif
+    TILE_ARRAYS;
     const uint low = d >> (ROW_STEPS - 1);
     const uint t = GROUP_ID(0) * ROW_WIDTH;
     const uint base = ((t & ~(low - 1)) << ROW_STEPS) | (t & (low - 1));

@@ -24,6 +24,11 @@
 #define CONSTANT const
 #define LOCAL
 #define SHARED __shared__
+// Work-group memory whose size is given at launch, for a kernel that needs
+// more than it may declare (48 KiB): the backend then defines
+// DYNAMIC_SHARED_BYTES and gives that many bytes to each launch. One array a
+// kernel, 16-byte aligned; a body carves several out of it.
+#define DYNAMIC_SHARED(T, name) extern __shared__ __align__(16) T name[]
 
 // Ids and sizes along axis d, as size_t.
 #define HARNESS_AXIS(v, d) ((size_t)((d) == 0 ? (v).x : (d) == 1 ? (v).y : (v).z))

@@ -55,6 +55,7 @@ typedef struct CUmod_st {
 typedef struct CUfunc_st {
     Module *module;
     Entry *entry;
+    int max_dynamic_shared; /* as cuFuncSetAttribute opted in, else 0 */
 } Function;
 
 typedef struct {
@@ -288,6 +289,9 @@ CUresult CUDAAPI cuDeviceGetAttribute(int *value, CUdevice_attribute attribute, 
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = 132; break;
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = 1024; break;
     case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *value = 49152; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+        *value = (int)setting("STANDIN_SHARED_OPTIN", 232448);
+        break;
     case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
     case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: *value = 1024; break;
     case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: *value = 64; break;
@@ -591,12 +595,30 @@ static void log_launch(const Launch *l, int stream, int captured)
            l->block[2], l->shared, stream, captured, params);
 }
 
+/* Dynamic shared memory over 48 KiB needs the function's opt-in, up to the
+ * device's limit, as on a GPU. */
+CUresult CUDAAPI cuFuncSetAttribute(CUfunction function, CUfunction_attribute attribute, int value)
+{
+    STICKY();
+    Function *f = function;
+    if (attribute != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    if (value < 0 || value > setting("STANDIN_SHARED_OPTIN", 232448))
+        return CUDA_ERROR_INVALID_VALUE;
+    f->max_dynamic_shared = value;
+    record("{\"call\": \"opt_in\", \"name\": \"%s\", \"shared\": %d}", f->entry->name, value);
+    return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy, unsigned gz,
                                 unsigned bx, unsigned by, unsigned bz, unsigned shared,
                                 CUstream stream, void **params, void **extra)
 {
     STICKY();
     if (extra || !params)
+        return CUDA_ERROR_INVALID_VALUE;
+    const Function *f = function;
+    if (shared > 49152 && shared > (unsigned)f->max_dynamic_shared)
         return CUDA_ERROR_INVALID_VALUE;
     if (bx * by * bz > 1024 || bx * by * bz == 0 || gx * gy * gz == 0)
         return CUDA_ERROR_INVALID_VALUE;
@@ -788,7 +810,7 @@ static const struct {
     ENTRY(cuStreamSynchronize), ENTRY(cuMemAlloc), ENTRY(cuMemFree), ENTRY(cuMemcpyHtoD),
     ENTRY(cuMemcpyDtoH), ENTRY(cuMemcpyHtoDAsync), ENTRY(cuMemcpyDtoHAsync),
     ENTRY(cuModuleLoadData), ENTRY(cuModuleUnload), ENTRY(cuModuleGetFunction),
-    ENTRY(cuLaunchKernel), ENTRY(cuStreamBeginCapture), ENTRY(cuStreamEndCapture),
+    ENTRY(cuLaunchKernel), ENTRY(cuFuncSetAttribute), ENTRY(cuStreamBeginCapture), ENTRY(cuStreamEndCapture),
     ENTRY(cuGraphInstantiate), {"cuGraphInstantiateWithFlags", (void *)cuGraphInstantiate},
     ENTRY(cuGraphLaunch), ENTRY(cuGraphExecDestroy),
     ENTRY(cuGraphDestroy), ENTRY(cuEventCreate), ENTRY(cuEventDestroy), ENTRY(cuEventRecord),
