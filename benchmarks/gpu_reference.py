@@ -22,9 +22,9 @@ first:
    default sizes (``--size-factor``), for the report's saturation sizes and
    plot, with energy per repetition where NVML reads it;
 5. the sorts at 2^26 and 2^22 keys, every strategy, steps 2, 4 and 6 and
-   tiles of 8 and 32 KiB, beside np.sort and cupy.sort
+   tiles of 8, 32 and 128 KiB (CUDA), beside np.sort and cupy.sort
    (`benchmarks/sort_vs_numpy.py`), and the first device's time per launch
-   of four strategies at 2^26, those with tiles at both tiles
+   of four strategies at 2^26, those with tiles at 32 KiB too, and at 128 KiB on CUDA
    (`benchmarks/launch_breakdown.py`);
 6. Stream at 2^25 doubles on the first GPU device, again through pycuda
    where it was installed and that device is a CUDA one, then BabelStream's
@@ -253,7 +253,8 @@ def main() -> int:
     sweep = ["-k", "Apps", "Stream", *factors, *budgets, *into("sweep")]
     steps.run("sweep", [*harness, "run", "--device", devices[0], *sweep])
     sort = [*script, str(HERE / "sort_vs_numpy.py"), *on, "--steps", "2", "4", "6"]
-    sort += ["--tile_bytes", "8192", "32768"]
+    # 128 KiB tiles on CUDA (dynamic shared memory); a device with less skips them.
+    sort += ["--tile_bytes", "8192", "32768", "131072"]
     for power in (26, 22):
         sizes = ["--size", str(2**power), "--launches", "1", "--reps", "3"]
         steps.run(f"sort_2e{power}", [*sort, *sizes])
@@ -261,8 +262,10 @@ def main() -> int:
     breakdown = [*script, str(HERE / "launch_breakdown.py"), "-k", "Bitonic_U32"]
     configs = ["strategy=global", "strategy=local", "strategy=tiled", "strategy=wide"]
     configs += [f"strategy={s},tile_bytes=32768" for s in ("local", "tiled", "wide")]
-    each = [w for c in configs for w in ("--param", c)]
     backend = devices[0].partition(":")[0]
+    if backend == "cuda":
+        configs += [f"strategy={s},tile_bytes=131072" for s in ("tiled", "wide")]
+    each = [w for c in configs for w in ("--param", c)]
     sort_launches = [*breakdown, "-b", backend, "--size", str(2**26), "--each", *each]
     steps.run("sort_launches", sort_launches)
     first = ["--device", devices[0]]
