@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -172,6 +173,21 @@ def run_folder(out: Path) -> Path:
     folders = [p for p in out.iterdir() if p.is_dir()]
     assert len(folders) == 1, folders
     return folders[0]
+
+
+def finished_run(out: Path, *args: str) -> Path:
+    """The run folder of ``harness run ARGS --out OUT``, which must pass: a run to
+    read, or to copy with `copy_run` and damage."""
+    proc = harness("run", *args, "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    return run_folder(out)
+
+
+def copy_run(folder: Path, parent: Path) -> Path:
+    """A copy of the run folder ``folder`` under ``parent``, by the same name."""
+    copy = parent / folder.name
+    shutil.copytree(folder, copy)
+    return copy
 
 
 def not_ok(rows: list[dict[str, Any]], *columns: str) -> list[str]:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import harness, run_folder
+from conftest import copy_run, finished_run, harness, run_folder
 
 QUICK = ["-k", "Stream_COPY", "Stream_ADD", "-b", "cpu", "--size", "1000"]
 
@@ -28,18 +28,13 @@ def _one_error(err: str) -> str:
 @pytest.fixture(scope="module")
 def quick_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished run of two timed cpu rows, to copy."""
-    out = tmp_path_factory.mktemp("quick")
-    proc = harness("run", *QUICK, "--reps", "3", "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
-    return run_folder(out)
+    return finished_run(tmp_path_factory.mktemp("quick"), *QUICK, "--reps", "3")
 
 
 @pytest.fixture
 def run(quick_run: Path, tmp_path: Path) -> Path:
     """A copy of the quick run to damage."""
-    copy = tmp_path / "copy" / quick_run.name
-    shutil.copytree(quick_run, copy)
-    return copy
+    return copy_run(quick_run, tmp_path / "copy")
 
 
 @pytest.mark.parametrize(
@@ -130,11 +125,9 @@ def test_a_run_given_twice_is_not_reported_twice(
 def test_a_merged_run_is_not_reported_beside_its_source(
     quick_run: Path, run: Path, tmp_path: Path
 ) -> None:
-    other = tmp_path / "other"
-    proc = harness("run", *QUICK, "--reps", "3", "--out", str(other))
-    assert proc.returncode == 0, proc.stderr
+    other = finished_run(tmp_path / "other", *QUICK, "--reps", "3")
     merged = tmp_path / "merged"
-    proc = harness("merge", str(quick_run), str(run_folder(other)), "--out", str(merged))
+    proc = harness("merge", str(quick_run), str(other), "--out", str(merged))
     assert proc.returncode == 0, proc.stderr
     proc = harness("report", str(run_folder(merged)), str(quick_run), "--out", str(tmp_path / "r"))
     assert proc.returncode == 2, proc.stderr
@@ -144,10 +137,7 @@ def test_a_merged_run_is_not_reported_beside_its_source(
 def test_two_runs_of_one_device_make_one_report(quick_run: Path, tmp_path: Path) -> None:
     """Two runs of the same device (before and after a change) ended report and plot
     in a traceback: their labels were built with a Series where text is needed."""
-    other = tmp_path / "other"
-    proc = harness("run", *QUICK, "--reps", "3", "--out", str(other))
-    assert proc.returncode == 0, proc.stderr
-    second = run_folder(other)
+    second = finished_run(tmp_path / "other", *QUICK, "--reps", "3")
     for command in ("report", "plot"):
         out = tmp_path / command
         proc = harness(command, str(quick_run), str(second), "--out", str(out))

@@ -17,7 +17,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, harness, need_backend, run_folder, start_run, wait_rows
+from conftest import (
+    FIXTURES,
+    copy_run,
+    finished_run,
+    harness,
+    need_backend,
+    run_folder,
+    start_run,
+    wait_rows,
+)
 
 from harness.cli import main
 from harness.execution import results
@@ -40,18 +49,13 @@ def _errors(stderr: str) -> list[str]:
 @pytest.fixture(scope="module")
 def quick_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished run of three timed cpu rows, to copy."""
-    out = tmp_path_factory.mktemp("quick")
-    proc = harness("run", *QUICK, "--reps", "3", "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
-    return run_folder(out)
+    return finished_run(tmp_path_factory.mktemp("quick"), *QUICK, "--reps", "3")
 
 
 @pytest.fixture
 def copy(quick_run: Path, tmp_path: Path) -> Path:
     """A copy of the quick run to damage."""
-    folder = tmp_path / quick_run.name
-    shutil.copytree(quick_run, folder)
-    return folder
+    return copy_run(quick_run, tmp_path)
 
 
 # 1. One writer per run folder.
