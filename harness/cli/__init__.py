@@ -48,11 +48,58 @@ CPU, OpenCL, ...), verify each result against a CPU reference, and record
 timings in a run folder (journal.jsonl, metadata.json, results.csv)."""
 
 
+#: Where a parse keeps the options it has stored a value for (`_StoreOnce`).
+_GIVEN = "_given_options"
+
+
+class _StoreOnce(argparse._StoreAction):
+    """argparse's ``store``, refusing an option given twice: the second value
+    silently replaced the first, so ``-k A -k B`` ran B alone and ``-b cpu -b
+    opencl`` opencl alone. Options meant to repeat use ``append`` or ``extend``."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        given = vars(namespace).setdefault(_GIVEN, {})
+        shown = " ".join(map(str, values)) if isinstance(values, list) else str(values)
+        if option_string is not None and self.dest in given:
+            name = "/".join(self.option_strings)
+            fix = (
+                "give it once"
+                if self.nargs in (None, "?")
+                else f"give every value after one {name}"
+            )
+            raise argparse.ArgumentError(
+                self, f"given twice ({given[self.dest]!r}, then {shown!r}); {fix}"
+            )
+        if option_string is not None:
+            given[self.dest] = shown
+        super().__call__(parser, namespace, values, option_string)
+
+
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line, ``harness: error: ...``."""
+    """An argument parser whose usage errors are one line, ``harness: error: ...``,
+    and which refuses a single-valued option given twice (`_StoreOnce`)."""
 
     #: The top-level parser's sub-parser per command (set by `build_parser`).
     commands: dict[str, argparse.ArgumentParser]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _StoreOnce)
+        self.register("action", "store", _StoreOnce)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """argparse's parse, less the record `_StoreOnce` keeps."""
+        parsed, extra = super().parse_known_args(args, namespace)
+        vars(parsed).pop(_GIVEN, None)
+        return parsed, extra
 
     def error(self, message: str) -> NoReturn:
         """Raise a UsageError (one line, exit 2) instead of printing the usage block."""
