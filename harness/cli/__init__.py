@@ -167,21 +167,20 @@ def _terminable() -> Iterator[None]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``harness`` command; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    try:
-        load_suites(_suite_files(argv))
-    except UsageError as exc:
-        print(f"harness: error: {exc}", file=sys.stderr)
-        return 2
-    parser = build_parser()
     command = "harness"
     try:
-        args, extra = parser.parse_known_args(argv)
-        command = f"harness {args.command}"
-        if extra:
-            raise UsageError(f"unrecognized arguments: {' '.join(extra)} (see '{command} --help')")
-        args.argv = argv
-        partition.form_override()
+        # From the start: a signal while suites load or the parser is built is one
+        # line and 130 too, not a traceback (SIGINT) or a silent 143 (SIGTERM).
         with _terminable():
+            load_suites(_suite_files(argv))
+            args, extra = build_parser().parse_known_args(argv)
+            command = f"harness {args.command}"
+            if extra:
+                raise UsageError(
+                    f"unrecognized arguments: {' '.join(extra)} (see '{command} --help')"
+                )
+            args.argv = argv
+            partition.form_override()
             return args.handler(args)
     except KeyboardInterrupt:
         # A second signal now ends the process as it would have without us.

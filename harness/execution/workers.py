@@ -464,7 +464,21 @@ class Workers:
         A worker that listed devices stays, to serve the first device of its
         backend that the run uses.
         """
-        started = {name: _Worker(name) for name in backends}
+        started: dict[str, _Worker] = {}
+        try:
+            for name in backends:
+                started[name] = _Worker(name)
+            return self._listed(started)
+        except BaseException:
+            # Ctrl-C while listing: workers take no signal, and this process would
+            # wait for them at its exit for ever; those not yet kept are stopped.
+            for worker in started.values():
+                if worker not in self._spare.values():
+                    worker.stop()
+            raise
+
+    def _listed(self, started: dict[str, _Worker]) -> dict[str, Catalog]:
+        """The catalogs of the started workers, keeping those that listed devices."""
         deadline = time.monotonic() + self.list_timeout
         found: dict[str, Catalog] = {}
         for name, worker in started.items():
