@@ -380,7 +380,7 @@ def test_a_run_being_written_is_not_merged(
     error = _one_error(capsys.readouterr().err)
     assert error.startswith(f"merge: {runs[1]} is still being written (pid {os.getpid()} on ")
     assert error.endswith("wait for it to end (or stop it), then merge")
-    assert not list((tmp_path / "m").iterdir())
+    assert not (tmp_path / "m").exists()
 
 
 def test_a_run_that_never_ended_is_merged_with_a_warning(

@@ -110,12 +110,12 @@ def merge(
 ) -> Path:
     """Write the rows of ``run_dirs`` into a new run folder under ``out``, with
     ``summarise(rows)`` as its summary.txt (the caller formats: execution knows no
-    table)."""
+    table). ``out`` is checked (`results.write_new`) once every run is read, so
+    that runs refused leave no folder made."""
     if len(run_dirs) < 2:
         raise UsageError("merge: give at least two run folders")
     if len({d.resolve() for d in run_dirs}) != len(run_dirs):
         raise UsageError("merge: a run folder is given twice")
-    results.check_out(out)
     metas = []
     for run_dir in run_dirs:
         results.check_folder(run_dir)

@@ -171,16 +171,20 @@ def _kernel_name(row: Any) -> str:
 
 def write(run_dir: Path, out: Path) -> list[Path]:
     """Write a run folder's profiles into ``out`` (each whole or not at all); return
-    their paths. UsageError in one line where ``out`` cannot take them."""
+    their paths, none where the run has no timed row. UsageError in one line where
+    ``out`` cannot take them; it is checked once the run is read, so that a run
+    refused, or one with nothing to export, leaves no folder made."""
     from harness.execution import results
     from harness.reporting import frames
 
-    results.check_out(out)
     loaded = frames.load(run_dir)
     meta = loaded.attrs.get("metadata") or {}
-    frame = frames.prepare(loaded)
+    made = profiles(frames.prepare(loaded), meta)
+    if not made:
+        return []
+    results.check_out(out)
     written = []
-    for name, text in profiles(frame, meta).items():
+    for name, text in made.items():
         path = out / name
         try:
             results.write_text(path, text)
