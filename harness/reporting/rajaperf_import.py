@@ -37,11 +37,13 @@ ACCEPTED_COUNT = f"a whole number from 0 to {results.MAX_COUNT:g} is accepted"
 TIME = "Mean time per rep"
 #: The columns each table needs, by the start of their names.
 NEEDS = {
-    RUN_DATA: ("Kernel", "Variant", "Tuning", TIME),
+    RUN_DATA: ("Kernel", "Variant", "Tuning", "Checksum", TIME),
     DETAILS: ("Kernel",),
 }
 #: How RAJAPerf fills a cell of a variant it did not run.
 NOT_RUN = "Not run"
+#: What a run-data row's Checksum cell may say: without it, no row is known to be right.
+CHECKED = ("PASSED", "FAILED", NOT_RUN)
 
 
 def _warn(path: Path, line: int, why: str) -> None:
@@ -290,6 +292,9 @@ def _problem(row: dict[str, Any], data: dict[str, str]) -> str | None:
             f"{name!r} is {text!r}; a time above 0 and up to {results.MAX_SECONDS:g} seconds, "
             f"or {NOT_RUN!r}, is accepted"
         )
+    checked = _column(data, "Checksum")
+    if checked not in CHECKED:
+        return f"'Checksum' is {checked!r}; 'PASSED', 'FAILED' or {NOT_RUN!r} is accepted"
     size = _column(data, "Problem size")
     if size and _count(size) is None:
         return f"'Problem size' is {size!r}; {ACCEPTED_COUNT}"
@@ -314,8 +319,8 @@ def _damaged(row: dict[str, Any], reason: str) -> dict[str, Any]:
 
 
 def import_folder(folder: Path, out: Path) -> Path:
-    """Write a RAJAPerf output folder's rows as a new run folder under ``out``."""
-    results.check_out(out)
+    """Write a RAJAPerf output folder's rows as a new run folder under ``out``
+    (`results.write_new` checks ``out`` once the folder read is known to be one)."""
     rows, devices = rows_of(folder)
     meta = {
         "harness_version": __version__,
