@@ -87,8 +87,17 @@ def _peak(text: str) -> tuple[str, float]:
 
 def _check_peaks(frame: Any, peaks: list[tuple[str, float]]) -> None:
     """UsageError for a --peak-gbs DEVICE that is no backend or device of the runs
-    (its line would be drawn nowhere, silently), as for --baseline."""
+    (its line would be drawn nowhere, silently), as for --baseline, or one given two
+    peaks (one of them would be drawn, silently)."""
     have = list(dict.fromkeys([*frame["backend"].astype(str), *frame["device_id"].astype(str)]))
+    first: dict[str, float] = {}
+    for key, value in peaks:
+        if first.setdefault(key, value) != value:
+            named = "every device" if key == "*" else repr(key)
+            raise UsageError(
+                f"--peak-gbs {'' if key == '*' else key + '='}{value:g}: {named} already has "
+                f"a peak of {first[key]:g} GB/s; give one peak per device or backend"
+            )
     for key, value in peaks:
         if key != "*" and key not in have:
             raise UsageError(
