@@ -61,7 +61,8 @@ ratio = new median / base median. A row is
 where spread = max(standard deviation, median - minimum) of the row's repetitions.
 'broken' (ok in base, fail or error in new) counts as a regression; 'fixed',
 'not timed', 'only in base' and 'only in new' are listed and do not, but for rows
-only in base when NEW_RUN was interrupted (or is still running): work not done.
+only in base when NEW_RUN was interrupted (or is still running), has no
+metadata.json to say it ended, or has damaged journal lines: work not done, or lost.
 
 Exit status: 1 when anything regressed or broke, or NEW_RUN stopped short of rows
 the base has; 0 otherwise; 2 for a usage error or two runs with no row in common
@@ -427,18 +428,37 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         except OSError as exc:
             why = exc.strerror or exc
             raise UsageError(f"--csv {str(args.csv)!r}: cannot write it ({why})") from None
-    unfinished = new_meta.get("interrupted") or (new_meta.get("start") and not new_meta.get("end"))
     left = int((result["verdict"] == comparison.ONLY_BASE).sum())
-    if unfinished and left:
+    short = _stopped_short(args.new, new_meta, left) if left else None
+    if short:
         # A gate passes on work done only: the rows a cut-short run never ran may be
         # the ones that would have regressed.
-        print(
-            f"fail: {args.new} was interrupted (or is still running) before {left} row(s) of "
-            f"the base ran in it; finish it with harness run --resume {args.new}",
-            file=sys.stderr,
-        )
+        print(f"fail: {short}", file=sys.stderr)
         return 1
     return 1 if result["verdict"].isin(comparison.FAILING).any() else 0
+
+
+def _stopped_short(new: Path, meta: dict[str, Any], left: int) -> str | None:
+    """Why the ``left`` rows of the base that the new run lacks may be work it did
+    not do (then compare fails), or None where it ran to its end, whole."""
+    if meta.get("interrupted") or (meta.get("start") and not meta.get("end")):
+        return (
+            f"{new} was interrupted (or is still running) before {left} row(s) of the base "
+            f"ran in it; finish it with harness run --resume {new}"
+        )
+    if not (new / results.METADATA).is_file():
+        return (
+            f"{new} has no {results.METADATA}, so whether it ran to its end is unknown, "
+            f"and {left} row(s) of the base are not in it"
+        )
+    damaged = results.damaged_lines(new)
+    if damaged:
+        lines = ", ".join(map(str, damaged[:5])) + (", ..." if len(damaged) > 5 else "")
+        return (
+            f"{new / results.JOURNAL} has {len(damaged)} damaged line(s) ({lines}), and "
+            f"{left} row(s) of the base are not in it: they may be the rows lost there"
+        )
+    return None
 
 
 def _cmd_show(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ in ``.lock.owner``, so that a second writer can say who has the folder.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import csv
 import io
@@ -574,15 +575,12 @@ def parse_row(line: bytes) -> dict[str, Any]:
     return row
 
 
-def read_numbered(run_dir: Path) -> list[tuple[int, dict[str, Any]]]:
-    """Rows of a run's journal with their line numbers (which key their samples).
-
-    A line that is not a row is skipped with a warning naming it and what is
-    wrong: a killed run leaves its last line cut short, which a resume then
-    overwrites; a line with a number no measurement gives (NaN, infinity, 1e308)
-    is damaged and is not shown as a row. A line that repeats an earlier one
-    exactly is skipped too, so that no row counts twice.
-    """
+def _scan(
+    run_dir: Path,
+) -> tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, str, bool]]]:
+    """A journal's rows with their line numbers, and the lines skipped, each with its
+    number, a warning naming it (`read_numbered`) and whether a row was lost there
+    (not so for a repeat of an earlier line, whose row is read)."""
     run_dir = Path(run_dir)
     check_folder(run_dir)
     path = run_dir / JOURNAL
@@ -590,7 +588,11 @@ def read_numbered(run_dir: Path) -> list[tuple[int, dict[str, Any]]]:
         lines = path.read_bytes().split(b"\n")
     except OSError as exc:
         raise RunFolderError(f"{path}: cannot read it ({exc.strerror})") from None
+    # A file saved by an editor that marks UTF-8 begins with a byte-order mark,
+    # which is no damage to its first row.
+    lines[0] = lines[0].removeprefix(codecs.BOM_UTF8)
     rows = []
+    skipped = []
     seen: dict[bytes, int] = {}
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -600,20 +602,44 @@ def read_numbered(run_dir: Path) -> list[tuple[int, dict[str, Any]]]:
         except ValueError as why:
             cut = " (the last line, cut short as a killed run leaves it)"
             detail = cut if number == len(lines) else f": {why}"
-            print(
-                f"warning: {path}:{number}: skipped a torn or corrupt line{detail}", file=sys.stderr
+            skipped.append(
+                (number, f"{path}:{number}: skipped a torn or corrupt line{detail}", True)
             )
             continue
         first = seen.setdefault(line.strip(), number)
         if first != number:
-            print(
-                f"warning: {path}:{number}: skipped a line that repeats line {first} exactly "
-                "(its row would count twice)",
-                file=sys.stderr,
+            skipped.append(
+                (
+                    number,
+                    f"{path}:{number}: skipped a line that repeats line {first} exactly "
+                    "(its row would count twice)",
+                    False,
+                )
             )
             continue
         rows.append((number, row))
+    return rows, skipped
+
+
+def read_numbered(run_dir: Path) -> list[tuple[int, dict[str, Any]]]:
+    """Rows of a run's journal with their line numbers (which key their samples).
+
+    A line that is not a row is skipped with a warning naming it and what is
+    wrong: a killed run leaves its last line cut short, which a resume then
+    overwrites; a line with a number no measurement gives (NaN, infinity, 1e308)
+    is damaged and is not shown as a row. A line that repeats an earlier one
+    exactly is skipped too, so that no row counts twice.
+    """
+    rows, skipped = _scan(run_dir)
+    for _, warning, _ in skipped:
+        print(f"warning: {warning}", file=sys.stderr)
     return rows
+
+
+def damaged_lines(run_dir: Path) -> list[int]:
+    """The numbers of the journal's lines whose rows could not be read (torn or
+    damaged), found quietly: a row lost there may be any row of the run."""
+    return [number for number, _, lost in _scan(run_dir)[1] if lost]
 
 
 def read_journal(run_dir: Path) -> list[dict[str, Any]]:
@@ -685,7 +711,7 @@ def read_metadata(run_dir: Path) -> dict[str, Any]:
     except OSError as exc:
         raise RunFolderError(f"{path}: cannot read it ({exc.strerror})") from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise RunFolderError(f"{path}:{line}: not UTF-8 text") from None
