@@ -16,9 +16,14 @@ __all__ = ["__version__", "devices", "load", "run"]
 
 
 def load(run_dir: str | PathLike[str]) -> pd.DataFrame:
-    """A run folder's rows as a pandas DataFrame (`harness.reporting.frames.load`; needs pandas)."""
+    """A run folder's rows as a pandas DataFrame (`harness.reporting.frames.load`; needs pandas).
+    An empty or blank name is refused, as the command line refuses it: it would read
+    the current folder (``Path("")`` is ``.``)."""
+    from harness.execution.results import RunFolderError
     from harness.reporting.frames import load as load_run
 
+    if isinstance(run_dir, str) and not run_dir.strip():
+        raise RunFolderError(f"{run_dir!r} is no path: give a run folder")
     return load_run(run_dir)
 
 

@@ -107,6 +107,8 @@ def run(
     from harness import load
     from harness.cli import build_parser, load_suites, run_command
 
+    if not isinstance(progress, bool):
+        raise UsageError(f"progress={progress!r}: expected True or False")
     load_suites([str(path) for path in _listed(options.get("suite") or [])])
     chosen = {"kernels": kernels, "backends": backends, "out": out, **options}
     argv = ["run", *run_arguments(chosen)]
