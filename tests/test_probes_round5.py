@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -143,7 +144,7 @@ def test_the_same_peak_twice_and_a_device_beside_its_backend_are_taken(
     assert proc.returncode == 0, proc.stderr
 
 
-def _rajaperf(tmp_path: Path, edit: callable) -> Path:
+def _rajaperf(tmp_path: Path, edit: Callable[[list[str]], list[str]]) -> Path:
     """A copy of the RAJAPerf output fixture whose run-data lines ``edit`` changes."""
     folder = tmp_path / "rajaperf"
     folder.mkdir()
