@@ -22,6 +22,8 @@ def entry() -> int:
     """Import the command line and run it; its exit status."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _as_interrupt)
+        # Inherited ignored by a command started in a script's background.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         from harness.cli import main
     except KeyboardInterrupt:

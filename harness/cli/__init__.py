@@ -151,17 +151,23 @@ def _as_interrupt(signum: int, frame: Any) -> NoReturn:
 
 @contextlib.contextmanager
 def _terminable() -> Iterator[None]:
-    """SIGTERM raises KeyboardInterrupt while a command runs, as SIGINT does (``run``
-    and ``mutants`` put their own handlers over it while they measure). Only the
+    """SIGTERM and SIGINT raise KeyboardInterrupt while a command runs (``run`` and
+    ``mutants`` put their own handlers over them while they measure). SIGINT too,
+    since a command started in the background of a script inherits it ignored, and
+    would then run on through an interrupt sent to its process group. Only the
     main thread may handle signals."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGTERM, _as_interrupt)
+    previous = {
+        signal.SIGTERM: signal.signal(signal.SIGTERM, _as_interrupt),
+        signal.SIGINT: signal.signal(signal.SIGINT, signal.default_int_handler),
+    }
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
