@@ -282,8 +282,14 @@ def _rate(amount: float, seconds: float) -> float:
 
 
 def _sensible(value: Any) -> bool:
-    """Whether a measured figure is one a device can have: a positive finite number."""
-    return isinstance(value, (int, float)) and math.isfinite(value) and value > 0
+    """Whether a measured figure is one a device can have: a positive finite number
+    (no True, which Python counts as 1)."""
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and value > 0
+    )
 
 
 def describe(peak: Mapping[str, Any], today: datetime.date | None = None) -> tuple[str, list[str]]:
@@ -307,7 +313,7 @@ def describe(peak: Mapping[str, Any], today: datetime.date | None = None) -> tup
 def bandwidth(peak: Mapping[str, Any]) -> float | None:
     """A device's bandwidth peak: the better of copy and triad."""
     values = [peak.get(key) for key in BANDWIDTH.values()]
-    found = [float(v) for v in values if isinstance(v, (int, float)) and v > 0]
+    found = [float(v) for v in values if _sensible(v)]
     return max(found, default=None)
 
 
@@ -320,7 +326,9 @@ def place(row: dict[str, Any], peak: Mapping[str, Any] | None) -> None:
     best = bandwidth(peak)
     if rate and best:
         row["pct_peak_bw"] = 100 * rate / best
-    flops = (peak.get("fma_gflops_per_s") or {}).get(row.get("precision"))
+    # A damaged store may hold anything there: a figure that is no positive
+    # number places no row.
+    flops = _figure(peak, ("fma_gflops_per_s", str(row.get("precision"))))
     if row.get("gflops_per_s") and flops:
         row["pct_peak_flops"] = 100 * row["gflops_per_s"] / flops
 

@@ -11,6 +11,7 @@ machines' devices stand side by side.
 from __future__ import annotations
 
 import importlib.util
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -74,9 +75,16 @@ def load(run_dir: str | Path) -> pd.DataFrame:
 
 def peak_bandwidth(peak: dict[str, Any]) -> float | None:
     """A device's bandwidth peak in a run's metadata: the better of copy and triad."""
-    values = [peak.get(key) for key in PEAK_BANDWIDTH]
-    found = [float(v) for v in values if isinstance(v, (int, float)) and v > 0]
-    return max(found, default=None)
+    found = [_rate(peak.get(key)) for key in PEAK_BANDWIDTH]
+    return max((v for v in found if v is not None), default=None)
+
+
+def _rate(value: Any) -> float | None:
+    """A peak figure of a run's metadata where it is a positive finite number, else
+    None: a damaged metadata.json may hold text, True or infinity there."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) and value > 0 else None
 
 
 def add_peaks(frame: pd.DataFrame, peaks: dict[str, Any]) -> None:
@@ -90,7 +98,7 @@ def add_peaks(frame: pd.DataFrame, peaks: dict[str, Any]) -> None:
 
     frame["peak_gbytes_per_s"] = [peak_bandwidth(of(d)) for d in frame["device_id"]]
     frame["peak_gflops_per_s"] = [
-        (of(d).get("fma_gflops_per_s") or {}).get(str(p))
+        _rate((of(d).get("fma_gflops_per_s") or {}).get(str(p)))
         for d, p in zip(frame["device_id"], frame["precision"], strict=True)
     ]
     for column in ("peak_gbytes_per_s", "peak_gflops_per_s"):
