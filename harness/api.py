@@ -9,7 +9,7 @@ then hands back the rows as a pandas DataFrame. Bad options raise
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +27,11 @@ def _run_actions() -> dict[str, argparse.Action]:
 
 
 def _listed(value: Any) -> list[Any]:
-    return list(value) if isinstance(value, list | tuple | set) else [value]
+    """An option's values: the items of any collection (a numpy array or a generator
+    too, whose text would name no value), else the one value given."""
+    if isinstance(value, str | bytes | PathLike | Mapping) or not isinstance(value, Iterable):
+        return [value]
+    return list(value)
 
 
 def _value(name: str, item: Any) -> str:
