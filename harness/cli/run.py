@@ -409,6 +409,8 @@ def _execute_ranks(
                 f"the ranks planned different numbers of rows ({counts}): "
                 "give them the same devices"
             )
+        else:
+            problem = _differing_plan([each for each, *_ in planned])
         plans = [each for each, *_ in planned]
         if args.resume:
             wanted = _left_to_run(run_dir, meta["options"], plans)
@@ -420,16 +422,20 @@ def _execute_ranks(
             for r, (_, devices, host, pid) in enumerate(planned)
         ]
         meta["devices"] = list({d["id"]: d for _, devices, *_ in planned for d in devices}.values())
-        if not args.resume:
-            held.enter_context(results.lock(run_dir))
-        with results.writing(run_dir):
-            results.write_json(run_dir / results.METADATA, meta)
-            journal = results.Journal(run_dir)
-        print(
-            f"run folder: {run_dir} ({len(steps)} rows on each of {world.size} ranks)",
-            file=sys.stderr,
-            flush=True,
-        )
+        if problem and not args.resume:
+            # Refused before any row: the new folder holds nothing worth keeping.
+            results.discard(run_dir)
+        elif not problem:
+            if not args.resume:
+                held.enter_context(results.lock(run_dir))
+            with results.writing(run_dir):
+                results.write_json(run_dir / results.METADATA, meta)
+                journal = results.Journal(run_dir)
+            print(
+                f"run folder: {run_dir} ({len(steps)} rows on each of {world.size} ranks)",
+                file=sys.stderr,
+                flush=True,
+            )
     problem, steps = world.bcast((problem, steps))
     if problem:
         raise UsageError(problem)
@@ -499,6 +505,30 @@ def _execute_ranks(
             print(f"\nrun folder: {run_dir}")
         status = 1 if any(r["status"] in ("fail", "error") for r in rows) else 0
     return world.finish(status), run_dir
+
+
+def _differing_plan(plans: list[list[Task]]) -> str | None:
+    """Why the ranks' plans cannot make one run (a rank given other kernels, sizes
+    or options than rank 0, whose rows would pass for the same rows), or None.
+    Their devices may differ."""
+
+    def rows(tasks: list[Task]) -> list[tuple[Any, ...]]:
+        return [
+            (t.kernel, t.size, t.precision, t.params, t.cache, t.transfers, t.group, t.partition)
+            for t in tasks
+        ]
+
+    first = rows(plans[0])
+    for rank, tasks in enumerate(plans[1:], start=1):
+        theirs = rows(tasks)
+        if theirs != first:
+            at = next(i for i, (a, b) in enumerate(zip(first, theirs, strict=True)) if a != b)
+            return (
+                f"rank {rank} planned other rows than rank 0 (row {at + 1}: "
+                f"{theirs[at][0]} n={theirs[at][1]}, where rank 0 has {first[at][0]} "
+                f"n={first[at][1]}): give every rank the same options"
+            )
+    return None
 
 
 def _resumed_rank(
