@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from os import PathLike
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from os import PathLike
 
     import pandas as pd
 
@@ -22,6 +22,8 @@ def load(run_dir: str | PathLike[str]) -> pd.DataFrame:
     from harness.execution.results import RunFolderError
     from harness.reporting.frames import load as load_run
 
+    if not isinstance(run_dir, (str, PathLike)):
+        raise RunFolderError(f"{run_dir!r} is no path: give a run folder as text or a Path")
     if isinstance(run_dir, str) and not run_dir.strip():
         raise RunFolderError(f"{run_dir!r} is no path: give a run folder")
     return load_run(run_dir)

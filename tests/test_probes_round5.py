@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -16,6 +17,7 @@ import pytest
 from conftest import FIXTURES, copy_run, finished_run, harness
 
 from harness.cli import main
+from harness.errors import UsageError
 from harness.execution import results, workers
 
 QUICK = ["-k", "Stream_COPY", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
@@ -297,7 +299,6 @@ def test_ctrl_c_while_devices_are_listed_stops_the_listing_workers(
 
 def test_the_api_refuses_a_progress_that_is_no_switch(tmp_path: Path) -> None:
     import harness as api
-    from harness.errors import UsageError
 
     with pytest.raises(UsageError, match=r"progress='no': expected True or False"):
         api.run("Stream_COPY", "cpu", size=1000, out=tmp_path, progress="no")
@@ -314,3 +315,12 @@ def test_the_api_refuses_to_load_a_blank_path(
     monkeypatch.chdir(tmp_path)
     with pytest.raises(results.RunFolderError, match=f"^{blank!r} is no path: give a run folder"):
         api.load(blank)
+
+
+@pytest.mark.parametrize("given", [None, 5, ["a", "b"]])
+def test_the_api_refuses_to_load_what_is_no_path(given: object) -> None:
+    """A list, None or a number raised Python's own TypeError, not the API's error."""
+    import harness as api
+
+    with pytest.raises(UsageError, match=rf"^{re.escape(repr(given))} is no path: give a run"):
+        api.load(given)  # type: ignore[arg-type]

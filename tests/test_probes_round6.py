@@ -152,3 +152,20 @@ def test_an_mpi_rank_given_other_sizes_ends_the_job_before_any_row(tmp_path: Pat
         proc.stderr
     )
     assert not list((tmp_path / "out").glob("run-*"))
+
+
+def test_resuming_a_merged_run_says_it_was_merged(tmp_path: Path) -> None:
+    """A merged folder has no run of its own to finish: the refusal said only that
+    its metadata had no 'options'."""
+    first = finished_run(tmp_path / "a", *QUICK)
+    second = finished_run(tmp_path / "b", *QUICK)
+    merged = tmp_path / "merged"
+    proc = harness("merge", str(first), str(second), "--out", str(merged))
+    assert proc.returncode == 0, proc.stderr
+    (folder,) = [p for p in merged.iterdir() if p.is_dir()]
+    proc = harness("run", "--resume", str(folder))
+    assert proc.returncode == 2
+    assert proc.stderr.strip().endswith(
+        f"--resume: {folder} was merged by harness merge, not measured by harness run, so "
+        "there is no run to finish: resume its source runs instead"
+    ), proc.stderr

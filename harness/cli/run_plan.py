@@ -486,6 +486,14 @@ def saved_run(run_dir: Path) -> dict[str, Any]:
     meta = results.read_metadata(run_dir)
     path = run_dir / results.METADATA
     saved = meta.get("options")
+    made = next((k for k in ("merged_from", "imported_from") if meta.get(k)), None)
+    if saved is None and made is not None:
+        # No run of its own to finish: its rows came from other folders.
+        how = "merged by harness merge" if made == "merged_from" else "imported from RAJAPerf"
+        raise UsageError(
+            f"--resume: {run_dir} was {how}, not measured by harness run, so there is "
+            "no run to finish: resume its source runs instead"
+        )
     if saved is None:
         raise UsageError(f"--resume: {path} is missing or has no 'options'")
     for suite_file in saved.get("suites", ()) if isinstance(saved, dict) else ():
