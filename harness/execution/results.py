@@ -252,20 +252,22 @@ def check_out(out: Path, named: str = "output folder") -> None:
     accepted = "give --out a folder this user can write, on a disk with free space"
     if out.exists() and not out.is_dir():
         raise UsageError(f"{named} {out}: is a file, not a folder; {accepted}")
+    # The folders this call makes, deepest first: a refusal removes them again,
+    # so that a refused command leaves no empty folder behind.
+    made = [p for p in (out, *out.parents) if not p.exists()]
     try:
         out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(
-            f"{named} {out}: cannot make it ({exc.strerror or exc}); {accepted}"
-        ) from None
-    try:
         with tempfile.NamedTemporaryFile(dir=out, prefix=".probe-") as probe:
             probe.write(bytes(PROBE_BYTES))
             probe.flush()
             os.fsync(probe.fileno())
     except OSError as exc:
+        how = "write there" if out.is_dir() else "make it"
+        for folder in made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
         raise UsageError(
-            f"{named} {out}: cannot write there ({exc.strerror or exc}); {accepted}"
+            f"{named} {out}: cannot {how} ({exc.strerror or exc}); {accepted}"
         ) from None
 
 
