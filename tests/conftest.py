@@ -190,6 +190,26 @@ def copy_run(folder: Path, parent: Path) -> Path:
     return copy
 
 
+@pytest.fixture(scope="module")
+def quick_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished run of the test module's QUICK options with three repetitions a
+    row: a run to read, or to copy (fixture ``run``) and damage."""
+    return finished_run(tmp_path_factory.mktemp("quick"), *request.module.QUICK, "--reps", "3")
+
+
+@pytest.fixture
+def run(quick_run: Path, tmp_path: Path) -> Path:
+    """A copy of the module's quick run to damage."""
+    return copy_run(quick_run, tmp_path / "copy")
+
+
+def one_error(err: str) -> str:
+    """The single line of a command that stopped on bad input, less its prefix."""
+    assert "Traceback" not in err, err
+    assert err.startswith("harness: error: ") and err.count("\n") == 1, err
+    return err.strip()[len("harness: error: ") :]
+
+
 def not_ok(rows: list[dict[str, Any]], *columns: str) -> list[str]:
     """A line per row that did not pass: its kernel, the ``columns`` that tell it
     from its neighbours, its device and its reason (for an assertion message)."""

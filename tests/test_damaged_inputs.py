@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, harness, run_folder
+from conftest import FIXTURES, harness, one_error, run_folder
 
 from harness.cli import main
 from harness.execution import results
@@ -46,13 +46,6 @@ def runs(quick_runs: tuple[Path, Path], tmp_path: Path) -> tuple[Path, Path]:
         copies.append(tmp_path / name / run.name)
         shutil.copytree(run, copies[-1])
     return copies[0], copies[1]
-
-
-def _one_error(err: str) -> str:
-    """The single line of a command that stopped on bad input."""
-    assert "Traceback" not in err
-    assert err.startswith("harness: error: ") and err.count("\n") == 1, err
-    return err.strip()[len("harness: error: ") :]
 
 
 def _damage_line(journal: Path, number: int, field: str, text: str) -> None:
@@ -343,7 +336,7 @@ def test_a_merged_run_with_one_of_its_sources_is_refused(
     for args in ([merged, first], [second, merged]):
         assert main(["merge", *map(str, args), "--out", str(tmp_path / "again")]) == 2
         source, outer = (args[1], args[0]) if args[0] == merged else (args[0], args[1])
-        assert _one_error(capsys.readouterr().err) == (
+        assert one_error(capsys.readouterr().err) == (
             f"merge: {source} is already inside {outer} (in its merged_from); its rows would "
             f"count twice: give {outer} with the other runs only"
         )
@@ -351,11 +344,11 @@ def test_a_merged_run_with_one_of_its_sources_is_refused(
     moved = tmp_path / "moved" / first.name
     shutil.copytree(first, moved)
     assert main(["merge", str(merged), str(moved), "--out", str(tmp_path / "again")]) == 2
-    assert f"{moved} is already inside {merged}" in _one_error(capsys.readouterr().err)
+    assert f"{moved} is already inside {merged}" in one_error(capsys.readouterr().err)
     # Two merged runs sharing a source.
     other = _merged(moved, second, tmp_path / "m2", capsys)
     assert main(["merge", str(merged), str(other), "--out", str(tmp_path / "again")]) == 2
-    assert "is inside both" in _one_error(capsys.readouterr().err)
+    assert "is inside both" in one_error(capsys.readouterr().err)
     assert not (tmp_path / "again").exists() or not list((tmp_path / "again").iterdir())
 
 
@@ -365,7 +358,7 @@ def test_a_copy_of_a_run_is_the_same_run(
     copy = tmp_path / "copy" / runs[0].name
     shutil.copytree(runs[0], copy)
     assert main(["merge", str(runs[0]), str(copy), "--out", str(tmp_path / "m")]) == 2
-    assert _one_error(capsys.readouterr().err) == (
+    assert one_error(capsys.readouterr().err) == (
         f"merge: {runs[0]} and {copy} are the same run (same host, command, start and end: "
         "one is a copy of the other); give one of them"
     )
@@ -377,7 +370,7 @@ def test_a_run_being_written_is_not_merged(
     with results.lock(runs[1]):
         status = main(["merge", *map(str, runs), "--out", str(tmp_path / "m")])
     assert status == 2
-    error = _one_error(capsys.readouterr().err)
+    error = one_error(capsys.readouterr().err)
     assert error.startswith(f"merge: {runs[1]} is still being written (pid {os.getpid()} on ")
     assert error.endswith("wait for it to end (or stop it), then merge")
     assert not (tmp_path / "m").exists()
@@ -408,7 +401,7 @@ def test_a_failed_merge_leaves_no_folder(
     monkeypatch.setattr(results, "finish", full)
     out = tmp_path / "m"
     assert main(["merge", *map(str, runs), "--out", str(out)]) == 2
-    assert _one_error(capsys.readouterr().err) == (
+    assert one_error(capsys.readouterr().err) == (
         f"cannot write a new run folder in {out} (No space left on device); nothing of it is "
         f"left: free some space or make {out} writable, then try again"
     )
@@ -483,13 +476,13 @@ def test_an_out_that_is_a_file_is_one_line(
     out = tmp_path / "file"
     out.write_text("mine\n")
     assert main(_args(command, runs, out)) == 2
-    assert _one_error(capsys.readouterr().err) == (
+    assert one_error(capsys.readouterr().err) == (
         f"output folder {out}: is a file, not a folder; {ACCEPTED}"
     )
     assert out.read_text() == "mine\n"
     inside = out / "deeper"
     assert main(_args(command, runs, inside)) == 2
-    assert _one_error(capsys.readouterr().err) == (
+    assert one_error(capsys.readouterr().err) == (
         f"output folder {inside}: cannot make it (Not a directory); {ACCEPTED}"
     )
 
@@ -505,7 +498,7 @@ def test_a_read_only_out_is_one_line(
             pytest.skip("this process can write a read-only folder here")
         status = main(_args(command, runs, out))
     assert status == 2
-    error = _one_error(capsys.readouterr().err)
+    error = one_error(capsys.readouterr().err)
     assert error.startswith(f"output folder {out}: cannot write there (")
     assert error.endswith(f"); {ACCEPTED}")
     assert list(out.iterdir()) == []
@@ -529,7 +522,7 @@ def test_a_full_disk_under_out_is_one_line_before_any_work(
         preexec_fn=lambda: _limit_file_size(0),
     )
     assert proc.returncode == 2, proc.stderr
-    assert _one_error(proc.stderr) == (
+    assert one_error(proc.stderr) == (
         f"output folder {out}: cannot write there (File too large); {ACCEPTED}"
     )
     # The folder it made to try is gone again: a refused command leaves nothing.

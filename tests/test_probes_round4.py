@@ -13,28 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import copy_run, finished_run, harness, run_folder
+from conftest import finished_run, harness, one_error, run_folder
 
 QUICK = ["-k", "Stream_COPY", "Stream_ADD", "-b", "cpu", "--size", "1000"]
-
-
-def _one_error(err: str) -> str:
-    """The single line of a command that stopped on bad input."""
-    assert "Traceback" not in err, err
-    assert err.startswith("harness: error: ") and err.count("\n") == 1, err
-    return err.strip()[len("harness: error: ") :]
-
-
-@pytest.fixture(scope="module")
-def quick_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A finished run of two timed cpu rows, to copy."""
-    return finished_run(tmp_path_factory.mktemp("quick"), *QUICK, "--reps", "3")
-
-
-@pytest.fixture
-def run(quick_run: Path, tmp_path: Path) -> Path:
-    """A copy of the quick run to damage."""
-    return copy_run(quick_run, tmp_path / "copy")
 
 
 @pytest.mark.parametrize(
@@ -73,7 +54,7 @@ def test_an_empty_path_is_refused_not_read_as_the_current_folder(
     )
     assert proc.returncode == 2, proc.stderr
     blank = next(a for a in args if not a.strip())
-    assert repr(blank) in _one_error(proc.stderr)
+    assert repr(blank) in one_error(proc.stderr)
     assert not list(work.iterdir())
 
 
@@ -83,7 +64,7 @@ def test_compare_finds_an_unwritable_csv_before_comparing(run: Path, tmp_path: P
     for bad in (tmp_path, tmp_path / "file" / "out.csv", tmp_path / "missing" / "out.csv"):
         proc = harness("compare", str(run), str(run), "--csv", str(bad))
         assert proc.returncode == 2, proc.stderr
-        assert repr(str(bad)) in _one_error(proc.stderr)
+        assert repr(str(bad)) in one_error(proc.stderr)
         assert proc.stdout == ""
 
 
@@ -103,7 +84,7 @@ def test_a_peak_line_that_cannot_be_drawn_is_refused(value: str, run: Path, tmp_
             *(["--html"] if command == "report" else []),
         )
         assert proc.returncode == 2, proc.stderr
-        assert value.split("=")[-1] in _one_error(proc.stderr)
+        assert value.split("=")[-1] in one_error(proc.stderr)
         assert not out.exists()
 
 
@@ -118,7 +99,7 @@ def test_a_run_given_twice_is_not_reported_twice(
             out = tmp_path / "out"
             proc = harness(command, str(quick_run), second, "--out", str(out))
             assert proc.returncode == 2, proc.stderr
-            assert "twice" in _one_error(proc.stderr) or "same run" in proc.stderr
+            assert "twice" in one_error(proc.stderr) or "same run" in proc.stderr
             assert not out.exists()
 
 
@@ -131,7 +112,7 @@ def test_a_merged_run_is_not_reported_beside_its_source(
     assert proc.returncode == 0, proc.stderr
     proc = harness("report", str(run_folder(merged)), str(quick_run), "--out", str(tmp_path / "r"))
     assert proc.returncode == 2, proc.stderr
-    assert "already inside" in _one_error(proc.stderr)
+    assert "already inside" in one_error(proc.stderr)
 
 
 def test_two_runs_of_one_device_make_one_report(quick_run: Path, tmp_path: Path) -> None:
@@ -179,7 +160,7 @@ def test_metadata_of_the_wrong_shape_is_named(
     ):
         proc = harness(*args)
         assert proc.returncode == 2, (args, proc.stderr)
-        assert "metadata.json:" in _one_error(proc.stderr) and repr(field) in proc.stderr
+        assert "metadata.json:" in one_error(proc.stderr) and repr(field) in proc.stderr
 
 
 @pytest.mark.parametrize(

@@ -14,32 +14,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, copy_run, finished_run, harness
+from conftest import FIXTURES, copy_run, harness, one_error
 
 from harness.cli import main
 from harness.errors import UsageError
 from harness.execution import results, workers
 
 QUICK = ["-k", "Stream_COPY", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
-
-
-def _one_error(err: str) -> str:
-    """The single line of a command that stopped on bad input."""
-    assert "Traceback" not in err, err
-    assert err.startswith("harness: error: ") and err.count("\n") == 1, err
-    return err.strip()[len("harness: error: ") :]
-
-
-@pytest.fixture(scope="module")
-def quick_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A finished run of two timed cpu rows, to copy."""
-    return finished_run(tmp_path_factory.mktemp("quick"), *QUICK, "--reps", "3")
-
-
-@pytest.fixture
-def run(quick_run: Path, tmp_path: Path) -> Path:
-    """A copy of the quick run to damage."""
-    return copy_run(quick_run, tmp_path / "copy")
 
 
 @pytest.mark.parametrize(
@@ -74,7 +55,7 @@ def test_an_option_given_twice_is_refused(
     assert main(args) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert message in _one_error(err)
+    assert message in one_error(err)
 
 
 def test_options_meant_to_repeat_still_repeat(capsys: pytest.CaptureFixture[str]) -> None:
@@ -99,7 +80,7 @@ def test_refused_input_leaves_no_output_folder(run: Path, tmp_path: Path) -> Non
         out = tmp_path / "out"
         proc = harness(*args, "--out", str(out))
         assert proc.returncode == 2, proc.stderr
-        assert named in _one_error(proc.stderr)
+        assert named in one_error(proc.stderr)
         assert not out.exists(), args
 
 
@@ -112,7 +93,7 @@ def test_export_of_a_run_with_no_timed_row_makes_no_folder(run: Path, tmp_path: 
     out = tmp_path / "out"
     proc = harness("export", str(run), "--thicket", "--out", str(out))
     assert proc.returncode == 2, proc.stderr
-    assert "no timed rows to export" in _one_error(proc.stderr)
+    assert "no timed rows to export" in one_error(proc.stderr)
     assert not out.exists()
 
 
@@ -132,7 +113,7 @@ def test_two_peaks_for_one_device_are_refused(
         given = [word for peak in peaks for word in ("--peak-gbs", peak)]
         proc = harness(command, str(run), *given, "--out", str(out))
         assert proc.returncode == 2, proc.stderr
-        assert message in _one_error(proc.stderr)
+        assert message in one_error(proc.stderr)
         assert not out.exists()
 
 
@@ -166,7 +147,7 @@ def test_rajaperf_run_data_without_a_checksum_column_is_refused(tmp_path: Path) 
     out = tmp_path / "out"
     proc = harness("import-rajaperf", str(_rajaperf(tmp_path, drop)), "--out", str(out))
     assert proc.returncode == 2, proc.stderr
-    error = _one_error(proc.stderr)
+    error = one_error(proc.stderr)
     assert "RAJAPerf-kernel-run-data.csv:2: the header has no Checksum column" in error
     assert not out.exists()
 
