@@ -175,6 +175,16 @@ def _handling(stop: _Stop) -> Iterator[None]:
             signal.signal(signum, handler)
 
 
+def _open_journal(run_dir: Path, meta: dict[str, Any], what: str) -> results.Journal:
+    """Write the run's metadata and open its journal, then say on stderr where the
+    rows go and ``what`` is to run: the step before the first row, alone or in MPI."""
+    with results.writing(run_dir):
+        results.write_json(run_dir / results.METADATA, meta)
+        journal = results.Journal(run_dir)
+    print(f"run folder: {run_dir} ({what})", file=sys.stderr, flush=True)
+    return journal
+
+
 def _write_failure(exc: results.WriteError) -> str:
     """What to say when the run folder cannot be written: what is kept and what to do."""
     full = exc.error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
@@ -218,13 +228,8 @@ def _execute_run(
         options_from_meta(meta["options"]), images=run_dir / results.IMAGES
     )
     by_id = {d.get("id"): d for d in meta["devices"]}
-    with results.writing(run_dir):
-        results.write_json(run_dir / results.METADATA, meta)
-        journal = results.Journal(run_dir)
-    print(
-        f"run folder: {run_dir} ({len(tasks)} row{'' if len(tasks) == 1 else 's'} to run)",
-        file=sys.stderr,
-        flush=True,
+    journal = _open_journal(
+        run_dir, meta, f"{len(tasks)} row{'' if len(tasks) == 1 else 's'} to run"
     )
     progress = Progress(len(tasks), bar)
     finished = 0
@@ -428,13 +433,8 @@ def _execute_ranks(
         elif not problem:
             if not args.resume:
                 held.enter_context(results.lock(run_dir))
-            with results.writing(run_dir):
-                results.write_json(run_dir / results.METADATA, meta)
-                journal = results.Journal(run_dir)
-            print(
-                f"run folder: {run_dir} ({len(steps)} rows on each of {world.size} ranks)",
-                file=sys.stderr,
-                flush=True,
+            journal = _open_journal(
+                run_dir, meta, f"{len(steps)} rows on each of {world.size} ranks"
             )
     problem, steps = world.bcast((problem, steps))
     if problem:
