@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +17,11 @@ from harness.cli import arguments
 from harness.cli.devices import Catalogs, choose_devices
 from harness.errors import UsageError
 from harness.execution import metadata, peaks, ranks, results
-from harness.execution.flush import last_level_cache
+from harness.execution.flush import CACHE_MODES, last_level_cache
 from harness.execution.runner import (
+    MAX_SECONDS,
     MEMORY_MEASURES,
+    WGSL_CHECKS,
     RunOptions,
     Task,
     base_row,
@@ -28,8 +31,10 @@ from harness.execution.runner import (
     reaches,
     size_for_memory,
 )
+from harness.execution.transfers import TRANSFER_MODES
 from harness.execution.workers import CHECK_LANES
 from harness.model import partition, sources
+from harness.model.spec import PRECISIONS
 
 
 def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence[DeviceInfo]):
@@ -505,7 +510,110 @@ def saved_run(run_dir: Path) -> dict[str, Any]:
         fits = False
     if not fits:
         raise UsageError(f"--resume: {path}: 'options' is not what harness run writes")
+    _check_saved(saved, path)
     return meta
+
+
+def _whole(low: int, high: float = arguments.MAX_WHOLE) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
+
+
+def _number(low: float, high: float, *, low_in: bool = False) -> Callable[[Any], bool]:
+    def fits(v: Any) -> bool:
+        if not isinstance(v, int | float) or isinstance(v, bool) or not math.isfinite(v):
+            return False
+        return (low <= v if low_in else low < v) and v <= high
+
+    return fits
+
+
+def _each(fits: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, list) and all(fits(x) for x in v)
+
+
+def _maybe(fits: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda v: v is None or fits(v)
+
+
+def _text(v: Any) -> bool:
+    return isinstance(v, str)
+
+
+def _switch(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
+def _within(choices: Sequence[str]) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, str) and v in choices
+
+
+_WHOLE = f"a whole number from 1 to {arguments.MAX_WHOLE:.0e}"
+_SECONDS = f"seconds above 0, at most {MAX_SECONDS}"
+
+#: What each saved option of a run's metadata may hold, and the words for it: a
+#: resume reads its options from there, so a damaged value would run rows that
+#: were never asked for (a cache mode of no meaning, a size below 1) or error
+#: every row.
+SAVED_OPTIONS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "kernels": (lambda v: _each(_text)(v) and bool(v), "a list of kernel names"),
+    "devices": (lambda v: _each(_text)(v) and bool(v), "a list of device ids"),
+    "precision": (_within(PRECISIONS), f"one of {', '.join(PRECISIONS)}"),
+    "precisions": (_each(_within(PRECISIONS)), f"a list of {', '.join(PRECISIONS)}"),
+    "size": (_maybe(_whole(1)), f"null or {_WHOLE}"),
+    "sizes": (_each(_whole(1)), f"a list of {_WHOLE}s"),
+    "size_factors": (
+        _each(_number(0, arguments.MAX_SIZE_FACTOR)),
+        f"a list of factors above 0, at most {arguments.MAX_SIZE_FACTOR:g}",
+    ),
+    "reps": (_maybe(_whole(1)), f"null or {_WHOLE}"),
+    "warmup": (_whole(0), f"a whole number from 0 to {arguments.MAX_WHOLE:.0e}"),
+    "seed": (_whole(0, arguments.MAX_SEED), f"a whole number from 0 to {arguments.MAX_SEED}"),
+    "check": (_switch, "true or false"),
+    "check_all": (_switch, "true or false"),
+    "max_time": (_number(0, MAX_SECONDS), _SECONDS),
+    "min_time": (_number(0, MAX_SECONDS), _SECONDS),
+    "min_samples": (_whole(1), _WHOLE),
+    "max_noise": (_number(0, 1), "a fraction above 0, at most 1"),
+    "sample_time": (
+        _number(0, arguments.MAX_SAMPLE_SECONDS, low_in=True),
+        f"seconds from 0 to {arguments.MAX_SAMPLE_SECONDS:g}",
+    ),
+    "caches": (_each(_within(CACHE_MODES)), f"a list of {', '.join(CACHE_MODES)}"),
+    "flush_bytes": (_maybe(_whole(1)), f"null or {_WHOLE}"),
+    "transfers": (_each(_within(TRANSFER_MODES)), f"a list of {', '.join(TRANSFER_MODES)}"),
+    "groups": (_each(_whole(1)), f"a list of {_WHOLE}s"),
+    "partitions": (
+        _each(_within(partition.PARTITIONS)),
+        f"a list of {', '.join(partition.PARTITIONS)}",
+    ),
+    "wgsl_checks": (_each(_within(WGSL_CHECKS)), f"a list of {', '.join(WGSL_CHECKS)}"),
+    "memory": (_maybe(_within(MEMORY_MEASURES)), f"null or {', '.join(MEMORY_MEASURES)}"),
+    "budgets": (_each(_whole(1)), f"a list of {_WHOLE}s"),
+    "sources": (_each(_text), "a list of folder names"),
+    "suites": (_each(_text), "a list of file names"),
+    "timeout": (_maybe(_number(0, MAX_SECONDS)), f"null or {_SECONDS}"),
+    "in_process": (_switch, "true or false"),
+    "hold": (_switch, "true or false"),
+}
+
+
+def _check_saved(saved: dict[str, Any], path: Path) -> None:
+    """UsageError naming the first saved option of a run's metadata that holds what
+    ``harness run`` never writes (`SAVED_OPTIONS`; the kernels' run options among
+    their choices), before the resume runs a row with it."""
+    for name, (fits, accepted) in SAVED_OPTIONS.items():
+        if name in saved and not fits(saved[name]):
+            raise UsageError(
+                f"--resume: {path}: options.{name} is {saved[name]!r}; {accepted} is accepted"
+            )
+    for name, values in saved["params"].items():
+        param = suite.PARAMS.get(name)
+        choices = param.choices if param else ()
+        if not _each(_within(choices))(values):
+            raise UsageError(
+                f"--resume: {path}: options.params.{name} is {values!r}; "
+                + (f"a list of {', '.join(choices)} is accepted" if param else "no such option")
+            )
 
 
 def resumed_run(

@@ -1,0 +1,49 @@
+"""Hostile-user probes, seventh round: a resumed run's damaged options, a RAJAPerf
+output imported twice, what the Python API took for paths, a run folder given
+twice by name, the rows of a merged run told apart on screen, and outputs that
+cannot be written found before anything is shown."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import harness, one_error
+
+QUICK = ["-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000"]
+
+
+def _damage_options(run: Path, name: str, value: object) -> None:
+    """Set one saved option of a run's metadata and empty its journal, so that a
+    resume has rows left to run with it."""
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta["options"][name] = value
+    path.write_text(json.dumps(meta))
+    (run / "journal.jsonl").write_text("")
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "accepted"),
+    [
+        ("reps", "x", "null or a whole number from 1"),
+        ("size", -5, "null or a whole number from 1"),
+        ("precision", "f16", "one of f64, f32 is accepted"),
+        ("caches", ["lukewarm"], "a list of hot, cold is accepted"),
+        ("kernels", "Stream_TRIAD", "a list of kernel names is accepted"),
+        ("reps", True, "null or a whole number from 1"),
+        ("params", {"strategy": ["bogus"]}, "a list of global, local, fused"),
+    ],
+)
+def test_a_resumed_runs_damaged_option_is_named_before_any_row(
+    run: Path, name: str, value: object, accepted: str
+) -> None:
+    _damage_options(run, name, value)
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 2, proc.stderr
+    field = f"options.{name}" + (".strategy" if name == "params" else "")
+    message = one_error(proc.stderr)
+    assert f"--resume: {run / 'metadata.json'}: {field} is " in message
+    assert accepted in message
+    assert (run / "journal.jsonl").read_text() == ""
