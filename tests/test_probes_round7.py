@@ -47,3 +47,19 @@ def test_a_resumed_runs_damaged_option_is_named_before_any_row(
     assert f"--resume: {run / 'metadata.json'}: {field} is " in message
     assert accepted in message
     assert (run / "journal.jsonl").read_text() == ""
+
+
+RAJAPERF = Path(__file__).resolve().parent / "fixtures" / "rajaperf_output"
+
+
+@pytest.mark.parametrize("command", ["report", "merge"])
+def test_one_rajaperf_output_imported_twice_is_not_counted_twice(
+    command: str, tmp_path: Path
+) -> None:
+    for _ in range(2):
+        assert harness("import-rajaperf", str(RAJAPERF), "--out", str(tmp_path)).returncode == 0
+    first, second = sorted(p for p in tmp_path.iterdir() if p.is_dir())
+    proc = harness(command, str(first), str(second), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 2, proc.stderr
+    assert f"{first} and {second} are imports of the same RAJAPerf output" in one_error(proc.stderr)
+    assert not (tmp_path / "out").exists()

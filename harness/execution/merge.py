@@ -31,13 +31,16 @@ def _hostname(meta: dict[str, Any]) -> str:
 
 
 def _marks(meta: dict[str, Any], path: str) -> set[tuple[str, ...]]:
-    """What identifies a run wherever its folder is now: its path and, where its
-    metadata has a start, its machine, command, start and end."""
+    """What identifies a run wherever its folder is now: its path, where its
+    metadata has a start, its machine, command, start and end, and where it was
+    imported, the hash of what it was imported from (imported twice, it is one run)."""
     marks = {("path", path)}
     if meta.get("start"):
         marks.add(
             (_hostname(meta), str(meta.get("command")), str(meta["start"]), str(meta.get("end")))
         )
+    if meta.get("imported_sha256"):
+        marks.add(("imported", str(meta["imported_sha256"])))
     return marks
 
 
@@ -63,6 +66,11 @@ def check_distinct(
     for i, first in enumerate(run_dirs):
         for j in range(i + 1, len(run_dirs)):
             second = run_dirs[j]
+            if any(mark[0] == "imported" for mark in own[i] & own[j]):
+                raise UsageError(
+                    f"{command}: {first} and {second} are imports of the same RAJAPerf output "
+                    "(the same files); give one of them"
+                )
             if own[i] & own[j]:
                 raise UsageError(
                     f"{command}: {first} and {second} are the same run (same host, command, start "

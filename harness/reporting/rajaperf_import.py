@@ -13,7 +13,9 @@ mean, min and max are that mean, and ``samples`` is empty.
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import hashlib
 import math
 import sys
 from pathlib import Path
@@ -318,6 +320,17 @@ def _damaged(row: dict[str, Any], reason: str) -> dict[str, Any]:
     }
 
 
+def digest(folder: Path) -> str:
+    """A hash of the RAJAPerf files an import reads: one output imported twice is
+    one run, whose rows a report or merge of both imports would count twice."""
+    hashed = hashlib.sha256()
+    for name in (RUN_DATA, DETAILS, CHECKSUMS):
+        hashed.update(name.encode())
+        with contextlib.suppress(OSError):
+            hashed.update(hashlib.sha256((folder / name).read_bytes()).digest())
+    return hashed.hexdigest()
+
+
 def import_folder(folder: Path, out: Path) -> Path:
     """Write a RAJAPerf output folder's rows as a new run folder under ``out``
     (`results.write_new` checks ``out`` once the folder read is known to be one)."""
@@ -326,6 +339,7 @@ def import_folder(folder: Path, out: Path) -> Path:
         "harness_version": __version__,
         "command": ["harness", "import-rajaperf", str(folder)],
         "imported_from": str(folder.resolve()),
+        "imported_sha256": digest(folder),
         "start": metadata.now(),
         "end": metadata.now(),
         "host": metadata.host(),
