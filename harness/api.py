@@ -49,12 +49,25 @@ def _value(name: str, item: Any) -> str:
     return text
 
 
+def _check_path(name: str, item: Any) -> None:
+    """UsageError for a path option's value that is no path (a number, bytes,
+    None), whose text would be taken as a file name (``out=5`` made a folder
+    named 5), as `harness.load` refuses it."""
+    if not isinstance(item, str | PathLike):
+        raise UsageError(
+            f"{name}={item!r} is no path: give a file or folder name as text or a Path"
+        )
+
+
 def run_arguments(options: Mapping[str, Any]) -> list[str]:
     """``harness run``'s command line for keyword options (``kernels=["Stream"]``,
     ``sizes=[1024, 4096]``, ``transfers=["resident", "per-rep"]``, ``reps=5``);
     None leaves an option at its default. TypeError names an unknown option;
-    UsageError a switch given anything but True or False, or a value beginning
-    with '-' that is no number."""
+    UsageError a switch given anything but True or False, a path option (``out``,
+    ``resume``, ``sources``, ``suite``) anything but text or a Path, or a value
+    beginning with '-' that is no number."""
+    from harness.cli import arguments
+
     actions = _run_actions()
     argv: list[str] = []
     for name, value in options.items():
@@ -65,6 +78,12 @@ def run_arguments(options: Mapping[str, Any]) -> list[str]:
         if value is None:
             continue
         flag = max(action.option_strings, key=len)
+        if action.type is arguments.path:
+            paths = _listed(value)
+            for item in paths:
+                _check_path(name, item)
+            if len(paths) != 1 and not isinstance(action, argparse._AppendAction):
+                raise UsageError(f"{name}={value!r}: give one file or folder name")
         if action.nargs == 0:
             if not isinstance(value, bool):
                 raise UsageError(f"{name}={value!r}: expected True or False")
@@ -113,9 +132,9 @@ def run(
 
     if not isinstance(progress, bool):
         raise UsageError(f"progress={progress!r}: expected True or False")
-    load_suites([str(path) for path in _listed(options.get("suite") or [])])
     chosen = {"kernels": kernels, "backends": backends, "out": out, **options}
     argv = ["run", *run_arguments(chosen)]
+    load_suites([str(path) for path in _listed(options.get("suite") or [])])
     args = build_parser().parse_args(argv)
     args.argv = argv
     args.quiet = True

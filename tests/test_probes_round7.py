@@ -63,3 +63,26 @@ def test_one_rajaperf_output_imported_twice_is_not_counted_twice(
     assert proc.returncode == 2, proc.stderr
     assert f"{first} and {second} are imports of the same RAJAPerf output" in one_error(proc.stderr)
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"out": 5}, "out=5 is no path: give a file or folder name as text or a Path"),
+        ({"suite": [None]}, "suite=None is no path"),
+        ({"sources": b"kernels"}, "sources=b'kernels' is no path"),
+        ({"resume": True}, "resume=True is no path"),
+        ({"out": ["a", "b"]}, "out=['a', 'b']: give one file or folder name"),
+    ],
+)
+def test_the_api_takes_no_number_or_bytes_for_a_path(
+    options: dict[str, object], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import harness
+    from harness.errors import UsageError
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UsageError) as raised:
+        harness.run("Stream_TRIAD", "cpu", size=1000, reps=2, progress=False, **options)
+    assert message in str(raised.value)
+    assert list(tmp_path.iterdir()) == []
