@@ -61,7 +61,10 @@ def test_merging_needs_two_different_runs(tmp_path: Path) -> None:
     one = _run(tmp_path / "a")
     for args, message in (
         ([str(one)], "merge: give at least two run folders"),
-        ([str(one), str(one)], "merge: a run folder is given twice"),
+        (
+            [str(one), str(one)],
+            f"merge: a run folder is given twice: {one}; its rows would count twice: give it once",
+        ),
         ([str(one), str(tmp_path / "nope")], f"{tmp_path / 'nope'}: no such run folder"),
     ):
         proc = harness("merge", *args, "--out", str(tmp_path / "m"))

@@ -86,3 +86,15 @@ def test_the_api_takes_no_number_or_bytes_for_a_path(
         harness.run("Stream_TRIAD", "cpu", size=1000, reps=2, progress=False, **options)
     assert message in str(raised.value)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["report", "plot", "merge"])
+def test_a_run_folder_given_twice_is_named(command: str, quick_run: Path, tmp_path: Path) -> None:
+    link = tmp_path / "link"
+    link.symlink_to(quick_run)
+    proc = harness(command, str(quick_run), str(link), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 2, proc.stderr
+    assert f"a run folder is given twice: {quick_run} (as {link}); its rows would count twice" in (
+        one_error(proc.stderr)
+    )
+    assert not (tmp_path / "out").exists()

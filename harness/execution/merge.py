@@ -53,6 +53,17 @@ def _inside(meta: dict[str, Any]) -> Iterator[dict[str, Any]]:
             yield from _inside(source)
 
 
+def given_twice(run_dirs: Sequence[Path]) -> str | None:
+    """The first run folder given twice (under the same path or another one to
+    it), named both ways where they differ; None where each is given once."""
+    seen: dict[Path, Path] = {}
+    for run_dir in run_dirs:
+        first = seen.setdefault(run_dir.resolve(), run_dir)
+        if first is not run_dir:
+            return str(first) if first == run_dir else f"{first} (as {run_dir})"
+    return None
+
+
 def check_distinct(
     run_dirs: Sequence[Path], metas: Sequence[dict[str, Any]], command: str = "merge"
 ) -> None:
@@ -122,8 +133,11 @@ def merge(
     that runs refused leave no folder made."""
     if len(run_dirs) < 2:
         raise UsageError("merge: give at least two run folders")
-    if len({d.resolve() for d in run_dirs}) != len(run_dirs):
-        raise UsageError("merge: a run folder is given twice")
+    twice = given_twice(run_dirs)
+    if twice:
+        raise UsageError(
+            f"merge: a run folder is given twice: {twice}; its rows would count twice: give it once"
+        )
     metas = []
     for run_dir in run_dirs:
         results.check_folder(run_dir)

@@ -132,8 +132,11 @@ def load_runs(run_dirs: Sequence[str | Path]) -> tuple[pd.DataFrame, list[dict[s
     if not run_dirs:
         raise UsageError("give at least one run folder")
     paths = [Path(d) for d in run_dirs]
-    if len({p.resolve() for p in paths}) < len(paths):
-        raise UsageError("a run folder is given twice; its rows would count twice: give it once")
+    twice = merge.given_twice(paths)
+    if twice:
+        raise UsageError(
+            f"a run folder is given twice: {twice}; its rows would count twice: give it once"
+        )
     frames = [load(d) for d in run_dirs]
     # A copy of a run, or a run inside a merged run given too, would count twice.
     merge.check_distinct(paths, [f.attrs["metadata"] for f in frames], "run folders")
