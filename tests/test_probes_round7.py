@@ -98,3 +98,22 @@ def test_a_run_folder_given_twice_is_named(command: str, quick_run: Path, tmp_pa
         one_error(proc.stderr)
     )
     assert not (tmp_path / "out").exists()
+
+
+def test_the_rows_of_a_merged_run_are_told_apart_by_host(
+    quick_run: Path, run: Path, tmp_path: Path
+) -> None:
+    """Two runs of one machine merged: their rows of one device looked the same on screen."""
+    second = tmp_path / "second" / quick_run.name
+    second.parent.mkdir()
+    (run / "metadata.json").write_text(
+        (run / "metadata.json").read_text().replace('"start": "', '"start": "0', 1)
+    )
+    run.rename(second)
+    merged = harness("merge", str(quick_run), str(second), "--out", str(tmp_path / "m"))
+    assert merged.returncode == 0, merged.stderr
+    shown = harness("show", *[str(p) for p in (tmp_path / "m").iterdir()])
+    assert shown.returncode == 0, shown.stderr
+    first, other = shown.stdout.splitlines()[1:3]
+    assert "cpu:0 @" in first and f" ({quick_run.parent.name}/{quick_run.name})" in first
+    assert "cpu:0 @" in other and f" (second/{quick_run.name})" in other

@@ -48,23 +48,32 @@ def label(row: dict[str, Any], params: Collection[str] = ()) -> str:
     return f"{row.get('kernel')}[{','.join(options)}]" if options else str(row.get("kernel"))
 
 
-def where(row: dict[str, Any]) -> str:
-    """The row's device id, with its MPI rank where it has one (``cpu:0 r2``)."""
+def where(row: dict[str, Any], hosts: bool = False) -> str:
+    """The row's device id, with its MPI rank where it has one (``cpu:0 r2``) and,
+    with ``hosts``, its host (``cpu:0 @node1``): rows of several machines, as a
+    merged run holds, share device ids."""
     rank = row.get("rank")
-    return str(row.get("device_id")) + (f" r{rank}" if rank not in (None, "") else "")
+    text = str(row.get("device_id")) + (f" r{rank}" if rank not in (None, "") else "")
+    return text + (f" @{row['host']}" if hosts and row.get("host") not in (None, "") else "")
+
+
+def several_hosts(rows: Sequence[dict[str, Any]]) -> bool:
+    """Whether the rows come from more than one host (a merged run's)."""
+    return len({str(r["host"]) for r in rows if r.get("host") not in (None, "")}) > 1
 
 
 def format_rows(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) -> str:
     """An aligned table: one line per row (labelled by `label` with ``params``),
     reasons for anything not ok below it."""
     header = ("kernel", "device", "prec", "size", "status", "median", "GB/s", "GFLOP/s", "max err")
+    hosts = several_hosts(rows)
     lines = [header]
     notes = []
     for row in rows:
         lines.append(
             (
                 label(row, params),
-                where(row),
+                where(row, hosts),
                 str(row.get("precision")),
                 str(row.get("size")),
                 str(row.get("status")),
@@ -75,7 +84,7 @@ def format_rows(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
             )
         )
         if row.get("status") != "ok" and row.get("reason"):
-            notes.append(f"  {label(row, params)} on {where(row)}: {row.get('reason')}")
+            notes.append(f"  {label(row, params)} on {where(row, hosts)}: {row.get('reason')}")
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     text = [
         "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
@@ -91,7 +100,7 @@ def format_rows(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
     if host:
         text.append(host)
     unstable = [
-        f"{label(r, params)} n={r.get('size')} on {r.get('device_id')}"
+        f"{label(r, params)} n={r.get('size')} on {where(r, hosts)}"
         for r in rows
         if _true(r.get("unstable"))
     ]
@@ -102,8 +111,7 @@ def format_rows(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
             + _some(unstable)
         )
     sized = [
-        f"{label(r, params)} on {r.get('device_id')} from n={r.get('sized_from')} to "
-        f"n={r.get('size')}"
+        f"{label(r, params)} on {where(r, hosts)} from n={r.get('sized_from')} to n={r.get('size')}"
         for r in rows
         if r.get("sized_from") not in (None, "")
     ]
@@ -113,7 +121,7 @@ def format_rows(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
             "--size keeps a size): " + _some(sized)
         )
     dropped = [
-        f"{label(r, params)} n={r.get('size')} on {r.get('device_id')} ({r.get('clocks_note')})"
+        f"{label(r, params)} n={r.get('size')} on {where(r, hosts)} ({r.get('clocks_note')})"
         for r in rows
         if _true(r.get("clocks_dropped"))
     ]
@@ -165,9 +173,10 @@ def host_summary(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) -
         return None
     median = statistics.median(cost for cost, _ in costs)
     most, row = max(costs, key=lambda c: c[0])
+    on = where(row, several_hosts(rows))
     return (
         f"host cost per row (time besides the timed repetitions): median {format_time(median)}, "
-        f"largest {format_time(most)} ({label(row, params)} n={row.get('size')} on {where(row)})"
+        f"largest {format_time(most)} ({label(row, params)} n={row.get('size')} on {on})"
     )
 
 
