@@ -414,20 +414,23 @@ def _cmd_compare(args: argparse.Namespace) -> int:
             f"{args.base} and {args.new} have no row in common (same kernel, device, precision "
             f"and size), so there is nothing to compare{why}"
         )
-    print(comparison.format_table(result, str(args.base), str(args.new)))
     judged = (comparison.REGRESSION, comparison.IMPROVEMENT, comparison.NOISE)
     if not result["verdict"].isin([*judged, comparison.BROKEN, comparison.FIXED]).any():
+        print(comparison.format_table(result, str(args.base), str(args.new)))
         # A gate passes on work done only: rows neither run could time compare nothing.
         raise UsageError(
             f"{args.base} and {args.new}: no row has timings in both runs (check-only "
             "runs?), so nothing was compared; compare two timed runs"
         )
     if args.csv:
+        # Written before the table is shown: a --csv that fails (a full disk,
+        # /dev/full) is the one line, not a table that ends in an error.
         try:
             result.to_csv(args.csv, index=False)
         except OSError as exc:
             why = exc.strerror or exc
             raise UsageError(f"--csv {str(args.csv)!r}: cannot write it ({why})") from None
+    print(comparison.format_table(result, str(args.base), str(args.new)))
     left = int((result["verdict"] == comparison.ONLY_BASE).sum())
     short = _stopped_short(args.new, new_meta, left) if left else None
     if short:
