@@ -124,3 +124,16 @@ def test_compare_to_a_full_csv_is_the_one_line_and_no_table(quick_run: Path) -> 
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == "--csv '/dev/full': cannot write it (No space left on device)"
     assert proc.stdout == ""
+
+
+def test_a_run_out_that_is_a_file_or_a_dead_link_says_what_to_give(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    (tmp_path / "dead").symlink_to(tmp_path / "nowhere")
+    for name, why in (("file", "it is a file, not a folder"), ("dead", "a link to nothing")):
+        proc = harness("run", *QUICK, "--reps", "2", "--out", str(tmp_path / name))
+        assert proc.returncode == 2, proc.stderr
+        assert one_error(proc.stderr) == (
+            f"--out '{tmp_path / name}': cannot make a run folder there ({why}); give --out a "
+            "folder this user can write, on a disk with free space"
+        )
+    assert not (tmp_path / "nowhere").exists()

@@ -235,8 +235,12 @@ def new_run(
     try:
         run_dir = results.create(args.out) if world is None or world.rank == 0 else None
     except OSError as exc:
+        why = exc.strerror
+        if isinstance(exc, FileExistsError):
+            why = "it is a file, not a folder" if args.out.exists() else "a link to nothing"
         raise UsageError(
-            f"--out {str(args.out)!r}: cannot make a run folder there ({exc.strerror})"
+            f"--out {str(args.out)!r}: cannot make a run folder there ({why}); give --out a "
+            "folder this user can write, on a disk with free space"
         ) from None
     meta = {
         "harness_version": __version__,
