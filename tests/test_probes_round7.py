@@ -137,3 +137,17 @@ def test_a_run_out_that_is_a_file_or_a_dead_link_says_what_to_give(tmp_path: Pat
             "folder this user can write, on a disk with free space"
         )
     assert not (tmp_path / "nowhere").exists()
+
+
+@pytest.mark.parametrize("command", ["report", "export", "import-rajaperf"])
+def test_an_out_that_is_a_link_to_nothing_is_named(
+    command: str, quick_run: Path, tmp_path: Path
+) -> None:
+    dead = tmp_path / "dead"
+    dead.symlink_to(tmp_path / "nowhere")
+    given = {"export": ["--thicket", str(quick_run)], "import-rajaperf": [str(RAJAPERF)]}
+    proc = harness(command, *given.get(command, [str(quick_run)]), "--out", str(dead))
+    assert proc.returncode == 2, proc.stderr
+    assert f"{dead}: a link to nothing ({tmp_path / 'nowhere'}); give --out a folder" in one_error(
+        proc.stderr
+    )

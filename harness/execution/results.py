@@ -248,10 +248,12 @@ def check_out(out: Path, named: str = "output folder") -> None:
     (a probe written, synced and removed), so that an output that cannot be
     written is found before the work, not after it; UsageError in one line, the
     folder ``named`` as the command calls it, if not: a path that is a file, a
-    read-only folder, a full disk."""
+    link to nothing, a read-only folder, a full disk."""
     accepted = "give --out a folder this user can write, on a disk with free space"
     if out.exists() and not out.is_dir():
         raise UsageError(f"{named} {out}: is a file, not a folder; {accepted}")
+    if out.is_symlink() and not out.exists():
+        raise UsageError(f"{named} {out}: a link to nothing ({os.readlink(out)}); {accepted}")
     # The folders this call makes, deepest first: a refusal removes them again,
     # so that a refused command leaves no empty folder behind.
     made = [p for p in (out, *out.parents) if not p.exists()]
