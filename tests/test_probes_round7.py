@@ -151,3 +151,23 @@ def test_an_out_that_is_a_link_to_nothing_is_named(
     assert f"{dead}: a link to nothing ({tmp_path / 'nowhere'}); give --out a folder" in one_error(
         proc.stderr
     )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["list"], ["mutants", "-k", "Stream_COPY", "-b", "opencl", "--fail-under", "90", "--out"]],
+)
+def test_a_suite_file_that_exits_is_a_usage_error_not_a_pass(
+    command: list[str], tmp_path: Path
+) -> None:
+    """A --suite file calling sys.exit(0) ended the command with status 0, a gate passed."""
+    exits = tmp_path / "exits.py"
+    exits.write_text("import sys\nsys.exit(0)\n")
+    out = [str(tmp_path)] if command[-1] == "--out" else []
+    proc = harness(*command, *out, "--suite", str(exits))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--suite {exits}: it exits as it is loaded (SystemExit(0)); give a file that defines "
+        "KERNELS"
+    )
+    assert list(tmp_path.iterdir()) == [exits]

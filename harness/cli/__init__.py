@@ -124,13 +124,26 @@ def load_suites(files: Sequence[str | Path]) -> None:
     run options include theirs, is built."""
     for path in suite.installed_suites():
         try:
-            suite.load_suite(path)
+            _load_suite(path)
         except suite.SuiteError as exc:
             print(f"warning: installed suite left out: {exc}", file=sys.stderr)
     for path in files:
         if not str(path).strip():
             raise UsageError(f"--suite {str(path)!r}: no file named; give a Python file")
+        _load_suite(path)
+
+
+def _load_suite(path: str | Path) -> None:
+    """`suite.load_suite`, with a file that exits as it is loaded (``sys.exit()``,
+    ``exit()``) a SuiteError: the command ended there, with that file's status (0 for
+    a run that ran nothing)."""
+    try:
         suite.load_suite(path)
+    except SystemExit as exc:
+        raise suite.SuiteError(
+            f"--suite {path}: it exits as it is loaded (SystemExit({exc.code!r})); "
+            "give a file that defines KERNELS"
+        ) from None
 
 
 def _suite_files(argv: Sequence[str]) -> list[str]:
