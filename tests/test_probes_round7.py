@@ -32,8 +32,8 @@ def _damage_options(run: Path, name: str, value: object) -> None:
         ("precision", "f16", "one of f64, f32 is accepted"),
         ("caches", ["lukewarm"], "a list of hot, cold is accepted"),
         ("kernels", "Stream_TRIAD", "a list of kernel names is accepted"),
-        ("reps", True, "null or a whole number from 1"),
         ("params", {"strategy": ["bogus"]}, "a list of global, local, fused"),
+        ("suites", [5], "a list of file names is accepted"),
     ],
 )
 def test_a_resumed_runs_damaged_option_is_named_before_any_row(
@@ -171,3 +171,13 @@ def test_a_suite_file_that_exits_is_a_usage_error_not_a_pass(
         "KERNELS"
     )
     assert list(tmp_path.iterdir()) == [exits]
+
+
+def test_a_resumed_runs_suite_that_exits_is_a_usage_error(run: Path, tmp_path: Path) -> None:
+    exits = tmp_path / "exits.py"
+    exits.write_text("raise SystemExit(0)\n")
+    _damage_options(run, "suites", [str(exits)])
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert f"--suite {exits}: it exits as it is loaded (SystemExit(0))" in one_error(proc.stderr)
+    assert (run / "journal.jsonl").read_text() == ""

@@ -505,8 +505,10 @@ def saved_run(run_dir: Path) -> dict[str, Any]:
         )
     if saved is None:
         raise UsageError(f"--resume: {path} is missing or has no 'options'")
-    for suite_file in saved.get("suites", ()) if isinstance(saved, dict) else ():
-        suite.load_suite(suite_file)
+    from harness.cli import load_suites
+
+    _check_saved(saved, path)
+    load_suites(saved.get("suites", ()))
     try:
         options_from_meta(saved)
         fits = all(isinstance(n, str) for n in [*saved["kernels"], *saved["devices"]])
@@ -514,7 +516,7 @@ def saved_run(run_dir: Path) -> dict[str, Any]:
         fits = False
     if not fits:
         raise UsageError(f"--resume: {path}: 'options' is not what harness run writes")
-    _check_saved(saved, path)
+    _check_params(saved["params"], path)
     return meta
 
 
@@ -603,14 +605,19 @@ SAVED_OPTIONS: dict[str, tuple[Callable[[Any], bool], str]] = {
 
 def _check_saved(saved: dict[str, Any], path: Path) -> None:
     """UsageError naming the first saved option of a run's metadata that holds what
-    ``harness run`` never writes (`SAVED_OPTIONS`; the kernels' run options among
-    their choices), before the resume runs a row with it."""
+    ``harness run`` never writes (`SAVED_OPTIONS`), before its suites are loaded
+    or the resume runs a row with it."""
     for name, (fits, accepted) in SAVED_OPTIONS.items():
         if name in saved and not fits(saved[name]):
             raise UsageError(
                 f"--resume: {path}: options.{name} is {saved[name]!r}; {accepted} is accepted"
             )
-    for name, values in saved["params"].items():
+
+
+def _check_params(params: dict[str, Any], path: Path) -> None:
+    """UsageError naming a saved kernel run option (``options.params``) that no
+    kernel takes, or a choice of one that it does not offer."""
+    for name, values in params.items():
         param = suite.PARAMS.get(name)
         choices = param.choices if param else ()
         if not _each(_within(choices))(values):
