@@ -181,3 +181,25 @@ def test_a_resumed_runs_suite_that_exits_is_a_usage_error(run: Path, tmp_path: P
     assert proc.returncode == 2, proc.stderr
     assert f"--suite {exits}: it exits as it is loaded (SystemExit(0))" in one_error(proc.stderr)
     assert (run / "journal.jsonl").read_text() == ""
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "shape"),
+    [
+        ("merged_from", 5, "a list of objects (the merged runs' metadata)"),
+        ("interrupted", "yes", "true or false"),
+        ("imported_sha256", 5, "text (a hash)"),
+    ],
+)
+def test_metadata_entries_of_the_wrong_type_are_named(
+    run: Path, name: str, value: object, shape: str
+) -> None:
+    """A merged_from, interrupted or import hash of the wrong type was read as if right."""
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta[name] = value
+    path.write_text(json.dumps(meta, indent=2))
+    line = path.read_text().splitlines().index(f'  "{name}": {json.dumps(value)}') + 1
+    proc = harness("compare", str(run), str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == f"{path}:{line}: {name!r} should be {shape}"

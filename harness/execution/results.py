@@ -171,6 +171,13 @@ METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     ),
     "start": ("text (a time)", lambda v: isinstance(v, str)),
     "end": ("text (a time)", lambda v: isinstance(v, str)),
+    "interrupted": ("true or false", lambda v: isinstance(v, bool)),
+    "merged_from": (
+        "a list of objects (the merged runs' metadata)",
+        lambda v: isinstance(v, list) and all(isinstance(m, dict) for m in v),
+    ),
+    "imported_from": ("text (a folder)", lambda v: isinstance(v, str)),
+    "imported_sha256": ("text (a hash)", lambda v: isinstance(v, str)),
     "peaks": (
         "an object of each device's peaks (objects, FMA rates an object by precision)",
         lambda v: (
