@@ -203,3 +203,18 @@ def test_metadata_entries_of_the_wrong_type_are_named(
     proc = harness("compare", str(run), str(run))
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == f"{path}:{line}: {name!r} should be {shape}"
+
+
+@pytest.mark.parametrize("command", ["merge", "report"])
+def test_a_writing_command_started_as_several_mpi_ranks_is_refused(
+    command: str, quick_run: Path, tmp_path: Path
+) -> None:
+    """Under mpirun -n 2, merge made two merged folders, report two writers of one file."""
+    out = tmp_path / "out"
+    proc = harness(command, str(quick_run), "--out", str(out), env={"OMPI_COMM_WORLD_SIZE": "2"})
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"harness {command} was started as 2 MPI ranks, each of which would write its output: "
+        "run it once, without mpirun or srun (harness run alone runs as ranks)"
+    )
+    assert not out.exists()

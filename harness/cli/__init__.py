@@ -29,7 +29,7 @@ from harness.cli import (
 from harness.cli.devices import device_report
 from harness.cli.run import Progress, run_command
 from harness.errors import UsageError
-from harness.execution import results
+from harness.execution import ranks, results
 from harness.model import partition
 
 __all__ = [
@@ -146,6 +146,22 @@ def _load_suite(path: str | Path) -> None:
         ) from None
 
 
+#: Commands that write one output from what they are given: under an MPI launcher
+#: every rank would write it (two merged folders, two mutants folders, ranks
+#: replacing each other's report files).
+SINGLE_PROCESS = ("report", "plot", "merge", "import-rajaperf", "export", "mutants")
+
+
+def _single_process(command: str) -> None:
+    """UsageError where a `SINGLE_PROCESS` command was started as several MPI ranks."""
+    count = ranks.launched_ranks()
+    if command in SINGLE_PROCESS and count > 1:
+        raise UsageError(
+            f"harness {command} was started as {count} MPI ranks, each of which would write "
+            "its output: run it once, without mpirun or srun (harness run alone runs as ranks)"
+        )
+
+
 def _suite_files(argv: Sequence[str]) -> list[str]:
     """The values of every --suite in a command line, before it is parsed."""
     files = []
@@ -200,6 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
             args.argv = argv
             partition.form_override()
+            _single_process(args.command)
             return args.handler(args)
     except KeyboardInterrupt:
         # A second signal now ends the process as it would have without us.

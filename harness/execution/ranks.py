@@ -258,6 +258,21 @@ def end_job(status: int) -> NoReturn:
     os._exit(status)
 
 
+#: Environment variables an MPI launcher sets to the number of ranks it started.
+SIZE_VARIABLES = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE")
+
+
+def launched_ranks() -> int:
+    """How many ranks the MPI launcher that started this process started, as its
+    environment says (1 where none did, or it does not say), without MPI itself."""
+    for name in SIZE_VARIABLES:
+        try:
+            return max(1, int(os.environ[name]))
+        except (KeyError, ValueError):
+            continue
+    return 1
+
+
 def world() -> World | None:
     """The MPI world, where an MPI launcher started this process as one of several
     ranks and mpi4py is installed; None otherwise."""
