@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from harness.backends import clblast, oclgrind
+from harness.backends import clblast, oclgrind, opencl_binaries
 from harness.backends.base import (
     HELD_LAUNCHES,
     Backend,
@@ -371,8 +371,11 @@ class OpenCLSession(Session):
         if key not in self._programs:
             text = program_text(spec, source, precision, self.info)
             try:
-                options = oclgrind.BUILD_OPTIONS if self.findings is not None else []
-                program = cl.Program(self.context, text).build(options=options)
+                if self.findings is not None:
+                    # The simulator's findings point into the text it compiled.
+                    program = cl.Program(self.context, text).build(options=oclgrind.BUILD_OPTIONS)
+                else:
+                    program = opencl_binaries.build(cl, self.context, self.device, text, ())
             except cl.Error as exc:
                 raise CompileError(_build_log(exc, source)) from exc
             self._programs[key] = (program, text)
