@@ -10,7 +10,8 @@ its own code over its own sources. The table gives, per row, the median over
 launches of each tree's median time per repetition, and this tree's time over
 the base's; then the median ratio, and each tree's median wall time per
 launch (what a change to the host's side of a run, such as verification,
-shows in).
+shows in), and each tree's host cost per row (``host_s``, a row's time
+besides its timed repetitions).
 
     python benchmarks/revision_ab.py --base HEAD~1 --launches 5 -- -k Stream -b opencl
 """
@@ -78,12 +79,16 @@ def main() -> int:
         "this": defaultdict(list),
     }
     walls: dict[str, list[float]] = {"base": [], "this": []}
+    hosts: dict[str, list[float]] = {"base": [], "this": []}
     try:
         for launch in range(args.launches):
             order = list(trees.items())
             for name, tree in order if launch % 2 == 0 else order[::-1]:
                 found, wall = rows(tree, run_args)
                 walls[name].append(wall)
+                costs = [float(r["host_s"]) for r in found if r.get("host_s")]
+                if costs:
+                    hosts[name].append(statistics.median(costs))
                 for row in found:
                     if row["status"] == "ok" and row.get("time_median_s"):
                         times[name][key(row, swept)].append(float(row["time_median_s"]))
@@ -113,6 +118,13 @@ def main() -> int:
         f"wall time per launch, median: base {base_wall:.2f} s, this {this_wall:.2f} s, "
         f"this/base {this_wall / base_wall:.3f}"
     )
+    if hosts["base"] and hosts["this"]:
+        base_host, this_host = (statistics.median(hosts[n]) for n in ("base", "this"))
+        print(
+            f"host cost per row (median of each launch's median host_s): base "
+            f"{base_host * 1e3:.0f} ms, this {this_host * 1e3:.0f} ms, "
+            f"this/base {this_host / base_host:.3f}"
+        )
     return 0
 
 

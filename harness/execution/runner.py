@@ -594,7 +594,7 @@ def host_available_bytes() -> int:
 #: measurement (`Runner._trial`).
 TRIAL_ROUNDS = 3
 TRIAL_REPS = 10
-TRIAL_SECONDS = 0.1
+TRIAL_SECONDS = 0.04
 #: Most rounds spent sizing a row's batches (`Runner._calibrate`).
 CALIBRATION_ROUNDS = 4
 
@@ -975,8 +975,8 @@ class Runner:
         source: Path | None,
     ) -> dict[str, float]:
         """Seconds per repetition of each candidate on the row's inputs, over
-        `TRIAL_ROUNDS` rounds in which each in turn runs a batch of repetitions
-        untimed and times another (about `TRIAL_SECONDS` per candidate in all),
+        `TRIAL_ROUNDS` rounds in which each in turn runs once untimed, to win back
+        the caches, and times a batch (about `TRIAL_SECONDS` per candidate in all),
         so that a moment of noise does not decide: each candidate's fastest
         round's median. A slow kernel's trial is one timed repetition each, after
         the warm-up (a trial of three at a third of a second each was a row's
@@ -999,13 +999,14 @@ class Runner:
                 start = time.perf_counter()
                 execution.run(loaded[name][1])
                 warm = max(warm, time.perf_counter() - start)
-            # Two batches a round: the untimed one, then the timed one.
-            per_round = TRIAL_SECONDS / TRIAL_ROUNDS / max(2 * warm, 1e-9)
+            # A round: one untimed repetition, which takes back the caches the
+            # other candidates took, then a timed batch.
+            per_round = TRIAL_SECONDS / TRIAL_ROUNDS / max(warm, 1e-9) - 1
             reps = max(1, min(TRIAL_REPS, int(per_round)))
             for _ in range(TRIAL_ROUNDS if per_round >= 1 else 1):
                 for name, (execution, launches) in loaded.items():
                     if per_round >= 1:
-                        execution.time(launches, reps, hold)
+                        execution.run(launches)
                     rounds[name].append(float(np.median(execution.time(launches, reps, hold))))
         except BaseException as exc:
             for execution, _ in loaded.values():
