@@ -218,3 +218,39 @@ def test_a_writing_command_started_as_several_mpi_ranks_is_refused(
         "run it once, without mpirun or srun (harness run alone runs as ranks)"
     )
     assert not out.exists()
+
+
+def test_a_key_given_twice_in_a_journal_line_is_named_and_its_row_skipped(run: Path) -> None:
+    """json reads the last of two values without a word: a time 999 s shadowed by a right one."""
+    journal = run / "journal.jsonl"
+    journal.write_text(
+        journal.read_text().replace('{"kernel": ', '{"time_median_s": 999.0, "kernel": ', 1)
+    )
+    proc = harness("show", str(run))
+    assert proc.returncode == 2, proc.stderr
+    warning, error = proc.stderr.splitlines()
+    assert warning == (
+        f"warning: {journal}:1: skipped a torn or corrupt line: 'time_median_s' is given twice"
+    )
+    assert (
+        error
+        == f"harness: error: {run}: the journal has no readable rows (empty, or every line corrupt)"
+    )
+
+
+def test_a_key_given_twice_in_the_metadata_is_named_with_its_line(run: Path) -> None:
+    """An "end": null before the real one: which the run's end is cannot be told."""
+    path = run / "metadata.json"
+    text = path.read_text()
+    path.write_text(text.replace("{\n", '{\n  "end": null,\n', 1))
+    line = (
+        path.read_text()
+        .splitlines()
+        .index(next(x for x in text.splitlines() if x.startswith('  "end": "')))
+        + 1
+    )
+    proc = harness("compare", str(run), str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"{path}:{line}: 'end' is given twice; which is meant cannot be told"
+    )

@@ -469,7 +469,7 @@ def read_samples(run_dir: Path) -> dict[int, list[float]]:
 def _parse_samples(line: bytes) -> tuple[int, list[float]]:
     """One samples.jsonl line as (row, seconds); ValueError saying what is wrong."""
     try:
-        entry = json.loads(line)
+        entry = json.loads(line, object_pairs_hook=_once)
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise ValueError("not JSON text") from None
     if not isinstance(entry, dict):
@@ -546,6 +546,25 @@ def implausible(key: str, value: float) -> str | None:
     return f"{key!r} is {shown}; {accepted} is accepted"
 
 
+class RepeatedKey(ValueError):
+    """A JSON object that gives one key twice: which of its values is meant cannot be told."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"{key!r} is given twice")
+        self.key = key
+
+
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's members (``object_pairs_hook``); RepeatedKey for a key given
+    twice, which Python's json reads as its last value without a word."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise RepeatedKey(key)
+        found[key] = value
+    return found
+
+
 def parse_row(line: bytes) -> dict[str, Any]:
     """One journal line as a row; ValueError saying what is wrong with it, naming
     the field: not a JSON object, a required field missing, a status not in
@@ -556,7 +575,7 @@ def parse_row(line: bytes) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise ValueError("not UTF-8 text") from None
     try:
-        row = json.loads(text)
+        row = json.loads(text, object_pairs_hook=_once)
     except json.JSONDecodeError as exc:
         raise ValueError(f"not JSON ({exc.msg})") from None
     if not isinstance(row, dict):
@@ -727,9 +746,13 @@ def read_metadata(run_dir: Path) -> dict[str, Any]:
         line = raw[: exc.start].count(b"\n") + 1
         raise RunFolderError(f"{path}:{line}: not UTF-8 text") from None
     try:
-        meta = json.loads(text)
+        meta = json.loads(text, object_pairs_hook=_once)
     except json.JSONDecodeError as exc:
         raise RunFolderError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+    except RepeatedKey as exc:
+        given = list(re.finditer(rf'"{re.escape(exc.key)}"\s*:', text))
+        line = text[: given[-1].start()].count("\n") + 1 if given else 1
+        raise RunFolderError(f"{path}:{line}: {exc}; which is meant cannot be told") from None
     if not isinstance(meta, dict):
         raise RunFolderError(f"{path}:1: a JSON {_kind(meta)}, not an object")
     for key, (shape, fits) in METADATA_SHAPES.items():
