@@ -6,6 +6,8 @@ cannot be written found before anything is shown."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -254,3 +256,28 @@ def test_a_key_given_twice_in_the_metadata_is_named_with_its_line(run: Path) -> 
     assert one_error(proc.stderr) == (
         f"{path}:{line}: 'end' is given twice; which is meant cannot be told"
     )
+
+
+def test_a_pipe_in_place_of_a_run_folders_file_is_named_not_read_for_ever(
+    quick_run: Path, run: Path, tmp_path: Path
+) -> None:
+    """A FIFO as samples.jsonl hung merge; /dev/zero as metadata.json filled the memory."""
+    (run / "samples.jsonl").unlink()
+    os.mkfifo(run / "samples.jsonl")
+    proc = harness("merge", str(quick_run), str(run), "--out", str(tmp_path / "m"), timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"{run / 'samples.jsonl'}: not a regular file (a folder, a device or a pipe); a run "
+        "folder's samples.jsonl is a file harness run writes"
+    )
+    assert not (tmp_path / "m").exists()
+
+
+def test_an_import_reads_no_pipe_in_place_of_the_checksums(tmp_path: Path) -> None:
+    """The import's hash of its files read a FIFO as RAJAPerf-checksum.txt for ever."""
+    folder = tmp_path / "rajaperf"
+    shutil.copytree(RAJAPERF, folder)
+    (folder / "RAJAPerf-checksum.txt").unlink()
+    os.mkfifo(folder / "RAJAPerf-checksum.txt")
+    proc = harness("import-rajaperf", str(folder), "--out", str(tmp_path / "o"), timeout=60)
+    assert proc.returncode == 0, proc.stderr

@@ -213,12 +213,26 @@ def writing(run_dir: Path) -> Iterator[None]:
         raise WriteError(run_dir, exc) from exc
 
 
+def _check_regular(path: Path) -> None:
+    """RunFolderError where a run folder's file is there but is no regular file: a
+    folder, or a link to a device or a pipe (/dev/zero, a FIFO), whose reading
+    never ends or fills the memory."""
+    if path.exists() and not path.is_file():
+        raise RunFolderError(
+            f"{path}: not a regular file (a folder, a device or a pipe); a run folder's "
+            f"{path.name} is a file harness run writes"
+        )
+
+
 def check_folder(run_dir: Path) -> None:
-    """Raise RunFolderError unless ``run_dir`` is a run folder (one with a journal)."""
+    """Raise RunFolderError unless ``run_dir`` is a run folder (one with a journal),
+    whose files are files."""
     if not run_dir.exists():
         raise RunFolderError(f"{run_dir}: no such run folder")
     if not run_dir.is_dir():
         raise RunFolderError(f"{run_dir}: is a file, not a run folder")
+    for name in (JOURNAL, SAMPLES, METADATA, RESULTS):
+        _check_regular(run_dir / name)
     if not (run_dir / JOURNAL).is_file():
         # A hidden folder is a new run folder still being written (`write_new`).
         runs = sorted(
@@ -734,6 +748,7 @@ def read_metadata(run_dir: Path) -> dict[str, Any]:
     """The run's metadata, or an empty dict where there is none; RunFolderError
     naming the file and line where it is not what ``harness run`` writes."""
     path = Path(run_dir) / METADATA
+    _check_regular(path)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:

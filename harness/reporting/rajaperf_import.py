@@ -326,8 +326,9 @@ def digest(folder: Path) -> str:
     hashed = hashlib.sha256()
     for name in (RUN_DATA, DETAILS, CHECKSUMS):
         hashed.update(name.encode())
-        with contextlib.suppress(OSError):
-            hashed.update(hashlib.sha256((folder / name).read_bytes()).digest())
+        if (folder / name).is_file():
+            with contextlib.suppress(OSError):
+                hashed.update(hashlib.sha256((folder / name).read_bytes()).digest())
     return hashed.hexdigest()
 
 
