@@ -281,3 +281,24 @@ def test_an_import_reads_no_pipe_in_place_of_the_checksums(tmp_path: Path) -> No
     os.mkfifo(folder / "RAJAPerf-checksum.txt")
     proc = harness("import-rajaperf", str(folder), "--out", str(tmp_path / "o"), timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_export_into_a_folder_of_another_runs_profiles_is_refused(
+    quick_run: Path, run: Path, tmp_path: Path
+) -> None:
+    """Thicket reads a folder's profiles as one set: another run's were read with these."""
+    out = tmp_path / "profiles"
+    out.mkdir()
+    (out / "opencl_0-f64-n1000-default.cali").write_text("another run's profile\n")
+    proc = harness("export", "--thicket", str(quick_run), "--out", str(out))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"output folder {out}: holds 1 profile(s) this run has none of "
+        "(opencl_0-f64-n1000-default.cali), of another export: its profiles and these would "
+        "be read as one; give an empty --out"
+    )
+    assert [p.name for p in out.iterdir()] == ["opencl_0-f64-n1000-default.cali"]
+    # The same run exported again into its own profiles' folder is no other export.
+    for _ in range(2):
+        again = harness("export", "--thicket", str(run))
+        assert again.returncode == 0, again.stderr

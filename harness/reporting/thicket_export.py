@@ -172,8 +172,9 @@ def _kernel_name(row: Any) -> str:
 def write(run_dir: Path, out: Path) -> list[Path]:
     """Write a run folder's profiles into ``out`` (each whole or not at all); return
     their paths, none where the run has no timed row. UsageError in one line where
-    ``out`` cannot take them; it is checked once the run is read, so that a run
-    refused, or one with nothing to export, leaves no folder made."""
+    ``out`` cannot take them, or holds profiles of another export, which would be
+    read with these; it is checked once the run is read, so that a run refused,
+    or one with nothing to export, leaves no folder made."""
     from harness.execution import results
     from harness.reporting import frames
 
@@ -182,6 +183,15 @@ def write(run_dir: Path, out: Path) -> list[Path]:
     made = profiles(frames.prepare(loaded), meta)
     if not made:
         return []
+    found = out.glob("*.cali") if out.is_dir() else ()
+    others = sorted(p.name for p in found if p.name not in made)
+    if others:
+        # Thicket reads a folder's profiles as one set: another run's would join these.
+        raise UsageError(
+            f"output folder {out}: holds {len(others)} profile(s) this run has none of "
+            f"({', '.join(others[:3])}{', ...' if len(others) > 3 else ''}), of another "
+            "export: its profiles and these would be read as one; give an empty --out"
+        )
     results.check_out(out)
     written = []
     for name, text in made.items():
