@@ -302,3 +302,16 @@ def test_export_into_a_folder_of_another_runs_profiles_is_refused(
     for _ in range(2):
         again = harness("export", "--thicket", str(run))
         assert again.returncode == 0, again.stderr
+
+
+def test_a_device_id_outside_the_backends_given_is_refused(tmp_path: Path) -> None:
+    """-b cpu --device opencl:0 ran opencl:0 beside cpu:0, where a name is looked for
+    among the -b backends only, as the help says."""
+    proc = harness(
+        "run", *QUICK, "--reps", "2", "--device", "opencl:0", "--out", str(tmp_path / "o")
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        "--device 'opencl:0': opencl is not among -b cpu; add it to -b, or leave -b out"
+    )
+    assert not (tmp_path / "o").exists()

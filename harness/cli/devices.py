@@ -99,6 +99,13 @@ def choose_devices(
         if name not in BACKENDS:
             raise UsageError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
     wanted = [_parse_device(t) for t in device_texts]
+    for text, parsed in zip(device_texts, wanted, strict=True):
+        if backend_names and parsed is not None and parsed[0] not in backend_names:
+            # As a name is looked for among the -b backends, so is an id.
+            raise UsageError(
+                f"--device {text!r}: {parsed[0]} is not among -b {' '.join(backend_names)}; "
+                "add it to -b, or leave -b out"
+            )
     if device_texts and all(w is not None for w in wanted):
         # Only BACKEND:INDEX values: no other backend need list its devices.
         names = list(dict.fromkeys([*(backend_names or []), *(w[0] for w in wanted if w)]))
