@@ -315,3 +315,22 @@ def test_a_device_id_outside_the_backends_given_is_refused(tmp_path: Path) -> No
         "--device 'opencl:0': opencl is not among -b cpu; add it to -b, or leave -b out"
     )
     assert not (tmp_path / "o").exists()
+
+
+def test_the_plot_functions_name_what_they_were_given(quick_run: Path) -> None:
+    """A frame without the rows' columns raised KeyError, peaks of text a TypeError."""
+    import pandas as pd
+
+    import harness
+    from harness.errors import UsageError
+    from harness.reporting import plot
+
+    with pytest.raises(UsageError, match=r"^a plot of list: give a run's rows as harness\.load"):
+        plot.plot_times([1, 2])
+    with pytest.raises(UsageError, match=r"^a plot of rows without the column\(s\) kernel, group"):
+        plot.plot_times(pd.DataFrame({"a": [1]}))
+    rows = harness.load(quick_run)
+    with pytest.raises(UsageError, match=r"^peaks\['cpu:0'\] is 'fast': a peak is a finite GB/s"):
+        plot.plot_bandwidth(rows, {"cpu:0": "fast"})
+    with pytest.raises(UsageError, match=r"^no timed rows"):
+        plot.plot_times(rows.iloc[0:0])

@@ -34,6 +34,8 @@ from matplotlib.colors import TwoSlopeNorm, to_rgb
 from matplotlib.figure import Figure, SubFigure
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
 
+from harness.errors import UsageError
+from harness.execution import results
 from harness.execution.transfers import TRANSFER_MODES
 from harness.reporting import portability
 from harness.reporting.frames import prepare, timed
@@ -120,8 +122,28 @@ SUBTITLE_STYLE = {
 }
 
 
-class NothingToPlot(ValueError):
+class NothingToPlot(UsageError, ValueError):
     """These rows make no such plot; the message says why."""
+
+
+#: The columns of the rows `harness.load` gives (every results.csv column, and
+#: each row's run and host), which the plots read.
+ROW_COLUMNS = (*results.COLUMNS, "run", "host")
+
+
+def _check_rows(frame: Any) -> None:
+    """UsageError naming what a plot was given where it is no frame of a run's
+    rows, or lacks their columns: a KeyError or TypeError deep in the plot said
+    nothing of it."""
+    import pandas as pd
+
+    given = "give a run's rows as harness.load or harness.run returns them"
+    if not isinstance(frame, pd.DataFrame):
+        raise UsageError(f"a plot of {type(frame).__name__}: {given} (a pandas DataFrame)")
+    missing = [column for column in ROW_COLUMNS if column not in frame]
+    if missing:
+        shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
+        raise UsageError(f"a plot of rows without the column(s) {shown}: {given}")
 
 
 @dataclass(frozen=True)
@@ -202,6 +224,7 @@ def _styled(function: Callable[..., Figure]) -> Callable[..., Figure]:
 
     @functools.wraps(function)
     def wrapper(frame: pd.DataFrame, *args: Any, **kwargs: Any) -> Figure:
+        _check_rows(frame)
         if "variant" not in frame:
             frame = prepare(frame)
         with mpl.rc_context(STYLE):
@@ -607,6 +630,21 @@ def _peak_for(
 BANDWIDTH_COLUMNS = ("gbytes_per_s", "peak_gbytes_per_s")
 
 
+def _peaks(peaks: Any) -> dict[str, float]:
+    """The given peak lines by device, backend or ``*``; UsageError for what is no
+    mapping of them to a finite GB/s above 0 (the plot compared text with numbers)."""
+    if peaks is None:
+        return {}
+    if not isinstance(peaks, Mapping):
+        raise UsageError(f"peaks={peaks!r}: give a mapping of device, backend or '*' to GB/s")
+    for key, value in peaks.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            value = math.nan
+        if not (math.isfinite(value) and value > 0):
+            raise UsageError(f"peaks[{key!r}] is {peaks[key]!r}: a peak is a finite GB/s above 0")
+    return dict(peaks)
+
+
 @_styled
 def plot_bandwidth(frame: pd.DataFrame, peaks: Mapping[str, float] | None = None) -> Figure:
     """(c) Achieved GB/s per kernel, one panel per device, against its peak line.
@@ -624,7 +662,7 @@ def plot_bandwidth(frame: pd.DataFrame, peaks: Mapping[str, float] | None = None
     done = done[done["gbytes_per_s"] > 0]
     if done.empty:
         raise NothingToPlot("no row moves memory (no GB/s to show)")
-    given = dict(peaks or {})
+    given = _peaks(peaks)
     measured = measured_peaks(frame)
     style = styles(frame.assign(variant=frame["series"]))
     style = {k: v for k, v in style.items() if k in set(done["series"])}
