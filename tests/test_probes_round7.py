@@ -334,3 +334,15 @@ def test_the_plot_functions_name_what_they_were_given(quick_run: Path) -> None:
         plot.plot_bandwidth(rows, {"cpu:0": "fast"})
     with pytest.raises(UsageError, match=r"^no timed rows"):
         plot.plot_times(rows.iloc[0:0])
+
+
+def test_a_device_given_twice_in_the_peaks_store_is_damage(tmp_path: Path) -> None:
+    """Two entries under one device key: json kept the last, and a run placed rows against it."""
+    store = tmp_path / "peaks.json"
+    store.write_text('{"a | cpu": {"copy_gbytes_per_s": 1}, "a | cpu": {"copy_gbytes_per_s": 9}}')
+    proc = harness("peak", "--device", "cpu:0", env={"HARNESS_PEAKS": str(store)})
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"peaks store {store}: cannot be read ('a | cpu' is given twice); it is left as it is: "
+        "repair or remove it, or point HARNESS_PEAKS at another file"
+    )

@@ -483,7 +483,7 @@ def read_samples(run_dir: Path) -> dict[int, list[float]]:
 def _parse_samples(line: bytes) -> tuple[int, list[float]]:
     """One samples.jsonl line as (row, seconds); ValueError saying what is wrong."""
     try:
-        entry = json.loads(line, object_pairs_hook=_once)
+        entry = json.loads(line, object_pairs_hook=keys_once)
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise ValueError("not JSON text") from None
     if not isinstance(entry, dict):
@@ -568,7 +568,7 @@ class RepeatedKey(ValueError):
         self.key = key
 
 
-def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def keys_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object's members (``object_pairs_hook``); RepeatedKey for a key given
     twice, which Python's json reads as its last value without a word."""
     found: dict[str, Any] = {}
@@ -589,7 +589,7 @@ def parse_row(line: bytes) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise ValueError("not UTF-8 text") from None
     try:
-        row = json.loads(text, object_pairs_hook=_once)
+        row = json.loads(text, object_pairs_hook=keys_once)
     except json.JSONDecodeError as exc:
         raise ValueError(f"not JSON ({exc.msg})") from None
     if not isinstance(row, dict):
@@ -761,7 +761,7 @@ def read_metadata(run_dir: Path) -> dict[str, Any]:
         line = raw[: exc.start].count(b"\n") + 1
         raise RunFolderError(f"{path}:{line}: not UTF-8 text") from None
     try:
-        meta = json.loads(text, object_pairs_hook=_once)
+        meta = json.loads(text, object_pairs_hook=keys_once)
     except json.JSONDecodeError as exc:
         raise RunFolderError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
     except RepeatedKey as exc:
