@@ -346,3 +346,14 @@ def test_a_device_given_twice_in_the_peaks_store_is_damage(tmp_path: Path) -> No
         f"peaks store {store}: cannot be read ('a | cpu' is given twice); it is left as it is: "
         "repair or remove it, or point HARNESS_PEAKS at another file"
     )
+
+
+@pytest.mark.parametrize("arch", ["abc", "0"])
+def test_an_arch_that_is_no_compute_capability_says_what_is(arch: str) -> None:
+    """--arch abc said only 'invalid int value'."""
+    proc = harness("cuda-compile", "--arch", arch)
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"argument --arch: {arch!r} is not a compute capability; give numbers such as 80 or 90 "
+        "(see 'harness cuda-compile --help')"
+    )

@@ -15,6 +15,19 @@ from harness.errors import UsageError
 from harness.model.spec import PRECISIONS
 
 
+def compute_capability(text: str) -> int:
+    """A GPU architecture as a number, 10 to 200 (80 for sm_80)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 10 <= value <= 200:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a compute capability; give numbers such as 80 or 90"
+        )
+    return value
+
+
 def register(sub: Any) -> None:
     """Add the ``cuda-compile`` command."""
     parser = sub.add_parser(
@@ -26,7 +39,7 @@ def register(sub: Any) -> None:
     )
     parser.add_argument(
         "--arch",
-        type=int,
+        type=compute_capability,
         nargs="+",
         default=list(cuda_compile.CHECK_ARCHES),
         help="compute capabilities as numbers, e.g. 80 90 (default: %(default)s)",
@@ -49,11 +62,6 @@ def register(sub: Any) -> None:
 def _cmd_cuda_compile(args: argparse.Namespace) -> int:
     if args.sources is not None and not args.sources.is_dir():
         raise UsageError(f"--sources {str(args.sources)!r}: not a folder")
-    bad = [a for a in args.arch if not 10 <= a <= 200]
-    if bad:
-        raise UsageError(
-            f"--arch {bad[0]}: not a compute capability; give numbers such as 80 or 90"
-        )
     specs = (*suite.ALL, *suite.INTERNAL)
     try:
         found = cuda_compile.compile_all(
