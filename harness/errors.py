@@ -3,3 +3,8 @@
 
 class UsageError(Exception):
     """Bad input from the user: reported as one line, exit status 2."""
+
+    def __str__(self) -> str:
+        # A value may hold a line break (a file name, a kernel name): shown escaped,
+        # the message stays the one line the command prints.
+        return super().__str__().replace("\r", "\\r").replace("\n", "\\n")

@@ -357,3 +357,10 @@ def test_an_arch_that_is_no_compute_capability_says_what_is(arch: str) -> None:
         f"argument --arch: {arch!r} is not a compute capability; give numbers such as 80 or 90 "
         "(see 'harness cuda-compile --help')"
     )
+
+
+def test_a_line_break_in_a_value_leaves_the_error_one_line(tmp_path: Path) -> None:
+    folder = tmp_path / "no\nsuch"
+    proc = harness("show", str(folder))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == f"{tmp_path}/no\\nsuch: no such run folder"
