@@ -364,3 +364,29 @@ def test_a_line_break_in_a_value_leaves_the_error_one_line(tmp_path: Path) -> No
     proc = harness("show", str(folder))
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == f"{tmp_path}/no\\nsuch: no such run folder"
+
+
+def test_two_mpi_runs_of_one_machine_merged_keep_their_rows_apart(
+    run: Path, tmp_path: Path
+) -> None:
+    """An MPI run's rows carry their rank's host, which merge kept as it was: two such
+    runs of one machine gave rows of one host, device and rank, told apart by nothing."""
+    runs = []
+    for name in ("a", "b"):
+        copy = shutil.copytree(run, tmp_path / name / run.name)
+        journal = copy / "journal.jsonl"
+        rows = [json.loads(line) for line in journal.read_text().splitlines()]
+        journal.write_text(
+            "".join(json.dumps({**r, "rank": 0, "host": "node1"}) + "\n" for r in rows)
+        )
+        meta = json.loads((copy / "metadata.json").read_text())
+        meta["start"] = f"{name}{meta['start']}"
+        (copy / "metadata.json").write_text(json.dumps(meta))
+        runs.append(copy)
+    proc = harness("merge", *map(str, runs), "--out", str(tmp_path / "m"))
+    assert proc.returncode == 0, proc.stderr
+    (merged,) = (tmp_path / "m").iterdir()
+    hosts = [
+        json.loads(line)["host"] for line in (merged / "journal.jsonl").read_text().splitlines()
+    ]
+    assert hosts == [f"node1 (a/{run.name})", f"node1 (b/{run.name})"]

@@ -149,6 +149,17 @@ def merge(
         _check_ended(run_dir, meta, len(rows))
         journals.append((rows, results.read_samples(run_dir)))
     machines = Counter(_hostname(m) for m in metas)
+    # A machine in more than one run (as the run's host, or an MPI rank's in its
+    # rows) gets each run's name after it, so that the runs' devices stay apart.
+    shared = Counter(
+        host
+        for meta, (rows, _) in zip(metas, journals, strict=True)
+        for host in {_hostname(meta), *(str(r["host"]) for _, r in rows if r.get("host"))}
+    )
+
+    def named(host: str, run: str) -> str:
+        return f"{host} ({run})" if shared[host] > 1 else host
+
     # Runs are named by the second they began: two made apart can share a name.
     names = [d.name for d in run_dirs]
     if len(set(names)) < len(names):
@@ -162,11 +173,10 @@ def merge(
             for run_dir, name, meta, (rows, samples) in zip(
                 run_dirs, names, metas, journals, strict=True
             ):
-                host = _hostname(meta)
-                if machines[host] > 1:
-                    host = f"{host} ({name})"
+                host = named(_hostname(meta), name)
                 for line, row in rows:
-                    row = dict(row, host=row.get("host") or host, source_run=name)
+                    own = named(str(row["host"]), name) if row.get("host") else host
+                    row = dict(row, host=own, source_run=name)
                     if line in samples:
                         row["samples_s"] = samples[line]
                     journal.append(row)
