@@ -390,3 +390,21 @@ def test_two_mpi_runs_of_one_machine_merged_keep_their_rows_apart(
         json.loads(line)["host"] for line in (merged / "journal.jsonl").read_text().splitlines()
     ]
     assert hosts == [f"node1 (a/{run.name})", f"node1 (b/{run.name})"]
+
+
+def test_a_peaks_store_under_the_home_folder_is_found_there(tmp_path: Path) -> None:
+    """HARNESS_PEAKS='~/peaks.json' (quoted, so unexpanded) made a folder named ~ in the
+    current one; a relative XDG_CACHE_HOME, which the XDG spec ignores, was taken."""
+    (tmp_path / "peaks.json").write_text("{damaged")
+    env = {"HOME": str(tmp_path), "HARNESS_PEAKS": "~/peaks.json"}
+    proc = harness("peak", "--device", "cpu:0", env=env)
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr).startswith(f"peaks store {tmp_path / 'peaks.json'}: damaged")
+    (tmp_path / ".cache" / "harness").mkdir(parents=True)
+    (tmp_path / ".cache" / "harness" / "peaks.json").write_text("[]")
+    env = {"HOME": str(tmp_path), "HARNESS_PEAKS": " ", "XDG_CACHE_HOME": "relative"}
+    proc = harness("peak", "--device", "cpu:0", env=env)
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr).startswith(
+        f"peaks store {tmp_path / '.cache' / 'harness' / 'peaks.json'}: holds a JSON list"
+    )

@@ -86,10 +86,16 @@ class StoreError(UsageError):
 
 
 def store_path() -> Path:
-    """Where measured peaks are kept."""
-    if os.environ.get("HARNESS_PEAKS"):
-        return Path(os.environ["HARNESS_PEAKS"])
-    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    """Where measured peaks are kept: ``$HARNESS_PEAKS`` (a leading ``~`` the home
+    folder, as a shell would have it, not a folder named ``~`` made in the current
+    one; a blank value as unset), else under ``$XDG_CACHE_HOME`` where it is an
+    absolute path (the XDG spec ignores a relative one), else ``~/.cache``."""
+    given = os.environ.get("HARNESS_PEAKS", "")
+    if given.strip():
+        return Path(given).expanduser()
+    cache = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(cache):
+        cache = str(Path.home() / ".cache")
     return Path(cache) / "harness" / "peaks.json"
 
 
