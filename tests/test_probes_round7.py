@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -408,3 +410,19 @@ def test_a_peaks_store_under_the_home_folder_is_found_there(tmp_path: Path) -> N
     assert one_error(proc.stderr).startswith(
         f"peaks store {tmp_path / '.cache' / 'harness' / 'peaks.json'}: holds a JSON list"
     )
+
+
+def test_an_out_given_as_home_relative_text_goes_to_the_home_folder(tmp_path: Path) -> None:
+    """--out=~/runs, which no shell expands, made a folder named ~ in the current one."""
+    home = tmp_path / "home"
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", "run", *QUICK, "--reps", "2", "--out=~/runs"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "HOME": str(home), "XDG_RUNTIME_DIR": "/tmp"},
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home"]
+    assert (home / "runs").is_dir()

@@ -236,12 +236,19 @@ def group_sizes(text: str) -> tuple[int, ...]:
 
 def path(text: str) -> Path:
     """A file or folder name: not empty nor blank, which would name the current
-    folder (``Path("")`` is ``.``) and write or read there unasked."""
+    folder (``Path("")`` is ``.``) and write or read there unasked. A leading ``~``
+    is the home folder, as a shell has it where it expands none (``--out=~/runs``,
+    a script's quotes): not a folder named ``~`` made in the current one."""
     if not text.strip():
         raise argparse.ArgumentTypeError(
             f"{text!r} is no path: give a file or folder name ('.' for the current folder)"
         )
-    return Path(text)
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: no home folder for {text.split('/')[0]!r}; give a path without it"
+        ) from None
 
 
 def run_folder_out(parser: argparse.ArgumentParser, made: str = "the new run folder") -> None:
