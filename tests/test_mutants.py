@@ -20,6 +20,7 @@ from harness.model.spec import KernelSpec
 from harness.mutation import mutants
 from harness.mutation.operators import Mutant, live_lines
 from harness.mutation.operators import mutants as make_mutants
+from harness.mutation.reach import CallGraph, Reach
 
 C_SOURCE = """\
 // a comment with a + b and x < y
@@ -356,3 +357,57 @@ def test_run_options_narrow_the_check_a_mutant_must_pass(
     stopped = outcomes["2"][line.replace("+=", "-=").strip()]
     assert stopped["status"] == "killed"
     assert stopped["detail"].startswith("Bitonic_U32[tiled,2,8192,asc,uniform] f64 n=2047: fail:")
+
+
+def test_a_mutants_check_runs_only_the_rows_that_compile_its_line() -> None:
+    """A sort's strategies compile different parts of its shared header: a
+    mutant in one strategy's code is checked on that strategy's rows alone (the
+    others compile the unmutated program), one in the shared code on every row,
+    and every mutant made reaches some row. WGSL has no preprocessor: every row."""
+    spec = suite.BY_NAME["Bitonic_F32"]
+    tasks = mutants.mutant_tasks(spec, CPU_DEVICE, mutants.check_options())
+    every = {dict(t.params)["strategy"] for t in tasks}
+    assert every == {"global", "local", "fused", "tiled", "wide"}
+    opencl = get_backend("opencl")
+    files = mutants.source_files(spec, "opencl", ".cl")
+    texts = {path.name: path.read_text(encoding="utf-8") for path in files}
+    reach = Reach(opencl, CPU_DEVICE, files[0], texts)
+    found, _ = mutants.all_mutants(spec, "opencl", CPU_DEVICE, ("f64",))
+    reached = collections.Counter()
+    for mutant in found:
+        strategies = frozenset(dict(t.params)["strategy"] for t in tasks if reach(t, mutant))
+        assert strategies, mutant.describe()
+        reached[strategies] += 1
+    assert reached[frozenset({"wide"})] > 0
+    assert reached[frozenset({"fused"})] > 0
+    assert reached[frozenset(every)] > 0
+    assert sum(n for s, n in reached.items() if s != every) > len(found) // 2
+    wgsl = Reach(get_backend("wgpu"), CPU_DEVICE, files[0], texts)
+    assert all(wgsl(t, found[0]) for t in tasks)
+
+
+def test_the_call_graph_follows_calls_through_macros_and_past_attributes(tmp_path: Path) -> None:
+    source = tmp_path / "K.c"
+    (tmp_path / "k.h").write_text(
+        "DEVICE REAL twice(REAL x) {\n  return 2 * x;\n}\n"
+        "#define TWICE(x) twice(x)\n"
+        "DEVICE REAL unused(REAL x) { return x; }\n"
+    )
+    source.write_text(
+        '#include "k.h"\n'
+        "/* KERNEL void commented(GLOBAL REAL* a) { unused(a[0]); } */\n"
+        "KERNEL __attribute__((reqd_work_group_size(GROUP, 1, 1)))\n"
+        "void first(GLOBAL REAL* a) {\n"
+        "  a[0] = TWICE(a[0]);\n"
+        "}\n"
+        "KERNEL void second(GLOBAL REAL* a) { a[0] = 1; }\n"
+    )
+    graph = CallGraph(source)
+    assert set(graph.lines) == {"twice", "unused", "first", "second"}
+    assert graph.function_at("k.h", 2) == "twice"
+    assert graph.function_at("k.h", 4) is None  # the macro: every row that compiles it
+    assert graph.function_at("K.c", 3) == graph.function_at("K.c", 5) == "first"
+    assert graph.function_at("K.c", 2) is None
+    assert graph.reached({"first"}) == {"first", "twice"}
+    assert graph.reached({"second"}) == {"second"}
+    assert graph.reached({"library:gemm"}) == set()

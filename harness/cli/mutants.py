@@ -550,7 +550,7 @@ def register(sub: Any) -> None:
         type=arguments.seconds,
         metavar="SECONDS",
         help=f"per row of a mutant's check (default: {TIMEOUT_FACTOR:g} times the "
-        f"unmutated kernel's, at least {MIN_TIMEOUT:g} s)",
+        f"unmutated kernel's slowest row, at least {MIN_TIMEOUT:g} s)",
     )
     parser.add_argument(
         "--max-size",

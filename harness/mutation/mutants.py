@@ -44,13 +44,16 @@ from harness.model import sources
 from harness.model.partition import device_macros
 from harness.model.spec import PRECISIONS, KernelSpec, param_choices
 from harness.mutation.operators import Mutant, continued, line_text, live_lines, mutants
+from harness.mutation.reach import Reach
 from harness.reporting import table
 
 #: The reviewed list of mutants that cannot change any output.
 EQUIVALENTS = "equivalent-mutants.txt"
 #: A small odd size every kernel also runs at: lengths that fill no work-group.
 SMALL_SIZE = 97
-#: Seconds a mutant's row may run: this many times the unmutated kernel's, at least MIN_TIMEOUT.
+#: Seconds a mutant's row may run: this many times the unmutated kernel's slowest
+#: row, at least MIN_TIMEOUT. Not its whole check's time: a mutant that hangs (a
+#: loop whose counter no longer moves) would hold a sort's check for half an hour.
 TIMEOUT_FACTOR = 10.0
 MIN_TIMEOUT = 20.0
 #: The largest check size on a simulator when ``--max-size`` gives none: some 10^4
@@ -293,7 +296,6 @@ def run_kernel(
             spec, lab.info, dataclasses.replace(lab.options, precision=precision), lab.max_size
         )
     ]
-    start = time.monotonic()
     lab.workers.options = dataclasses.replace(lab.options, timeout=MIN_TIMEOUT * 10)
     baseline = []
     slowest = 0.0
@@ -303,7 +305,6 @@ def run_kernel(
         began = time.monotonic()
         baseline.append(lab.workers.execute(task))
         slowest = max(slowest, time.monotonic() - began)
-    took = time.monotonic() - start
     if stopping():
         return outcomes, None
     bad = [r for r in baseline if r["status"] in ("fail", "error")]
@@ -323,8 +324,9 @@ def run_kernel(
             f"kernel's slowest row ({slowest:.1f} s): the clock would kill its mutants, not "
             f"the check; give --timeout {TIMEOUT_MARGIN * slowest:.1f} or more, or leave it out"
         )
-    timeout = lab.fixed_timeout or max(MIN_TIMEOUT, TIMEOUT_FACTOR * took)
+    timeout = lab.fixed_timeout or max(MIN_TIMEOUT, TIMEOUT_FACTOR * slowest)
     texts = {path.name: path.read_text(encoding="utf-8") for path in files}
+    reaches = Reach(backend, lab.info, files[0], texts)
     for mutant in chosen:
         if stopping():
             break
@@ -334,7 +336,8 @@ def run_kernel(
             outcomes.append(Outcome(spec.name, device, mutant, "equivalent", known.why))
             continue
         placed[mutant.file].write_text(mutant.apply(texts[mutant.file]), encoding="utf-8")
-        status, detail = _verdict(lab.check(tasks, timeout))
+        reached = [t for t in tasks if reaches(t, mutant)] or tasks
+        status, detail = _verdict(lab.check(reached, timeout))
         placed[mutant.file].write_text(texts[mutant.file], encoding="utf-8")
         if status == "killed" and stopping():
             break
