@@ -426,3 +426,6 @@ def test_an_out_given_as_home_relative_text_goes_to_the_home_folder(tmp_path: Pa
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["home"]
     assert (home / "runs").is_dir()
+    listed = harness("list", "--suite=~/k.py", env={"HOME": str(home)})
+    assert listed.returncode == 2
+    assert one_error(listed.stderr) == f"--suite {home / 'k.py'}: no such file"

@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 
 from harness import __version__, suite
 from harness.cli import (
+    arguments,
     cuda_compile,
     devices,
     listing,
@@ -130,7 +131,10 @@ def load_suites(files: Sequence[str | Path]) -> None:
     for path in files:
         if not str(path).strip():
             raise UsageError(f"--suite {str(path)!r}: no file named; give a Python file")
-        _load_suite(path)
+        try:
+            _load_suite(arguments.path(str(path)))
+        except argparse.ArgumentTypeError as exc:
+            raise UsageError(f"--suite {exc}") from None
 
 
 def _load_suite(path: str | Path) -> None:
