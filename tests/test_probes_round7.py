@@ -191,17 +191,25 @@ def test_a_resumed_runs_suite_that_exits_is_a_usage_error(run: Path, tmp_path: P
         ("merged_from", 5, "a list of objects (the merged runs' metadata)"),
         ("interrupted", "yes", "true or false"),
         ("imported_sha256", 5, "text (a hash)"),
+        (
+            "kernels",
+            {"Stream_TRIAD": {"params": 5}},
+            "a list of kernel names, or an object of each kernel's facts (objects, their "
+            "params an object)",
+        ),
     ],
 )
 def test_metadata_entries_of_the_wrong_type_are_named(
     run: Path, name: str, value: object, shape: str
 ) -> None:
-    """A merged_from, interrupted or import hash of the wrong type was read as if right."""
+    """A merged_from, interrupted or import hash of the wrong type was read as if right;
+    a kernel's params that were no object raised a traceback."""
     path = run / "metadata.json"
     meta = json.loads(path.read_text())
     meta[name] = value
     path.write_text(json.dumps(meta, indent=2))
-    line = path.read_text().splitlines().index(f'  "{name}": {json.dumps(value)}') + 1
+    lines = path.read_text().splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if text.startswith(f'  "{name}": '))
     proc = harness("compare", str(run), str(run))
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == f"{path}:{line}: {name!r} should be {shape}"

@@ -172,6 +172,20 @@ METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "start": ("text (a time)", lambda v: isinstance(v, str)),
     "end": ("text (a time)", lambda v: isinstance(v, str)),
     "interrupted": ("true or false", lambda v: isinstance(v, bool)),
+    "kernels": (
+        "a list of kernel names, or an object of each kernel's facts (objects, their "
+        "params an object)",
+        lambda v: (
+            (isinstance(v, list) and all(isinstance(k, str) for k in v))
+            or (
+                isinstance(v, dict)
+                and all(
+                    isinstance(f, dict) and isinstance(f.get("params") or {}, dict)
+                    for f in v.values()
+                )
+            )
+        ),
+    ),
     "merged_from": (
         "a list of objects (the merged runs' metadata)",
         lambda v: isinstance(v, list) and all(isinstance(m, dict) for m in v),
@@ -772,7 +786,10 @@ def read_metadata(run_dir: Path) -> dict[str, Any]:
         raise RunFolderError(f"{path}:1: a JSON {_kind(meta)}, not an object")
     for key, (shape, fits) in METADATA_SHAPES.items():
         if meta.get(key) is not None and not fits(meta[key]):
-            found = re.search(rf'^[ \t]*"{key}"\s*:', text, re.MULTILINE)
+            # The least indented of the key's lines: an entry of the same name further
+            # in (the options' kernels) is not the one meant.
+            given = re.finditer(rf'^([ \t]*)"{key}"\s*:', text, re.MULTILINE)
+            found = min(given, key=lambda m: len(m.group(1)), default=None)
             line = text[: found.start()].count("\n") + 1 if found else 1
             raise RunFolderError(f"{path}:{line}: {key!r} should be {shape}")
     return meta
