@@ -193,9 +193,9 @@ def test_a_resumed_runs_suite_that_exits_is_a_usage_error(run: Path, tmp_path: P
         ("imported_sha256", 5, "text (a hash)"),
         (
             "kernels",
-            {"Stream_TRIAD": {"params": 5}},
-            "a list of kernel names, or an object of each kernel's facts (objects, their "
-            "params an object)",
+            {"Stream_TRIAD": {"params": {}, "tolerance": {"f64": "x"}}},
+            "a list of kernel names, or an object of each kernel's facts (objects: params an "
+            "object, tolerance one of numbers, group and items text)",
         ),
     ],
 )
@@ -203,7 +203,7 @@ def test_metadata_entries_of_the_wrong_type_are_named(
     run: Path, name: str, value: object, shape: str
 ) -> None:
     """A merged_from, interrupted or import hash of the wrong type was read as if right;
-    a kernel's params that were no object raised a traceback."""
+    a kernel's params or tolerance of the wrong type raised a traceback."""
     path = run / "metadata.json"
     meta = json.loads(path.read_text())
     meta[name] = value

@@ -156,6 +156,22 @@ OUTCOMES = ("max_rel_error", "checksum")
 #: months), rate per second and other number a row may hold: beyond them a
 #: number is damage, not a measurement.
 MAX_COUNT, MAX_SECONDS, MAX_RATE, MAX_OTHER = 1e18, 1e7, 1e15, 1e15
+
+
+def _kernel_facts(facts: Any) -> bool:
+    """Whether one kernel's facts in metadata.json (`KernelSpec.facts`) are of the
+    shapes the reports read them as."""
+    if not isinstance(facts, dict):
+        return False
+    tolerance = facts.get("tolerance") or {}
+    return (
+        isinstance(facts.get("params") or {}, dict)
+        and isinstance(tolerance, dict)
+        and all(isinstance(t, int | float) and not isinstance(t, bool) for t in tolerance.values())
+        and all(isinstance(facts.get(k) or "", str) for k in ("group", "items"))
+    )
+
+
 #: The metadata.json entries that readers use: what each must be where present.
 METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "host": ("an object", lambda v: isinstance(v, dict)),
@@ -173,17 +189,11 @@ METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "end": ("text (a time)", lambda v: isinstance(v, str)),
     "interrupted": ("true or false", lambda v: isinstance(v, bool)),
     "kernels": (
-        "a list of kernel names, or an object of each kernel's facts (objects, their "
-        "params an object)",
+        "a list of kernel names, or an object of each kernel's facts (objects: params an "
+        "object, tolerance one of numbers, group and items text)",
         lambda v: (
             (isinstance(v, list) and all(isinstance(k, str) for k in v))
-            or (
-                isinstance(v, dict)
-                and all(
-                    isinstance(f, dict) and isinstance(f.get("params") or {}, dict)
-                    for f in v.values()
-                )
-            )
+            or (isinstance(v, dict) and all(_kernel_facts(f) for f in v.values()))
         ),
     ),
     "merged_from": (
