@@ -436,3 +436,17 @@ def test_an_out_given_as_home_relative_text_goes_to_the_home_folder(tmp_path: Pa
     listed = harness("list", "--suite=~/k.py", env={"HOME": str(home)})
     assert listed.returncode == 2
     assert one_error(listed.stderr) == f"--suite {home / 'k.py'}: no such file"
+
+
+def test_a_row_of_no_known_precision_is_named_and_skipped(run: Path, tmp_path: Path) -> None:
+    """A row at precision 'f16' was read, and report --html and plot raised a KeyError."""
+    journal = run / "journal.jsonl"
+    journal.write_text(journal.read_text().replace('"precision": "f64"', '"precision": "f16"', 1))
+    proc = harness("plot", str(run), "--out", str(tmp_path / "plots"))
+    assert proc.returncode == 2, proc.stderr
+    warning, error = proc.stderr.splitlines()
+    assert warning == (
+        f"warning: {journal}:1: skipped a torn or corrupt line: 'precision' is 'f16'; one of "
+        "f64, f32 is accepted"
+    )
+    assert error.startswith(f"harness: error: {run}: the journal has no readable rows")

@@ -31,6 +31,7 @@ from typing import Any
 import filelock
 
 from harness.errors import UsageError
+from harness.model.spec import PRECISIONS
 
 JOURNAL = "journal.jsonl"
 SAMPLES = "samples.jsonl"
@@ -626,6 +627,10 @@ def parse_row(line: bytes) -> dict[str, Any]:
             raise ValueError(f"{key!r} is a {_kind(row[key])}, not text")
     if row["status"] not in STATUSES:
         raise ValueError(f"'status' is {row['status']!r}; one of {', '.join(STATUSES)} is accepted")
+    if row.get("precision") is not None and row["precision"] not in PRECISIONS:
+        raise ValueError(
+            f"'precision' is {row['precision']!r}; one of {', '.join(PRECISIONS)} is accepted"
+        )
     for key in NUMERIC:
         value = row.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
