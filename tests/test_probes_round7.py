@@ -230,6 +230,17 @@ def test_a_writing_command_started_as_several_mpi_ranks_is_refused(
     assert not out.exists()
 
 
+def test_peak_started_as_several_mpi_ranks_of_one_node_is_refused() -> None:
+    """Two ranks of one node measured its devices at once, each under the other's load."""
+    env = {"OMPI_COMM_WORLD_SIZE": "2", "OMPI_COMM_WORLD_LOCAL_SIZE": "2"}
+    proc = harness("peak", "--device", "cpu:0", env=env)
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        "harness peak was started as 2 MPI ranks on this node, which would measure its "
+        "devices at once, each under the others' load: run one rank per node"
+    )
+
+
 def test_a_key_given_twice_in_a_journal_line_is_named_and_its_row_skipped(run: Path) -> None:
     """json reads the last of two values without a word: a time 999 s shadowed by a right one."""
     journal = run / "journal.jsonl"

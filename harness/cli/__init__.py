@@ -157,12 +157,20 @@ SINGLE_PROCESS = ("report", "plot", "merge", "import-rajaperf", "export", "mutan
 
 
 def _single_process(command: str) -> None:
-    """UsageError where a `SINGLE_PROCESS` command was started as several MPI ranks."""
+    """UsageError where a `SINGLE_PROCESS` command was started as several MPI ranks,
+    or peak as several on one node (each would measure the devices under the
+    others' load, and keep that as their peak)."""
     count = ranks.launched_ranks()
     if command in SINGLE_PROCESS and count > 1:
         raise UsageError(
             f"harness {command} was started as {count} MPI ranks, each of which would write "
             "its output: run it once, without mpirun or srun (harness run alone runs as ranks)"
+        )
+    here = ranks.launched_ranks(local=True)
+    if command == "peak" and here > 1:
+        raise UsageError(
+            f"harness peak was started as {here} MPI ranks on this node, which would measure "
+            "its devices at once, each under the others' load: run one rank per node"
         )
 
 

@@ -260,12 +260,15 @@ def end_job(status: int) -> NoReturn:
 
 #: Environment variables an MPI launcher sets to the number of ranks it started.
 SIZE_VARIABLES = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE")
+#: ... and to the number it started on this node.
+LOCAL_SIZE_VARIABLES = ("OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS")
 
 
-def launched_ranks() -> int:
-    """How many ranks the MPI launcher that started this process started, as its
-    environment says (1 where none did, or it does not say), without MPI itself."""
-    for name in SIZE_VARIABLES:
+def launched_ranks(local: bool = False) -> int:
+    """How many ranks the MPI launcher that started this process started (``local``:
+    on this node), as its environment says (1 where none did, or it does not say),
+    without MPI itself."""
+    for name in LOCAL_SIZE_VARIABLES if local else SIZE_VARIABLES:
         try:
             return max(1, int(os.environ[name]))
         except (KeyError, ValueError):
