@@ -175,6 +175,17 @@ def test_a_suite_file_that_exits_is_a_usage_error_not_a_pass(
     assert list(tmp_path.iterdir()) == [exits]
 
 
+def test_a_resumed_runs_device_that_is_gone_is_named_as_the_runs(run: Path) -> None:
+    """The line named a --device nobody gave: the resumed run's own."""
+    _damage_options(run, "devices", ["cpu:9"])
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        "--resume: the run's devices are not all here: --device 'cpu:9': no such device; cpu "
+        "has cpu:0"
+    )
+
+
 def test_a_resumed_runs_suite_that_exits_is_a_usage_error(run: Path, tmp_path: Path) -> None:
     exits = tmp_path / "exits.py"
     exits.write_text("raise SystemExit(0)\n")

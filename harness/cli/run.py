@@ -559,7 +559,10 @@ def _resumed_rank(
         kernels = suite.select(options["kernels"])
     except suite.SelectionError as exc:
         raise UsageError(f"--resume: the run's kernels are not all known here: {exc}") from None
-    devices = choose_devices(None, meta["ranks"][world.rank]["devices"], executor.catalogs)
+    try:
+        devices = choose_devices(None, meta["ranks"][world.rank]["devices"], executor.catalogs)
+    except UsageError as exc:
+        raise UsageError(f"--resume: the run's devices are not all here: {exc}") from None
     meta["devices"] = [d.as_dict() for d in devices]
     return Path(args.resume), meta, plan(kernels, devices, options_from_meta(options))
 

@@ -644,7 +644,11 @@ def resumed_run(
         kernels = suite.select(saved["kernels"])
     except suite.SelectionError as exc:
         raise UsageError(f"--resume: the run's kernels are not all known here: {exc}") from None
-    devices = choose_devices(None, saved["devices"], catalogs)
+    try:
+        devices = choose_devices(None, saved["devices"], catalogs)
+    except UsageError as exc:
+        # The run's own --device values, not the user's: say whose they are.
+        raise UsageError(f"--resume: the run's devices are not all here: {exc}") from None
     options = options_from_meta(saved)
     _check_sources(options.sources, kernels, devices)
     tasks = plan(kernels, devices, options)
