@@ -1,6 +1,7 @@
-"""Built OpenCL programs kept on disk (`harness.backends.opencl_binaries`): a
-second build of the same text takes the kept binary, and a kept binary that is
-damaged, or a cache that cannot be written, costs time, never a result."""
+"""Built OpenCL programs kept on disk (`harness.backends.opencl_binaries`): what
+the build-ahead builds is kept, a row's build of the same text takes the kept
+binary, and a kept binary that is damaged, or a cache that cannot be written,
+costs time, never a result."""
 
 from __future__ import annotations
 
@@ -20,19 +21,34 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return opencl_binaries.folder()
 
 
-def _row(kernel: str = "Stream_TRIAD", sources: tuple[Path, ...] = ()) -> dict:
+TASK = Task("Stream_TRIAD", "opencl", 0, 1001, "f64")
+
+
+def _row(sources: tuple[Path, ...] = ()) -> dict:
     """One checked row on PoCL, in a fresh session (no program built yet)."""
     runner = Runner(RunOptions(check=True, sources=sources))
     try:
-        return runner.execute(Task(kernel, "opencl", 0, 1001, "f64"))
+        return runner.execute(TASK)
     finally:
         runner.close()
 
 
-def test_a_program_is_kept_and_the_next_session_builds_from_it(cache: Path) -> None:
+def _ahead(sources: tuple[Path, ...] = ()) -> dict:
+    """The build-ahead of a timed row, in a fresh session."""
+    runner = Runner(RunOptions(sources=sources))
+    try:
+        return runner.prepare(TASK)
+    finally:
+        runner.close()
+
+
+def test_the_build_ahead_keeps_its_programs_and_a_row_builds_from_them(cache: Path) -> None:
     assert _row()["status"] == "ok"
+    assert not cache.exists()  # a row keeps nothing: it may be built once only
+    assert _ahead()["status"] == "ok"
     kept = sorted(cache.glob("*.bin"))
-    assert kept and all(path.stat().st_size > 0 for path in kept)
+    # Both partitions' programs (a CPU device tries item and chunk).
+    assert len(kept) == 2 and all(path.stat().st_size > 0 for path in kept)
     assert not list(cache.glob("*.part"))
     stamps = {path: path.stat().st_mtime_ns for path in kept}
     row = _row()
@@ -42,17 +58,19 @@ def test_a_program_is_kept_and_the_next_session_builds_from_it(cache: Path) -> N
 
 
 def test_a_damaged_binary_is_built_again_from_the_text(cache: Path) -> None:
-    assert _row()["status"] == "ok"
+    assert _ahead()["status"] == "ok"
     for path in cache.glob("*.bin"):
         path.write_bytes(b"\x00not a program\xff" * 3)
     row = _row()
     assert row["status"] == "ok", row["reason"]
+    assert _ahead()["status"] == "ok"
     assert all(b"not a program" not in path.read_bytes() for path in cache.glob("*.bin"))
 
 
 def test_a_cache_that_cannot_be_written_costs_no_result(cache: Path) -> None:
     cache.parent.mkdir(parents=True)
     cache.write_text("a file where the folder would be")
+    assert _ahead()["status"] == "ok"
     row = _row()
     assert row["status"] == "ok", row["reason"]
     assert cache.read_text() == "a file where the folder would be"
@@ -82,4 +100,6 @@ def test_a_source_that_does_not_compile_is_still_named(cache: Path, tmp_path: Pa
     row = _row(sources=(tmp_path / "sources",))
     assert row["status"] == "error"
     assert row["reason"].startswith("compile error: Stream_TRIAD.cl failed to compile:")
+    built = _ahead(sources=(tmp_path / "sources",))
+    assert built["status"] == "error" and "Stream_TRIAD.cl failed to compile" in built["reason"]
     assert not list(cache.glob("*.bin"))

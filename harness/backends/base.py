@@ -222,6 +222,12 @@ class Session(ABC):
         if not on:
             raise DeviceLimit("its compiler adds no runtime checks to turn off")
 
+    def keep_builds(self) -> None:
+        """Keep what this session builds from now on where a session in another
+        process finds it, where the backend can (the build-ahead does, for the
+        rows that follow it); nothing where it cannot."""
+        return None
+
     @abstractmethod
     def load(
         self,

@@ -349,9 +349,13 @@ class OpenCLSession(Session):
             self.context, properties=cl.command_queue_properties.PROFILING_ENABLE
         )
         self._programs: dict[tuple, tuple[Any, str]] = {}
+        self._keep = False
 
     def array_limit(self) -> tuple[str, int] | None:
         return "max_alloc_bytes", self.info.limits["max_alloc_bytes"]
+
+    def keep_builds(self) -> None:
+        self._keep = True
 
     @property
     def spent(self) -> bool:
@@ -375,7 +379,9 @@ class OpenCLSession(Session):
                     # The simulator's findings point into the text it compiled.
                     program = cl.Program(self.context, text).build(options=oclgrind.BUILD_OPTIONS)
                 else:
-                    program = opencl_binaries.build(cl, self.context, self.device, text, ())
+                    program = opencl_binaries.build(
+                        cl, self.context, self.device, text, (), keep=self._keep
+                    )
             except cl.Error as exc:
                 raise CompileError(_build_log(exc, source)) from exc
             self._programs[key] = (program, text)

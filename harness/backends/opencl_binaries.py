@@ -7,9 +7,11 @@ row loads its kernel several times (the size probe, each partition of the
 trial, the verification), in worker processes that each build what they load,
 so those finds were a good part of a row's host cost.
 
-A binary is kept under the text, the build options and the platform, device
-and driver that built it, and is written whole (to a temporary file renamed
-into place), so that workers building at once need no lock. One that cannot be
+The build-ahead keeps what it builds (`build`'s ``keep``); every build looks
+for a kept binary. A binary is kept under the text, the build options and the
+platform, device and driver that built it, and is written whole (to a
+temporary file renamed into place), so that workers building at once need no
+lock. One that cannot be
 read, or that the driver will not build, is built again from the text; a cache
 that cannot be written costs time, never a result. Deleting the folder
 (`folder`) is always safe.
@@ -50,10 +52,17 @@ def key(device: Any, options: Sequence[str], text: str) -> str:
     return digest.hexdigest()
 
 
-def build(cl: Any, context: Any, device: Any, text: str, options: Sequence[str]) -> Any:
+def build(cl: Any, context: Any, device: Any, text: str, options: Sequence[str], keep: bool) -> Any:
     """The program of ``text`` built for ``device``: from its kept binary where
-    there is one the driver takes, else from the text (and kept). A text that does
-    not compile raises the driver's error, as a build from the text does."""
+    there is one the driver takes, else from the text, and then kept if ``keep``.
+    A text that does not compile raises the driver's error, as a build from the
+    text does.
+
+    Keeping is for programs that other processes will build again (the
+    build-ahead's, for the rows): asking PoCL for a program's binary compiles a
+    generic form of each of its kernels, 0.1 to 0.5 s a kernel the first time
+    (5 s for a sort's program), which a program built once (a mutant's) would
+    only pay for."""
     path = folder() / f"{key(device, options, text)}.bin"
     try:
         binary = path.read_bytes()
@@ -65,8 +74,9 @@ def build(cl: Any, context: Any, device: Any, text: str, options: Sequence[str])
         except cl.Error:
             pass
     program = cl.Program(context, text).build(options=list(options))
-    (built,) = program.get_info(cl.program_info.BINARIES)
-    _keep(path, built)
+    if keep:
+        (built,) = program.get_info(cl.program_info.BINARIES)
+        _keep(path, built)
     return program
 
 

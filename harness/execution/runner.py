@@ -818,6 +818,7 @@ class Runner:
         try:
             session = self._session(backend, task.device)
             session.set_shader_checks(task.wgsl_checks != "off")
+            session.keep_builds()
             source = sources.find(
                 backend.language or "", backend.extension, spec.source_name, self.options.sources
             )
