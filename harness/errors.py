@@ -8,3 +8,8 @@ class UsageError(Exception):
         # A value may hold a line break (a file name, a kernel name): shown escaped,
         # the message stays the one line the command prints.
         return super().__str__().replace("\r", "\\r").replace("\n", "\\n")
+
+
+class OutputError(OSError):
+    """The standard output could not be written (a full disk): told apart from the
+    other OSErrors, of the files a command writes."""

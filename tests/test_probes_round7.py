@@ -472,3 +472,25 @@ def test_a_row_of_no_known_precision_is_named_and_skipped(run: Path, tmp_path: P
         "f64, f32 is accepted"
     )
     assert error.startswith(f"harness: error: {run}: the journal has no readable rows")
+
+
+@pytest.mark.parametrize("command", ["list", "report"])
+def test_a_standard_output_that_cannot_be_written_is_one_line(
+    command: str, quick_run: Path, tmp_path: Path
+) -> None:
+    """harness list > /dev/full raised a traceback; report blamed its output folder."""
+    args = [command, *([str(quick_run), "--out", str(tmp_path / "r")] * (command == "report"))]
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "harness", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "XDG_RUNTIME_DIR": "/tmp"},
+            timeout=300,
+        )
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        "cannot write the standard output (No space left on device); send it to a file on a "
+        "disk with free space"
+    )

@@ -29,7 +29,7 @@ from harness.cli import (
 )
 from harness.cli.devices import device_report
 from harness.cli.run import Progress, run_command
-from harness.errors import UsageError
+from harness.errors import OutputError, UsageError
 from harness.execution import ranks, results
 from harness.model import partition
 
@@ -215,6 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``harness`` command; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     command = "harness"
+    stdout, sys.stdout = sys.stdout, _Output(sys.stdout)
     try:
         # From the start: a signal while suites load or the parser is built is one
         # line and 130 too, not a traceback (SIGINT) or a silent 143 (SIGTERM).
@@ -229,7 +230,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.argv = argv
             partition.form_override()
             _single_process(args.command)
-            return args.handler(args)
+            status = args.handler(args)
+            # What is still buffered is written now, where a failure is caught below.
+            sys.stdout.flush()
+            return status
     except KeyboardInterrupt:
         # A second signal now ends the process as it would have without us.
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -246,3 +250,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         # wanted. stdout goes to /dev/null, so that flushing it at exit says nothing.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except OutputError as exc:
+        # stdout on a full disk (> /dev/full): one line, not a traceback, and nothing
+        # more is tried there at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(
+            f"harness: error: cannot write the standard output ({exc.strerror or exc}); "
+            "send it to a file on a disk with free space",
+            file=sys.stderr,
+        )
+        return 2
+    finally:
+        sys.stdout = stdout
+
+
+class _Output:
+    """The standard output, whose failures to write (but a reader gone: BrokenPipeError)
+    are `OutputError`; everything else is the stream's own."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc.errno, exc.strerror) from exc
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc.errno, exc.strerror) from exc
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)

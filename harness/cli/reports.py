@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.cli import arguments
-from harness.errors import UsageError
+from harness.errors import OutputError, UsageError
 from harness.execution import results
 from harness.reporting import table
 
@@ -318,6 +318,8 @@ def _cmd_report(args: argparse.Namespace) -> int:
     out = _out_dir(args, "report")
     try:
         return _write_report(args, frame, metas, built, out, baseline_key)
+    except OutputError:
+        raise
     except OSError as exc:
         raise _written(out, exc) from None
 
