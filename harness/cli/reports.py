@@ -385,10 +385,16 @@ def _cmd_plot(args: argparse.Namespace) -> int:
 
 def _check_csv(path: Path) -> None:
     """UsageError, before anything is compared, where --csv cannot be written: a
-    folder, a path under a file or a missing folder, a read-only file or folder."""
+    folder, a path under a file or a missing folder, a read-only file or folder;
+    or should not be: a run folder's own journal, samples, metadata or results."""
     accepted = "give a file in a folder this user can write"
     folder = path.parent
-    if path.is_dir():
+    run_files = (results.JOURNAL, results.SAMPLES, results.METADATA, results.RESULTS)
+    if path.name in run_files and (folder / results.JOURNAL).is_file():
+        # A run's own file: what it measured would be replaced by the table.
+        why = "is a run folder's own file"
+        accepted = "give a file outside the run folders"
+    elif path.is_dir():
         why = "is a folder"
     elif not folder.is_dir():
         why = f"{folder} is not a folder"
