@@ -506,3 +506,23 @@ def test_a_standard_output_that_cannot_be_written_is_one_line(
         "cannot write the standard output (No space left on device); send it to a file on a "
         "disk with free space"
     )
+
+
+def test_a_run_folder_named_with_a_leading_dash_is_named_with_how_to_give_it(
+    quick_run: Path, tmp_path: Path
+) -> None:
+    """show -run said only that RUN_DIR was missing: the name was read as an option."""
+    shutil.copytree(quick_run, tmp_path / "-run")
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", "show", "-run"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "XDG_RUNTIME_DIR": "/tmp"},
+        timeout=300,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        "the following arguments are required: RUN_DIR (see 'harness show --help'); '-run' is "
+        "a file or folder here, read as an option: give it after --"
+    )

@@ -174,6 +174,16 @@ def _single_process(command: str) -> None:
         )
 
 
+def _dashed_names(message: str, argv: Sequence[str]) -> str:
+    """A parse error's message, naming a word of the command line that begins with
+    '-' and names a file or folder here: read as an option, it left the command
+    without the path it was meant to be ('the following arguments are required')."""
+    named = [w for w in argv if w.startswith("-") and w != "--" and os.path.lexists(w)]
+    if not named or "arguments are required" not in message:
+        return message
+    return f"{message}; {named[0]!r} is a file or folder here, read as an option: give it after --"
+
+
 def _suite_files(argv: Sequence[str]) -> list[str]:
     """The values of every --suite in a command line, before it is parsed."""
     files = []
@@ -221,7 +231,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # line and 130 too, not a traceback (SIGINT) or a silent 143 (SIGTERM).
         with _terminable():
             load_suites(_suite_files(argv))
-            args, extra = build_parser().parse_known_args(argv)
+            try:
+                args, extra = build_parser().parse_known_args(argv)
+            except UsageError as exc:
+                raise UsageError(_dashed_names(str(exc), argv)) from None
             command = f"harness {args.command}"
             if extra:
                 raise UsageError(
