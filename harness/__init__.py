@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from os import PathLike
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,7 @@ __all__ = ["__version__", "devices", "load", "run"]
 def load(run_dir: str | PathLike[str]) -> pd.DataFrame:
     """A run folder's rows as a pandas DataFrame (`harness.reporting.frames.load`; needs pandas).
     An empty or blank name is refused, as the command line refuses it: it would read
-    the current folder (``Path("")`` is ``.``)."""
+    the current folder (``Path("")`` is ``.``); a leading ``~`` is the home folder."""
     from harness.execution.results import RunFolderError
     from harness.reporting.frames import load as load_run
 
@@ -26,7 +27,8 @@ def load(run_dir: str | PathLike[str]) -> pd.DataFrame:
         raise RunFolderError(f"{run_dir!r} is no path: give a run folder as text or a Path")
     if isinstance(run_dir, str) and not run_dir.strip():
         raise RunFolderError(f"{run_dir!r} is no path: give a run folder")
-    return load_run(run_dir)
+    # '~' is the home folder, as for the command line's paths and run(out=...).
+    return load_run(os.path.expanduser(os.fspath(run_dir)))
 
 
 def run(
