@@ -10,6 +10,7 @@ from harness import suite
 from harness.backends import BACKENDS
 from harness.backends import get as get_backend
 from harness.cli import arguments
+from harness.errors import UsageError
 from harness.model import sources
 from harness.model.spec import KernelSpec, numpy_dtype
 
@@ -66,6 +67,11 @@ def _per_rep(spec: KernelSpec) -> tuple[str, str, str]:
 
 def _cmd_list(args: argparse.Namespace) -> int:
     if args.files:
+        if args.kernels:
+            raise UsageError(
+                f"-k {' '.join(args.kernels)} with --files: --files takes the kernels whose "
+                f"files to list itself (harness list --files {' '.join(args.kernels)})"
+            )
         for spec in suite.select(args.files):
             print(spec.name)
             for label, files in _kernel_files(spec):
