@@ -526,3 +526,44 @@ def test_a_run_folder_named_with_a_leading_dash_is_named_with_how_to_give_it(
         "the following arguments are required: RUN_DIR (see 'harness show --help'); '-run' is "
         "a file or folder here, read as an option: give it after --"
     )
+
+
+def test_load_takes_a_leading_tilde_as_the_home_folder(
+    quick_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """harness.load('~/...') looked for a folder named ~ in the current one."""
+    import harness
+
+    home = tmp_path / "home"
+    shutil.copytree(quick_run, home / "runs" / "one")
+    monkeypatch.setenv("HOME", str(home))
+    frame = harness.load("~/runs/one")
+    assert list(frame["kernel"]) == ["Stream_TRIAD"]
+    assert frame["run"].iloc[0] == "one"
+
+
+def test_list_files_with_kernels_is_one_line_naming_how_to_give_them() -> None:
+    """list --files X -k Y listed X's files and ignored -k without a word."""
+    proc = harness("list", "--files", "Stream_TRIAD", "-k", "Stream_COPY")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert one_error(proc.stderr) == (
+        "-k Stream_COPY with --files: --files takes the kernels whose files to list "
+        "itself (harness list --files Stream_COPY)"
+    )
+
+
+@pytest.mark.parametrize("args", [["--help"], ["run", "--help"], ["--version"]])
+def test_help_to_a_standard_output_that_cannot_be_written_is_one_line(args: list[str]) -> None:
+    """harness --help > /dev/full exited 0 without a word: argparse swallows the
+    failure of its own write."""
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "harness", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "XDG_RUNTIME_DIR": "/tmp"},
+            timeout=300,
+        )
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr).startswith("cannot write the standard output (No space left")

@@ -235,6 +235,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args, extra = build_parser().parse_known_args(argv)
             except UsageError as exc:
                 raise UsageError(_dashed_names(str(exc), argv)) from None
+            except SystemExit:
+                # --help: what it printed is written now, where a failure is caught
+                # below (argparse swallows one of its own writes).
+                sys.stdout.flush()
+                if isinstance(sys.stdout, _Output) and sys.stdout.failed is not None:
+                    raise sys.stdout.failed from None
+                raise
             command = f"harness {args.command}"
             if extra:
                 raise UsageError(
@@ -279,10 +286,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 class _Output:
     """The standard output, whose failures to write (but a reader gone: BrokenPipeError)
-    are `OutputError`; everything else is the stream's own."""
+    are `OutputError`; everything else is the stream's own. The first failure is
+    kept in ``failed``, for a writer that swallows it (argparse's help)."""
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
+        self.failed: OutputError | None = None
 
     def write(self, text: str) -> int:
         try:
@@ -290,7 +299,7 @@ class _Output:
         except BrokenPipeError:
             raise
         except OSError as exc:
-            raise OutputError(exc.errno, exc.strerror) from exc
+            raise self._failure(exc) from exc
 
     def flush(self) -> None:
         try:
@@ -298,7 +307,11 @@ class _Output:
         except BrokenPipeError:
             raise
         except OSError as exc:
-            raise OutputError(exc.errno, exc.strerror) from exc
+            raise self._failure(exc) from exc
+
+    def _failure(self, exc: OSError) -> OutputError:
+        self.failed = self.failed or OutputError(exc.errno, exc.strerror)
+        return self.failed
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
