@@ -492,15 +492,7 @@ def test_a_standard_output_that_cannot_be_written_is_one_line(
 ) -> None:
     """harness list > /dev/full raised a traceback; report blamed its output folder."""
     args = [command, *([str(quick_run), "--out", str(tmp_path / "r")] * (command == "report"))]
-    with open("/dev/full", "w") as full:
-        proc = subprocess.run(
-            [sys.executable, "-m", "harness", *args],
-            stdout=full,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "XDG_RUNTIME_DIR": "/tmp"},
-            timeout=300,
-        )
+    proc = _to_a_full_disk(args)
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == (
         "cannot write the standard output (No space left on device); send it to a file on a "
@@ -556,8 +548,15 @@ def test_list_files_with_kernels_is_one_line_naming_how_to_give_them() -> None:
 def test_help_to_a_standard_output_that_cannot_be_written_is_one_line(args: list[str]) -> None:
     """harness --help > /dev/full exited 0 without a word: argparse swallows the
     failure of its own write."""
+    proc = _to_a_full_disk(args)
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr).startswith("cannot write the standard output (No space left")
+
+
+def _to_a_full_disk(args: list[str]) -> subprocess.CompletedProcess[str]:
+    """``harness ARGS > /dev/full``."""
     with open("/dev/full", "w") as full:
-        proc = subprocess.run(
+        return subprocess.run(
             [sys.executable, "-m", "harness", *args],
             stdout=full,
             stderr=subprocess.PIPE,
@@ -565,5 +564,3 @@ def test_help_to_a_standard_output_that_cannot_be_written_is_one_line(args: list
             env={**os.environ, "XDG_RUNTIME_DIR": "/tmp"},
             timeout=300,
         )
-    assert proc.returncode == 2, proc.stderr
-    assert one_error(proc.stderr).startswith("cannot write the standard output (No space left")

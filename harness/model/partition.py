@@ -96,17 +96,23 @@ def candidates(kind: str, offered: Sequence[str]) -> tuple[str, ...]:
     return tuple(p for p in wanted if p in offered) or tuple(offered[:1])
 
 
+def body_end(text: str, opening: int) -> int:
+    """Where the brace that closes the one at ``opening`` is (the text's end if none)."""
+    depth, end = 0, opening
+    for end in range(opening, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[end], 0)
+        if depth == 0:
+            break
+    return end
+
+
 def _functions(text: str) -> dict[str, tuple[bool, str]]:
     """Each function of a C source: (whether it is an entry point, its body); a
     function defined more than once (under conditions kept whole) gets every body."""
     text = _COMMENT.sub(" ", text)
     found: dict[str, tuple[bool, str]] = {}
     for match in _FUNCTION.finditer(text):
-        depth, end = 0, match.end() - 1
-        for end in range(match.end() - 1, len(text)):
-            depth += {"{": 1, "}": -1}.get(text[end], 0)
-            if depth == 0:
-                break
+        end = body_end(text, match.end() - 1)
         before = found.get(match.group(2), (False, ""))[1]
         found[match.group(2)] = (match.group(1) == "KERNEL", before + text[match.end() : end])
     return found

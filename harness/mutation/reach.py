@@ -25,6 +25,7 @@ from typing import Any
 from harness.backends.base import DeviceInfo
 from harness.execution.runner import Task, task_spec
 from harness.model import sources
+from harness.model.partition import body_end
 from harness.mutation.operators import Mutant, continued, live_lines
 
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
@@ -50,11 +51,7 @@ class CallGraph:
         #: The (file, line) pairs each function spans, signature to closing brace.
         self.lines: dict[str, set[tuple[str, int]]] = {}
         for match in _FUNCTION.finditer(text):
-            depth, end = 0, match.end() - 1
-            for end in range(match.end() - 1, len(text)):
-                depth += {"{": 1, "}": -1}.get(text[end], 0)
-                if depth == 0:
-                    break
+            end = body_end(text, match.end() - 1)
             first, last = (_line_at(starts, at) for at in (match.start(), end))
             name = _NAME.findall(_ATTRIBUTE.sub(" ", match[0]))[0]
             self.lines.setdefault(name, set()).update(origin[first : last + 1])
