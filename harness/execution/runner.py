@@ -798,7 +798,9 @@ class Runner:
             else:
                 reason = f"device lost: {exc.fault} in {task.kernel} ({exc})"
             row.update(status="error", reason=reason)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
+            # SystemExit: a user suite's function that calls sys.exit is its row's
+            # error, not the end of the run (or of the worker, as a crash).
             where = traceback.extract_tb(exc.__traceback__)[-1]
             row.update(
                 status="error",

@@ -167,12 +167,17 @@ def _import(path: Path) -> ModuleType:
     try:
         loader.loader.exec_module(module)
     except Exception as exc:
-        # The user's own line, not the harness's: the deepest frame in their file.
-        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
-        line = getattr(exc, "lineno", None) or (frames[-1].lineno if frames else "?")
-        what = exc.msg if isinstance(exc, SyntaxError) else exc
-        raise SuiteError(f"--suite {path}: line {line}: {type(exc).__name__}: {what}") from None
+        raise SuiteError(f"--suite {path}: {_raised(path, exc)}") from None
     return module
+
+
+def _raised(path: Path, exc: Exception) -> str:
+    """What the user's code raised, at the user's own line rather than the
+    harness's: the deepest frame in their file."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
+    line = getattr(exc, "lineno", None) or (frames[-1].lineno if frames else "?")
+    what = exc.msg if isinstance(exc, SyntaxError) else exc
+    return f"line {line}: {type(exc).__name__}: {what}"
 
 
 def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
@@ -183,8 +188,6 @@ def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
         raise SuiteError(
             f"--suite {path}: it defines no KERNELS (a tuple of harness.model.spec.KernelSpec)"
         )
-    from harness.model import contract
-
     for item in kernels:
         if not isinstance(item, KernelSpec):
             raise SuiteError(
@@ -193,17 +196,31 @@ def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
             )
         if item.name in BY_NAME:
             raise SuiteError(f"--suite {path}: kernel {item.name}: the suite has one so named")
-        missing = [e for e in _entries(item) if e not in item.cpu]
-        if missing:
-            raise SuiteError(
-                f"--suite {path}: kernel {item.name}: no cpu entry for {', '.join(missing)} "
-                "(its plan launches them; cpu maps each entry to a numpy function)"
-            )
-        for language in contract.LANGUAGES:
-            problems = contract.problems(item, language, (path.parent,))
-            if problems:
-                raise SuiteError(f"--suite {path}: kernel {item.name}: {problems[0]}")
+        try:
+            problem = _problem(path, item)
+        except Exception as exc:  # the description's own functions (its plan) failed
+            problem = _raised(path, exc)
+        if problem:
+            raise SuiteError(f"--suite {path}: kernel {item.name}: {problem}")
     return tuple(kernels)
+
+
+def _problem(path: Path, spec: KernelSpec) -> str | None:
+    """The first thing wrong with a user's kernel: an entry its plan launches
+    with no numpy function, or a source that disagrees with its description."""
+    from harness.model import contract
+
+    missing = [e for e in _entries(spec) if e not in spec.cpu]
+    if missing:
+        return (
+            f"no cpu entry for {', '.join(missing)} "
+            "(its plan launches them; cpu maps each entry to a numpy function)"
+        )
+    for language in contract.LANGUAGES:
+        problems = contract.problems(spec, language, (path.parent,))
+        if problems:
+            return problems[0]
+    return None
 
 
 def _entries(spec: KernelSpec) -> list[str]:
@@ -220,6 +237,8 @@ def load_suite(path: Path | str) -> tuple[KernelSpec, ...]:
     path = Path(path).resolve()
     if path in LOADED:
         return LOADED[path]
+    if path.is_dir():
+        raise SuiteError(f"--suite {path}: is a folder; give the Python file that defines KERNELS")
     if not path.is_file():
         raise SuiteError(f"--suite {path}: no such file")
     kernels = _checked(path, _import(path))

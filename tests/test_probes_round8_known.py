@@ -1,0 +1,189 @@
+"""Hostile-user probes, eighth round, the ones the seventh left open: a user suite
+that exits or raises where the harness calls it, a standard output on a full
+disk at the end of a finished run, a journal that measures one case twice, a
+samples line that names another row's kernel, and a peaks store that is some
+other JSON file."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import copy_run, finished_run, harness, one_error
+
+from harness.execution import peaks, results
+
+QUICK = ["-k", "Stream_TRIAD", "Stream_COPY", "-b", "cpu", "--size", "1000"]
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "my_kernels"
+SAXPY_BODY = "    y[:n] += a * x[:n]\n"
+SAXPY_PLAN = '    return [Launch("saxpy", size, 256, ("x", "y", "a", "n"), {"n": size})]\n'
+
+
+def _suite(tmp_path: Path, old: str, new: str) -> Path:
+    """A copy of the example suite with ``old`` (once in kernels.py) made ``new``."""
+    folder = tmp_path / "suite"
+    shutil.copytree(EXAMPLE, folder)
+    path = folder / "kernels.py"
+    text = path.read_text()
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new))
+    return path
+
+
+def test_a_suite_given_as_a_folder_is_named_as_one(tmp_path: Path) -> None:
+    """--suite FOLDER said 'no such file', of a folder that is there."""
+    proc = harness("list", "--suite", str(tmp_path))
+    assert proc.returncode == 2
+    assert one_error(proc.stderr) == (
+        f"--suite {tmp_path}: is a folder; give the Python file that defines KERNELS"
+    )
+
+
+def test_a_suite_whose_plan_raises_is_one_line_naming_the_kernel_and_line(
+    tmp_path: Path,
+) -> None:
+    """A plan that raised as the suite was checked was a traceback."""
+    path = _suite(tmp_path, SAXPY_PLAN, '    raise ValueError("no plan yet")\n')
+    line = path.read_text().splitlines().index('    raise ValueError("no plan yet")') + 1
+    proc = harness("list", "--suite", str(path))
+    assert proc.returncode == 2
+    assert one_error(proc.stderr) == (
+        f"--suite {path}: kernel My_SAXPY: line {line}: ValueError: no plan yet"
+    )
+
+
+@pytest.mark.parametrize("where", ["worker", "in-process"])
+def test_a_suite_function_that_exits_is_its_rows_error(where: str, tmp_path: Path) -> None:
+    """sys.exit in a kernel's numpy function crashed its worker ('worker crashed:
+    exit code 3'), and with --in-process ended the whole run without a table."""
+    path = _suite(tmp_path, SAXPY_BODY, "    raise SystemExit(3)\n")
+    line = path.read_text().splitlines().index("    raise SystemExit(3)") + 1
+    args = ["--suite", str(path), "-k", "My_SAXPY", "My_STENCIL2D", "-b", "cpu"]
+    args += ["--size", "1000", "--reps", "3", "--out", str(tmp_path / "out")]
+    proc = harness("run", *args, *(["--in-process"] if where == "in-process" else []))
+    assert proc.returncode == 1, proc.stderr
+    (folder,) = (tmp_path / "out").iterdir()
+    rows = {r["kernel"]: r for r in results.read_journal(folder)}
+    assert rows["My_SAXPY"]["status"] == "error"
+    assert rows["My_SAXPY"]["reason"] == f"SystemExit: 3 (kernels.py:{line})"
+    assert rows["My_STENCIL2D"]["status"] == "ok"
+    assert "1 ok, 0 fail, 1 error" in proc.stdout
+
+
+def test_a_finished_run_whose_table_cannot_be_printed_keeps_its_rows_status(
+    tmp_path: Path,
+) -> None:
+    """harness run > /dev/full ran every row, then exited 2 as if the input were bad."""
+    out = tmp_path / "out"
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "harness", "run", *QUICK, "--reps", "3", "--out", str(out)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "XDG_RUNTIME_DIR": "/tmp"},
+            timeout=300,
+        )
+    assert proc.returncode == 0, proc.stderr
+    (folder,) = out.iterdir()
+    assert proc.stderr.splitlines()[-1] == (
+        "harness: warning: cannot write the standard output (No space left on device); "
+        f"the run is complete, its table in {folder / results.SUMMARY}"
+    )
+    assert "2 ok, 0 fail, 0 error" in (folder / results.SUMMARY).read_text()
+    with (folder / results.RESULTS).open() as f:
+        assert [r["status"] for r in csv.DictReader(f)] == ["ok", "ok"]
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Two finished runs of QUICK (a run to damage, one to merge it with)."""
+    one = finished_run(tmp_path_factory.mktemp("one"), *QUICK, "--reps", "3")
+    other = finished_run(tmp_path_factory.mktemp("other"), *QUICK, "--reps", "3")
+    return one, other
+
+
+def test_a_journal_that_measures_a_case_twice_is_read_once_and_named(
+    two_runs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A row appended for a case the journal already has (a journal joined or
+    edited by hand): compare kept the last, export summed both."""
+    run = copy_run(two_runs[0], tmp_path)
+    journal = run / results.JOURNAL
+    lines = journal.read_text().splitlines()
+    again = json.loads(lines[0])
+    again["time_median_s"] *= 3
+    journal.write_text("\n".join([*lines, json.dumps(again)]) + "\n")
+    warning = (
+        f"warning: {journal}:3: skipped a row that measures the case of line 1 again "
+        f"({again['kernel']} f64 n=1000 on cpu:0): a run measures each case once, so its "
+        "first row is the one read"
+    )
+    proc = harness("compare", str(run), str(two_runs[1]))
+    assert warning in proc.stderr.splitlines()
+    assert proc.stdout.count(again["kernel"]) == 1
+    frame_rows = results.read_journal(run)
+    assert len(frame_rows) == 2
+    assert frame_rows[0]["time_median_s"] == json.loads(lines[0])["time_median_s"]
+    proc = harness("export", str(run), "--thicket", "--out", str(tmp_path / "x"))
+    assert proc.returncode == 0, proc.stderr
+    assert warning in proc.stderr.splitlines()
+
+
+def test_a_samples_line_of_another_kernel_is_not_given_to_its_row(
+    two_runs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """samples.jsonl's line for row 1 naming another kernel gave that kernel's
+    times to row 1 when runs were merged."""
+    run = copy_run(two_runs[0], tmp_path)
+    samples = run / results.SAMPLES
+    lines = samples.read_text().splitlines()
+    first = json.loads(lines[0])
+    other = next(k for k in ("Stream_TRIAD", "Stream_COPY") if k != first["kernel"])
+    lines[0] = json.dumps({**first, "kernel": other})
+    samples.write_text("\n".join(lines) + "\n")
+    proc = harness("merge", str(run), str(two_runs[1]), "--out", str(tmp_path / "m"))
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        f"warning: {samples}:1: skipped a damaged line: it holds samples of {other} on "
+        f"cpu:0, but line 1 of the journal is {first['kernel']} on cpu:0"
+    ) in proc.stderr.splitlines()
+    (merged,) = (tmp_path / "m").iterdir()
+    assert sorted(results.read_samples(merged)) == [2, 3, 4]
+
+
+def test_a_peaks_store_that_is_a_runs_metadata_is_refused_and_left_alone(
+    two_runs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """HARNESS_PEAKS naming a run's metadata.json: peak measured, then wrote its
+    entry into the run's metadata."""
+    store = copy_run(two_runs[0], tmp_path) / results.METADATA
+    before = store.read_bytes()
+    proc = harness("peak", "--device", "cpu:0", env={"HARNESS_PEAKS": str(store)})
+    assert proc.returncode == 2
+    assert one_error(proc.stderr) == (
+        f"peaks store {store}: 'harness_version' is not a device's peaks (a key "
+        "'host | backend | name | driver | api' and an object); not the file harness peak "
+        "writes, so it is left as it is: repair or remove it, or point HARNESS_PEAKS at "
+        "another file"
+    )
+    assert store.read_bytes() == before
+
+
+def test_keeping_a_peak_leaves_only_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """keep left peaks.json.lock beside the store, in whatever folder
+    HARNESS_PEAKS named."""
+    monkeypatch.setenv("HARNESS_PEAKS", str(tmp_path / "peaks.json"))
+    device = {"backend": "cpu", "name": "a CPU", "driver": "numpy", "api": "Python"}
+    peak = {"copy_gbytes_per_s": 10.0}
+    peaks.keep(device, peak)
+    assert [p.name for p in tmp_path.iterdir()] == ["peaks.json"]
+    assert peaks.lookup(device, peaks.read_store()) == peak
