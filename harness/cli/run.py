@@ -26,7 +26,7 @@ from harness.cli.run_plan import (
     saved_run,
     task_key,
 )
-from harness.errors import UsageError
+from harness.errors import OutputError, UsageError
 from harness.execution import metadata, peaks, ranks, results
 from harness.execution.runner import RunOptions, Task, ahead, base_row, plan
 from harness.execution.workers import CHECK_LANES, STOP_SIGNALS, InProcess, Workers
@@ -281,8 +281,7 @@ def _execute_run(
     if failure is not None:
         raise failure
     if not getattr(args, "quiet", False):
-        print(summary)
-        print(f"\nrun folder: {run_dir}")
+        _show(summary, run_dir)
     if interrupted:
         print(
             f"interrupted: {finished} of {len(tasks)} rows run; "
@@ -291,6 +290,23 @@ def _execute_run(
         )
         return stop.status(), run_dir
     return (1 if any(r["status"] in ("fail", "error") for r in rows) else 0), run_dir
+
+
+def _show(summary: str, run_dir: Path) -> None:
+    """Print a finished run's table and folder. A standard output that cannot take
+    them (a full disk) is said on stderr and costs nothing else: the folder holds
+    every row and the table, and the run's status is its rows'."""
+    try:
+        print(summary)
+        print(f"\nrun folder: {run_dir}")
+        sys.stdout.flush()
+    except OutputError as exc:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(
+            f"harness: warning: cannot write the standard output ({exc.strerror or exc}); "
+            f"the run is complete, its table in {run_dir / results.SUMMARY}",
+            file=sys.stderr,
+        )
 
 
 def _build_ahead(
@@ -501,8 +517,7 @@ def _execute_ranks(
             results.write_json(run_dir / results.METADATA, meta)
             results.finish(run_dir, summary)
         if not getattr(args, "quiet", False):
-            print(summary)
-            print(f"\nrun folder: {run_dir}")
+            _show(summary, run_dir)
         status = 1 if any(r["status"] in ("fail", "error") for r in rows) else 0
     return world.finish(status), run_dir
 
