@@ -484,7 +484,9 @@ def read_samples(run_dir: Path) -> dict[int, list[float]]:
     """Each row's raw samples in seconds (a repetition's time, or a batch's mean per
     repetition), by the row's line number in the journal (the last line for a
     number wins: a resumed run rewrites the samples of a row whose journal line
-    a crash cut short). A damaged line is skipped with a warning naming it."""
+    a crash cut short). A damaged line is skipped with a warning naming it, and so
+    is one whose kernel or device is not its journal line's: its times are
+    another row's, or a row's that is gone."""
     path = Path(run_dir) / SAMPLES
     found: dict[int, list[float]] = {}
     try:
@@ -493,11 +495,15 @@ def read_samples(run_dir: Path) -> dict[int, list[float]]:
         return found
     except OSError as exc:
         raise RunFolderError(f"{path}: cannot read it ({exc.strerror})") from None
+    rows = dict(_scan(run_dir)[0])
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            row, samples = _parse_samples(line)
+            row, samples, of = _parse_samples(line)
+            if row not in rows:
+                continue  # a row a resume ran again (a cut line blanked), or one lost
+            _check_owner(row, of, rows[row])
         except ValueError as why:
             print(f"warning: {path}:{number}: skipped a damaged line: {why}", file=sys.stderr)
             continue
@@ -505,8 +511,19 @@ def read_samples(run_dir: Path) -> dict[int, list[float]]:
     return found
 
 
-def _parse_samples(line: bytes) -> tuple[int, list[float]]:
-    """One samples.jsonl line as (row, seconds); ValueError saying what is wrong."""
+def _check_owner(number: int, of: dict[str, Any], row: dict[str, Any]) -> None:
+    """ValueError where a samples line's kernel or device is not its row's."""
+    if any(of[key] != row.get(key) for key in of):
+        said = {"kernel": row["kernel"], "device_id": row["device_id"], **of}
+        raise ValueError(
+            f"it holds samples of {said['kernel']} on {said['device_id']}, but line {number} "
+            f"of the journal is {row['kernel']} on {row['device_id']}"
+        )
+
+
+def _parse_samples(line: bytes) -> tuple[int, list[float], dict[str, Any]]:
+    """One samples.jsonl line as (row, seconds, what else it names: its kernel
+    and device); ValueError saying what is wrong."""
     try:
         entry = json.loads(line, object_pairs_hook=keys_once)
     except (UnicodeDecodeError, json.JSONDecodeError):
@@ -522,7 +539,8 @@ def _parse_samples(line: bytes) -> tuple[int, list[float]]:
         raise ValueError(
             f"'samples_ns' should be a list of whole nanoseconds from 0 to {MAX_SECONDS * 1e9:g}"
         )
-    return row, [t * 1e-9 for t in times]
+    named = {k: entry[k] for k in ("kernel", "device_id") if k in entry}
+    return row, [t * 1e-9 for t in times], named
 
 
 def _whole(value: Any) -> bool:
@@ -667,6 +685,8 @@ def _scan(
     rows = []
     skipped = []
     seen: dict[bytes, int] = {}
+    cases: dict[tuple, int] = {}
+    params = _params_of(run_dir)
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -690,8 +710,71 @@ def _scan(
                 )
             )
             continue
+        case = _case(row, params)
+        first = cases.setdefault(case, number) if case else number
+        if first != number:
+            skipped.append(
+                (
+                    number,
+                    f"{path}:{number}: skipped a row that measures the case of line {first} "
+                    f"again ({_named(row)}): a run measures each case once, so its first "
+                    "row is the one read",
+                    False,
+                )
+            )
+            continue
         rows.append((number, row))
     return rows, skipped
+
+
+#: What tells a row's case from every other row's in one run (with the kernel's
+#: parameters): the same case twice is a journal joined or edited by hand, not
+#: a run's, whose rows would count twice.
+CASE = (
+    "host",
+    "source_run",
+    "rank",
+    "kernel",
+    "backend",
+    "device_id",
+    "precision",
+    "size",
+    "cache",
+    "transfers",
+    "work_group",
+    "partition",
+    "wgsl_checks",
+)
+
+
+def _params_of(run_dir: Path) -> dict[str, tuple[str, ...]]:
+    """Each kernel's parameter names, from the run's metadata (empty where it
+    cannot be read: the journal's own damage is what its reader reports)."""
+    try:
+        kernels = read_metadata(run_dir).get("kernels")
+    except RunFolderError:
+        return {}
+    if not isinstance(kernels, dict):  # an imported run's: the names of its kernels
+        return {}
+    return {
+        name: tuple(facts["params"])
+        for name, facts in kernels.items()
+        if isinstance(facts, dict) and isinstance(facts.get("params"), dict)
+    }
+
+
+def _case(row: dict[str, Any], params: dict[str, tuple[str, ...]]) -> tuple | None:
+    """The row's case (`CASE`), or None where the run does not say which
+    parameters its kernel has: two rows of it may differ only in those."""
+    names = params.get(row["kernel"])
+    if names is None:
+        return None
+    return tuple(json.dumps(row.get(k)) for k in (*CASE, *names))
+
+
+def _named(row: dict[str, Any]) -> str:
+    """A row's case in words: kernel, precision, size and device."""
+    return f"{row['kernel']} {row.get('precision')} n={row.get('size')} on {row['device_id']}"
 
 
 def read_numbered(run_dir: Path) -> list[tuple[int, dict[str, Any]]]:
