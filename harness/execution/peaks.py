@@ -28,6 +28,7 @@ old one), and gives every row ``pct_peak_bw`` and ``pct_peak_flops``.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import math
@@ -35,7 +36,7 @@ import os
 import platform
 import resource
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -131,7 +132,20 @@ def read_store(path: Path | None = None) -> dict[str, Any]:
             f"peaks store {path}: holds a JSON {type(stored).__name__}, not the object of "
             f"peaks harness peak writes; {fix}"
         )
+    # Another JSON file (a run's metadata.json), which keep would rewrite.
+    strange = next((k for k, v in stored.items() if not _entry(k, v)), None)
+    if strange is not None:
+        raise StoreError(
+            f"peaks store {path}: {strange!r} is not a device's peaks (a key "
+            f"'host | backend | name | driver | api' and an object); not the file harness "
+            f"peak writes, so {fix}"
+        )
     return stored
+
+
+def _entry(key: str, value: Any) -> bool:
+    """Whether a store's item is a device's peaks as `keep` stores them."""
+    return len(key.split(" | ")) >= 5 and isinstance(value, dict)
 
 
 def lookup(device: Mapping[str, Any], stored: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -175,7 +189,7 @@ def keep(device: Mapping[str, Any], peak: dict[str, Any]) -> Path:
     tmp = path.with_name(path.name + ".tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with filelock.FileLock(str(path) + ".lock"):
+        with _locked(path.parent):
             stored = read_store(path)
             stored[device_key(device)] = peak
             tmp.write_text(json.dumps(stored, indent=2) + "\n", encoding="utf-8")
@@ -186,6 +200,25 @@ def keep(device: Mapping[str, Any], peak: dict[str, Any]) -> Path:
             f"peaks store {path}: cannot write it ({exc.strerror or exc}); it is left as it was"
         ) from None
     return path
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """Hold the store's folder against other writers of a store in it. The lock
+    is the folder's own (flock), which leaves no file behind; where there is no
+    flock (Windows), a lock file that its lock removes when it is released."""
+    try:
+        import fcntl
+    except ImportError:
+        with filelock.FileLock(str(folder / ".harness-peaks.lock")):
+            yield
+        return
+    handle = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)
 
 
 def _cpu_seconds() -> tuple[float, float, float] | None:
