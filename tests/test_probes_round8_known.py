@@ -187,3 +187,36 @@ def test_keeping_a_peak_leaves_only_the_store(
     peaks.keep(device, peak)
     assert [p.name for p in tmp_path.iterdir()] == ["peaks.json"]
     assert peaks.lookup(device, peaks.read_store()) == peak
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "error"),
+    [
+        (
+            'name="My_SAXPY"',
+            'name="My/SAXPY"',
+            "kernel name 'My/SAXPY': give letters, digits and underscores, from a letter "
+            "(it names files, plots and -k choices)",
+        ),
+        (
+            'name="My_SAXPY"',
+            'name=""',
+            "kernel name '': give letters, digits and underscores, from a letter "
+            "(it names files, plots and -k choices)",
+        ),
+        (
+            'name="My_SAXPY",\n    group="My"',
+            'name="My_SAXPY",\n    group="My group"',
+            "kernel My_SAXPY: group 'My group': give letters, digits and underscores, from a "
+            "letter (-k chooses groups by it)",
+        ),
+    ],
+)
+def test_a_user_kernel_named_what_no_file_or_choice_can_name_is_refused(
+    old: str, new: str, error: str, tmp_path: Path
+) -> None:
+    """A kernel named '', 'My/SAXPY' or in group 'My group' was taken into the suite."""
+    path = _suite(tmp_path, old, new)
+    proc = harness("list", "--suite", str(path))
+    assert proc.returncode == 2
+    assert one_error(proc.stderr) == f"--suite {path}: {error}"

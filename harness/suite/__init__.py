@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 import importlib.metadata
 import importlib.util
+import re
 import sys
 import traceback
 from collections.abc import Iterable
@@ -180,6 +181,10 @@ def _raised(path: Path, exc: Exception) -> str:
     return f"line {line}: {type(exc).__name__}: {what}"
 
 
+#: What a user's kernel may be called: RAJAPerf's names are of this form (Group_NAME).
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
 def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
     """The module's KERNELS, each a new, well-formed description whose sources
     agree with it; SuiteError naming the first that is not."""
@@ -193,6 +198,16 @@ def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
             raise SuiteError(
                 f"--suite {path}: KERNELS holds {type(item).__name__} {item!r}, "
                 "not a harness.model.spec.KernelSpec"
+            )
+        if not isinstance(item.name, str) or not NAME.fullmatch(item.name):
+            raise SuiteError(
+                f"--suite {path}: kernel name {item.name!r}: give letters, digits and "
+                "underscores, from a letter (it names files, plots and -k choices)"
+            )
+        if not isinstance(item.group, str) or not NAME.fullmatch(item.group):
+            raise SuiteError(
+                f"--suite {path}: kernel {item.name}: group {item.group!r}: give letters, "
+                "digits and underscores, from a letter (-k chooses groups by it)"
             )
         if item.name in BY_NAME:
             raise SuiteError(f"--suite {path}: kernel {item.name}: the suite has one so named")
