@@ -63,13 +63,20 @@ def _cmd_cuda_compile(args: argparse.Namespace) -> int:
     if args.sources is not None and not args.sources.is_dir():
         raise UsageError(f"--sources {str(args.sources)!r}: not a folder")
     specs = (*suite.ALL, *suite.INTERNAL)
+    # An architecture or precision given twice would compile (and count) each twice.
+    arches, precisions = list(dict.fromkeys(args.arch)), list(dict.fromkeys(args.precision))
     try:
-        found = cuda_compile.compile_all(
-            specs, args.arch, args.precision, args.sources, args.compiler
-        )
+        found = cuda_compile.compile_all(specs, arches, precisions, args.sources, args.compiler)
     except CompileError as exc:
         print(f"harness: error: {exc}", file=sys.stderr)
         return 2
+    if not found:
+        # Nothing compiled is no pass: a gate on it would pass on work not done.
+        where = f"--sources {str(args.sources)!r}" if args.sources else "the suite"
+        raise UsageError(
+            f"{where}: holds no kernel's CUDA source (cuda/NAME.cu or c/NAME.c, NAME a "
+            "kernel of the suite); give a sources folder laid out as the shipped kernels/"
+        )
     for r in found:
         status = "ok" if r.error is None else f"error: {r.error}"
         print(f"{r.source.name} sm_{r.arch} {r.precision}: {status}")

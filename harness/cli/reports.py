@@ -8,6 +8,7 @@ the command line starts fast and works without them.
 from __future__ import annotations
 
 import argparse
+import errno
 import math
 import os
 import sys
@@ -16,7 +17,7 @@ from typing import Any
 
 from harness.cli import arguments
 from harness.errors import OutputError, UsageError
-from harness.execution import results
+from harness.execution import merge, results
 from harness.reporting import table
 
 REPORT_EPILOG = """\
@@ -262,11 +263,15 @@ def _out_dir(args: argparse.Namespace, default: str) -> Path:
 
 
 def _written(out: Path, error: OSError) -> UsageError:
-    """A write into ``out`` that failed half-way (a full disk): what to do, in a line."""
+    """A write into ``out`` that failed half-way: what to do, in a line (free some
+    space where the disk is full; else the file that failed, with why)."""
     kept = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
+    full = error.errno in (errno.ENOSPC, errno.EDQUOT)
+    todo = "free some space and run it again" if full else "give --out another folder"
+    where = "" if full or not error.filename else f" at {error.filename}"
     return UsageError(
-        f"output folder {out}: writing stopped ({error.strerror or error}); "
-        f"{len(kept)} file(s) there may be partial; free some space and run it again"
+        f"output folder {out}: writing stopped{where} ({error.strerror or error}); "
+        f"{len(kept)} file(s) there may be partial; {todo}"
     )
 
 
@@ -274,7 +279,8 @@ def _cmd_import_rajaperf(args: argparse.Namespace) -> int:
     from harness.reporting import rajaperf_import
 
     if not args.folder.is_dir():
-        raise UsageError(f"{args.folder}: no such folder (give raja-perf.exe's --outdir)")
+        why = "is a file, not a folder" if args.folder.exists() else "no such folder"
+        raise UsageError(f"{args.folder}: {why} (give raja-perf.exe's --outdir)")
     run_dir = rajaperf_import.import_folder(args.folder, args.out)
     print(_table(run_dir))
     print(f"\nrun folder: {run_dir}")
@@ -282,8 +288,6 @@ def _cmd_import_rajaperf(args: argparse.Namespace) -> int:
 
 
 def _cmd_merge(args: argparse.Namespace) -> int:
-    from harness.execution import merge
-
     params = list(
         dict.fromkeys(
             name for d in args.run_dirs for name in table.param_names(results.read_metadata(d))
@@ -452,7 +456,15 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 def _stopped_short(new: Path, meta: dict[str, Any], left: int) -> str | None:
     """Why the ``left`` rows of the base that the new run lacks may be work it did
     not do (then compare fails), or None where it ran to its end, whole."""
-    if meta.get("interrupted") or (meta.get("start") and not meta.get("end")):
+    for source in merge.inside(meta):
+        # A merged run ends when it is merged, whether or not its sources did.
+        why = _cut_short(source)
+        if why:
+            return (
+                f"{new} merges {source.get('run')}, which {why} when merged, and {left} "
+                f"row(s) of the base are not in {new}: they may be work that run did not do"
+            )
+    if _cut_short(meta):
         return (
             f"{new} was interrupted (or is still running) before {left} row(s) of the base "
             f"ran in it; finish it with harness run --resume {new}"
@@ -469,6 +481,21 @@ def _stopped_short(new: Path, meta: dict[str, Any], left: int) -> str | None:
             f"{new / results.JOURNAL} has {len(damaged)} damaged line(s) ({lines}), and "
             f"{left} row(s) of the base are not in it: they may be the rows lost there"
         )
+    return None
+
+
+def _cut_short(meta: dict[str, Any]) -> str | None:
+    """How a run's metadata says it stopped short of its work (interrupted, begun and
+    never ended, or, for a run merged into another, its journal's damaged lines
+    then), or None where it does not."""
+    if meta.get("interrupted"):
+        return "was interrupted"
+    if meta.get("start") and not meta.get("end"):
+        return "had not ended (its metadata has no end)"
+    damaged = meta.get("damaged_lines")
+    if damaged:
+        count = len(damaged) if isinstance(damaged, list) else damaged
+        return f"had {count} damaged journal line(s)"
     return None
 
 

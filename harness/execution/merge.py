@@ -26,6 +26,18 @@ from harness.execution import metadata, results
 from harness.version import __version__
 
 
+def hostname(run_dir: Path, meta: dict[str, Any]) -> str:
+    """The machine a run's metadata names, or ""; RunFolderError where its name is not
+    text (a damaged metadata.json), which would name no machine a row can be told by."""
+    host = (meta.get("host") or {}).get("hostname") or ""
+    if not isinstance(host, str):
+        raise results.RunFolderError(
+            f"{Path(run_dir) / results.METADATA}: 'host.hostname' is {host!r}; text (the "
+            "machine's name) is accepted"
+        )
+    return host
+
+
 def _hostname(meta: dict[str, Any]) -> str:
     return str((meta.get("host") or {}).get("hostname") or "unknown host")
 
@@ -44,13 +56,13 @@ def _marks(meta: dict[str, Any], path: str) -> set[tuple[str, ...]]:
     return marks
 
 
-def _inside(meta: dict[str, Any]) -> Iterator[dict[str, Any]]:
+def inside(meta: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The metadata of every run merged into this one, at any depth."""
     sources = meta.get("merged_from")
     for source in sources if isinstance(sources, list) else ():
         if isinstance(source, dict):
             yield source
-            yield from _inside(source)
+            yield from inside(source)
 
 
 def given_twice(run_dirs: Sequence[Path]) -> str | None:
@@ -72,7 +84,7 @@ def check_distinct(
     one run inside two of them."""
     own = [_marks(m, str(d.resolve())) for d, m in zip(run_dirs, metas, strict=True)]
     within = [
-        [(str(s.get("run")), _marks(s, str(s.get("path")))) for s in _inside(m)] for m in metas
+        [(str(s.get("run")), _marks(s, str(s.get("path")))) for s in inside(m)] for m in metas
     ]
     for i, first in enumerate(run_dirs):
         for j in range(i + 1, len(run_dirs)):
@@ -142,12 +154,15 @@ def merge(
     for run_dir in run_dirs:
         results.check_folder(run_dir)
         metas.append(results.read_metadata(run_dir))
+        hostname(run_dir, metas[-1])
     check_distinct(run_dirs, metas)
     journals = []
+    damaged = []
     for run_dir, meta in zip(run_dirs, metas, strict=True):
         rows = results.read_numbered(run_dir)
         _check_ended(run_dir, meta, len(rows))
         journals.append((rows, results.read_samples(run_dir)))
+        damaged.append(results.damaged_lines(run_dir))
     machines = Counter(_hostname(m) for m in metas)
     # A machine in more than one run (as the run's host, or an MPI rank's in its
     # rows) gets each run's name after it, so that the runs' devices stay apart.
@@ -170,8 +185,8 @@ def merge(
         sources = []
         journal = results.Journal(merged)
         try:
-            for run_dir, name, meta, (rows, samples) in zip(
-                run_dirs, names, metas, journals, strict=True
+            for run_dir, name, meta, (rows, samples), lost in zip(
+                run_dirs, names, metas, journals, damaged, strict=True
             ):
                 host = named(_hostname(meta), name)
                 for line, row in rows:
@@ -181,7 +196,8 @@ def merge(
                         row["samples_s"] = samples[line]
                     journal.append(row)
                 devices += [dict(d, host=host) for d in meta.get("devices") or []]
-                sources.append({**meta, "run": name, "path": str(run_dir.resolve())})
+                source = {**meta, "run": name, "path": str(run_dir.resolve())}
+                sources.append(source | ({"damaged_lines": lost} if lost else {}))
         finally:
             journal.close()
         starts = [m["start"] for m in metas if m.get("start")]
@@ -203,6 +219,11 @@ def merge(
                     for name, facts in m["kernels"].items()
                 },
                 "merged_from": sources,
+                # A run merged before it ended leaves the merged run short of its
+                # work too: compare fails on it, as on the run itself.
+                "interrupted": any(
+                    m.get("interrupted") or (m.get("start") and not m.get("end")) for m in metas
+                ),
             },
         )
         results.finish(merged, summarise(results.read_journal(merged)))

@@ -65,7 +65,7 @@ def load(run_dir: str | Path) -> pd.DataFrame:
     frame["run"] = run_dir.resolve().name
     frame["run_dir"] = str(run_dir)
     # A merged run's rows name their own hosts (`harness.execution.merge`).
-    host = (meta.get("host") or {}).get("hostname") or ""
+    host = merge.hostname(run_dir, meta)
     frame["host"] = frame["host"].fillna(host) if "host" in frame else host
     add_peaks(frame, meta.get("peaks") or {})
     add_device_kinds(frame, meta.get("devices") or [])

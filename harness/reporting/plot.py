@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import sys
 import textwrap
 from collections.abc import Callable, Iterator, Mapping
@@ -1280,8 +1281,9 @@ def print_progress(i: int, total: int, stem: str) -> None:
 
 
 def save(fig: Figure, stem: Path) -> list[Path]:
-    """Write a figure as PNG and SVG next to each other."""
-    paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
+    """Write a figure as PNG and SVG next to each other (``stem`` plus the suffix:
+    a stem holding a dot, as ``sweep_My.A``, keeps it)."""
+    paths = [stem.with_name(stem.name + ".png"), stem.with_name(stem.name + ".svg")]
     for path in paths:
         fig.savefig(path, dpi=DPI, facecolor="white", bbox_inches="tight")
     return paths
@@ -1298,11 +1300,32 @@ def write_plots(
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     notes: list[str] = []
+    used: set[str] = set()
     for stem, fig, why in figures(frame, baseline, peaks, print_progress):
         if fig is None:
             notes.append(f"skipped {stem}: {why}")
             continue
         if why:
             notes.append(f"{stem} left out rows with unusable values: {why}")
-        written += save(fig, out / stem)
+        written += save(fig, out / file_stem(stem, used))
     return written, notes
+
+
+#: The longest file stem a plot gets, in bytes (file names end at 255 on most disks).
+MAX_STEM_BYTES = 200
+
+
+def file_stem(stem: str, used: set[str]) -> str:
+    """A plot's file name (without suffix) for ``stem``, unique among ``used`` (which
+    it joins): a kernel's name is text of a run folder, and may hold a '/', which
+    would name another folder, or be too long for a file name; such characters
+    become '_', a long name is cut, and a name already given gets a number."""
+    name = re.sub(r"[^\w.+-]", "_", stem)
+    if len(name.encode()) > MAX_STEM_BYTES:
+        name = name.encode()[:MAX_STEM_BYTES].decode(errors="ignore")
+    unique, n = name, 1
+    while unique in used:
+        n += 1
+        unique = f"{name}-{n}"
+    used.add(unique)
+    return unique

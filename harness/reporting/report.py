@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from harness.errors import UsageError
+from harness.execution import merge
 from harness.reporting import portability
 from harness.reporting.frames import peak_bandwidth, timed
 from harness.reporting.portability import POCL_CPU_NAMES
@@ -249,7 +250,13 @@ def build(frame: pd.DataFrame, metas: list[dict[str, Any]], baseline: str | None
             notes.append(f"{meta['run']}: metadata.json is missing or unreadable")
         if meta.get("interrupted") or (meta.get("start") and not meta.get("end")):
             kept = int((frame["run"] == meta["run"]).sum())
-            notes.append(f"{meta['run']}: the run was interrupted; {kept} rows were kept")
+            cut = [
+                str(m.get("run"))
+                for m in merge.inside(meta)
+                if m.get("interrupted") or (m.get("start") and not m.get("end"))
+            ]
+            which = f"merges {', '.join(cut)}, interrupted" if cut else "the run was interrupted"
+            notes.append(f"{meta['run']}: {which}; {kept} rows were kept")
     timings = has_timings(frame)
     baseline_key, baseline_label, missing = find_baseline(frame, baseline)
     if not timings:

@@ -27,6 +27,12 @@ def _num(value: Any, fmt: str) -> str:
     return "-" if value in (None, "") else format(float(value), fmt)
 
 
+def _text(value: Any) -> str:
+    """A cell of text: '-' where the row has no value (a damaged row read as an error
+    keeps no size), never the word None."""
+    return "-" if value in (None, "") else str(value)
+
+
 def label(row: dict[str, Any], params: Collection[str] = ()) -> str:
     """The kernel's name, with the values of its run options (``params``, the names of
     the suite's kernel options: a sort's strategy...) where the row has them,
@@ -74,9 +80,9 @@ def format_rows(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
             (
                 label(row, params),
                 where(row, hosts),
-                str(row.get("precision")),
-                str(row.get("size")),
-                str(row.get("status")),
+                _text(row.get("precision")),
+                _text(row.get("size")),
+                _text(row.get("status")),
                 format_time(row.get("time_median_s")),
                 _num(row.get("gbytes_per_s"), ".3g"),
                 _num(row.get("gflops_per_s"), ".3g"),

@@ -1,0 +1,183 @@
+"""Hostile-user probes, eighth round: a merged run whose sources stopped short
+judged by compare, kernels whose names are no file names plotted, a run folder's
+machine name of the wrong type, RAJAPerf output given as a file, and the rows a
+damaged import reads without a size."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import harness, one_error, run_folder
+
+from harness.backends import cuda_compile
+
+QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
+RAJAPERF = Path(__file__).resolve().parent / "fixtures" / "rajaperf_output"
+
+
+def _edit_metadata(run: Path, **changes: object) -> None:
+    """Set (or, given None, remove) entries of a run's metadata.json."""
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    for key, value in changes.items():
+        if value is None:
+            meta.pop(key, None)
+        else:
+            meta[key] = value
+    path.write_text(json.dumps(meta, indent=2))
+
+
+def _killed_copy(run: Path, parent: Path) -> Path:
+    """A copy of ``run`` as a run killed after its first row: no end, one row, and a
+    start and name of its own (so that it is no copy of ``run``)."""
+    copy = shutil.copytree(run, parent / "run-killed")
+    meta = json.loads((copy / "metadata.json").read_text())
+    _edit_metadata(copy, end=None, start="0" + meta["start"])
+    journal = copy / "journal.jsonl"
+    journal.write_text(journal.read_text().splitlines(keepends=True)[0])
+    return copy
+
+
+def _other_run(tmp_path: Path) -> Path:
+    """A finished run of a kernel the quick run lacks, to merge beside another."""
+    out = tmp_path / "other"
+    args = ["run", "-k", "Stream_COPY", "-b", "cpu", "--size", "1000", "--reps", "3"]
+    assert harness(*args, "--out", str(out)).returncode == 0
+    return run_folder(out)
+
+
+def test_compare_fails_where_the_new_run_merges_a_run_that_never_ended(
+    run: Path, tmp_path: Path
+) -> None:
+    """A merged run has an end of its own: a source killed before its rows passed the
+    gate (exit 0), the rows it never ran 'only in base'."""
+    killed = _killed_copy(run, tmp_path / "killed")
+    merged = harness("merge", str(killed), str(_other_run(tmp_path)), "--out", str(tmp_path / "m"))
+    assert merged.returncode == 0, merged.stderr
+    new = run_folder(tmp_path / "m")
+    assert json.loads((new / "metadata.json").read_text())["interrupted"] is True
+    proc = harness("compare", str(run), str(new))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "only in base" in proc.stdout
+    assert (
+        f"fail: {new} merges {killed.name}, which had not ended (its metadata has no end) when "
+        f"merged, and 1 row(s) of the base are not in {new}: they may be work that run did "
+        "not do"
+    ) in proc.stderr
+    report = harness("report", str(new), "--out", str(tmp_path / "r"))
+    assert f"note: {new.name}: merges {killed.name}, interrupted; 2 rows were kept" in (
+        report.stderr
+    )
+
+
+def test_compare_fails_where_the_new_run_merges_a_journal_with_damaged_lines(
+    run: Path, tmp_path: Path
+) -> None:
+    journal = run / "journal.jsonl"
+    first, second = journal.read_text().splitlines(keepends=True)
+    journal.write_text(first + second[: len(second) // 2] + "\n")
+    merged = harness("merge", str(run), str(_other_run(tmp_path)), "--out", str(tmp_path / "m"))
+    assert merged.returncode == 0, merged.stderr
+    new = run_folder(tmp_path / "m")
+    base = tmp_path / "base"
+    shutil.copytree(run, base)
+    journal_base = base / "journal.jsonl"
+    journal_base.write_text(first + second)
+    _edit_metadata(base, start="0" + json.loads((base / "metadata.json").read_text())["start"])
+    proc = harness("compare", str(base), str(new))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert (
+        f"fail: {new} merges {run.name}, which had 1 damaged journal line(s) when merged, and "
+        f"1 row(s) of the base are not in {new}"
+    ) in proc.stderr
+
+
+def test_kernels_whose_names_are_no_file_names_get_a_plot_each(tmp_path: Path) -> None:
+    """Sweeps of My.A and My.B were both saved as sweep_My.png, one over the other; a
+    kernel named with a '/' stopped the plots with 'free some space'."""
+    names = ("My.A", "My.B", "../../evil")
+    for size in (1000, 2000):
+        folder = tmp_path / f"rajaperf-{size}"
+        folder.mkdir()
+        (folder / "RAJAPerf-kernel-run-data.csv").write_text(
+            "Kernel, Variant, Tuning, Problem size, Checksum, Mean time per rep (sec.)\n"
+            + "".join(f"{n}, Base_Seq, default, {size}, PASSED, {size * 1e-8}\n" for n in names)
+        )
+        (folder / "RAJAPerf-kernel-details.csv").write_text(
+            "Kernel, Problem size, Reps, BytesMoved/rep, FLOPS/rep\n"
+            + "".join(f"{n}, {size}, 10, {8 * size}, {size}\n" for n in names)
+        )
+        proc = harness("import-rajaperf", str(folder), "--out", str(tmp_path / "runs" / str(size)))
+        assert proc.returncode == 0, proc.stderr
+    runs = [str(run_folder(tmp_path / "runs" / str(size))) for size in (1000, 2000)]
+    proc = harness("plot", *runs, "--out", str(tmp_path / "plots"))
+    assert proc.returncode == 0, proc.stderr
+    made = {p.name for p in (tmp_path / "plots").iterdir()}
+    assert {"sweep_My.A.png", "sweep_My.B.png", "sweep_.._.._evil.png"} <= made
+    assert not (tmp_path / "evil.png").exists()
+
+
+def test_a_machine_name_that_is_no_text_is_named(run: Path, tmp_path: Path) -> None:
+    """A hostname of ['a'] raised a pandas ValueError from report, plot, compare and
+    export; merge took it as the text "['a']"."""
+    _edit_metadata(run, host={"hostname": ["a"]})
+    expected = f"{run / 'metadata.json'}: 'host.hostname' is ['a']; text (the machine's name) is "
+    for args in (["report", str(run)], ["merge", str(run), str(_other_run(tmp_path))]):
+        proc = harness(*args, "--out", str(tmp_path / "out"))
+        assert proc.returncode == 2, proc.stderr
+        assert one_error(proc.stderr) == expected + "accepted"
+        assert not (tmp_path / "out").exists()
+
+
+def test_a_rajaperf_file_given_for_its_folder_is_named_as_a_file() -> None:
+    """The line said 'no such folder' of a file that is there."""
+    given = RAJAPERF / "RAJAPerf-kernel-run-data.csv"
+    proc = harness("import-rajaperf", str(given))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"{given}: is a file, not a folder (give raja-perf.exe's --outdir)"
+    )
+
+
+def test_a_damaged_import_row_shows_no_size_as_a_dash(tmp_path: Path) -> None:
+    """An error row read from a damaged line showed its size and precision as None."""
+    folder = shutil.copytree(RAJAPERF, tmp_path / "rajaperf")
+    data = folder / "RAJAPerf-kernel-run-data.csv"
+    data.write_text(data.read_text().replace("2.00000e-05", "1e-300"))
+    proc = harness("import-rajaperf", str(folder), "--out", str(tmp_path / "o"))
+    assert proc.returncode == 0, proc.stderr
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("Stream_COPY   rajaperf:0"))
+    assert line.split()[2:5] == ["f64", "-", "error"]
+    assert "None" not in proc.stdout
+
+
+def test_cuda_compile_of_a_sources_folder_without_cuda_sources_is_no_pass(
+    tmp_path: Path,
+) -> None:
+    """--sources naming a folder of no kernel's source compiled nothing and exited 0
+    ('0 of 0 compiled'): a gate passed on work not done."""
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "NotAKernel.c").write_text("int x;\n")
+    proc = harness("cuda-compile", "--sources", str(tmp_path), "--arch", "80")
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--sources {str(tmp_path)!r}: holds no kernel's CUDA source (cuda/NAME.cu or c/NAME.c, "
+        "NAME a kernel of the suite); give a sources folder laid out as the shipped kernels/"
+    )
+
+
+def test_cuda_compile_counts_an_architecture_given_twice_once(tmp_path: Path) -> None:
+    """--arch 80 80 compiled every source twice and counted each twice."""
+    shipped = Path(__file__).resolve().parent.parent / "kernels" / "c" / "Stream_COPY.c"
+    (tmp_path / "c").mkdir()
+    shutil.copy(shipped, tmp_path / "c")
+    args = ["--sources", str(tmp_path), "--precision", "f64", "f64"]
+    if not cuda_compile.available():
+        pytest.skip(cuda_compile.no_compiler_reason())
+    proc = harness("cuda-compile", *args, "--arch", "80", "80")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["Stream_COPY.c sm_80 f64: ok"]
+    assert proc.stderr.splitlines()[-1] == "1 of 1 compiled"
