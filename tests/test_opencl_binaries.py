@@ -33,11 +33,11 @@ def _row(sources: tuple[Path, ...] = ()) -> dict:
         runner.close()
 
 
-def _ahead(sources: tuple[Path, ...] = ()) -> dict:
+def _ahead(sources: tuple[Path, ...] = (), task: Task = TASK) -> dict:
     """The build-ahead of a timed row, in a fresh session."""
     runner = Runner(RunOptions(sources=sources))
     try:
-        return runner.prepare(TASK)
+        return runner.prepare(task)
     finally:
         runner.close()
 
@@ -55,6 +55,16 @@ def test_the_build_ahead_keeps_its_programs_and_a_row_builds_from_them(cache: Pa
     assert row["status"] == "ok", row["reason"]
     # Read, not written again.
     assert {path: path.stat().st_mtime_ns for path in cache.glob("*.bin")} == stamps
+
+
+def test_a_program_of_more_kernels_than_are_kept_is_not_kept(cache: Path) -> None:
+    """Apps_PRESSURE's program has two kernels: a binary of it would cost PoCL a
+    generic compile of both, more than its rows save."""
+    assert opencl_binaries.KEPT_KERNELS < 2
+    assert _ahead(task=Task("Apps_PRESSURE", "opencl", 0, 1001, "f64"))["status"] == "ok"
+    assert not list(cache.glob("*.bin"))
+    assert _ahead()["status"] == "ok"
+    assert len(list(cache.glob("*.bin"))) == 2
 
 
 def test_a_damaged_binary_is_built_again_from_the_text(cache: Path) -> None:

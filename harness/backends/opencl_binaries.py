@@ -7,14 +7,14 @@ row loads its kernel several times (the size probe, each partition of the
 trial, the verification), in worker processes that each build what they load,
 so those finds were a good part of a row's host cost.
 
-The build-ahead keeps what it builds (`build`'s ``keep``); every build looks
-for a kept binary. A binary is kept under the text, the build options and the
-platform, device and driver that built it, and is written whole (to a
-temporary file renamed into place), so that workers building at once need no
-lock. One that cannot be
-read, or that the driver will not build, is built again from the text; a cache
-that cannot be written costs time, never a result. Deleting the folder
-(`folder`) is always safe.
+The build-ahead keeps what it builds of one kernel (`build`'s ``keep``,
+`KEPT_KERNELS`); every build looks for a kept binary. A binary is kept under
+the text, the build options and the platform, device and driver that built
+it, and is written whole (to a temporary file renamed into place), so that
+workers building at once need no lock. One that cannot be read, or that the
+driver will not build, is built again from the text; a cache that cannot be
+written costs time, never a result. Deleting the folder (`folder`) is always
+safe.
 """
 
 from __future__ import annotations
@@ -26,6 +26,13 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+#: The most kernels a kept program has. Keeping costs a generic compile of each
+#: (over the default suite on two cores: 0.44 s a one-kernel program, 0.9 s a
+#: two-kernel one, 16 s a sort's of 13, where a row saves about 80 ms a build),
+#: so a first run pays for a one-kernel program's binary about what its rows
+#: save, and for larger ones many times more.
+KEPT_KERNELS = 1
 
 
 def folder() -> Path:
@@ -59,10 +66,11 @@ def build(cl: Any, context: Any, device: Any, text: str, options: Sequence[str],
     text does.
 
     Keeping is for programs that other processes will build again (the
-    build-ahead's, for the rows): asking PoCL for a program's binary compiles a
-    generic form of each of its kernels, 0.1 to 0.5 s a kernel the first time
-    (5 s for a sort's program), which a program built once (a mutant's) would
-    only pay for."""
+    build-ahead's, for the rows), of at most `KEPT_KERNELS` kernels: asking PoCL
+    for a program's binary compiles a generic form of each of its kernels, 0.1
+    to 0.5 s a kernel the first time and 1 to 2 s for a sort's, which a program
+    built once (a mutant's) would only pay for, and a row saves back about 80 ms
+    a build."""
     path = folder() / f"{key(device, options, text)}.bin"
     try:
         binary = path.read_bytes()
@@ -74,7 +82,7 @@ def build(cl: Any, context: Any, device: Any, text: str, options: Sequence[str],
         except cl.Error:
             pass
     program = cl.Program(context, text).build(options=list(options))
-    if keep:
+    if keep and program.num_kernels <= KEPT_KERNELS:
         (built,) = program.get_info(cl.program_info.BINARIES)
         _keep(path, built)
     return program
