@@ -154,7 +154,10 @@ def _write_set(
 
     def timing(kernel: str, variant: str, tuning: str) -> str:
         t = per_rep(kernel, variant, tuning)
-        return NOT_RUN if t is None else f"{t * reps[kernel]:.6f}"
+        if t is None:
+            return NOT_RUN
+        # No row of the kernel says how many repetitions ran: their total is unknown.
+        return f"{t * reps[kernel]:.6f}" if reps[kernel] else "Unknown"
 
     emit(
         "timing-Average.csv",
@@ -253,13 +256,16 @@ def _details(
 ) -> str:
     table = []
     for kernel in kernels:
-        first = rows[rows["rp_kernel"] == kernel].iloc[0]
-        size = int(first["size"])
+        mine = rows[rows["rp_kernel"] == kernel]
+        # A row read from a damaged line keeps no size: the kernel's size is another's.
+        sized = mine[mine["size"].notna()]
+        first = (sized if len(sized) else mine).iloc[0]
+        size = _int_text(first["size"])
         facts = _kernel_facts(first, known.get(str(first["kernel"])) or {})
         values = {
-            "Problem size": str(size),
+            "Problem size": size,
             "Reps": str(reps[kernel]),
-            "Iterations/rep": str(size),
+            "Iterations/rep": size,
             "Kernels/rep": _int_text(first["launches"]),
             "BytesMoved/rep": _int_text(first["bytes_per_rep"]),
             "FLOPS/rep": _int_text(first["flops_per_rep"]),
@@ -307,13 +313,13 @@ def _run_data(rows: pd.DataFrame) -> str:
         if row["status"] == "ok" and _number(t) and t > 0:
             numbers = [
                 f"{t:#.6g}",
-                f"{_num(row['bytes_per_rep']) / t / 2**30:#.6g}",
-                f"{_num(row['flops_per_rep']) / t / 1e9:#.6g}",
+                _rate_text(row["bytes_per_rep"], t * 2**30),
+                _rate_text(row["flops_per_rep"], t * 1e9),
             ]
         else:
             numbers = [NOT_RUN] * 3
         names = [row["rp_kernel"], row["rp_variant"], row["rp_tuning"]]
-        table.append([*names, str(int(row["size"])), result, *numbers])
+        table.append([*names, _int_text(row["size"]), result, *numbers])
     widths = [_width(h, [r[i] for r in table], p) for i, (h, _, p) in enumerate(heads)]
     aligns = [a for _, a, _ in heads]
     text = MPI_LINE + "\n"
@@ -323,8 +329,10 @@ def _run_data(rows: pd.DataFrame) -> str:
     return text
 
 
-def _num(value: Any) -> float:
-    return float(value) if _number(value) else 0.0
+def _rate_text(count: Any, per: float) -> str:
+    """A count per repetition over ``per`` as a rate cell; "Unknown" where the row has
+    no count (an imported row without its kernel's details), which is no rate of 0."""
+    return f"{float(count) / per:#.6g}" if _number(count) else "Unknown"
 
 
 def _matrix(

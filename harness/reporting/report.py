@@ -220,7 +220,9 @@ def _num(value: Any, fmt: str = ".3g") -> str:
 
 
 def _size(value: Any) -> str:
-    return str(int(value)) if _finite(value) else "-"
+    """A size as a cell; a size column with an empty cell (a damaged row's) is read
+    as floats, and grouped as text ('100000.0') where rows are keyed by it."""
+    return str(int(float(value))) if _finite(value) else "-"
 
 
 def speedup_text(value: Any) -> str:
