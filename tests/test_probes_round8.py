@@ -220,3 +220,31 @@ def test_rajaperf_files_write_unknown_counts_as_unknown_not_zero(tmp_path: Path)
     assert [c.strip() for c in next(x for x in timing if x.startswith("Basic_DAXPY")).split(",")][
         1:
     ] == ["Unknown", "Not run"]
+
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "my_kernels"
+
+
+def test_list_files_of_a_suite_files_kernel_names_that_file() -> None:
+    """list --files My_SAXPY --suite ... raised LookupError: 'no kernel of the suite'."""
+    proc = harness("list", "--suite", str(EXAMPLE / "kernels.py"), "--files", "My_SAXPY")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[:2] == [
+        "My_SAXPY",
+        f"  description   {EXAMPLE / 'kernels.py'}",
+    ]
+
+
+def test_list_names_a_suite_kernel_whose_flops_raise(tmp_path: Path) -> None:
+    """A description whose flops function raised ended harness list in a traceback."""
+    folder = shutil.copytree(EXAMPLE, tmp_path / "mine")
+    kernels = folder / "kernels.py"
+    text = kernels.read_text()
+    assert text.count("flops=lambda n: 2 * n,") == 1
+    kernels.write_text(text.replace("flops=lambda n: 2 * n,", "flops=lambda n: 1 // 0,"))
+    proc = harness("list", "--suite", str(kernels), "-k", "My")
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"{kernels}: My_SAXPY: its traffic or flops at its default size 1000000 raised "
+        "ZeroDivisionError: integer division or modulo by zero; fix the description"
+    )

@@ -27,10 +27,18 @@ def _implemented_backends(spec: Any) -> list[str]:
     return names
 
 
+def _description_file(spec: KernelSpec) -> Path:
+    """The Python file that holds a kernel's description: a --suite file's (which
+    `suite.module_file`, knowing the shipped modules alone, does not), else the
+    shipped module's."""
+    mine = [path for path, kernels in suite.LOADED.items() if any(k is spec for k in kernels)]
+    return mine[0] if mine else suite.module_file(spec)
+
+
 def _kernel_files(spec: Any) -> list[tuple[str, list[Path]]]:
     """What a kernel is made of: its description's module, then for each group of
     backends that compile the same source, that source with what it includes."""
-    found: list[tuple[str, list[Path]]] = [("description", [suite.module_file(spec)])]
+    found: list[tuple[str, list[Path]]] = [("description", [_description_file(spec)])]
     by_source: dict[Path, list[str]] = {}
     for name in BACKENDS:
         backend = get_backend(name)
@@ -58,11 +66,18 @@ def _si(value: float, unit: str) -> str:
 
 def _per_rep(spec: KernelSpec) -> tuple[str, str, str]:
     """A kernel's default size, and the bytes and FLOPs one repetition there moves
-    and does at f64, as `harness list` shows them."""
+    and does at f64, as `harness list` shows them; UsageError naming the file and
+    the kernel where its description's own functions fail (a user's suite file)."""
     size = spec.default_size
     real = numpy_dtype("real", "f64").itemsize
-    moved = spec.traffic(size, real).moved
-    return str(size), _si(moved, "B"), _si(spec.flops(size), "FLOP") if spec.flops(size) else "-"
+    try:
+        moved, flops = float(spec.traffic(size, real).moved), float(spec.flops(size))
+    except Exception as exc:  # the description is the user's code: any error is theirs
+        raise UsageError(
+            f"{_description_file(spec)}: {spec.name}: its traffic or flops at its default "
+            f"size {size} raised {type(exc).__name__}: {exc}; fix the description"
+        ) from None
+    return str(size), _si(moved, "B"), _si(flops, "FLOP") if flops else "-"
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
