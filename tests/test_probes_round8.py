@@ -248,3 +248,20 @@ def test_list_names_a_suite_kernel_whose_flops_raise(tmp_path: Path) -> None:
         f"{kernels}: My_SAXPY: its traffic or flops at its default size 1000000 raised "
         "ZeroDivisionError: integer division or modulo by zero; fix the description"
     )
+
+
+def test_show_of_a_run_being_written_leaves_its_results_csv_to_the_run(run: Path) -> None:
+    """show rebuilt results.csv from the rows so far in a folder a run was writing:
+    one written just after the run's own would hold fewer rows than the run."""
+    from harness.execution import results
+
+    (run / "results.csv").unlink()
+    with results.lock(run):
+        proc = harness("show", str(run))
+        assert not (run / "results.csv").exists()
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith(f"note: {run} is being written (pid ")
+    assert proc.stderr.endswith("): its rows so far; results.csv is left to that run\n")
+    assert proc.stdout.splitlines()[1].startswith("Stream_TRIAD")
+    assert harness("show", str(run)).returncode == 0
+    assert (run / "results.csv").exists()

@@ -500,7 +500,18 @@ def _cut_short(meta: dict[str, Any]) -> str | None:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    rows = results.ensure_csv(args.run_dir)
+    holder = results.writer(args.run_dir)
+    if holder is None:
+        rows = results.ensure_csv(args.run_dir)
+    else:
+        # A run folder has one writer: the run's own results.csv comes at its end, and
+        # one written here from the rows so far could land after it.
+        rows = results.read_journal(args.run_dir)
+        print(
+            f"note: {args.run_dir} is being written ({holder}): its rows so far; "
+            f"{results.RESULTS} is left to that run",
+            file=sys.stderr,
+        )
     if not rows:
         raise UsageError(
             f"{args.run_dir}: the journal has no readable rows (empty, or every line corrupt)"
