@@ -265,3 +265,34 @@ def test_show_of_a_run_being_written_leaves_its_results_csv_to_the_run(run: Path
     assert proc.stdout.splitlines()[1].startswith("Stream_TRIAD")
     assert harness("show", str(run)).returncode == 0
     assert (run / "results.csv").exists()
+
+
+def test_a_report_into_a_folder_of_an_earlier_reports_other_files_is_refused(
+    quick_run: Path, run: Path, tmp_path: Path
+) -> None:
+    """A report of one run into the folder of an earlier report of two sizes left the
+    earlier size folders (and its report.html) beside the new files, as if this
+    report's."""
+    sized = run / "journal.jsonl"
+    sized.write_text(sized.read_text().replace('"size": 1000,', '"size": 2000,'))
+    _edit_metadata(run, start="0" + json.loads((run / "metadata.json").read_text())["start"])
+    out = tmp_path / "report"
+    both = harness("report", str(quick_run), str(run), "--out", str(out), "--html")
+    assert both.returncode == 0, both.stderr
+    assert (out / "SIZE_000002000" / "RAJAPerf-kernel-run-data.csv").is_file()
+    kept = sorted(p.relative_to(out) for p in out.rglob("*"))
+    proc = harness("report", str(quick_run), "--out", str(out), "--html")
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"output folder {out}: holds 10 file(s) of an earlier report that this one does not "
+        "write (SIZE_000001000/RAJAPerf-checksum.txt, SIZE_000001000/RAJAPerf-kernel-details"
+        ".csv, SIZE_000001000/RAJAPerf-kernel-run-data.csv, ...), which would pass for this "
+        "report's; remove them, or give an empty --out"
+    )
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == kept
+    again = harness("report", str(quick_run), str(run), "--out", str(out))
+    assert again.returncode == 2, again.stderr
+    assert "holds 1 file(s) of an earlier report that this one does not write (report.html)" in (
+        one_error(again.stderr)
+    )
+    assert harness("report", str(quick_run), str(run), "--out", str(out), "--html").returncode == 0

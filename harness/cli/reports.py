@@ -320,12 +320,35 @@ def _cmd_report(args: argparse.Namespace) -> int:
     _check_peaks(frame, args.peak_gbs)
     built = report.build(frame, metas, args.baseline)
     out = _out_dir(args, "report")
+    _check_earlier(out, frame, args.html, _one_reference(frame, baseline_key))
     try:
         return _write_report(args, frame, metas, built, out, baseline_key)
     except OutputError:
         raise
     except OSError as exc:
         raise _written(out, exc) from None
+
+
+def _check_earlier(out: Path, frame: Any, html: bool, reference: str | None) -> None:
+    """UsageError, before anything is written, where ``out`` holds files of an earlier
+    report that this one would not replace (another size's or precision's RAJAPerf
+    files, a report.html this one does not write): read beside the new files, they
+    would pass for this report's."""
+    from harness.reporting import rajaperf_files
+
+    if not out.is_dir():
+        return
+    stale = rajaperf_files.earlier(out) - rajaperf_files.planned(frame, reference)
+    if not html and (out / "report.html").is_file():
+        stale.add(Path("report.html"))
+    if stale:
+        named = sorted(map(str, stale))
+        shown = ", ".join(named[:3]) + (", ..." if len(named) > 3 else "")
+        raise UsageError(
+            f"output folder {out}: holds {len(named)} file(s) of an earlier report that this "
+            f"one does not write ({shown}), which would pass for this report's; remove them, "
+            "or give an empty --out"
+        )
 
 
 def _write_report(

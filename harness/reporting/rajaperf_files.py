@@ -70,6 +70,28 @@ def write_all(
     return written
 
 
+def planned(frame: pd.DataFrame, baseline_key: str | None) -> set[Path]:
+    """The files `write_all` writes for these rows, relative to its ``out``: so that
+    files of an earlier report it would not replace are found before it writes."""
+    found = set()
+    for folder, rows in _file_sets(_prepare(frame)):
+        rows = rows.drop_duplicates(["rp_kernel", "rp_variant", "rp_tuning"], keep="last")
+        names = FILES if _reference_variant(rows, baseline_key) is not None else FILES[:-1]
+        found |= {Path(folder) / f"{PREFIX}-{name}" for name in names}
+    return found
+
+
+def earlier(out: Path) -> set[Path]:
+    """RAJAPerf-format files in ``out`` and its precision and size folders (an earlier
+    report's), relative to ``out``."""
+    names = {f"{PREFIX}-{name}" for name in FILES}
+    found = set()
+    for path in (*out.glob("*"), *out.glob("*/*"), *out.glob("*/*/*")):
+        if path.name in names and path.is_file():
+            found.add(path.relative_to(out))
+    return found
+
+
 def _prepare(frame: pd.DataFrame) -> pd.DataFrame:
     frame = frame.copy()
     frame["rp_kernel"] = [
