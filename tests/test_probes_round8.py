@@ -296,3 +296,54 @@ def test_a_report_into_a_folder_of_an_earlier_reports_other_files_is_refused(
         one_error(again.stderr)
     )
     assert harness("report", str(quick_run), str(run), "--out", str(out), "--html").returncode == 0
+
+
+def test_plots_of_an_earlier_plot_are_never_left_as_these_runs(
+    quick_run: Path, run: Path, tmp_path: Path
+) -> None:
+    """A plot of one run into the folder of an earlier plot of a size sweep left the
+    sweeps beside the new plots; a plot these rows do not make (cross_api) stayed as
+    the earlier one."""
+    sized = run / "journal.jsonl"
+    sized.write_text(sized.read_text().replace('"size": 1000,', '"size": 2000,'))
+    _edit_metadata(run, start="0" + json.loads((run / "metadata.json").read_text())["start"])
+    out = tmp_path / "plots"
+    assert harness("plot", str(quick_run), str(run), "--out", str(out)).returncode == 0
+    made = sorted(p.name for p in out.iterdir())
+    proc = harness("plot", str(quick_run), "--out", str(out))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"output folder {out}: holds 6 plot file(s) of an earlier plot that these runs do not "
+        "make (saturation.png, saturation.svg, sweep_Basic_DAXPY.png, ...), which would pass "
+        "for theirs; remove them, or give an empty --out"
+    )
+    assert sorted(p.name for p in out.iterdir()) == made
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "cross_api.png").write_bytes(b"an earlier plot")
+    (other / "notes.txt").write_text("mine\n")
+    proc = harness("plot", str(quick_run), "--out", str(other))
+    assert proc.returncode == 0, proc.stderr
+    assert f"note: removed the earlier cross_api plot from {other}: these rows make none" in (
+        proc.stderr.splitlines()
+    )
+    assert not (other / "cross_api.png").exists() and (other / "notes.txt").exists()
+
+
+def test_runs_of_one_name_under_folders_of_one_name_are_merged_apart(
+    run: Path, tmp_path: Path
+) -> None:
+    """a/x/run-1 and b/x/run-1 were both named x/run-1: their rows of one device came
+    out alike, and the second run's were dropped as repeats of the first's."""
+    runs = []
+    for parent in ("a", "b"):
+        copy = shutil.copytree(run, tmp_path / parent / "x" / "run-1")
+        meta = json.loads((copy / "metadata.json").read_text())
+        _edit_metadata(copy, start=parent + meta["start"])
+        runs.append(str(copy))
+    proc = harness("merge", *runs, "--out", str(tmp_path / "m"))
+    assert proc.returncode == 0, proc.stderr
+    assert "repeats line" not in proc.stderr
+    merged = run_folder(tmp_path / "m")
+    rows = [json.loads(x) for x in (merged / "journal.jsonl").read_text().splitlines()]
+    assert [r["source_run"] for r in rows] == ["a/x/run-1"] * 2 + ["b/x/run-1"] * 2

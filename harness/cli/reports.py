@@ -399,6 +399,14 @@ def _cmd_plot(args: argparse.Namespace) -> int:
             "no timed rows (a check-only run, or nothing ran ok)"
         )
     out = _out_dir(args, "plots")
+    stale = plot.earlier_plots(out, frame) if out.is_dir() else []
+    if stale:
+        shown = ", ".join(stale[:3]) + (", ..." if len(stale) > 3 else "")
+        raise UsageError(
+            f"output folder {out}: holds {len(stale)} plot file(s) of an earlier plot that "
+            f"these runs do not make ({shown}), which would pass for theirs; remove them, or "
+            "give an empty --out"
+        )
     try:
         written, notes = plot.write_plots(frame, out, args.baseline, dict(args.peak_gbs))
     except OSError as exc:

@@ -136,6 +136,18 @@ def _check_ended(run_dir: Path, meta: dict[str, Any], rows: int) -> None:
         )
 
 
+def run_names(run_dirs: Sequence[Path]) -> list[str]:
+    """Each run's name in a merge: its folder's, or where two share it (runs are named
+    by the second they began, so two made apart can), as many of the folders above
+    it as tell them apart; the same two names would leave their rows alike."""
+    paths = [d.resolve() for d in run_dirs]
+    for depth in range(1, max(len(p.parts) for p in paths) + 1):
+        names = ["/".join(p.parts[-depth:]) for p in paths]
+        if len(set(names)) == len(names):
+            return names
+    return [str(p) for p in paths]
+
+
 def merge(
     run_dirs: Sequence[Path], out: Path, summarise: Callable[[list[dict[str, Any]]], str]
 ) -> Path:
@@ -175,10 +187,7 @@ def merge(
     def named(host: str, run: str) -> str:
         return f"{host} ({run})" if shared[host] > 1 else host
 
-    # Runs are named by the second they began: two made apart can share a name.
-    names = [d.name for d in run_dirs]
-    if len(set(names)) < len(names):
-        names = [f"{d.parent.name}/{d.name}" for d in run_dirs]
+    names = run_names(run_dirs)
 
     def fill(merged: Path) -> None:
         devices: list[dict[str, Any]] = []

@@ -1215,18 +1215,11 @@ def _rate_bars(
     return fig
 
 
-def figures(
-    frame: pd.DataFrame,
-    baseline: str | None = None,
-    peaks: Mapping[str, float] | None = None,
-    progress: Callable[[int, int, str], None] | None = None,
-) -> Iterator[tuple[str, Figure | None, str]]:
-    """Every plot for these rows as (file stem, Figure, the rows it left out), or
-    (stem, None, why it was skipped).
-
-    The rows left out (`usable`) are named as in the figure's own note, or "".
-    ``progress(i, total, stem)`` is called as each plot starts (sweeps make many).
-    """
+def _jobs(
+    frame: pd.DataFrame, baseline: str | None, peaks: Mapping[str, float] | None
+) -> list[tuple[str, Callable[[], Figure], str]]:
+    """Every plot these rows may make, as (file stem, how to make it, the rows it
+    leaves out), made by none of them yet."""
 
     def left_out(rows: pd.DataFrame, columns: tuple[str, ...] = ()) -> str:
         return "; ".join(usable(rows, columns)[1])
@@ -1252,15 +1245,30 @@ def figures(
     ]
     if sweeps:
         jobs.append(("saturation", lambda: plot_saturation(frame), left_out(frame, SWEEP_COLUMNS)))
-    counted = counted_items(frame)
     jobs += [
         (
             f"throughput_{i}",
             lambda i=i: plot_rate(frame, i),
             left_out(frame[frame["items"] == i], (f"{i}_per_s",)),
         )
-        for i in counted
+        for i in counted_items(frame)
     ]
+    return jobs
+
+
+def figures(
+    frame: pd.DataFrame,
+    baseline: str | None = None,
+    peaks: Mapping[str, float] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> Iterator[tuple[str, Figure | None, str]]:
+    """Every plot for these rows as (file stem, Figure, the rows it left out), or
+    (stem, None, why it was skipped).
+
+    The rows left out (`usable`) are named as in the figure's own note, or "".
+    ``progress(i, total, stem)`` is called as each plot starts (sweeps make many).
+    """
+    jobs = _jobs(frame, baseline, peaks)
     for i, (stem, make, dropped) in enumerate(jobs, 1):
         if progress is not None:
             progress(i, len(jobs), stem)
@@ -1268,10 +1276,10 @@ def figures(
             yield stem, make(), dropped
         except NothingToPlot as exc:
             yield stem, None, str(exc)
-    if not sweeps:
+    if not any(stem == "saturation" for stem, _, _ in jobs):
         for stem in ("sweep", "saturation"):
             yield stem, None, "no kernel was timed at several sizes (no size sweep)"
-    if not counted:
+    if not any(stem.startswith("throughput_") for stem, _, _ in jobs):
         yield "throughput", None, "no timed kernel whose size counts items (such as a sort's keys)"
 
 
@@ -1300,15 +1308,55 @@ def write_plots(
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     notes: list[str] = []
-    used: set[str] = set()
+    names = file_stems(frame)
     for stem, fig, why in figures(frame, baseline, peaks, print_progress):
         if fig is None:
             notes.append(f"skipped {stem}: {why}")
+            # An earlier plot of this name, of other rows, would pass for this one's.
+            earlier = [out / f"{names.get(stem, stem)}{ext}" for ext in SUFFIXES]
+            if any(path.is_file() for path in earlier):
+                for path in earlier:
+                    path.unlink(missing_ok=True)
+                notes.append(f"removed the earlier {stem} plot from {out}: these rows make none")
             continue
         if why:
             notes.append(f"{stem} left out rows with unusable values: {why}")
-        written += save(fig, out / file_stem(stem, used))
+        written += save(fig, out / names[stem])
     return written, notes
+
+
+#: The files a plot is saved as, by suffix.
+SUFFIXES = (".png", ".svg")
+#: The plots whose names are their own, besides sweep_<KERNEL> and throughput_<ITEMS>.
+STEMS = (
+    "time_by_kernel",
+    "speedup_heatmap",
+    "bandwidth",
+    "roofline",
+    "cross_api",
+    "transfers",
+    "saturation",
+)
+
+
+def file_stems(frame: pd.DataFrame) -> dict[str, str]:
+    """The file stem (`file_stem`) of each plot these rows may make, by its name."""
+    used: set[str] = set()
+    return {stem: file_stem(stem, used) for stem, _, _ in _jobs(frame, None, None)}
+
+
+def earlier_plots(out: Path, frame: pd.DataFrame) -> list[str]:
+    """The plot files in ``out`` (of an earlier plot) that these rows would neither
+    replace nor remove: another run's sweep of a kernel this one lacks, say."""
+    mine = set(file_stems(frame).values())
+    return sorted(
+        path.name
+        for path in out.glob("*")
+        if path.suffix in SUFFIXES
+        and path.is_file()
+        and (path.stem in STEMS or path.stem.startswith(("sweep_", "throughput_")))
+        and path.stem not in mine
+    )
 
 
 #: The longest file stem a plot gets, in bytes (file names end at 255 on most disks).
