@@ -347,3 +347,28 @@ def test_runs_of_one_name_under_folders_of_one_name_are_merged_apart(
     merged = run_folder(tmp_path / "m")
     rows = [json.loads(x) for x in (merged / "journal.jsonl").read_text().splitlines()]
     assert [r["source_run"] for r in rows] == ["a/x/run-1"] * 2 + ["b/x/run-1"] * 2
+
+
+def test_compare_writes_no_csv_through_a_link_to_a_runs_own_file(
+    quick_run: Path, run: Path, tmp_path: Path
+) -> None:
+    """--csv LINK, a link to a run's journal, replaced the measured rows by the table;
+    a link that loops was found only after comparing."""
+    journal = run / "journal.jsonl"
+    kept = journal.read_bytes()
+    link = tmp_path / "table.csv"
+    link.symlink_to(journal)
+    proc = harness("compare", str(quick_run), str(run), "--csv", str(link))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--csv '{link}': is a run folder's own file ({journal}); give a file outside the run "
+        "folders"
+    )
+    assert journal.read_bytes() == kept
+    loop = tmp_path / "loop.csv"
+    loop.symlink_to(loop)
+    proc = harness("compare", str(quick_run), str(run), "--csv", str(loop))
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--csv '{loop}': a link that leads to itself; give a file in a folder this user can write"
+    )

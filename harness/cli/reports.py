@@ -421,20 +421,25 @@ def _cmd_plot(args: argparse.Namespace) -> int:
 def _check_csv(path: Path) -> None:
     """UsageError, before anything is compared, where --csv cannot be written: a
     folder, a path under a file or a missing folder, a read-only file or folder;
-    or should not be: a run folder's own journal, samples, metadata or results."""
+    or should not be: a run folder's own journal, samples, metadata or results. A
+    link is judged by where it leads, which is what would be written."""
     accepted = "give a file in a folder this user can write"
-    folder = path.parent
+    try:
+        target = path.resolve()
+    except (RuntimeError, OSError):
+        raise UsageError(f"--csv {str(path)!r}: a link that leads to itself; {accepted}") from None
+    folder = target.parent
     run_files = (results.JOURNAL, results.SAMPLES, results.METADATA, results.RESULTS)
-    if path.name in run_files and (folder / results.JOURNAL).is_file():
+    if target.name in run_files and (folder / results.JOURNAL).is_file():
         # A run's own file: what it measured would be replaced by the table.
-        why = "is a run folder's own file"
+        why = "is a run folder's own file" + (f" ({target})" if target != path.absolute() else "")
         accepted = "give a file outside the run folders"
-    elif path.is_dir():
+    elif target.is_dir():
         why = "is a folder"
     elif not folder.is_dir():
         why = f"{folder} is not a folder"
     elif not os.access(folder, os.W_OK | os.X_OK) or (
-        path.exists() and not os.access(path, os.W_OK)
+        target.exists() and not os.access(target, os.W_OK)
     ):
         why = "is read-only"
     else:
@@ -524,9 +529,8 @@ def _cut_short(meta: dict[str, Any]) -> str | None:
     if meta.get("start") and not meta.get("end"):
         return "had not ended (its metadata has no end)"
     damaged = meta.get("damaged_lines")
-    if damaged:
-        count = len(damaged) if isinstance(damaged, list) else damaged
-        return f"had {count} damaged journal line(s)"
+    if isinstance(damaged, list) and damaged:
+        return f"had {len(damaged)} damaged journal line(s)"
     return None
 
 
