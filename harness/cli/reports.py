@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import math
 import os
 import sys
 from pathlib import Path
@@ -78,8 +77,11 @@ def _peak(text: str) -> tuple[str, float]:
         raise argparse.ArgumentTypeError(
             f"{text!r}: expected GB/s such as 900, or DEVICE=GBS such as opencl:0=900"
         ) from None
-    if not 0 < number < math.inf:
-        raise argparse.ArgumentTypeError(f"{text!r}: the peak must be a finite GB/s above 0")
+    if not 0 < number <= results.MAX_RATE:
+        # As a row's rate: past that, a figure is damage, and no row is drawn against it.
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: the peak must be a finite GB/s above 0 and up to {results.MAX_RATE:g}"
+        )
     if sep and not key.strip():
         raise argparse.ArgumentTypeError(
             f"{text!r}: no device before '='; give DEVICE=GBS such as opencl:0=900, or GBS alone"
