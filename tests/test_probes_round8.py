@@ -383,3 +383,32 @@ def test_a_peak_no_device_reaches_is_refused(quick_run: Path, tmp_path: Path) ->
         "1e+15 (see 'harness plot --help')"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_checksums_under_a_missing_kernel_name_are_not_given_to_the_kernel_before(
+    tmp_path: Path,
+) -> None:
+    """With Stream_TRIAD's name line gone from RAJAPerf-checksum.txt, its checksums
+    were read as Stream_COPY's, silently."""
+    folder = shutil.copytree(RAJAPERF, tmp_path / "rajaperf")
+    checksums = folder / "RAJAPerf-checksum.txt"
+    lines = checksums.read_text().splitlines(keepends=True)
+    gone = next(i for i, x in enumerate(lines) if x.strip() == "Stream_TRIAD")
+    checksums.write_text("".join(lines[:gone] + lines[gone + 1 :]))
+    proc = harness("import-rajaperf", str(folder), "--out", str(tmp_path / "o"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        f"warning: {checksums}:{n}: a checksum with no kernel's name before it: left out"
+        for n in (gone + 2, gone + 3)
+    ]
+    rows = [
+        json.loads(x)
+        for x in (run_folder(tmp_path / "o") / "journal.jsonl").read_text().splitlines()
+    ]
+    sums = {(r["kernel"], r["device_id"]): r.get("checksum") for r in rows}
+    assert (
+        sums[("Stream_COPY", "rajaperf:0")]
+        == sums[("Stream_COPY", "rajaperf:1")]
+        == (19998.626827262827)
+    )
+    assert sums[("Stream_TRIAD", "rajaperf:0")] is None

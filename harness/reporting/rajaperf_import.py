@@ -139,11 +139,18 @@ def read_checksums(path: Path) -> dict[tuple[str, str], float]:
     tolerance, checksum, relative difference)."""
     found: dict[tuple[str, str], float] = {}
     kernel = None
-    for _, line in _lines(path):
+    for number, line in _lines(path):
         cells = line.split()
-        if len(cells) == 1 and not set(cells[0]) <= set("-=."):
+        if len(cells) == 1 and set(cells[0]) <= set("-="):
+            # A kernel's section ends with a rule: the next lines are another kernel's,
+            # which a missing name line would leave under this one's name.
+            kernel = None
+        elif len(cells) == 1 and not set(cells[0]) <= set("."):
             kernel = cells[0]
-        elif kernel and len(cells) >= 4 and cells[1] in ("PASSED", "FAILED"):
+        elif len(cells) >= 4 and cells[1] in ("PASSED", "FAILED"):
+            if kernel is None:
+                _warn(path, number, "a checksum with no kernel's name before it: left out")
+                continue
             value = _number(cells[3])
             if value is not None:
                 found[(kernel, cells[0])] = value
