@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import harness, one_error, run_folder
+from conftest import harness, need_backend, one_error, run_folder
 
 from harness.backends import cuda_compile
 
@@ -412,3 +412,28 @@ def test_checksums_under_a_missing_kernel_name_are_not_given_to_the_kernel_befor
         == (19998.626827262827)
     )
     assert sums[("Stream_TRIAD", "rajaperf:0")] is None
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            ["run", *QUICK, "--device", "cpu:²"],
+            "--device 'cpu:²': expected BACKEND:INDEX such as opencl:0",
+        ),
+        (
+            ["mutants", "-k", "Stream_COPY", "-b", "opencl", "--device", "opencl:²"],
+            "--device 'opencl:²': expected BACKEND:INDEX with a backend given to -b",
+        ),
+    ],
+)
+def test_a_device_index_of_a_digit_int_cannot_read_is_one_line(
+    args: list[str], expected: str, tmp_path: Path
+) -> None:
+    """'²' is a digit to str.isdigit and none to int(): cpu:² raised ValueError."""
+    if args[0] == "mutants":
+        need_backend("opencl")
+    proc = harness(*args, "--out", str(tmp_path / "out"))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == expected
+    assert not (tmp_path / "out").exists()

@@ -21,16 +21,22 @@ DEVICE_WORDS = {
 }
 
 
+def is_index(text: str) -> bool:
+    """Whether text is a device index: ASCII digits (str.isdigit takes '²' too, which
+    int() does not)."""
+    return text.isascii() and text.isdigit()
+
+
 def _parse_device(text: str) -> tuple[str, int] | None:
     """BACKEND:INDEX as (backend, index); None for a word or a part of a name."""
     name, sep, index = text.partition(":")
     if not sep or name not in BACKENDS:
-        if sep and index.isdigit():
+        if sep and is_index(index):
             raise UsageError(
                 f"--device {text!r}: unknown backend {name!r}; choose from {', '.join(BACKENDS)}"
             )
         return None
-    if not index.isdigit():
+    if not is_index(index):
         raise UsageError(f"--device {text!r}: expected BACKEND:INDEX such as opencl:0")
     return name, int(index)
 

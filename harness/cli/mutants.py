@@ -17,6 +17,7 @@ from harness.backends import BACKENDS
 from harness.backends import get as get_backend
 from harness.backends.base import DeviceInfo
 from harness.cli import arguments
+from harness.cli.devices import is_index
 from harness.errors import UsageError
 from harness.execution import results
 from harness.execution.workers import Workers
@@ -179,7 +180,7 @@ def _device_id(text: str, backends: Sequence[str], listed: Sequence[DeviceInfo])
         )
     name, sep, index = text.partition(":")
     if sep:
-        if not index.isdigit() or name not in backends:
+        if not is_index(index) or name not in backends:
             raise UsageError(
                 f"--device {text!r}: expected BACKEND:INDEX with a backend given to -b"
             )
