@@ -437,3 +437,21 @@ def test_a_device_index_of_a_digit_int_cannot_read_is_one_line(
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == expected
     assert not (tmp_path / "out").exists()
+
+
+def test_mutants_checked_by_rows_that_launch_nothing_are_not_survivors(tmp_path: Path) -> None:
+    """--strategy library on OpenCL left one row of the check, a sort of one key that
+    launches nothing: every mutant 'survived' a check that ran none of its code."""
+    need_backend("opencl")
+    args = ["-k", "Bitonic_U32", "-b", "opencl", "--strategy", "library", "--sample", "2"]
+    args += ["--precision", "f64", "--fail-under", "0", "--out", str(tmp_path)]
+    proc = harness("mutants", *args)
+    assert proc.returncode == 1, proc.stderr
+    problem = (
+        "unmutated: no row of its check launches a kernel here (1 ok row(s) launch none; the "
+        "others are skipped: the OpenCL backend calls no library routine 'sort'), so no mutant "
+        "could be told from the kernel"
+    )
+    assert f"  {problem}" in proc.stderr.splitlines()
+    assert "survivors" not in proc.stdout
+    assert "opencl:0: no mutant was counted" in proc.stderr

@@ -318,6 +318,16 @@ def run_kernel(
     tasks = [t for t, r in zip(tasks, baseline, strict=True) if r["status"] == "ok"]
     if not tasks:
         return outcomes, f"unmutated: every row skipped: {baseline[0]['reason']}"
+    ran = [r for r in baseline if r["status"] == "ok"]
+    if not any(r.get("launches") for r in ran):
+        # Rows that launch nothing (a sort of one key) cannot tell a mutant from the
+        # kernel: its survival would be no finding of the check.
+        skipped = [r for r in baseline if r["status"] == "skipped"]
+        why = f"; the others are skipped: {skipped[0]['reason']}" if skipped else ""
+        return outcomes, (
+            f"unmutated: no row of its check launches a kernel here ({len(ran)} ok row(s) "
+            f"launch none{why}), so no mutant could be told from the kernel"
+        )
     if lab.fixed_timeout is not None and lab.fixed_timeout < TIMEOUT_MARGIN * slowest:
         return outcomes, (
             f"--timeout {lab.fixed_timeout:g} s is under {TIMEOUT_MARGIN:g}x the unmutated "
