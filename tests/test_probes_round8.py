@@ -1,7 +1,11 @@
 """Hostile-user probes, eighth round: a merged run whose sources stopped short
-judged by compare, kernels whose names are no file names plotted, a run folder's
-machine name of the wrong type, RAJAPerf output given as a file, and the rows a
-damaged import reads without a size."""
+judged by compare, runs of one name merged, kernels whose names are no file names
+plotted, outputs of an earlier report or plot left beside new ones, compare's
+--csv through a link, a run folder being written shown, a machine name of the
+wrong type, damaged RAJAPerf output (a row without its size, counts unknown, a
+kernel's checksum header gone), --device indexes int() cannot read, --suite
+descriptions that raise as they are listed, cuda-compile of nothing or of an
+architecture given twice, and mutants whose check launches nothing."""
 
 from __future__ import annotations
 
