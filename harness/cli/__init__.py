@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import signal
 import sys
@@ -156,12 +157,13 @@ def _load_suite(path: str | Path) -> None:
 SINGLE_PROCESS = ("report", "plot", "merge", "import-rajaperf", "export", "mutants")
 
 
-def _single_process(command: str) -> None:
-    """UsageError where a `SINGLE_PROCESS` command was started as several MPI ranks,
-    or peak as several on one node (each would measure the devices under the
-    others' load, and keep that as their peak)."""
+def _single_process(command: str, writes_csv: bool = False) -> None:
+    """UsageError where a `SINGLE_PROCESS` command (or compare writing --csv) was
+    started as several MPI ranks, or peak as several on one node (each would
+    measure the devices under the others' load, and keep that as their peak)."""
     count = ranks.launched_ranks()
-    if command in SINGLE_PROCESS and count > 1:
+    writes = command in SINGLE_PROCESS or (command == "compare" and writes_csv)
+    if writes and count > 1:
         raise UsageError(
             f"harness {command} was started as {count} MPI ranks, each of which would write "
             "its output: run it once, without mpirun or srun (harness run alone runs as ranks)"
@@ -249,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
             args.argv = argv
             partition.form_override()
-            _single_process(args.command)
+            _single_process(args.command, bool(getattr(args, "csv", None)))
             status = args.handler(args)
             # What is still buffered is written now, where a failure is caught below.
             sys.stdout.flush()
@@ -272,11 +274,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141
     except OutputError as exc:
         # stdout on a full disk (> /dev/full): one line, not a traceback, and nothing
-        # more is tried there at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # more is tried there at exit (where there is a stdout at all).
+        if stdout is not None:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        fix = (
+            "give the command one (a file, a pipe or the terminal)"
+            if exc.errno == errno.EBADF
+            else "send it to a file on a disk with free space"
+        )
         print(
-            f"harness: error: cannot write the standard output ({exc.strerror or exc}); "
-            "send it to a file on a disk with free space",
+            f"harness: error: cannot write the standard output ({exc.strerror or exc}); {fix}",
             file=sys.stderr,
         )
         return 2
@@ -295,7 +302,7 @@ class _Output:
 
     def write(self, text: str) -> int:
         try:
-            return self._stream.write(text)
+            return self._open().write(text)
         except BrokenPipeError:
             raise
         except OSError as exc:
@@ -303,11 +310,18 @@ class _Output:
 
     def flush(self) -> None:
         try:
-            self._stream.flush()
+            self._open().flush()
         except BrokenPipeError:
             raise
         except OSError as exc:
             raise self._failure(exc) from exc
+
+    def _open(self) -> Any:
+        """The stream; OSError (EBADF) where there is none: a process started
+        with its standard output closed (``>&-``) has None for sys.stdout."""
+        if self._stream is None:
+            raise OSError(errno.EBADF, "it is closed")
+        return self._stream
 
     def _failure(self, exc: OSError) -> OutputError:
         self.failed = self.failed or OutputError(exc.errno, exc.strerror)

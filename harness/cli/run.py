@@ -301,7 +301,8 @@ def _show(summary: str, run_dir: Path) -> None:
         print(f"\nrun folder: {run_dir}")
         sys.stdout.flush()
     except OutputError as exc:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        with contextlib.suppress(AttributeError):  # no stdout at all (closed: >&-)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         print(
             f"harness: warning: cannot write the standard output ({exc.strerror or exc}); "
             f"the run is complete, its table in {run_dir / results.SUMMARY}",
