@@ -160,7 +160,7 @@ def _doubling(text: str, parse: Callable[[str], int], what: str, accepted: str) 
 def _power_or_int(text: str) -> int:
     base, caret, exponent = text.partition("^")
     if caret:
-        if base != "2" or not exponent.isdigit():
+        if base != "2" or not (exponent.isascii() and exponent.isdigit()):
             raise ValueError
         return 2 ** int(exponent)
     return int(text)
@@ -224,7 +224,7 @@ def group_sizes(text: str) -> tuple[int, ...]:
     values = []
     for part in text.split(","):
         part = part.strip()
-        value = int(part) if part.isdigit() else 0
+        value = int(part) if part.isascii() and part.isdigit() else 0
         if not (low <= value <= high and value & (value - 1) == 0):
             raise argparse.ArgumentTypeError(
                 f"{part!r} is not a work-group size: expected powers of two from {low} to "

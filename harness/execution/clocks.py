@@ -157,7 +157,7 @@ def nvidia(device: Mapping[str, Any]) -> bool:
 def device_index(device: Mapping[str, Any]) -> int:
     """A device's index within its backend, from its id (``cuda:1``: 1)."""
     index = str(device.get("id", "")).rpartition(":")[2]
-    return int(index) if index.isdigit() else 0
+    return int(index) if index.isascii() and index.isdigit() else 0
 
 
 def columns(before: Sample, after: Sample) -> dict[str, Any]:

@@ -37,7 +37,7 @@ def _bytes(text: str) -> int | None:
     text = text.strip().upper()
     scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
     digits = text[:-1] if scale > 1 else text
-    return int(digits) * scale if digits.isdigit() else None
+    return int(digits) * scale if digits.isascii() and digits.isdigit() else None
 
 
 def host_cache_bytes(root: Path = HOST_CACHES) -> int | None:

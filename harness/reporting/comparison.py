@@ -182,7 +182,7 @@ def match_devices(
 
 def _id_order(device_id: str) -> tuple[str, int]:
     backend, _, index = device_id.partition(":")
-    return backend, int(index) if index.isdigit() else -1
+    return backend, int(index) if index.isascii() and index.isdigit() else -1
 
 
 def compare(
