@@ -121,7 +121,13 @@ def expand(path: Path, _seen: tuple[Path, ...] = ()) -> Expanded:
         raise ValueError(f"{path.name} includes itself")
     lines: list[str] = []
     origin: list[tuple[str, int]] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    raw = path.read_bytes()
+    try:
+        whole = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ValueError(f"{path.name}:{line}: not UTF-8 text") from None
+    for number, line in enumerate(whole.splitlines(), 1):
         match = _INCLUDE.match(line)
         if match:
             inner = expand(path.parent / match.group(1), (*_seen, path))

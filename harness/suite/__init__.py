@@ -232,9 +232,20 @@ def _problem(path: Path, spec: KernelSpec) -> str | None:
             "(its plan launches them; cpu maps each entry to a numpy function)"
         )
     for language in contract.LANGUAGES:
-        problems = contract.problems(spec, language, (path.parent,))
+        try:
+            problems = contract.problems(spec, language, (path.parent,))
+        except ValueError as exc:  # a source that cannot be read as one (not UTF-8)
+            return str(exc)
         if problems:
             return problems[0]
+    for name, measure in (
+        ("traffic", lambda: spec.traffic(spec.default_size, 8)),
+        ("flops", lambda: spec.flops(spec.default_size)),
+    ):
+        try:
+            measure()
+        except Exception as exc:
+            return f"its {name} at its default size {spec.default_size}: {_raised(path, exc)}"
     return None
 
 
@@ -254,6 +265,10 @@ def load_suite(path: Path | str) -> tuple[KernelSpec, ...]:
         return LOADED[path]
     if path.is_dir():
         raise SuiteError(f"--suite {path}: is a folder; give the Python file that defines KERNELS")
+    if path.exists() and not path.is_file():
+        raise SuiteError(
+            f"--suite {path}: not a regular file; give the Python file that defines KERNELS"
+        )
     if not path.is_file():
         raise SuiteError(f"--suite {path}: no such file")
     kernels = _checked(path, _import(path))
