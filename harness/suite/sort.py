@@ -346,15 +346,17 @@ def _wide_plan(n: int, steps: int, tile: int, arrays: tuple[str, ...]) -> list[L
 def bitonic_plan(
     n: int, strategy: str, tile: int, arrays: tuple[str, ...], steps: int = 4
 ) -> list[Launch]:
-    """The compare-exchange launches that sort ``n`` keys (none for n < 2).
+    """The compare-exchange launches that sort ``n`` keys (none for n < 2), or the
+    library's sort (called at every n: a backend without one then says so at
+    every size, rather than passing where a network would launch nothing).
 
     The order is the input scalar ``descending``, not part of the plan, so that
     a check case can sort the same network the other way.
     """
-    if n < 2:
-        return []
     if strategy == "library":
         return [Launch(f"{LIBRARY}sort", 1, 1, (*arrays, "n", "descending"), {"n": n})]
+    if n < 2:
+        return []
     if strategy == "fused":
         return _fused_plan(n, steps, arrays)
     if strategy == "tiled":
