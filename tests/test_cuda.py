@@ -5,6 +5,9 @@ and a machine without the NVIDIA driver gets one clear line, not a traceback."""
 from __future__ import annotations
 
 import dataclasses
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -187,3 +190,21 @@ def test_run_on_cuda_without_driver_exits_with_one_line(tmp_path: Path) -> None:
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and reason in lines[0], proc.stderr
     assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def test_an_interrupted_cuda_compile_keeps_the_compiles_it_has_shown() -> None:
+    """Ctrl-C in harness cuda-compile showed none of the compiles done before it."""
+    _compiler()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "cuda-compile", "--arch", "80"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    first = proc.stdout.readline()
+    proc.send_signal(signal.SIGINT)
+    rest, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130, err
+    shown = [first, *rest.splitlines()]
+    assert first.endswith(": ok\n") and len(shown) < 2 * len(suite.ALL)
+    assert f"{len(shown)} of {len(shown)} compiled before the interrupt" in err.splitlines()

@@ -22,7 +22,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
@@ -257,6 +257,18 @@ def compile_all(
     CompileError when no compiler is available. Compiles run in parallel since
     nvcc takes about a second each.
     """
+    return list(each_compile(specs, arches, precisions, root, compiler))
+
+
+def each_compile(
+    specs: Sequence[KernelSpec],
+    arches: Sequence[int] = CHECK_ARCHES,
+    precisions: Sequence[str] = PRECISIONS,
+    root: Path | None = None,
+    compiler: str | None = None,
+) -> Iterator[CheckResult]:
+    """`compile_all`'s results one by one, in its order, as they are done: an
+    interrupted check keeps (and can show) those it has."""
     compiler = _pick(compiler)
     variants: dict[tuple, tuple[KernelSpec, Path]] = {}
     for spec in specs:
@@ -282,4 +294,4 @@ def compile_all(
         return CheckResult(path, arch, precision, None)
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        return list(pool.map(check, jobs))
+        yield from pool.map(check, jobs)

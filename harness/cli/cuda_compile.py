@@ -65,21 +65,26 @@ def _cmd_cuda_compile(args: argparse.Namespace) -> int:
     specs = (*suite.ALL, *suite.INTERNAL)
     # An architecture or precision given twice would compile (and count) each twice.
     arches, precisions = list(dict.fromkeys(args.arch)), list(dict.fromkeys(args.precision))
+    done = failed = 0
     try:
-        found = cuda_compile.compile_all(specs, arches, precisions, args.sources, args.compiler)
+        # Each as it is done (flushed), so that an interrupt keeps those shown.
+        for r in cuda_compile.each_compile(specs, arches, precisions, args.sources, args.compiler):
+            done += 1
+            failed += r.error is not None
+            status = "ok" if r.error is None else f"error: {r.error}"
+            print(f"{r.source.name} sm_{r.arch} {r.precision}: {status}", flush=True)
     except CompileError as exc:
         print(f"harness: error: {exc}", file=sys.stderr)
         return 2
-    if not found:
+    except KeyboardInterrupt:
+        print(f"{done - failed} of {done} compiled before the interrupt", file=sys.stderr)
+        raise
+    if not done:
         # Nothing compiled is no pass: a gate on it would pass on work not done.
         where = f"--sources {str(args.sources)!r}" if args.sources else "the suite"
         raise UsageError(
             f"{where}: holds no kernel's CUDA source (cuda/NAME.cu or c/NAME.c, NAME a "
             "kernel of the suite); give a sources folder laid out as the shipped kernels/"
         )
-    for r in found:
-        status = "ok" if r.error is None else f"error: {r.error}"
-        print(f"{r.source.name} sm_{r.arch} {r.precision}: {status}")
-    failed = sum(r.error is not None for r in found)
-    print(f"{len(found) - failed} of {len(found)} compiled", file=sys.stderr)
+    print(f"{done - failed} of {done} compiled", file=sys.stderr)
     return 1 if failed else 0
