@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import copy_run, finished_run, harness, one_error
+from conftest import copy_run, finished_run, harness, need_backend, one_error
 
 from harness.execution import peaks, results
 
@@ -220,3 +220,125 @@ def test_a_user_kernel_named_what_no_file_or_choice_can_name_is_refused(
     proc = harness("list", "--suite", str(path))
     assert proc.returncode == 2
     assert one_error(proc.stderr) == f"--suite {path}: {error}"
+
+
+@pytest.mark.parametrize("command", ["list", "devices"])
+def test_a_closed_standard_output_is_one_line(command: str) -> None:
+    """harness list >&- raised AttributeError: Python gives a closed stdout as None."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", command],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "XDG_RUNTIME_DIR": "/tmp"},
+        timeout=300,
+        # The child's fd 1 closed before Python starts (the shell's >&-).
+        preexec_fn=lambda: os.close(1),
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        "cannot write the standard output (it is closed); give the command one (a file, a "
+        "pipe or the terminal)"
+    )
+
+
+def test_a_device_index_of_other_digits_is_compared_without_a_traceback(
+    two_runs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A journal's device_id 'cpu:²' passed str.isdigit, then int() raised."""
+    run = copy_run(two_runs[0], tmp_path)
+    journal = run / results.JOURNAL
+    journal.write_text(journal.read_text().replace('"device_id": "cpu:0"', '"device_id": "cpu:²"'))
+    proc = harness("compare", str(two_runs[1]), str(run))
+    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 0, proc.stderr
+    # Matched by the device itself, whatever its id.
+    assert proc.stdout.count("cpu:0->cpu:²") == 2
+
+
+@pytest.mark.parametrize(
+    ("edit", "error"),
+    [
+        (
+            ("flops=lambda n: 2 * n,", "flops=lambda n: 1 // 0,"),
+            "kernel My_SAXPY: its flops at its default size 1000000: line {line}: "
+            "ZeroDivisionError: integer division or modulo by zero",
+        ),
+        (None, "kernel My_SAXPY: My_SAXPY.c:1: not UTF-8 text"),
+    ],
+)
+def test_a_user_kernel_whose_counts_raise_or_whose_source_is_not_text_is_one_line(
+    edit: tuple[str, str] | None, error: str, tmp_path: Path
+) -> None:
+    """A flops that raises ended run in a traceback and mutants in a crashed worker;
+    a source with a byte that is not UTF-8 was named as line ? of kernels.py."""
+    if edit is None:
+        path = _suite(tmp_path, "KERNELS = (SAXPY, STENCIL2D)", "KERNELS = (SAXPY, STENCIL2D)")
+        source = path.parent / "c" / "My_SAXPY.c"
+        source.write_bytes(b"// caf\xe9\n" + source.read_bytes())
+        line = 0
+    else:
+        path = _suite(tmp_path, *edit)
+        line = path.read_text().splitlines().index("    flops=lambda n: 1 // 0,") + 1
+    for command in ("list", "run"):
+        proc = harness(command, "--suite", str(path), *(["-b", "cpu"] * (command == "run")))
+        assert proc.returncode == 2
+        assert one_error(proc.stderr) == f"--suite {path}: {error.format(line=line)}"
+
+
+def test_a_suite_that_is_no_regular_file_is_named_so() -> None:
+    proc = harness("list", "--suite", os.devnull)
+    assert proc.returncode == 2
+    assert one_error(proc.stderr) == (
+        f"--suite {os.devnull}: not a regular file; give the Python file that defines KERNELS"
+    )
+
+
+def test_a_library_sort_of_one_key_is_skipped_where_no_library_sorts(tmp_path: Path) -> None:
+    """At n=1 the library strategy launched nothing, so its row on OpenCL passed
+    where every other size was skipped: mutants then counted survivors of code no
+    row ran."""
+    need_backend("opencl")
+    args = ["-k", "Bitonic_U32", "-b", "opencl", "cpu", "--strategy", "library"]
+    folder = finished_run(tmp_path, *args, "--sizes", "1,3", "--reps", "3")
+    rows = {(r["device_id"], r["size"]): r for r in results.read_journal(folder)}
+    for size in (1, 3):
+        assert rows["opencl:0", size]["status"] == "skipped"
+        assert rows["opencl:0", size]["reason"] == (
+            "the OpenCL backend calls no library routine 'sort'"
+        )
+        assert rows["cpu:0", size]["status"] == "ok"
+
+
+def test_compare_writing_a_csv_as_several_mpi_ranks_is_refused(
+    two_runs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Each rank of mpirun -n 2 harness compare ... --csv X wrote X."""
+    args = [*map(str, two_runs), "--csv", str(tmp_path / "c.csv")]
+    proc = harness("compare", *args, env={"OMPI_COMM_WORLD_SIZE": "2"})
+    assert proc.returncode == 2
+    assert one_error(proc.stderr).startswith("harness compare was started as 2 MPI ranks")
+    assert not (tmp_path / "c.csv").exists()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "why"),
+    [
+        ("device_id", "", "'device_id' is empty"),
+        ("max_rel_error", -1, "'max_rel_error' is -1; an error from 0 is accepted"),
+        ("time_min_s", 1.0, "'time_min_s' (1) is above 'time_median_s'"),
+    ],
+)
+def test_a_journal_line_no_run_writes_is_skipped_and_named(
+    field: str, value: object, why: str, two_runs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    run = copy_run(two_runs[0], tmp_path)
+    journal = run / results.JOURNAL
+    lines = journal.read_text().splitlines()
+    lines[1] = json.dumps({**json.loads(lines[1]), field: value})
+    journal.write_text("\n".join(lines) + "\n")
+    proc = harness("show", str(run))
+    assert proc.returncode == 0, proc.stderr
+    (warning,) = [w for w in proc.stderr.splitlines() if w.startswith(f"warning: {journal}:2:")]
+    assert why in warning
+    assert "1 ok, 0 fail, 0 error" in proc.stdout

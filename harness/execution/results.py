@@ -15,6 +15,7 @@ import codecs
 import contextlib
 import csv
 import io
+import itertools
 import json
 import math
 import os
@@ -640,6 +641,8 @@ def parse_row(line: bytes) -> dict[str, Any]:
     for key in REQUIRED:
         if not isinstance(row.get(key), str):
             raise ValueError(f"no {key!r}" if key not in row else f"{key!r} is not text")
+        if not row[key].strip():
+            raise ValueError(f"{key!r} is empty")
     for key in TEXT:
         if row.get(key) is not None and not isinstance(row[key], str):
             raise ValueError(f"{key!r} is a {_kind(row[key])}, not text")
@@ -663,6 +666,14 @@ def parse_row(line: bytes) -> dict[str, Any]:
     # Every row is written with its backend, which reports colour and group by.
     if not isinstance(row.get("backend"), str):
         raise ValueError("no 'backend'" if "backend" not in row else "'backend' is not text")
+    error = row.get("max_rel_error")
+    if isinstance(error, (int, float)) and error < 0:
+        raise ValueError(f"'max_rel_error' is {error}; an error from 0 is accepted")
+    times = [(k, row.get(k)) for k in ("time_min_s", "time_median_s", "time_max_s")]
+    given = [(k, v) for k, v in times if isinstance(v, (int, float))]
+    for (low, a), (high, b) in itertools.pairwise(given):
+        if a > b:
+            raise ValueError(f"{low!r} ({a:g}) is above {high!r} ({b:g}); no samples give that")
     return row
 
 
