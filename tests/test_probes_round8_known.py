@@ -342,3 +342,21 @@ def test_a_journal_line_no_run_writes_is_skipped_and_named(
     (warning,) = [w for w in proc.stderr.splitlines() if w.startswith(f"warning: {journal}:2:")]
     assert why in warning
     assert "1 ok, 0 fail, 0 error" in proc.stdout
+
+
+def test_a_baseline_id_of_two_hosts_devices_is_refused_and_one_named_is_taken(
+    two_runs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """--baseline cpu:0 on a merge of two runs took the first host's cpu:0 without
+    a word."""
+    out = tmp_path / "merged"
+    assert harness("merge", *map(str, two_runs), "--out", str(out)).returncode == 0
+    (merged,) = out.iterdir()
+    proc = harness("report", str(merged), "--baseline", "cpu:0", "--out", str(tmp_path / "r"))
+    assert proc.returncode == 2
+    error = one_error(proc.stderr)
+    assert error.startswith("--baseline 'cpu:0': names 2 devices in these runs (")
+    first = error.split("(", 1)[1].split("; ")[0]
+    proc = harness("report", str(merged), "--baseline", first, "--out", str(tmp_path / "r"))
+    assert proc.returncode == 0, proc.stderr
+    assert first in (tmp_path / "r" / "report.md").read_text()

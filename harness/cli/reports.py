@@ -127,8 +127,9 @@ def _common(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
         "--baseline",
         metavar="BACKEND|DEVICE",
-        help="speedups are over this backend's first device, or this device "
-        "(such as opencl:0); default: cpu",
+        help="speedups are over this backend's first device, or this device (such as "
+        "opencl:0, or as the report names it where one id is a device of several "
+        "hosts); default: each kernel's fastest CPU row (numpy, or an OpenCL CPU device)",
     )
     parser.add_argument(
         "--peak-gbs",

@@ -113,8 +113,9 @@ def cpu_rows(frame: pd.DataFrame) -> pd.Series:
 def find_baseline(frame: pd.DataFrame, baseline: str | None) -> tuple[str | None, str, str]:
     """The baseline's series key and label, and a note when there is none.
 
-    ``baseline`` is a backend (its first device in the rows is used) or a
-    device id such as ``opencl:0``. None means the fastest CPU row of each
+    ``baseline`` is a backend (its first device in the rows is used), a
+    device id such as ``opencl:0`` (where it names one device), or a device as
+    the report names it (``series``). None means the fastest CPU row of each
     kernel (`FASTEST_CPU`, see `baselines`); a run without CPU rows then only
     gets a note, where a named baseline that is absent is an error.
     """
@@ -122,10 +123,20 @@ def find_baseline(frame: pd.DataFrame, baseline: str | None) -> tuple[str | None
         if cpu_rows(frame).any():
             return FASTEST_CPU, FASTEST_CPU_LABEL, ""
         return None, "", "no speedups: the runs have no CPU rows (choose a baseline: --baseline)"
-    match = frame[(frame["backend"] == baseline) | (frame["device_id"] == baseline)]
+    named = frame[frame["series"] == baseline]
+    match = named if not named.empty else frame[frame["device_id"] == baseline]
+    if match.empty:
+        match = frame[frame["backend"] == baseline]
     if match.empty:
         have = ", ".join(dict.fromkeys([*frame["backend"], *frame["device_id"]]))
         raise UsageError(f"--baseline {baseline!r}: not in these runs; they have {have}")
+    devices = list(dict.fromkeys(match["series"]))
+    if len(devices) > 1 and baseline in set(frame["device_id"]):
+        # One id, several devices: a merged run's hosts, or runs of several machines.
+        raise UsageError(
+            f"--baseline {baseline!r}: names {len(devices)} devices in these runs "
+            f"({'; '.join(devices)}); give one of them as it is named there"
+        )
     first = match.iloc[0]
     return str(first["series_key"]), str(first["series"]), ""
 
