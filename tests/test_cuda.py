@@ -39,7 +39,7 @@ def _compiler(name: str | None = None) -> str:
 def test_every_cuda_source_compiles_for_sm80_and_sm90() -> None:
     compiler = _compiler()
     every = (*suite.ALL, *suite.INTERNAL)
-    results = cuda_compile.compile_all(every, (80, 90), PRECISIONS, compiler=compiler)
+    results = list(cuda_compile.compile_all(every, (80, 90), PRECISIONS, compiler=compiler))
     assert {r.source.stem for r in results} == {k.source_name for k in every}
     assert results, "no CUDA source was compiled"
     assert {(r.arch, r.precision) for r in results} == {

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -188,16 +189,22 @@ def test_cuda_compile_counts_an_architecture_given_twice_once(tmp_path: Path) ->
     assert proc.stderr.splitlines()[-1] == "1 of 1 compiled"
 
 
-def test_a_report_of_an_import_with_a_damaged_row_is_written(tmp_path: Path) -> None:
-    """An error row without a size (read from a damaged line) raised ValueError from
-    the report's cross-API table and its RAJAPerf files."""
+def _report_of_import(tmp_path: Path, name: str, edit: Callable[[str], str]) -> Path:
+    """The report folder of an import of RAJAPerf's output with file ``name`` edited."""
     folder = shutil.copytree(RAJAPERF, tmp_path / "rajaperf")
-    data = folder / "RAJAPerf-kernel-run-data.csv"
-    data.write_text(data.read_text().replace("2.00000e-05", "1e-300"))
+    (folder / name).write_text(edit((folder / name).read_text()))
     assert harness("import-rajaperf", str(folder), "--out", str(tmp_path / "o")).returncode == 0
     out = tmp_path / "report"
     proc = harness("report", str(run_folder(tmp_path / "o")), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
+    return out
+
+
+def test_a_report_of_an_import_with_a_damaged_row_is_written(tmp_path: Path) -> None:
+    """An error row without a size (read from a damaged line) raised ValueError from
+    the report's cross-API table and its RAJAPerf files."""
+    data = "RAJAPerf-kernel-run-data.csv"
+    out = _report_of_import(tmp_path, data, lambda text: text.replace("2.00000e-05", "1e-300"))
     lines = (out / "RAJAPerf-kernel-run-data.csv").read_text().splitlines()
     damaged = next(x for x in lines if x.startswith("Stream_COPY    , rajaperf:0"))
     assert [c.strip() for c in damaged.split(",")][3:5] == ["Unknown", "Not run"]
@@ -209,15 +216,11 @@ def test_a_report_of_an_import_with_a_damaged_row_is_written(tmp_path: Path) -> 
 def test_rajaperf_files_write_unknown_counts_as_unknown_not_zero(tmp_path: Path) -> None:
     """A row without bytes, FLOPs or repetitions (an import without its kernel's
     details) was written at 0 GiB/s and 0 GFLOP/s, and a total runtime of 0."""
-    folder = shutil.copytree(RAJAPERF, tmp_path / "rajaperf")
-    details = folder / "RAJAPerf-kernel-details.csv"
-    details.write_text(
-        "".join(x for x in details.read_text().splitlines(keepends=True) if "Basic_DAXPY" not in x)
+    out = _report_of_import(
+        tmp_path,
+        "RAJAPerf-kernel-details.csv",
+        lambda text: "".join(x for x in text.splitlines(keepends=True) if "Basic_DAXPY" not in x),
     )
-    assert harness("import-rajaperf", str(folder), "--out", str(tmp_path / "o")).returncode == 0
-    out = tmp_path / "report"
-    proc = harness("report", str(run_folder(tmp_path / "o")), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
     run_data = (out / "RAJAPerf-kernel-run-data.csv").read_text().splitlines()
     daxpy = next(x for x in run_data if x.startswith("Basic_DAXPY    , rajaperf:0"))
     assert [c.strip() for c in daxpy.split(",")][5:] == ["3.00000e-05", "Unknown", "Unknown"]

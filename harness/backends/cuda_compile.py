@@ -248,27 +248,17 @@ def compile_all(
     precisions: Sequence[str] = PRECISIONS,
     root: Path | None = None,
     compiler: str | None = None,
-) -> list[CheckResult]:
+) -> Iterator[CheckResult]:
     """Compile each of ``specs``' CUDA source (its own .cu, else the shared C body)
     for each architecture and precision, once per distinct set of constants;
     one result per compile, errors included. With ``root``, a sources folder
     laid out like ``--sources`` (cuda/, c/), only the kernels it has a source for.
 
-    CompileError when no compiler is available. Compiles run in parallel since
-    nvcc takes about a second each.
+    CompileError (at the first result) when no compiler is available. Compiles
+    run in parallel since nvcc takes about a second each; results come one by
+    one, in this order, as they are done, so that an interrupted check keeps
+    (and can show) those it has.
     """
-    return list(each_compile(specs, arches, precisions, root, compiler))
-
-
-def each_compile(
-    specs: Sequence[KernelSpec],
-    arches: Sequence[int] = CHECK_ARCHES,
-    precisions: Sequence[str] = PRECISIONS,
-    root: Path | None = None,
-    compiler: str | None = None,
-) -> Iterator[CheckResult]:
-    """`compile_all`'s results one by one, in its order, as they are done: an
-    interrupted check keeps (and can show) those it has."""
     compiler = _pick(compiler)
     variants: dict[tuple, tuple[KernelSpec, Path]] = {}
     for spec in specs:

@@ -68,7 +68,7 @@ def _cmd_cuda_compile(args: argparse.Namespace) -> int:
     done = failed = 0
     try:
         # Each as it is done (flushed), so that an interrupt keeps those shown.
-        for r in cuda_compile.each_compile(specs, arches, precisions, args.sources, args.compiler):
+        for r in cuda_compile.compile_all(specs, arches, precisions, args.sources, args.compiler):
             done += 1
             failed += r.error is not None
             status = "ok" if r.error is None else f"error: {r.error}"
