@@ -48,7 +48,7 @@ from harness.backends.base import DeviceInfo
 from harness.errors import UsageError
 from harness.execution import metadata
 from harness.execution.flush import last_level_cache
-from harness.execution.results import keys_once
+from harness.execution.results import load_json
 from harness.execution.runner import Runner, Task, largest_size, size_for_memory
 from harness.execution.sampling import StopRule
 
@@ -117,7 +117,7 @@ def read_store(path: Path | None = None) -> dict[str, Any]:
     if path.exists() and not path.is_file():
         raise StoreError(f"peaks store {path}: not a regular file; point HARNESS_PEAKS at a file")
     try:
-        stored = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=keys_once)
+        stored = load_json(path.read_text(encoding="utf-8"))
     except (FileNotFoundError, NotADirectoryError):
         return {}
     except json.JSONDecodeError as exc:

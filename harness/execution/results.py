@@ -526,7 +526,7 @@ def _parse_samples(line: bytes) -> tuple[int, list[float], dict[str, Any]]:
     """One samples.jsonl line as (row, seconds, what else it names: its kernel
     and device); ValueError saying what is wrong."""
     try:
-        entry = json.loads(line, object_pairs_hook=keys_once)
+        entry = load_json(line)
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise ValueError("not JSON text") from None
     if not isinstance(entry, dict):
@@ -623,6 +623,46 @@ def keys_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
+#: The deepest nesting of brackets a run folder's JSON may hold: what the harness writes
+#: nests a few levels (a merge of merged runs a few more). Past a few hundred, Python's
+#: parser, and the copies pandas makes of a run's metadata, exceed the recursion limit.
+MAX_NESTING = 64
+
+
+def load_json(text: str | bytes) -> Any:
+    """``json.loads`` with `keys_once`; JSONDecodeError, as for other damage, where
+    brackets nest past `MAX_NESTING` levels (a RecursionError, a traceback, before),
+    at the bracket that does, so that every reader names its line."""
+    doc = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+    if doc.count("[") + doc.count("{") > MAX_NESTING:
+        at = _too_deep(doc)
+        if at is not None:
+            raise json.JSONDecodeError(f"nested deeper than {MAX_NESTING} levels", doc, at)
+    return json.loads(text, object_pairs_hook=keys_once)
+
+
+def _too_deep(text: str) -> int | None:
+    """Where a bracket of JSON ``text`` opens past `MAX_NESTING` levels (brackets
+    inside strings left out), or None where none does."""
+    depth = 0
+    quoted = escaped = False
+    for i, char in enumerate(text):
+        if escaped:
+            escaped = False
+        elif quoted:
+            escaped = char == "\\"
+            quoted = char != '"'
+        elif char == '"':
+            quoted = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return i
+        elif char in "]}":
+            depth -= 1
+    return None
+
+
 def parse_row(line: bytes) -> dict[str, Any]:
     """One journal line as a row; ValueError saying what is wrong with it, naming
     the field: not a JSON object, a required field missing, a status not in
@@ -633,7 +673,7 @@ def parse_row(line: bytes) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise ValueError("not UTF-8 text") from None
     try:
-        row = json.loads(text, object_pairs_hook=keys_once)
+        row = load_json(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"not JSON ({exc.msg})") from None
     if not isinstance(row, dict):
@@ -884,7 +924,7 @@ def read_metadata(run_dir: Path) -> dict[str, Any]:
         line = raw[: exc.start].count(b"\n") + 1
         raise RunFolderError(f"{path}:{line}: not UTF-8 text") from None
     try:
-        meta = json.loads(text, object_pairs_hook=keys_once)
+        meta = load_json(text)
     except json.JSONDecodeError as exc:
         raise RunFolderError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
     except RepeatedKey as exc:
