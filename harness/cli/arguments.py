@@ -236,12 +236,19 @@ def group_sizes(text: str) -> tuple[int, ...]:
 
 def path(text: str) -> Path:
     """A file or folder name: not empty nor blank, which would name the current
-    folder (``Path("")`` is ``.``) and write or read there unasked. A leading ``~``
-    is the home folder, as a shell has it where it expands none (``--out=~/runs``,
-    a script's quotes): not a folder named ``~`` made in the current one."""
+    folder (``Path("")`` is ``.``) and write or read there unasked, nor holding a NUL,
+    which no file name can (from Python, ``out="a\\0b"`` raised ValueError mid-run).
+    A leading ``~`` is the home folder, as a shell has it where it expands none
+    (``--out=~/runs``, a script's quotes): not a folder named ``~`` made in the
+    current one."""
     if not text.strip():
         raise argparse.ArgumentTypeError(
             f"{text!r} is no path: give a file or folder name ('.' for the current folder)"
+        )
+    if "\0" in text:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is no path: it holds a NUL character, which no file name can; give "
+            "a file or folder name without it"
         )
     try:
         return Path(text).expanduser()
