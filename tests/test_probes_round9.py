@@ -4,6 +4,12 @@ plots cut short by a signal while a file is being saved."""
 
 from __future__ import annotations
 
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +19,28 @@ QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
 
 #: Brackets nested far past Python's recursion limit.
 DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def interrupted(
+    args: list[str], seen: str, signum: int = signal.SIGINT
+) -> subprocess.CompletedProcess:
+    """``harness ARGS``, sent ``signum`` once its stderr shows ``seen``; what it printed."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")},
+    )
+    assert proc.stderr is not None
+    err = b""
+    deadline = time.monotonic() + 60
+    while seen.encode() not in err:
+        assert time.monotonic() < deadline and proc.poll() is None, err.decode()
+        if select.select([proc.stderr], [], [], 0.05)[0]:
+            err += os.read(proc.stderr.fileno(), 65536)
+    proc.send_signal(signum)
+    out, rest = proc.communicate(timeout=60)
+    return subprocess.CompletedProcess(args, proc.returncode, out.decode(), (err + rest).decode())
 
 
 def _nest_in_metadata(run: Path, depth: int) -> int:
@@ -101,3 +129,41 @@ def test_the_api_refuses_a_path_holding_a_nul(
         raised.value
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_cut_short_by_an_interrupt_is_never_left(tmp_path: Path) -> None:
+    """A plot interrupted while matplotlib saved it left a PNG or SVG cut short under
+    its own name, looking whole; a text file so interrupted left its .tmp beside it."""
+    from harness.execution import results
+
+    path = tmp_path / "time_by_kernel.svg"
+    path.write_text("<svg>an earlier plot</svg>\n")
+
+    def cut_short(tmp: Path) -> None:
+        tmp.write_text("<svg>half")
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        results.write_whole(path, cut_short)
+    assert path.read_text() == "<svg>an earlier plot</svg>\n"
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
+@pytest.mark.full  # two plots: seconds of matplotlib each
+def test_a_plot_interrupted_leaves_no_earlier_plot_beside_its_own(
+    quick_run: Path, tmp_path: Path
+) -> None:
+    """A plot into the folder of an earlier one, stopped after its first figure, left
+    the earlier plot's other figures beside the new one, as if this plot's."""
+    out = tmp_path / "plots"
+    assert harness("plot", str(quick_run), "--out", str(out)).returncode == 0
+    earlier = sorted(p.name for p in out.iterdir())
+    proc = interrupted(["plot", str(quick_run), "--out", str(out)], "[2/")
+    assert proc.returncode == 130, proc.stderr
+    assert "Traceback" not in proc.stderr
+    kept = sorted(p.name for p in out.iterdir())
+    assert kept == ["time_by_kernel.png", "time_by_kernel.svg"], (earlier, kept)
+    assert (
+        f"note: plot interrupted: removed {len(earlier) - 2} file(s) of an earlier plot from "
+        f"{out} that this one had not yet replaced"
+    ) in proc.stderr.splitlines()

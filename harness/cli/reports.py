@@ -8,9 +8,11 @@ the command line starts fast and works without them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -317,19 +319,49 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_report(args: argparse.Namespace) -> int:
     frame, metas = _load(args.run_dirs)
-    from harness.reporting import report
+    from harness.reporting import rajaperf_files, report
 
     baseline_key, _, _ = report.find_baseline(frame, args.baseline)
     _check_peaks(frame, args.peak_gbs)
     built = report.build(frame, metas, args.baseline)
     out = _out_dir(args, "report")
-    _check_earlier(out, frame, args.html, _one_reference(frame, baseline_key))
+    reference = _one_reference(frame, baseline_key)
+    _check_earlier(out, frame, args.html, reference)
+    planned = [
+        out / "report.md",
+        out / "report.html",
+        *map(out.joinpath, rajaperf_files.planned(frame, reference)),
+    ]
     try:
-        return _write_report(args, frame, metas, built, out, baseline_key)
+        with _no_earlier_left(out, planned, "report"):
+            return _write_report(args, frame, metas, built, out, baseline_key)
     except OutputError:
         raise
     except OSError as exc:
         raise _written(out, exc) from None
+
+
+@contextlib.contextmanager
+def _no_earlier_left(out: Path, planned: list[Path], what: str) -> Iterator[None]:
+    """Where the writing is interrupted (Ctrl-C, SIGTERM), remove the files of
+    ``planned`` that an earlier report or plot left in ``out`` and this one had not
+    yet replaced: beside the files this one wrote, they would pass for its own (a
+    report.md of other runs beside this report's RAJAPerf files)."""
+    before = {path: path.stat().st_ino for path in planned if path.is_file()}
+    try:
+        yield
+    except KeyboardInterrupt:
+        # Every file is replaced whole (a new inode), so one of the same inode is earlier.
+        stale = [p for p, inode in before.items() if p.is_file() and p.stat().st_ino == inode]
+        for path in stale:
+            path.unlink(missing_ok=True)
+        if stale:
+            print(
+                f"\nnote: {what} interrupted: removed {len(stale)} file(s) of an earlier {what} "
+                f"from {out} that this one had not yet replaced",
+                file=sys.stderr,
+            )
+        raise
 
 
 def _check_earlier(out: Path, frame: Any, html: bool, reference: str | None) -> None:
@@ -380,8 +412,8 @@ def _write_report(
                 continue
             caption = fig.get_suptitle() or fig.axes[0].get_title(loc="left")
             images.append((caption, html.figure_png(fig)))
-        paths[1].write_text(html.to_html(built, images, skipped), encoding="utf-8")
-    paths[0].write_text(report.to_markdown(built), encoding="utf-8")
+        results.write_text(paths[1], html.to_html(built, images, skipped))
+    results.write_text(paths[0], report.to_markdown(built))
     for note in built.notes:
         print(f"note: {note}", file=sys.stderr)
     for path in [*paths, *written]:
@@ -410,8 +442,12 @@ def _cmd_plot(args: argparse.Namespace) -> int:
             f"these runs do not make ({shown}), which would pass for theirs; remove them, or "
             "give an empty --out"
         )
+    planned = [
+        out / f"{stem}{ext}" for stem in plot.file_stems(frame).values() for ext in plot.SUFFIXES
+    ]
     try:
-        written, notes = plot.write_plots(frame, out, args.baseline, dict(args.peak_gbs))
+        with _no_earlier_left(out, planned, "plot"):
+            written, notes = plot.write_plots(frame, out, args.baseline, dict(args.peak_gbs))
     except OSError as exc:
         raise _written(out, exc) from None
     for note in notes:

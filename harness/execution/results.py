@@ -420,18 +420,29 @@ def write_json(path: Path, data: Any) -> None:
     write_text(path, json.dumps(data, indent=2, default=str) + "\n")
 
 
-def write_text(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file, then rename it over ``path``; on failure
-    the old file stays and the temporary one goes."""
+def write_whole(path: Path, write: Callable[[Path], None]) -> None:
+    """Have ``write`` write a temporary file beside ``path``, then rename it over
+    ``path``: on a failure or an interruption (Ctrl-C, SIGTERM) the old file stays
+    and the temporary one goes, so that no file is left cut short (a plot saved
+    half-way, under its own name, looked whole)."""
     tmp = path.with_name(path.name + ".tmp")
     try:
-        with tmp.open("w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        write(tmp)
         os.replace(tmp, path)
-    except OSError:
+    except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
         raise
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write ``text`` whole or not at all (`write_whole`)."""
+
+    def write(tmp: Path) -> None:
+        with tmp.open("w", encoding="utf-8", newline="") as f:
+            f.write(text)
+
+    write_whole(path, write)
 
 
 class Journal:

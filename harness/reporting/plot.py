@@ -1290,10 +1290,15 @@ def print_progress(i: int, total: int, stem: str) -> None:
 
 def save(fig: Figure, stem: Path) -> list[Path]:
     """Write a figure as PNG and SVG next to each other (``stem`` plus the suffix:
-    a stem holding a dot, as ``sweep_My.A``, keeps it)."""
+    a stem holding a dot, as ``sweep_My.A``, keeps it), each whole or not at all."""
     paths = [stem.with_name(stem.name + ".png"), stem.with_name(stem.name + ".svg")]
     for path in paths:
-        fig.savefig(path, dpi=DPI, facecolor="white", bbox_inches="tight")
+        results.write_whole(
+            path,
+            lambda tmp, kind=path.suffix[1:]: fig.savefig(
+                tmp, format=kind, dpi=DPI, facecolor="white", bbox_inches="tight"
+            ),
+        )
     return paths
 
 

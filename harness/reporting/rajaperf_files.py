@@ -33,6 +33,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from harness.execution import results
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -161,7 +163,7 @@ def _write_set(
 
     def emit(name: str, text: str) -> None:
         path = out / f"{PREFIX}-{name}"
-        path.write_text(text, encoding="utf-8")
+        results.write_text(path, text)
         paths.append(path)
 
     emit("kernel-details.csv", _details(rows, kernels, reps, facts))
