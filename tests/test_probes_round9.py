@@ -167,3 +167,22 @@ def test_a_plot_interrupted_leaves_no_earlier_plot_beside_its_own(
         f"note: plot interrupted: removed {len(earlier) - 2} file(s) of an earlier plot from "
         f"{out} that this one had not yet replaced"
     ) in proc.stderr.splitlines()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_after_the_command_is_over_leaves_its_status(signum: int) -> None:
+    """A signal in the moments Python takes to exit after a command that wrote
+    everything killed the process by it: status -15 (143) for SIGTERM, or a
+    KeyboardInterrupt raised as it shut down (-2)."""
+    code = (
+        "import os, sys\n"
+        "sys.argv = ['harness', 'list', '-k', 'Stream_TRIAD']\n"
+        "from harness.__main__ import entry\n"
+        "status = entry()\n"
+        f"os.kill(os.getpid(), {int(signum)})\n"
+        "sys.exit(status)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0].split()[0] == "kernel"
+    assert proc.stderr == ""
