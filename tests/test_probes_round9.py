@@ -4,6 +4,7 @@ plots cut short by a signal while a file is being saved."""
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import signal
@@ -186,3 +187,21 @@ def test_a_signal_after_the_command_is_over_leaves_its_status(signum: int) -> No
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[0].split()[0] == "kernel"
     assert proc.stderr == ""
+
+
+def test_a_report_of_a_run_being_written_says_so_not_interrupted(run: Path, tmp_path: Path) -> None:
+    """A report of a run still running said 'the run was interrupted; 2 rows were
+    kept', of a run that was neither."""
+    from harness.execution import results
+
+    meta = json.loads((run / "metadata.json").read_text())
+    del meta["end"]
+    (run / "metadata.json").write_text(json.dumps(meta))
+    with results.lock(run):
+        proc = harness("report", str(run), "--out", str(tmp_path / "report"))
+    assert proc.returncode == 0, proc.stderr
+    notes = [x for x in proc.stderr.splitlines() if x.startswith("note: ")]
+    assert len(notes) == 1, proc.stderr
+    assert notes[0].startswith(f"note: {run.name}: still being written (pid ")
+    assert notes[0].endswith("); its 2 rows so far")
+    assert "interrupted" not in (tmp_path / "report" / "report.md").read_text()

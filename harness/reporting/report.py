@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.errors import UsageError
-from harness.execution import merge
+from harness.execution import merge, results
 from harness.reporting import portability
 from harness.reporting.frames import peak_bandwidth, timed
 from harness.reporting.portability import POCL_CPU_NAMES
@@ -255,14 +256,25 @@ def _spread(row: pd.Series) -> str:
     return f"±{100 * std / median:.1f}%" + (" unstable" if unstable else "")
 
 
+def _writer(meta: dict[str, Any]) -> str | None:
+    """Who writes a run that has not ended (`results.writer`), or None: a run being
+    written was reported as interrupted, which it was not."""
+    if meta.get("end") or not meta.get("run_dir"):
+        return None
+    return results.writer(Path(meta["run_dir"]))
+
+
 def build(frame: pd.DataFrame, metas: list[dict[str, Any]], baseline: str | None = None) -> Report:
     """The report of loaded rows (``frames.load_runs``) and their runs' metadata."""
     notes = []
     for meta in metas:
         if not meta.get("start"):
             notes.append(f"{meta['run']}: metadata.json is missing or unreadable")
-        if meta.get("interrupted") or (meta.get("start") and not meta.get("end")):
-            kept = int((frame["run"] == meta["run"]).sum())
+        kept = int((frame["run"] == meta["run"]).sum())
+        holder = _writer(meta)
+        if holder:
+            notes.append(f"{meta['run']}: still being written ({holder}); its {kept} rows so far")
+        elif meta.get("interrupted") or (meta.get("start") and not meta.get("end")):
             cut = [
                 str(m.get("run"))
                 for m in merge.inside(meta)
