@@ -205,3 +205,16 @@ def test_a_report_of_a_run_being_written_says_so_not_interrupted(run: Path, tmp_
     assert notes[0].startswith(f"note: {run.name}: still being written (pid ")
     assert notes[0].endswith("); its 2 rows so far")
     assert "interrupted" not in (tmp_path / "report" / "report.md").read_text()
+
+
+def test_show_of_an_interrupted_run_says_it_stopped_short(run: Path) -> None:
+    """show printed an interrupted run's table as a whole run's, not a word of the
+    rows it never ran."""
+    meta = json.loads((run / "metadata.json").read_text())
+    meta["interrupted"] = True
+    (run / "metadata.json").write_text(json.dumps(meta))
+    proc = harness("show", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        f"note: {run} was interrupted: 2 row(s) kept; continue it with: harness run --resume {run}"
+    )

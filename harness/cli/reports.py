@@ -590,8 +590,21 @@ def _cmd_show(args: argparse.Namespace) -> int:
         raise UsageError(
             f"{args.run_dir}: the journal has no readable rows (empty, or every line corrupt)"
         )
-    print(table.format_rows(rows, table.param_names(results.read_metadata(args.run_dir))))
+    meta = results.read_metadata(args.run_dir)
+    print(table.format_rows(rows, table.param_names(meta)))
     print(f"\nresults: {args.run_dir / results.RESULTS}")
+    short = None if holder else _cut_short(meta)
+    if short:
+        # Its table alone looked like a whole run's.
+        fix = (
+            "it merges runs, one of which stopped short"
+            if "merged_from" in meta
+            else f"continue it with: harness run --resume {args.run_dir}"
+        )
+        print(
+            f"note: {args.run_dir} {short}: {len(rows)} row(s) kept; {fix}",
+            file=sys.stderr,
+        )
     return 1 if any(r.get("status") in ("fail", "error") for r in rows) else 0
 
 
