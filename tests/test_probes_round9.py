@@ -218,3 +218,19 @@ def test_show_of_an_interrupted_run_says_it_stopped_short(run: Path) -> None:
     assert proc.stderr.splitlines()[-1] == (
         f"note: {run} was interrupted: 2 row(s) kept; continue it with: harness run --resume {run}"
     )
+
+
+def test_a_resume_into_a_summary_that_is_a_folder_is_refused_before_any_row(run: Path) -> None:
+    """A summary.txt that is a folder was found after the resume ran its rows: exit 2
+    with 'Is a directory', naming no file, and a --resume that could never finish."""
+    journal = run / "journal.jsonl"
+    journal.write_text(journal.read_text().splitlines(keepends=True)[0])
+    (run / "summary.txt").unlink()
+    (run / "summary.txt").mkdir()
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"{run / 'summary.txt'}: not a regular file (a folder, a device or a pipe); a run "
+        "folder's summary.txt is a file harness run writes"
+    )
+    assert len(journal.read_text().splitlines()) == 1

@@ -257,7 +257,7 @@ def check_folder(run_dir: Path) -> None:
         raise RunFolderError(f"{run_dir}: no such run folder")
     if not run_dir.is_dir():
         raise RunFolderError(f"{run_dir}: is a file, not a run folder")
-    for name in (JOURNAL, SAMPLES, METADATA, RESULTS):
+    for name in (JOURNAL, SAMPLES, METADATA, RESULTS, SUMMARY):
         _check_regular(run_dir / name)
     if not (run_dir / JOURNAL).is_file():
         # A hidden folder is a new run folder still being written (`write_new`).
