@@ -234,3 +234,24 @@ def test_a_resume_into_a_summary_that_is_a_folder_is_refused_before_any_row(run:
         "folder's summary.txt is a file harness run writes"
     )
     assert len(journal.read_text().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["report", "plot", "export"])
+def test_an_output_folder_being_written_by_another_command_is_refused(
+    command: str, quick_run: Path, tmp_path: Path
+) -> None:
+    """Two plots of different runs into one folder at once left each file as
+    whichever wrote it last: a mix of two runs passing for one plot."""
+    from harness.execution import results
+
+    out = tmp_path / "out"
+    out.mkdir()
+    args = [command, str(quick_run), "--out", str(out)]
+    with results.hold_output(out):
+        proc = harness(*args, *(["--thicket"] if command == "export" else []))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"output folder {out}: another harness command is writing into it now; wait for it "
+        "to end, or give another --out"
+    )
+    assert list(out.iterdir()) == []

@@ -326,19 +326,20 @@ def _cmd_report(args: argparse.Namespace) -> int:
     built = report.build(frame, metas, args.baseline)
     out = _out_dir(args, "report")
     reference = _one_reference(frame, baseline_key)
-    _check_earlier(out, frame, args.html, reference)
     planned = [
         out / "report.md",
         out / "report.html",
         *map(out.joinpath, rajaperf_files.planned(frame, reference)),
     ]
-    try:
-        with _no_earlier_left(out, planned, "report"):
-            return _write_report(args, frame, metas, built, out, baseline_key)
-    except OutputError:
-        raise
-    except OSError as exc:
-        raise _written(out, exc) from None
+    with results.hold_output(out):
+        _check_earlier(out, frame, args.html, reference)
+        try:
+            with _no_earlier_left(out, planned, "report"):
+                return _write_report(args, frame, metas, built, out, baseline_key)
+        except OutputError:
+            raise
+        except OSError as exc:
+            raise _written(out, exc) from None
 
 
 @contextlib.contextmanager
@@ -423,7 +424,6 @@ def _write_report(
 
 def _cmd_plot(args: argparse.Namespace) -> int:
     frame, _ = _load(args.run_dirs)
-    from harness.reporting import plot
     from harness.reporting.report import find_baseline, has_timings
 
     find_baseline(frame, args.baseline)
@@ -434,7 +434,16 @@ def _cmd_plot(args: argparse.Namespace) -> int:
             "no timed rows (a check-only run, or nothing ran ok)"
         )
     out = _out_dir(args, "plots")
-    stale = plot.earlier_plots(out, frame) if out.is_dir() else []
+    with results.hold_output(out):
+        return _write_plots(args, frame, out)
+
+
+def _write_plots(args: argparse.Namespace, frame: Any, out: Path) -> int:
+    """Write the plots of ``frame`` into ``out``, which holds no earlier plot's files
+    that they would not replace."""
+    from harness.reporting import plot
+
+    stale = plot.earlier_plots(out, frame)
     if stale:
         shown = ", ".join(stale[:3]) + (", ..." if len(stale) > 3 else "")
         raise UsageError(

@@ -320,6 +320,33 @@ def check_out(out: Path, named: str = "output folder") -> None:
         ) from None
 
 
+@contextlib.contextmanager
+def hold_output(out: Path) -> Iterator[None]:
+    """Hold the output folder ``out`` of a report, plot or export (which must exist)
+    against another command writing into it at once; UsageError in one line if one
+    is: two plots of different runs into one folder left each file as whichever
+    wrote it last, a mix of the two passing for one plot. The lock is the folder's
+    own (flock), which leaves no file behind; where there is no flock (Windows),
+    there is none."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    handle = os.open(out, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise UsageError(
+                f"output folder {out}: another harness command is writing into it now; "
+                "wait for it to end, or give another --out"
+            ) from None
+        yield
+    finally:
+        os.close(handle)
+
+
 def write_new(out: Path, fill: Callable[[Path], None]) -> Path:
     """A new run folder under ``out``, written whole or not at all: ``fill`` writes
     into a hidden folder, held for writing, which is named as `create` names a

@@ -194,14 +194,15 @@ def write(run_dir: Path, out: Path) -> list[Path]:
         )
     results.check_out(out)
     written = []
-    for name, text in made.items():
-        path = out / name
-        try:
-            results.write_text(path, text)
-        except OSError as exc:
-            raise UsageError(
-                f"output folder {out}: cannot write {name} ({exc.strerror or exc}); "
-                f"{len(written)} of the profiles were written"
-            ) from None
-        written.append(path)
+    with results.hold_output(out):
+        for name, text in made.items():
+            path = out / name
+            try:
+                results.write_text(path, text)
+            except OSError as exc:
+                raise UsageError(
+                    f"output folder {out}: cannot write {name} ({exc.strerror or exc}); "
+                    f"{len(written)} of the profiles were written"
+                ) from None
+            written.append(path)
     return written
