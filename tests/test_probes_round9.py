@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import harness, one_error
+from conftest import harness, need_backend, one_error, run_folder
 
 QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
 
@@ -255,3 +255,17 @@ def test_an_output_folder_being_written_by_another_command_is_refused(
         "to end, or give another --out"
     )
     assert list(out.iterdir()) == []
+
+
+def test_an_opencl_row_runs_where_the_cache_folder_is_a_file(tmp_path: Path) -> None:
+    """XDG_CACHE_HOME naming a file made every OpenCL row an error: pyopencl's caches
+    could not be made there, and raised KeyError: 'PYOPENCL_CACHE_FAILURE_FATAL'."""
+    need_backend("opencl")
+    cache = tmp_path / "cache"
+    cache.write_text("a file, not a folder\n")
+    args = ["-k", "Stream_TRIAD", "-b", "opencl", "--size", "1000", "--reps", "2"]
+    proc = harness("run", *args, "--out", str(tmp_path / "out"), env={"XDG_CACHE_HOME": str(cache)})
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    rows = [json.loads(x) for x in (run_folder(tmp_path / "out") / "journal.jsonl").open()]
+    assert [r["status"] for r in rows] == ["ok"], rows

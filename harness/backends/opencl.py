@@ -16,6 +16,7 @@ overruns (`harness.backends.oclgrind`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from functools import cache
@@ -45,11 +46,32 @@ INSTALL_HINT = "pip install 'harness[opencl]' (and 'harness[pocl]' for a CPU Ope
 
 
 def _cl() -> Any:
+    """pyopencl, without its caches (of built programs, and of the code that calls a
+    kernel) where the user's cache folder cannot hold them (``XDG_CACHE_HOME`` a
+    file, or in /proc): there they raised as a program was built (a KeyError, a
+    NotADirectoryError), and every OpenCL row was an error."""
+    if not _cache_writable():
+        os.environ["PYOPENCL_NO_CACHE"] = "1"
     try:
         import pyopencl
     except ImportError as exc:
         raise BackendUnavailable(f"pyopencl is not installed: {INSTALL_HINT}") from exc
     return pyopencl
+
+
+@cache
+def _cache_writable() -> bool:
+    """Whether pyopencl's caches can be made in the user's cache folder, as it makes
+    them (through platformdirs, which pyopencl installs)."""
+    try:
+        import platformdirs
+    except ImportError:
+        return True
+    try:
+        Path(platformdirs.user_cache_dir("pytools", "pytools")).mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return True
 
 
 def _all_devices() -> list[Any]:
