@@ -129,9 +129,13 @@ def run(
     """
     from harness import load
     from harness.cli import build_parser, load_suites, run_command
+    from harness.model import partition
 
     if not isinstance(progress, bool):
         raise UsageError(f"progress={progress!r}: expected True or False")
+    # As the command line does before anything: a bad HARNESS_FORM made a run
+    # folder whose every OpenCL and CUDA row was an error naming it.
+    partition.form_override()
     chosen = {"kernels": kernels, "backends": backends, "out": out, **options}
     argv = ["run", *run_arguments(chosen)]
     load_suites([str(path) for path in _listed(options.get("suite") or [])])

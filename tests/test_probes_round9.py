@@ -269,3 +269,18 @@ def test_an_opencl_row_runs_where_the_cache_folder_is_a_file(tmp_path: Path) -> 
     assert "Traceback" not in proc.stderr
     rows = [json.loads(x) for x in (run_folder(tmp_path / "out") / "journal.jsonl").open()]
     assert [r["status"] for r in rows] == ["ok"], rows
+
+
+def test_the_api_refuses_a_bad_harness_form_before_any_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """harness.run with HARNESS_FORM=bogus made a run folder whose OpenCL row was an
+    error naming it; the command line refuses it before anything."""
+    import harness as api
+    from harness.errors import UsageError
+
+    monkeypatch.setenv("HARNESS_FORM", "bogus")
+    with pytest.raises(UsageError) as raised:
+        api.run("Stream_TRIAD", "cpu", size=1000, reps=2, progress=False, out=tmp_path / "out")
+    assert str(raised.value) == "HARNESS_FORM='bogus': expected cpu or gpu (or unset)"
+    assert not (tmp_path / "out").exists()
