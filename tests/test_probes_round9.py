@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import harness, need_backend, one_error, run_folder
+from conftest import harness, need_backend, one_error, run_folder, wait_rows
 
 QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
 
@@ -284,3 +284,39 @@ def test_the_api_refuses_a_bad_harness_form_before_any_row(
         api.run("Stream_TRIAD", "cpu", size=1000, reps=2, progress=False, out=tmp_path / "out")
     assert str(raised.value) == "HARNESS_FORM='bogus': expected cpu or gpu (or unset)"
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.full  # a job of MPI ranks
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_an_interrupted_mpi_run_is_marked_interrupted_and_resumes(
+    signum: int, tmp_path: Path
+) -> None:
+    """SIGTERM or Ctrl-C to an MPI job's process group left its run folder without an
+    end, a results.csv or a summary, its metadata not saying it was interrupted."""
+    from test_mpi import _mpirun
+
+    command = [_mpirun(), "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run"]
+    command += ["-k", "Stream", "-b", "cpu", "--size", "1000", "--max-time", "1"]
+    env = {**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+    env.setdefault("XDG_RUNTIME_DIR", "/tmp")
+    job = subprocess.Popen(
+        [*command, "--out", str(tmp_path)],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,
+    )
+    folder = wait_rows(tmp_path, 2)
+    os.killpg(job.pid, signum)
+    _, err = job.communicate(timeout=120)
+    meta = json.loads((folder / "metadata.json").read_text())
+    assert meta["interrupted"] is True and meta["end"], err
+    kept = (folder / "journal.jsonl").read_text().count("\n")
+    assert 2 <= kept < 10
+    assert (folder / "results.csv").read_text().count("\n") == kept + 1
+    assert f"rows run; continue with: mpirun -n 2 harness run --resume {folder}" in err.decode()
+    resumed = subprocess.run(
+        [*command[:7], "run", "--resume", str(folder)], env=env, capture_output=True, timeout=300
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert (folder / "journal.jsonl").read_text().count("\n") == 10

@@ -505,22 +505,47 @@ def _execute_ranks(
             file=sys.stderr,
         )
         return world.finish(1), run_dir
+    except KeyboardInterrupt:
+        if journal is None or progress is None:
+            raise
+        _end_ranks_run(run_dir, meta, journal, progress, interrupted=True)
+        print(
+            f"interrupted: {finished} of {progress.total} rows run; continue with: "
+            f"mpirun -n {world.size} harness run --resume {run_dir}",
+            file=sys.stderr,
+        )
+        # The other ranks took the signal too, or hear no more from this one.
+        ranks.end_job(130)
     status = 0
     if journal is not None and progress is not None:
-        progress.close()
-        journal.close()
-        meta["end"] = metadata.now()
-        meta["interrupted"] = False
-        rows = results.read_journal(run_dir)
-        summary = table.format_rows(rows, suite.PARAMS)
-        summary += "\n\n" + table.across_ranks(rows, suite.PARAMS)
-        with results.writing(run_dir):
-            results.write_json(run_dir / results.METADATA, meta)
-            results.finish(run_dir, summary)
+        rows, summary = _end_ranks_run(run_dir, meta, journal, progress, interrupted=False)
         if not getattr(args, "quiet", False):
             _show(summary, run_dir)
         status = 1 if any(r["status"] in ("fail", "error") for r in rows) else 0
     return world.finish(status), run_dir
+
+
+def _end_ranks_run(
+    run_dir: Path,
+    meta: dict[str, Any],
+    journal: results.Journal,
+    progress: Progress,
+    interrupted: bool,
+) -> tuple[list[dict[str, Any]], str]:
+    """Rank 0's end of an MPI run, whole or ``interrupted`` (Ctrl-C or SIGTERM, which
+    every rank takes: the run's metadata had no end, and no results.csv or summary
+    was written): its metadata, results.csv and summary; its rows and summary."""
+    progress.close()
+    journal.close()
+    meta["end"] = metadata.now()
+    meta["interrupted"] = interrupted
+    rows = results.read_journal(run_dir)
+    summary = table.format_rows(rows, suite.PARAMS)
+    summary += "\n\n" + table.across_ranks(rows, suite.PARAMS)
+    with results.writing(run_dir):
+        results.write_json(run_dir / results.METADATA, meta)
+        results.finish(run_dir, summary)
+    return rows, summary
 
 
 def _differing_plan(plans: list[list[Task]]) -> str | None:
