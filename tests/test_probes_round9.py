@@ -320,3 +320,28 @@ def test_an_interrupted_mpi_run_is_marked_interrupted_and_resumes(
     )
     assert resumed.returncode == 0, resumed.stderr
     assert (folder / "journal.jsonl").read_text().count("\n") == 10
+
+
+def test_a_report_stopped_by_a_full_disk_leaves_no_earlier_report_md(
+    quick_run: Path, run: Path, tmp_path: Path
+) -> None:
+    """A report whose report.md met a full disk left the earlier report's report.md
+    (of another run) beside its own RAJAPerf files, as if of this run."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    out = tmp_path / "report"
+    assert harness("report", str(quick_run), "--out", str(out)).returncode == 0
+    earlier = {p.name: p.stat().st_ino for p in out.iterdir()}
+    meta = json.loads((run / "metadata.json").read_text())
+    (run / "metadata.json").write_text(json.dumps({**meta, "start": "0" + meta["start"]}))
+    # report.md is written last, through its temporary file: here that is /dev/full.
+    (out / "report.md.tmp").symlink_to("/dev/full")
+    proc = harness("report", str(run), "--out", str(out))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"output folder {out}: writing stopped (No space left on device); the files written "
+        "before are whole, the rest are missing; free some space and run it again"
+    )
+    left = {p.name: p.stat().st_ino for p in out.iterdir()}
+    assert sorted(left) == sorted(set(earlier) - {"report.md"})
+    assert all(left[name] != earlier[name] for name in left), "not rewritten by this report"

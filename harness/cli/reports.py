@@ -269,14 +269,16 @@ def _out_dir(args: argparse.Namespace, default: str) -> Path:
 
 def _written(out: Path, error: OSError) -> UsageError:
     """A write into ``out`` that failed half-way: what to do, in a line (free some
-    space where the disk is full; else the file that failed, with why)."""
-    kept = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
+    space where the disk is full; else the file that failed, with why). Each file
+    is written whole or not at all, and an earlier one's files it had not yet
+    replaced are gone (`_no_earlier_left`): those there are this one's, short of
+    the rest."""
     full = error.errno in (errno.ENOSPC, errno.EDQUOT)
     todo = "free some space and run it again" if full else "give --out another folder"
     where = "" if full or not error.filename else f" at {error.filename}"
     return UsageError(
-        f"output folder {out}: writing stopped{where} ({error.strerror or error}); "
-        f"{len(kept)} file(s) there may be partial; {todo}"
+        f"output folder {out}: writing stopped{where} ({error.strerror or error}); the "
+        f"files written before are whole, the rest are missing; {todo}"
     )
 
 
@@ -344,19 +346,19 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 @contextlib.contextmanager
 def _no_earlier_left(out: Path, planned: list[Path], what: str) -> Iterator[None]:
-    """Where the writing is interrupted (Ctrl-C, SIGTERM), remove the files of
-    ``planned`` that an earlier report or plot left in ``out`` and this one had not
-    yet replaced: beside the files this one wrote, they would pass for its own (a
-    report.md of other runs beside this report's RAJAPerf files)."""
+    """Where the writing stops short (Ctrl-C, SIGTERM, a full disk), remove the files
+    of ``planned`` that an earlier report or plot left in ``out`` and this one had
+    not yet replaced: beside the files this one wrote, they would pass for its own
+    (a report.md of other runs beside this report's RAJAPerf files)."""
     before = {path: path.stat().st_ino for path in planned if path.is_file()}
     try:
         yield
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, OSError) as exc:
         # Every file is replaced whole (a new inode), so one of the same inode is earlier.
         stale = [p for p, inode in before.items() if p.is_file() and p.stat().st_ino == inode]
         for path in stale:
             path.unlink(missing_ok=True)
-        if stale:
+        if stale and isinstance(exc, KeyboardInterrupt):
             print(
                 f"\nnote: {what} interrupted: removed {len(stale)} file(s) of an earlier {what} "
                 f"from {out} that this one had not yet replaced",
