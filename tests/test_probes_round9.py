@@ -345,3 +345,13 @@ def test_a_report_stopped_by_a_full_disk_leaves_no_earlier_report_md(
     left = {p.name: p.stat().st_ino for p in out.iterdir()}
     assert sorted(left) == sorted(set(earlier) - {"report.md"})
     assert all(left[name] != earlier[name] for name in left), "not rewritten by this report"
+
+
+def test_a_backend_named_twice_lets_the_run_end(tmp_path: Path) -> None:
+    """-b cpu cpu ran its row, wrote its folder and then never ended: a second worker
+    listing cpu's devices was left waiting for work, and the process for it."""
+    args = ["-k", "Stream_TRIAD", "-b", "cpu", "cpu", "--size", "1000", "--reps", "2"]
+    proc = harness("run", *args, "--out", str(tmp_path), timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(x) for x in (run_folder(tmp_path) / "journal.jsonl").open()]
+    assert [(r["kernel"], r["device_id"]) for r in rows] == [("Stream_TRIAD", "cpu:0")]

@@ -462,11 +462,13 @@ class Workers:
         """Each backend's devices, listed by a worker of its own, all at once.
 
         A worker that listed devices stays, to serve the first device of its
-        backend that the run uses.
+        backend that the run uses. A backend named twice (``-b cpu cpu``) gets one:
+        the first of two was left waiting for work, and the process for it at its
+        exit, for ever.
         """
         started: dict[str, _Worker] = {}
         try:
-            for name in backends:
+            for name in dict.fromkeys(backends):
                 started[name] = _Worker(name)
             return self._listed(started)
         except BaseException:
