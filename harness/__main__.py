@@ -7,6 +7,7 @@ cancelled as it starts) ends it with one line and exit 130, as one later does
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -31,20 +32,24 @@ def entry() -> int:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         print("\nharness: interrupted while starting; nothing was done", file=sys.stderr)
         return 130
-    try:
-        return main()
-    finally:
-        if main_thread:
-            _ignore_signals()
+    status = main()
+    if main_thread:
+        _end_on_signal(status)
+    return status
 
 
-def _ignore_signals() -> None:
-    """Ignore SIGINT and SIGTERM once the command is over, its status set: in the
-    moments Python takes to exit after it (unloading pandas and matplotlib), one
-    killed the process by that signal (status 143, or 130 by a KeyboardInterrupt
-    raised as it shut down) when everything was written and the status was 0."""
+def _end_on_signal(status: int) -> None:
+    """Once the command is over, SIGINT and SIGTERM end the process at once with the
+    command's status: in the moments Python takes to exit after it (unloading
+    pandas, joining a worker), one killed it by that signal (status 143, or 130 by
+    a KeyboardInterrupt raised as it shut down) when everything was written and the
+    status was 0. A hang there still ends at the signal."""
+
+    def end(signum: int, frame: Any) -> NoReturn:
+        os._exit(status)
+
     for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, signal.SIG_IGN)
+        signal.signal(signum, end)
 
 
 if __name__ == "__main__":
