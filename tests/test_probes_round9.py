@@ -355,3 +355,17 @@ def test_a_backend_named_twice_lets_the_run_end(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     rows = [json.loads(x) for x in (run_folder(tmp_path) / "journal.jsonl").open()]
     assert [(r["kernel"], r["device_id"]) for r in rows] == [("Stream_TRIAD", "cpu:0")]
+
+
+def test_a_journal_that_is_a_link_to_itself_is_named_as_such(run: Path) -> None:
+    """A journal.jsonl linked to itself was 'not a run folder (no journal.jsonl in
+    it)', of a folder with one."""
+    journal = run / "journal.jsonl"
+    journal.unlink()
+    journal.symlink_to(journal)
+    proc = harness("show", str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"{journal}: a link to nothing or to itself ({journal}); a run folder's journal.jsonl "
+        "is a file harness run writes"
+    )

@@ -242,7 +242,13 @@ def writing(run_dir: Path) -> Iterator[None]:
 def _check_regular(path: Path) -> None:
     """RunFolderError where a run folder's file is there but is no regular file: a
     folder, or a link to a device or a pipe (/dev/zero, a FIFO), whose reading
-    never ends or fills the memory."""
+    never ends or fills the memory; or a link to nothing or to itself, which
+    passed for no file at all (a journal so linked was 'no journal.jsonl')."""
+    if path.is_symlink() and not path.exists():
+        raise RunFolderError(
+            f"{path}: a link to nothing or to itself ({os.readlink(path)}); a run folder's "
+            f"{path.name} is a file harness run writes"
+        )
     if path.exists() and not path.is_file():
         raise RunFolderError(
             f"{path}: not a regular file (a folder, a device or a pipe); a run folder's "
