@@ -374,7 +374,7 @@ def test_a_peak_no_device_reaches_is_refused(quick_run: Path, tmp_path: Path) ->
     proc = harness("plot", str(quick_run), "--peak-gbs", "cpu:0=1e300", "--out", str(tmp_path))
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == (
-        "argument --peak-gbs: 'cpu:0=1e300': the peak must be a finite GB/s above 0 and up to "
+        "argument --peak-gbs: 'cpu:0=1e300': the peak must be a finite GB/s from 1e-06 up to "
         "1e+15 (see 'harness plot --help')"
     )
     assert list(tmp_path.iterdir()) == []

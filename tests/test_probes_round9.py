@@ -369,3 +369,15 @@ def test_a_journal_that_is_a_link_to_itself_is_named_as_such(run: Path) -> None:
         f"{journal}: a link to nothing or to itself ({journal}); a run folder's journal.jsonl "
         "is a file harness run writes"
     )
+
+
+def test_a_peak_below_any_device_is_refused(quick_run: Path, tmp_path: Path) -> None:
+    """--peak-gbs 1e-100 drew every row at 1e100 times its peak, on axes matplotlib
+    collapsed (a UserWarning naming the harness's line)."""
+    proc = harness("plot", str(quick_run), "--peak-gbs", "cpu:0=1e-100", "--out", str(tmp_path))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        "argument --peak-gbs: 'cpu:0=1e-100': the peak must be a finite GB/s from 1e-06 up to "
+        "1e+15 (see 'harness plot --help')"
+    )
+    assert list(tmp_path.iterdir()) == []

@@ -71,6 +71,11 @@ the base has; 0 otherwise; 2 for a usage error or two runs with no row in common
 or none timed in both (nothing was compared)."""
 
 
+#: The lowest --peak-gbs: a kilobyte a second, below any device's. 1e-100 drew every
+#: row at 1e100 times the peak, on axes matplotlib collapsed to nothing.
+MIN_PEAK_GBS = 1e-6
+
+
 def _peak(text: str) -> tuple[str, float]:
     key, sep, value = text.rpartition("=")
     try:
@@ -79,10 +84,11 @@ def _peak(text: str) -> tuple[str, float]:
         raise argparse.ArgumentTypeError(
             f"{text!r}: expected GB/s such as 900, or DEVICE=GBS such as opencl:0=900"
         ) from None
-    if not 0 < number <= results.MAX_RATE:
+    if not MIN_PEAK_GBS <= number <= results.MAX_RATE:
         # As a row's rate: past that, a figure is damage, and no row is drawn against it.
         raise argparse.ArgumentTypeError(
-            f"{text!r}: the peak must be a finite GB/s above 0 and up to {results.MAX_RATE:g}"
+            f"{text!r}: the peak must be a finite GB/s from {MIN_PEAK_GBS:g} up to "
+            f"{results.MAX_RATE:g}"
         )
     if sep and not key.strip():
         raise argparse.ArgumentTypeError(
