@@ -381,3 +381,15 @@ def test_a_peak_below_any_device_is_refused(quick_run: Path, tmp_path: Path) -> 
         "1e+15 (see 'harness plot --help')"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_compare_writes_no_csv_over_a_runs_summary(quick_run: Path, run: Path) -> None:
+    """--csv RUN/summary.txt replaced the table the run printed by the comparison."""
+    summary = run / "summary.txt"
+    kept = summary.read_text()
+    proc = harness("compare", str(quick_run), str(run), "--csv", str(summary))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--csv '{summary}': is a run folder's own file; give a file outside the run folders"
+    )
+    assert summary.read_text() == kept

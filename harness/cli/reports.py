@@ -477,15 +477,22 @@ def _write_plots(args: argparse.Namespace, frame: Any, out: Path) -> int:
 def _check_csv(path: Path) -> None:
     """UsageError, before anything is compared, where --csv cannot be written: a
     folder, a path under a file or a missing folder, a read-only file or folder;
-    or should not be: a run folder's own journal, samples, metadata or results. A
-    link is judged by where it leads, which is what would be written."""
+    or should not be: a run folder's own journal, samples, metadata, results or
+    summary (the table the run printed, replaced by this one before). A link is
+    judged by where it leads, which is what would be written."""
     accepted = "give a file in a folder this user can write"
     try:
         target = path.resolve()
     except (RuntimeError, OSError):
         raise UsageError(f"--csv {str(path)!r}: a link that leads to itself; {accepted}") from None
     folder = target.parent
-    run_files = (results.JOURNAL, results.SAMPLES, results.METADATA, results.RESULTS)
+    run_files = (
+        results.JOURNAL,
+        results.SAMPLES,
+        results.METADATA,
+        results.RESULTS,
+        results.SUMMARY,
+    )
     if target.name in run_files and (folder / results.JOURNAL).is_file():
         # A run's own file: what it measured would be replaced by the table.
         why = "is a run folder's own file" + (f" ({target})" if target != path.absolute() else "")
