@@ -393,3 +393,25 @@ def test_compare_writes_no_csv_over_a_runs_summary(quick_run: Path, run: Path) -
         f"--csv '{summary}': is a run folder's own file; give a file outside the run folders"
     )
     assert summary.read_text() == kept
+
+
+def test_a_merge_that_would_nest_past_what_readers_take_is_refused(
+    quick_run: Path, run: Path, tmp_path: Path
+) -> None:
+    """A run whose metadata nested 63 levels (readable) was merged into a run of 65,
+    which every command then refused: merge wrote it, and failed reading it back."""
+    nested: list = []
+    for _ in range(61):
+        nested = [nested]
+    meta = json.loads((run / "metadata.json").read_text())
+    meta.update(start="0" + meta["start"], nested=nested)
+    (run / "metadata.json").write_text(json.dumps(meta))
+    assert harness("show", str(run)).returncode == 0
+    out = tmp_path / "merged"
+    proc = harness("merge", str(run), str(quick_run), "--out", str(out))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"merge: {run / 'metadata.json'} nests 63 levels, which in the merged run's would "
+        "pass the 64 a run folder may hold; merge its sources instead"
+    )
+    assert not out.exists()

@@ -113,6 +113,27 @@ def check_distinct(
                 )
 
 
+def _nesting(value: Any) -> int:
+    """How many levels of objects and lists ``value`` nests (0 for a scalar)."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return 1 + max(map(_nesting, value), default=0)
+    return 0
+
+
+def _check_nesting(run_dir: Path, meta: dict[str, Any]) -> None:
+    """UsageError for a run whose metadata, two levels down in the merged run's
+    (``merged_from``), would nest past what readers take (`results.MAX_NESTING`):
+    the merged run was written, and no command could read it."""
+    if _nesting(meta) + 2 > results.MAX_NESTING:
+        raise UsageError(
+            f"merge: {run_dir / results.METADATA} nests {_nesting(meta)} levels, which in "
+            f"the merged run's would pass the {results.MAX_NESTING} a run folder may hold; "
+            "merge its sources instead"
+        )
+
+
 def _check_ended(run_dir: Path, meta: dict[str, Any], rows: int) -> None:
     """UsageError for a run being written now; a warning for one that never ended."""
     holder = results.writer(run_dir)
@@ -167,6 +188,7 @@ def merge(
         results.check_folder(run_dir)
         metas.append(results.read_metadata(run_dir))
         hostname(run_dir, metas[-1])
+        _check_nesting(run_dir, metas[-1])
     check_distinct(run_dirs, metas)
     journals = []
     damaged = []
