@@ -7,16 +7,20 @@ from __future__ import annotations
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from conftest import harness, need_backend, one_error, run_folder, wait_rows
 
 QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
+
+RAJAPERF = Path(__file__).resolve().parent / "fixtures" / "rajaperf_output"
 
 #: Brackets nested far past Python's recursion limit.
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -415,3 +419,28 @@ def test_a_merge_that_would_nest_past_what_readers_take_is_refused(
         "pass the 64 a run folder may hold; merge its sources instead"
     )
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "make"),
+    [
+        ("RAJAPerf-kernel-run-data.csv", lambda path: path.symlink_to("/dev/zero")),
+        ("RAJAPerf-kernel-details.csv", lambda path: path.mkdir()),
+        ("RAJAPerf-checksum.txt", lambda path: os.mkfifo(path)),
+    ],
+)
+def test_a_rajaperf_file_that_is_no_file_is_named(
+    name: str, make: Callable[[Path], None], tmp_path: Path
+) -> None:
+    """A run-data file linked to /dev/zero was 'no RAJAPerf-kernel-run-data.csv'; a
+    checksum file that is a pipe was skipped without a word, every checksum lost."""
+    folder = shutil.copytree(RAJAPERF, tmp_path / "rajaperf")
+    (folder / name).unlink()
+    make(folder / name)
+    proc = harness("import-rajaperf", str(folder), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"{folder / name}: not a regular file (a folder, a device, a pipe or a link to "
+        "nothing); give the file raja-perf.exe wrote"
+    )
+    assert not (tmp_path / "out").exists()

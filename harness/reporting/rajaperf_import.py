@@ -17,6 +17,7 @@ import contextlib
 import csv
 import hashlib
 import math
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -185,7 +186,17 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     A damaged row (cut short, a time of 0 or below, a number no run gives) is
     named in a warning and becomes an error row saying why, or is skipped where
     not even its kernel and variant can be read; UsageError where no row is left
-    that is not damaged."""
+    that is not damaged; UsageError too for one of its files that is there but is
+    no regular file (a folder, a device, a pipe, a link to nothing), which was
+    taken for a file not there: 'no RAJAPerf-kernel-run-data.csv', or no
+    checksums at all, without a word."""
+    for name in (RUN_DATA, DETAILS, CHECKSUMS):
+        path = folder / name
+        if os.path.lexists(path) and not path.is_file():
+            raise UsageError(
+                f"{path}: not a regular file (a folder, a device, a pipe or a link to nothing); "
+                "give the file raja-perf.exe wrote"
+            )
     missing = [name for name in (RUN_DATA, DETAILS) if not (folder / name).is_file()]
     if missing:
         raise UsageError(
