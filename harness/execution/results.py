@@ -332,22 +332,26 @@ def hold_output(out: Path) -> Iterator[None]:
     against another command writing into it at once; UsageError in one line if one
     is: two plots of different runs into one folder left each file as whichever
     wrote it last, a mix of the two passing for one plot. The lock is the folder's
-    own (flock), which leaves no file behind; where there is no flock (Windows),
-    there is none."""
+    own (flock), which leaves no file behind; where there is no flock (Windows, a
+    file system without locks, a folder this user cannot open), there is none."""
     try:
         import fcntl
-    except ImportError:
+
+        handle = os.open(out, os.O_RDONLY)
+    except (ImportError, OSError):
         yield
         return
-    handle = os.open(out, os.O_RDONLY)
     try:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise UsageError(
-                f"output folder {out}: another harness command is writing into it now; "
-                "wait for it to end, or give another --out"
-            ) from None
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(handle)
+        raise UsageError(
+            f"output folder {out}: another harness command is writing into it now; "
+            "wait for it to end, or give another --out"
+        ) from None
+    except OSError:
+        pass
+    try:
         yield
     finally:
         os.close(handle)
