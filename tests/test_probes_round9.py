@@ -444,3 +444,16 @@ def test_a_rajaperf_file_that_is_no_file_is_named(
         "nothing); give the file raja-perf.exe wrote"
     )
     assert not (tmp_path / "out").exists()
+
+
+def test_an_export_of_an_interrupted_run_says_so(run: Path, tmp_path: Path) -> None:
+    """export wrote an interrupted run's profiles as a whole run's, without a word."""
+    meta = json.loads((run / "metadata.json").read_text())
+    meta["interrupted"] = True
+    (run / "metadata.json").write_text(json.dumps(meta))
+    proc = harness("export", str(run), "--thicket", "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        f"note: {run} was interrupted: the rows it kept are exported; continue it with: "
+        f"harness run --resume {run}"
+    ]

@@ -322,6 +322,16 @@ def _cmd_export(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.run_dir}: no timed rows to export (a check-only run?)")
     for path in written:
         print(path)
+    holder = results.writer(args.run_dir)
+    if holder is None:
+        _note_short(
+            args.run_dir, results.read_metadata(args.run_dir), "the rows it kept are exported"
+        )
+    else:
+        print(
+            f"note: {args.run_dir} is being written ({holder}): its rows so far are exported",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -617,19 +627,23 @@ def _cmd_show(args: argparse.Namespace) -> int:
     meta = results.read_metadata(args.run_dir)
     print(table.format_rows(rows, table.param_names(meta)))
     print(f"\nresults: {args.run_dir / results.RESULTS}")
-    short = None if holder else _cut_short(meta)
+    if holder is None:
+        _note_short(args.run_dir, meta, f"{len(rows)} row(s) kept")
+    return 1 if any(r.get("status") in ("fail", "error") for r in rows) else 0
+
+
+def _note_short(run_dir: Path, meta: dict[str, Any], kept: str) -> None:
+    """A note on stderr where a run stopped short (`_cut_short`), saying what was
+    ``kept`` and how to finish it: its table or profiles alone looked like a whole
+    run's."""
+    short = _cut_short(meta)
     if short:
-        # Its table alone looked like a whole run's.
         fix = (
             "it merges runs, one of which stopped short"
             if "merged_from" in meta
-            else f"continue it with: harness run --resume {args.run_dir}"
+            else f"continue it with: harness run --resume {run_dir}"
         )
-        print(
-            f"note: {args.run_dir} {short}: {len(rows)} row(s) kept; {fix}",
-            file=sys.stderr,
-        )
-    return 1 if any(r.get("status") in ("fail", "error") for r in rows) else 0
+        print(f"note: {run_dir} {short}: {kept}; {fix}", file=sys.stderr)
 
 
 def _table(run_dir: Path) -> str:
