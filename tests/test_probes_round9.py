@@ -220,7 +220,8 @@ def test_show_of_an_interrupted_run_says_it_stopped_short(run: Path) -> None:
     proc = harness("show", str(run))
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.splitlines()[-1] == (
-        f"note: {run} was interrupted: 2 row(s) kept; continue it with: harness run --resume {run}"
+        f"note: {run} was interrupted: the rows it kept are shown; continue it with: harness "
+        f"run --resume {run}"
     )
 
 
@@ -457,3 +458,17 @@ def test_an_export_of_an_interrupted_run_says_so(run: Path, tmp_path: Path) -> N
         f"note: {run} was interrupted: the rows it kept are exported; continue it with: "
         f"harness run --resume {run}"
     ]
+
+
+@pytest.mark.full  # a plot: seconds of matplotlib
+def test_a_plot_of_an_interrupted_run_says_so(run: Path, tmp_path: Path) -> None:
+    """plot drew an interrupted run's rows as a whole run's, without a word."""
+    meta = json.loads((run / "metadata.json").read_text())
+    meta["interrupted"] = True
+    (run / "metadata.json").write_text(json.dumps(meta))
+    proc = harness("plot", str(run), "--out", str(tmp_path / "plots"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        f"note: {run} was interrupted: the rows it kept are plotted; continue it with: "
+        f"harness run --resume {run}"
+    )

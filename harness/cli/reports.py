@@ -322,16 +322,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.run_dir}: no timed rows to export (a check-only run?)")
     for path in written:
         print(path)
-    holder = results.writer(args.run_dir)
-    if holder is None:
-        _note_short(
-            args.run_dir, results.read_metadata(args.run_dir), "the rows it kept are exported"
-        )
-    else:
-        print(
-            f"note: {args.run_dir} is being written ({holder}): its rows so far are exported",
-            file=sys.stderr,
-        )
+    _note_short(args.run_dir, results.read_metadata(args.run_dir), "exported")
     return 0
 
 
@@ -441,7 +432,7 @@ def _write_report(
 
 
 def _cmd_plot(args: argparse.Namespace) -> int:
-    frame, _ = _load(args.run_dirs)
+    frame, metas = _load(args.run_dirs)
     from harness.reporting.report import find_baseline, has_timings
 
     find_baseline(frame, args.baseline)
@@ -453,7 +444,10 @@ def _cmd_plot(args: argparse.Namespace) -> int:
         )
     out = _out_dir(args, "plots")
     with results.hold_output(out):
-        return _write_plots(args, frame, out)
+        status = _write_plots(args, frame, out)
+    for meta in metas:
+        _note_short(Path(meta["run_dir"]), meta, "plotted")
+    return status
 
 
 def _write_plots(args: argparse.Namespace, frame: Any, out: Path) -> int:
@@ -628,14 +622,22 @@ def _cmd_show(args: argparse.Namespace) -> int:
     print(table.format_rows(rows, table.param_names(meta)))
     print(f"\nresults: {args.run_dir / results.RESULTS}")
     if holder is None:
-        _note_short(args.run_dir, meta, f"{len(rows)} row(s) kept")
+        _note_short(args.run_dir, meta, "shown")
     return 1 if any(r.get("status") in ("fail", "error") for r in rows) else 0
 
 
-def _note_short(run_dir: Path, meta: dict[str, Any], kept: str) -> None:
-    """A note on stderr where a run stopped short (`_cut_short`), saying what was
-    ``kept`` and how to finish it: its table or profiles alone looked like a whole
-    run's."""
+def _note_short(run_dir: Path, meta: dict[str, Any], done: str) -> None:
+    """A note on stderr where a run is still being written, or stopped short
+    (`_cut_short`), that only the rows it has are ``done`` (shown, plotted,
+    exported), and how to finish it: its table, plots or profiles alone looked like
+    a whole run's."""
+    holder = results.writer(run_dir)
+    if holder is not None:
+        print(
+            f"note: {run_dir} is being written ({holder}): its rows so far are {done}",
+            file=sys.stderr,
+        )
+        return
     short = _cut_short(meta)
     if short:
         fix = (
@@ -643,7 +645,7 @@ def _note_short(run_dir: Path, meta: dict[str, Any], kept: str) -> None:
             if "merged_from" in meta
             else f"continue it with: harness run --resume {run_dir}"
         )
-        print(f"note: {run_dir} {short}: {kept}; {fix}", file=sys.stderr)
+        print(f"note: {run_dir} {short}: the rows it kept are {done}; {fix}", file=sys.stderr)
 
 
 def _table(run_dir: Path) -> str:
