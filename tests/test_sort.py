@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import functools
 import math
 import os
 import subprocess
@@ -43,11 +44,19 @@ STRATEGIES = STRATEGY.choices
 FAST_STRATEGIES = ("fused", "local")
 
 
+@functools.cache
+def sort_runner() -> Runner:
+    """One verifying runner for the test process, so that a sort's programs are
+    compiled once for all its lengths and distributions, not once a row: lavapipe
+    takes about a second for each pipeline of the sort's shader, and keeps none."""
+    return Runner(RunOptions(check=True))
+
+
 def run_sort(kernel: str, backend: str, n: int, **params: str) -> dict:
     need_backend(backend)
     values = {"strategy": "global", "order": "asc", "dist": "uniform", **params}
     task = Task(kernel, backend, 0, n, "f64", tuple(values.items()))
-    return Runner(RunOptions(check=True)).execute(task)
+    return sort_runner().execute(task)
 
 
 def assert_sorted(row: dict) -> None:
@@ -88,7 +97,12 @@ def test_a_million_and_three(backend: str, kernel: str, strategy: str) -> None:
 @pytest.mark.parametrize("kernel", SORTS)
 def test_every_distribution(backend: str, dist: str, kernel: str) -> None:
     for strategy in STRATEGIES:
-        assert_sorted(run_sort(kernel, backend, 5000, strategy=strategy, dist=dist, order="desc"))
+        row = run_sort(kernel, backend, 5000, strategy=strategy, dist=dist, order="desc")
+        if strategy == "library" and row["status"] == "skipped":
+            # A backend with no vendor sort to call (OpenCL, wgpu) skips it alone.
+            assert "library" in row["reason"], row["reason"]
+            continue
+        assert_sorted(row)
 
 
 # The register passes at every number of steps, over lengths that leave a
