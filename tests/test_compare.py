@@ -137,6 +137,25 @@ def test_an_interrupted_run_fails_the_gate_on_the_rows_it_never_ran(
     assert (stopped in proc.stderr) == interrupted
 
 
+def test_a_row_the_new_run_skipped_fails_the_gate(runs: dict[str, Path], tmp_path: Path) -> None:
+    """A gate passes on work done only: a row the base timed that the new run
+    skipped has no time to judge, and it may be the one that regressed."""
+    new = tmp_path / "new"
+    shutil.copytree(runs["base"], new)
+    journal = new / "journal.jsonl"
+    lines = [json.loads(line) for line in journal.read_text().splitlines()]
+    skipped = lines[-1]
+    for name in [k for k in skipped if k.startswith("time_")]:
+        skipped[name] = None
+    skipped.update(status="skipped", reason="the device is busy")
+    journal.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    proc = harness("compare", str(runs["base"]), str(new))
+    assert proc.returncode == 1, proc.stderr
+    row = _table(proc.stdout)[(skipped["kernel"], skipped["device_id"])]
+    assert row[-5:] == ["skipped", "-", "no", "longer", "timed"], row
+    assert proc.stdout.rstrip().endswith("3 noise, 1 no longer timed"), proc.stdout
+
+
 def test_check_only_runs_compare_as_not_timed_and_never_pass(runs: dict[str, Path]) -> None:
     """A gate passes on work done only: two runs with nothing timed compare nothing."""
     proc = harness("compare", str(runs["check"]), str(runs["check"]))
@@ -160,7 +179,17 @@ def _row(median: float, minimum: float, std: float, status: str = "ok") -> dict:
         (_row(1.0, 0.99, 0.01), _row(1.04, 1.03, 0.01), comparison.NOISE),  # within threshold
         (_row(1.0, 0.80, 0.15), _row(1.2, 1.0, 0.15), comparison.NOISE),  # within the spread
         (_row(1.0, 0.99, math.nan), _row(1.3, 1.0, math.nan), comparison.NOISE),  # median - min
-        (_row(1.0, 1.0, 0.0), _row(math.nan, math.nan, math.nan, "skipped"), comparison.NOT_TIMED),
+        (
+            _row(1.0, 1.0, 0.0),
+            _row(math.nan, math.nan, math.nan, "skipped"),
+            comparison.NO_LONGER_TIMED,
+        ),
+        (
+            _row(math.nan, math.nan, math.nan, "skipped"),
+            _row(math.nan, math.nan, math.nan, "skipped"),
+            comparison.NOT_TIMED,
+        ),
+        (_row(math.nan, math.nan, math.nan, "skipped"), _row(1.0, 1.0, 0.0), comparison.NOT_TIMED),
         (_row(1.0, 1.0, 0.0), _row(math.nan, math.nan, math.nan, "error"), comparison.BROKEN),
     ],
 )

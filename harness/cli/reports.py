@@ -61,14 +61,16 @@ ratio = new median / base median. A row is
   improvement  ratio < 1 - PCT/100 and |new - base| > spread(base) + spread(new)
   noise        otherwise
 where spread = max(standard deviation, median - minimum) of the row's repetitions.
-'broken' (ok in base, fail or error in new) counts as a regression; 'fixed',
-'not timed', 'only in base' and 'only in new' are listed and do not, but for rows
-only in base when NEW_RUN was interrupted (or is still running), has no
-metadata.json to say it ended, or has damaged journal lines: work not done, or lost.
+'broken' (ok in base, fail or error in new) counts as a regression, and so does
+'no longer timed' (timed in base; skipped or untimed in new: work not done);
+'fixed', 'not timed' (in neither run), 'only in base' and 'only in new' are listed
+and do not, but for rows only in base when NEW_RUN was interrupted (or is still
+running), has no metadata.json to say it ended, or has damaged journal lines: work
+not done, or lost.
 
-Exit status: 1 when anything regressed or broke, or NEW_RUN stopped short of rows
-the base has; 0 otherwise; 2 for a usage error or two runs with no row in common
-or none timed in both (nothing was compared)."""
+Exit status: 1 when anything regressed, broke or is no longer timed, or NEW_RUN
+stopped short of rows the base has; 0 otherwise; 2 for a usage error or two runs
+with no row in common or none timed in both (nothing was compared)."""
 
 
 #: The lowest --peak-gbs: a kilobyte a second, below any device's. 1e-100 drew every

@@ -17,8 +17,10 @@ the ratio is new median / base median. A pair is
 where t is the threshold (a fraction) and a row's spread is the larger of its
 standard deviation and its median minus its minimum. A row that verified ok
 in the base run and fails or errors in the new one is "broken", and counts as
-a regression; rows without timings on either side are "not timed"; rows in
-only one run are listed as "only in base" or "only in new".
+a regression. A row timed in the base and not in the new run (skipped there,
+or ok without timings) is "no longer timed", and fails the gate as well: its
+time may be the one that regressed. Rows the base did not time either are
+"not timed"; rows in only one run are listed as "only in base" or "only in new".
 """
 
 from __future__ import annotations
@@ -44,10 +46,11 @@ NOISE = "noise"
 BROKEN = "broken"
 FIXED = "fixed"
 NOT_TIMED = "not timed"
+NO_LONGER_TIMED = "no longer timed"
 ONLY_BASE = "only in base"
 ONLY_NEW = "only in new"
 #: Verdicts that make `harness compare` exit with 1.
-FAILING = (REGRESSION, BROKEN)
+FAILING = (REGRESSION, BROKEN, NO_LONGER_TIMED)
 
 
 def spread(row: Any) -> float:
@@ -80,7 +83,7 @@ def judge(base: Any, new: Any, threshold: float) -> tuple[str, float]:
     if base.get("status") in ("fail", "error") and new.get("status") == "ok":
         return FIXED, math.nan
     if not (_timed(base) and _timed(new)):
-        return NOT_TIMED, math.nan
+        return (NO_LONGER_TIMED if _timed(base) else NOT_TIMED), math.nan
     b, n = float(base["time_median_s"]), float(new["time_median_s"])
     ratio = n / b
     beyond_noise = abs(n - b) > spread(base) + spread(new)
@@ -273,7 +276,15 @@ def _keyed(
 
 def format_table(result: pd.DataFrame, base_name: str, new_name: str) -> str:
     """An aligned text table, worst first, and a one-line tally."""
-    order = {REGRESSION: 0, BROKEN: 0, IMPROVEMENT: 1, FIXED: 1, ONLY_BASE: 2, ONLY_NEW: 2}
+    order = {
+        REGRESSION: 0,
+        BROKEN: 0,
+        NO_LONGER_TIMED: 0,
+        IMPROVEMENT: 1,
+        FIXED: 1,
+        ONLY_BASE: 2,
+        ONLY_NEW: 2,
+    }
     ranked = result.assign(
         _order=result["verdict"].map(lambda v: order.get(v, 3)),
         _ratio=-result["ratio"].fillna(0),
