@@ -472,3 +472,31 @@ def test_a_plot_of_an_interrupted_run_says_so(run: Path, tmp_path: Path) -> None
         f"note: {run} was interrupted: the rows it kept are plotted; continue it with: "
         f"harness run --resume {run}"
     )
+
+
+#: Arabic-Indic digits: three, one, five and eighty.
+THREE, ONE, FIVE, EIGHTY = "\u0663", "\u0661", "\u0665", "\u0668\u0660"
+
+
+@pytest.mark.parametrize(
+    ("args", "shown"),
+    [
+        (["run", "--reps", THREE], f"argument --reps: '{THREE}' is not a whole number"),
+        (["run", "--reps", "1_000"], "argument --reps: '1_000' is not a whole number"),
+        (["run", "--budget", "1_0"], "argument --budget: '1_0' is not a number of seconds"),
+        (["run", "--sizes", f"2^{ONE}"], f"argument --sizes: '2^{ONE}' is not a size, 2^K"),
+        (["cuda-compile", "--arch", EIGHTY], f"argument --arch: '{EIGHTY}' is not a compute"),
+        (["compare", "a", "b", "--threshold", FIVE], f"argument --threshold: '{FIVE}' is not"),
+    ],
+)
+def test_numbers_are_ascii_digits_as_every_other_tool_reads_them(
+    args: list[str], shown: str, tmp_path: Path
+) -> None:
+    """Python's int() and float() take other scripts' digits and underscores, which a
+    shell script or RAJAPerf given the same value would not: refused, as --group and
+    --device refuse them, before any work."""
+    out = ["--out", str(tmp_path)] if args[0] == "run" else []
+    proc = harness(*args, *out)
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr).startswith(shown), proc.stderr
+    assert not any(tmp_path.iterdir())

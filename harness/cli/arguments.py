@@ -18,10 +18,31 @@ from harness.model.spec import KernelSpec
 MAX_WHOLE = int(MAX_COUNT)
 
 
+#: A whole number as a user types one: ASCII digits, a sign at most. Python's int()
+#: also takes other scripts' digits (٣) and underscores (1_000), which no other
+#: tool reading the same option (RAJAPerf, a shell script) would.
+WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
+def whole(text: str) -> int:
+    """``text`` as a whole number written in ASCII digits; ValueError otherwise."""
+    if not WHOLE.fullmatch(text):
+        raise ValueError(f"not a whole number: {text!r}")
+    return int(text)
+
+
+def number(text: str) -> float:
+    """``text`` as a number written in ASCII (``1e3``, ``nan`` and ``inf`` too, which
+    the callers bound); ValueError for other scripts' digits and underscores."""
+    if not text.isascii() or "_" in text:
+        raise ValueError(f"not a number: {text!r}")
+    return float(text)
+
+
 def positive_int(text: str) -> int:
     """A whole number above 0 and at most `MAX_WHOLE` (sizes, repetitions, sample counts)."""
     try:
-        value = int(text)
+        value = whole(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value <= 0:
@@ -34,7 +55,7 @@ def positive_int(text: str) -> int:
 def count(text: str) -> int:
     """A whole number from 0 to `MAX_WHOLE` (warm-up repetitions)."""
     try:
-        value = int(text)
+        value = whole(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if not 0 <= value <= MAX_WHOLE:
@@ -49,7 +70,7 @@ MAX_SEED = 2**32 - 1
 def seed(text: str) -> int:
     """A seed for random inputs: a whole number from 0 to `MAX_SEED`."""
     try:
-        value = int(text)
+        value = whole(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if not 0 <= value <= MAX_SEED:
@@ -60,7 +81,7 @@ def seed(text: str) -> int:
 def seconds(text: str) -> float:
     """Seconds above 0, at most a week (longer waits overflow the workers' poll())."""
     try:
-        value = float(text)
+        value = number(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not 0 < value <= MAX_SECONDS:
@@ -78,7 +99,7 @@ MAX_SAMPLE_SECONDS = 10.0
 def sample_seconds(text: str) -> float:
     """Seconds from 0 (time every repetition alone) to `MAX_SAMPLE_SECONDS`."""
     try:
-        value = float(text)
+        value = number(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not 0 <= value <= MAX_SAMPLE_SECONDS:
@@ -92,7 +113,7 @@ def sample_seconds(text: str) -> float:
 def percent(text: str) -> float:
     """A percentage above 0 and below 100."""
     try:
-        value = float(text)
+        value = number(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of percent") from None
     if not 0 < value < 100:
@@ -119,7 +140,9 @@ BYTE_UNITS = {
 
 
 def _bytes(text: str) -> int:
-    found = re.fullmatch(r"(\d+)\^(\d+)|(\d+(?:\.\d+)?)\s*([a-zA-Z]*)", text.strip())
+    found = re.fullmatch(
+        r"(\d+)\^(\d+)|(\d+(?:\.\d+)?)\s*([a-zA-Z]*)", text.strip(), flags=re.ASCII
+    )
     if not found:
         raise ValueError
     if found.group(1):
@@ -163,7 +186,7 @@ def _power_or_int(text: str) -> int:
         if base != "2" or not (exponent.isascii() and exponent.isdigit()):
             raise ValueError
         return 2 ** int(exponent)
-    return int(text)
+    return whole(text)
 
 
 def sizes(text: str) -> tuple[int, ...]:
@@ -179,7 +202,7 @@ def size_factor(text: str) -> float:
     """A factor of each kernel's default size, RAJAPerf's --sizefact: above 0, at most
     `MAX_SIZE_FACTOR`."""
     try:
-        value = float(text)
+        value = number(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number such as 0.5 or 2") from None
     if not 0 < value <= MAX_SIZE_FACTOR:

@@ -18,7 +18,7 @@ from harness.model.spec import PRECISIONS
 def compute_capability(text: str) -> int:
     """A GPU architecture as a number, 10 to 200 (80 for sm_80)."""
     try:
-        value = int(text)
+        value = arguments.whole(text)
     except ValueError:
         value = 0
     if not 10 <= value <= 200:

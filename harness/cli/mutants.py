@@ -423,7 +423,7 @@ def _lines(text: str) -> Lines:
     file, _, span = text.rpartition(":")
     first, _, last = span.partition("-")
     try:
-        low, high = int(first), int(last or first)
+        low, high = arguments.whole(first), arguments.whole(last or first)
     except ValueError:
         low = high = 0
     if not file or "/" in file or low < 1 or high < low:
@@ -477,7 +477,7 @@ def _check_lines(
 
 def _percent(text: str) -> float:
     try:
-        value = float(text)
+        value = arguments.number(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a percentage") from None
     if not 0 <= value <= 100:

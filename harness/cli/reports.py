@@ -81,7 +81,7 @@ MIN_PEAK_GBS = 1e-6
 def _peak(text: str) -> tuple[str, float]:
     key, sep, value = text.rpartition("=")
     try:
-        number = float(value)
+        number = arguments.number(value)
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"{text!r}: expected GB/s such as 900, or DEVICE=GBS such as opencl:0=900"
@@ -122,7 +122,7 @@ def _check_peaks(frame: Any, peaks: list[tuple[str, float]]) -> None:
 
 def _percent(text: str) -> float:
     try:
-        value = float(text)
+        value = arguments.number(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a percentage") from None
     if not 0 < value < 100:
