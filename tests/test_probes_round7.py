@@ -316,13 +316,18 @@ def test_a_pipe_in_place_of_a_run_folders_file_is_named_not_read_for_ever(
 
 
 def test_an_import_reads_no_pipe_in_place_of_the_checksums(tmp_path: Path) -> None:
-    """The import's hash of its files read a FIFO as RAJAPerf-checksum.txt for ever."""
+    """The import's hash of its files read a FIFO as RAJAPerf-checksum.txt for ever;
+    now the pipe is named, at once, as no file raja-perf.exe wrote."""
     folder = tmp_path / "rajaperf"
     shutil.copytree(RAJAPERF, folder)
     (folder / "RAJAPerf-checksum.txt").unlink()
     os.mkfifo(folder / "RAJAPerf-checksum.txt")
     proc = harness("import-rajaperf", str(folder), "--out", str(tmp_path / "o"), timeout=60)
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr).endswith(
+        "RAJAPerf-checksum.txt: not a regular file (a folder, a device, a pipe or a link to "
+        "nothing); give the file raja-perf.exe wrote"
+    )
 
 
 def test_export_into_a_folder_of_another_runs_profiles_is_refused(
