@@ -7,6 +7,7 @@ cancelled as it starts) ends it with one line and exit 130, as one later does
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -46,6 +47,11 @@ def _end_on_signal(status: int) -> None:
     status was 0. A hang there still ends at the signal."""
 
     def end(signum: int, frame: Any) -> NoReturn:
+        # os._exit leaves Python's buffers unwritten: a table printed into a pipe
+        # would be lost with them.
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
         os._exit(status)
 
     for signum in (signal.SIGINT, signal.SIGTERM):
