@@ -113,3 +113,16 @@ def test_a_source_that_does_not_compile_is_still_named(cache: Path, tmp_path: Pa
     built = _ahead(sources=(tmp_path / "sources",))
     assert built["status"] == "error" and "Stream_TRIAD.cl failed to compile" in built["reason"]
     assert not list(cache.glob("*.bin"))
+
+
+def test_a_relative_cache_home_is_ignored_as_the_xdg_spec_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A relative XDG_CACHE_HOME would make a cache folder in whatever folder a run
+    starts in: the binaries go under the home folder's .cache instead."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", "rel/dir")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert opencl_binaries.folder() == tmp_path / "home" / ".cache" / "harness" / "opencl-binaries"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "abs"))
+    assert opencl_binaries.folder() == tmp_path / "abs" / "harness" / "opencl-binaries"

@@ -36,10 +36,15 @@ KEPT_KERNELS = 1
 
 
 def folder() -> Path:
-    """Where the binaries are kept: the user's cache folder (``XDG_CACHE_HOME``)."""
+    """Where the binaries are kept: the user's cache folder (``XDG_CACHE_HOME`` where it
+    is an absolute path: the XDG spec ignores a relative one, which would put a cache
+    folder into whatever folder a run starts in)."""
     import platformdirs  # pyopencl's own dependency, there wherever this backend runs
 
-    return platformdirs.user_cache_path("harness") / "opencl-binaries"
+    cache = platformdirs.user_cache_path("harness")
+    if not cache.is_absolute():
+        cache = Path.home() / ".cache" / "harness"
+    return cache / "opencl-binaries"
 
 
 def key(device: Any, options: Sequence[str], text: str) -> str:
