@@ -204,3 +204,26 @@ def test_threshold_must_be_a_percentage(runs: dict[str, Path]) -> None:
     assert (
         "spread = max(standard deviation, median - minimum)" in harness("compare", "--help").stdout
     )
+
+
+def test_csv_is_written_whole_and_through_a_link_into_its_target(
+    runs: dict[str, Path], tmp_path: Path
+) -> None:
+    """A new CSV goes through a temporary file renamed over it (no table cut short
+    under its name); a link, or /dev/stdout, is written in place, the link kept."""
+    target = tmp_path / "target.csv"
+    target.write_text("earlier\n")
+    link = tmp_path / "link.csv"
+    link.symlink_to(target)
+    proc = harness("compare", str(runs["base"]), str(runs["base"]), "--csv", str(link))
+    assert proc.returncode == 0, proc.stderr
+    assert link.is_symlink() and target.read_text().startswith("kernel,")
+    fresh = tmp_path / "fresh.csv"
+    assert (
+        harness("compare", str(runs["base"]), str(runs["base"]), "--csv", str(fresh)).returncode
+        == 0
+    )
+    assert fresh.read_text() == target.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh.csv", "link.csv", "target.csv"]
+    out = harness("compare", str(runs["base"]), str(runs["base"]), "--csv", "/dev/stdout")
+    assert out.returncode == 0 and out.stdout.startswith(target.read_text()), out.stdout

@@ -14,12 +14,15 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.cli import arguments
 from harness.errors import OutputError, UsageError
 from harness.execution import merge, results
 from harness.reporting import table
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 REPORT_EPILOG = """\
 Writes into --out (default RUN_DIR/report/, for the first RUN_DIR):
@@ -543,7 +546,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         # Written before the table is shown: a --csv that fails (a full disk,
         # /dev/full) is the one line, not a table that ends in an error.
         try:
-            result.to_csv(args.csv, index=False)
+            _write_csv(result, Path(args.csv))
         except OSError as exc:
             why = exc.strerror or exc
             raise UsageError(f"--csv {str(args.csv)!r}: cannot write it ({why})") from None
@@ -556,6 +559,16 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         print(f"fail: {short}", file=sys.stderr)
         return 1
     return 1 if result["verdict"].isin(comparison.FAILING).any() else 0
+
+
+def _write_csv(frame: pd.DataFrame, path: Path) -> None:
+    """The comparison as CSV: a new or regular file written whole or not at all (an
+    interrupt leaves no table cut short under its name); a link, device or pipe
+    (``/dev/stdout``) written in place, as renaming over it would replace the link."""
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        frame.to_csv(path, index=False)
+    else:
+        results.write_whole(path, lambda tmp: frame.to_csv(tmp, index=False))
 
 
 def _stopped_short(new: Path, meta: dict[str, Any], left: int) -> str | None:
