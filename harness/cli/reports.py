@@ -8,11 +8,9 @@ the command line starts fast and works without them.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import errno
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -282,7 +280,7 @@ def _written(out: Path, error: OSError) -> UsageError:
     """A write into ``out`` that failed half-way: what to do, in a line (free some
     space where the disk is full; else the file that failed, with why). Each file
     is written whole or not at all, and an earlier one's files it had not yet
-    replaced are gone (`_no_earlier_left`): those there are this one's, short of
+    replaced are gone (`results.no_earlier_left`): those there are this one's, short of
     the rest."""
     full = error.errno in (errno.ENOSPC, errno.EDQUOT)
     todo = "free some space and run it again" if full else "give --out another folder"
@@ -348,35 +346,12 @@ def _cmd_report(args: argparse.Namespace) -> int:
     with results.hold_output(out):
         _check_earlier(out, frame, args.html, reference)
         try:
-            with _no_earlier_left(out, planned, "report"):
+            with results.no_earlier_left(out, planned, "report"):
                 return _write_report(args, frame, metas, built, out, baseline_key)
         except OutputError:
             raise
         except OSError as exc:
             raise _written(out, exc) from None
-
-
-@contextlib.contextmanager
-def _no_earlier_left(out: Path, planned: list[Path], what: str) -> Iterator[None]:
-    """Where the writing stops short (Ctrl-C, SIGTERM, a full disk), remove the files
-    of ``planned`` that an earlier report or plot left in ``out`` and this one had
-    not yet replaced: beside the files this one wrote, they would pass for its own
-    (a report.md of other runs beside this report's RAJAPerf files)."""
-    before = {path: path.stat().st_ino for path in planned if path.is_file()}
-    try:
-        yield
-    except (KeyboardInterrupt, OSError) as exc:
-        # Every file is replaced whole (a new inode), so one of the same inode is earlier.
-        stale = [p for p, inode in before.items() if p.is_file() and p.stat().st_ino == inode]
-        for path in stale:
-            path.unlink(missing_ok=True)
-        if stale and isinstance(exc, KeyboardInterrupt):
-            print(
-                f"\nnote: {what} interrupted: removed {len(stale)} file(s) of an earlier {what} "
-                f"from {out} that this one had not yet replaced",
-                file=sys.stderr,
-            )
-        raise
 
 
 def _check_earlier(out: Path, frame: Any, html: bool, reference: str | None) -> None:
@@ -472,7 +447,7 @@ def _write_plots(args: argparse.Namespace, frame: Any, out: Path) -> int:
         out / f"{stem}{ext}" for stem in plot.file_stems(frame).values() for ext in plot.SUFFIXES
     ]
     try:
-        with _no_earlier_left(out, planned, "plot"):
+        with results.no_earlier_left(out, planned, "plot"):
             written, notes = plot.write_plots(frame, out, args.baseline, dict(args.peak_gbs))
     except OSError as exc:
         raise _written(out, exc) from None

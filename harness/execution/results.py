@@ -327,6 +327,29 @@ def check_out(out: Path, named: str = "output folder") -> None:
 
 
 @contextlib.contextmanager
+def no_earlier_left(out: Path, planned: list[Path], what: str) -> Iterator[None]:
+    """Where the writing stops short (Ctrl-C, SIGTERM, a full disk), remove the files
+    of ``planned`` that an earlier report or plot left in ``out`` and this one had
+    not yet replaced: beside the files this one wrote, they would pass for its own
+    (a report.md of other runs beside this report's RAJAPerf files)."""
+    before = {path: path.stat().st_ino for path in planned if path.is_file()}
+    try:
+        yield
+    except (KeyboardInterrupt, OSError) as exc:
+        # Every file is replaced whole (a new inode), so one of the same inode is earlier.
+        stale = [p for p, inode in before.items() if p.is_file() and p.stat().st_ino == inode]
+        for path in stale:
+            path.unlink(missing_ok=True)
+        if stale and isinstance(exc, KeyboardInterrupt):
+            print(
+                f"\nnote: {what} interrupted: removed {len(stale)} file(s) of an earlier {what} "
+                f"from {out} that this one had not yet replaced",
+                file=sys.stderr,
+            )
+        raise
+
+
+@contextlib.contextmanager
 def hold_output(out: Path) -> Iterator[None]:
     """Hold the output folder ``out`` of a report, plot or export (which must exist)
     against another command writing into it at once; UsageError in one line if one
@@ -394,12 +417,23 @@ def discard(run_dir: Path) -> None:
         run_dir.rmdir()
 
 
+def _check_lock_file(path: Path) -> None:
+    """RunFolderError where a run folder's ``.lock`` is there but is no regular file
+    (a folder, a pipe): no run makes one, and 'make it writable' was no fix for it."""
+    if path.exists() and not path.is_file():
+        kind = "a folder" if path.is_dir() else "no regular file"
+        raise RunFolderError(
+            f"{path} is {kind}, not the lock file a run makes; remove it, then try again"
+        )
+
+
 @contextlib.contextmanager
 def lock(run_dir: Path) -> Iterator[None]:
     """Hold the run folder for writing; RunFolderError naming the holder if another has it.
 
     The lock is the operating system's, so a killed writer leaves the folder free.
     """
+    _check_lock_file(run_dir / LOCK)
     held = filelock.FileLock(run_dir / LOCK, timeout=0)
     try:
         held.acquire()

@@ -193,16 +193,19 @@ def write(run_dir: Path, out: Path) -> list[Path]:
             "export: its profiles and these would be read as one; give an empty --out"
         )
     results.check_out(out)
-    written = []
+    written: list[Path] = []
+    name = ""
     with results.hold_output(out):
-        for name, text in made.items():
-            path = out / name
-            try:
-                results.write_text(path, text)
-            except OSError as exc:
-                raise UsageError(
-                    f"output folder {out}: cannot write {name} ({exc.strerror or exc}); "
-                    f"{len(written)} of the profiles were written"
-                ) from None
-            written.append(path)
+        try:
+            # One stopped short removes an earlier export's profiles of these names that
+            # it had not yet replaced: beside its own, they would be read as this run's.
+            with results.no_earlier_left(out, [out / n for n in made], "export"):
+                for name, text in made.items():
+                    results.write_text(out / name, text)
+                    written.append(out / name)
+        except OSError as exc:
+            raise UsageError(
+                f"output folder {out}: cannot write {name} ({exc.strerror or exc}); "
+                f"{len(written)} of the profiles were written"
+            ) from None
     return written

