@@ -5,6 +5,11 @@ type, and user suites whose kernels misbehave."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -62,3 +67,36 @@ def test_resume_where_the_lock_is_a_folder_says_remove_it(run: Path) -> None:
     )
     assert sorted(p.name for p in run.iterdir()) == before
     assert json.loads((run / "metadata.json").read_text()).get("interrupted") is not True
+
+
+@pytest.mark.full  # a job of MPI ranks
+def test_sigterm_to_rank_0_as_its_last_row_is_written_is_no_interruption(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM to an MPI job's rank 0 as it wrote its last row (in the journal's fsync)
+    marked a run whose journal held every row 'interrupted: 1 of 2 rows run', exit 130."""
+    from test_mpi import _mpirun
+
+    command = [_mpirun(), "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run"]
+    command += [*QUICK[:2], *QUICK[3:], "--reps", "3", "--out", str(tmp_path)]
+    env = {**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+    env.setdefault("XDG_RUNTIME_DIR", "/tmp")
+    job = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env)
+    owner = None
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        found = list(tmp_path.glob("run-*/.lock.owner"))
+        if owner is None and found:
+            owner = found[0]
+            pid = json.loads(owner.read_text())["pid"]
+        journal = owner.parent / "journal.jsonl" if owner else None
+        if journal and journal.exists() and journal.read_text().count("\n") >= 2:
+            break
+        time.sleep(0.002)
+    assert owner is not None
+    os.kill(pid, signal.SIGTERM)
+    _, err = job.communicate(timeout=120)
+    meta = json.loads((owner.parent / "metadata.json").read_text())
+    assert job.returncode == 0, err.decode()
+    assert meta["interrupted"] is False and meta["end"]
+    assert (owner.parent / "results.csv").read_text().count("\n") == 3

@@ -160,6 +160,31 @@ class _Stop:
                 raise KeyboardInterrupt
 
 
+class _AllRun(_Stop):
+    """The stop signals once an MPI run's every row is in: its end is written and the
+    job ends by its rows. A SIGTERM that mpirun forwards there, twice, killed rank 0
+    (status 143) or marked the whole run interrupted."""
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        if not self.received:
+            name = "interrupt" if signum == signal.SIGINT else signal.Signals(signum).name
+            print(f"\n{name}: every row has run; ending the run", file=sys.stderr, flush=True)
+        self.received.append(signum)
+
+
+@contextlib.contextmanager
+def _held_off() -> Iterator[None]:
+    """SIGINT and SIGTERM held off while an MPI run writes a row and counts it, then
+    taken as Ctrl-C: one raised in the journal's fsync left the row written but not
+    counted, a run whose journal held both of its rows 'interrupted: 1 of 2 rows run'."""
+    stop = _Stop()
+    stop.cuttable = False
+    with _handling(stop):
+        yield
+    if stop.received:
+        raise KeyboardInterrupt
+
+
 @contextlib.contextmanager
 def _handling(stop: _Stop) -> Iterator[None]:
     """``stop`` handles SIGINT and SIGTERM until the run has written everything.
@@ -493,10 +518,10 @@ def _execute_ranks(
                     )
                     each.update(status="error", reason=lost[r], rank=r, host=hosts[r])
                 peaks.place(each, meta.get("peaks", {}).get(each["device_id"]))
-                with results.writing(run_dir):
+                with _held_off(), results.writing(run_dir):
                     journal.append(each)
-                progress.row(finished, each)
-                finished += 1
+                    finished += 1
+                progress.row(finished - 1, each)
     except ranks.RankLost:
         print(
             f"rank {world.rank}: rank 0, which writes the run folder, was lost (nothing heard "
@@ -508,21 +533,23 @@ def _execute_ranks(
     except KeyboardInterrupt:
         if journal is None or progress is None:
             raise
-        _end_ranks_run(run_dir, meta, journal, progress, interrupted=True)
-        print(
-            f"interrupted: {finished} of {progress.total} rows run; continue with: "
-            f"mpirun -n {world.size} harness run --resume {run_dir}",
-            file=sys.stderr,
-        )
-        # The other ranks took the signal too, or hear no more from this one.
-        ranks.end_job(130)
-    status = 0
-    if journal is not None and progress is not None:
-        rows, summary = _end_ranks_run(run_dir, meta, journal, progress, interrupted=False)
-        if not getattr(args, "quiet", False):
-            _show(summary, run_dir)
-        status = 1 if any(r["status"] in ("fail", "error") for r in rows) else 0
-    return world.finish(status), run_dir
+        if finished < progress.total:
+            _end_ranks_run(run_dir, meta, journal, progress, interrupted=True)
+            print(
+                f"interrupted: {finished} of {progress.total} rows run; continue with: "
+                f"mpirun -n {world.size} harness run --resume {run_dir}",
+                file=sys.stderr,
+            )
+            # The other ranks took the signal too, or hear no more from this one.
+            ranks.end_job(130)
+    with _handling(_AllRun()):
+        status = 0
+        if journal is not None and progress is not None:
+            rows, summary = _end_ranks_run(run_dir, meta, journal, progress, interrupted=False)
+            if not getattr(args, "quiet", False):
+                _show(summary, run_dir)
+            status = 1 if any(r["status"] in ("fail", "error") for r in rows) else 0
+        return world.finish(status), run_dir
 
 
 def _end_ranks_run(
