@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import finished_run, harness, one_error
+from conftest import finished_run, harness, one_error, run_folder
 
 from harness.execution import results
 from harness.reporting import thicket_export
@@ -100,3 +100,89 @@ def test_sigterm_to_rank_0_as_its_last_row_is_written_is_no_interruption(
     assert job.returncode == 0, err.decode()
     assert meta["interrupted"] is False and meta["end"]
     assert (owner.parent / "results.csv").read_text().count("\n") == 3
+
+
+#: A user's suite of one SAXPY, ``{extra}`` replacing its description's fields.
+SUITE = """
+import dataclasses, time
+import numpy as np
+from harness.model.spec import Array, KernelSpec, Launch, Scalar, Tolerance, Traffic
+
+def cpu(grid, x, y, a, n):
+    y[:n] += a * x[:n]
+
+def forever(*args):
+    time.sleep(10**6)
+
+OK = KernelSpec(
+    name="Mine_OK", group="Mine", summary="y = a x + y",
+    arrays=(Array("x", "real", lambda n: n), Array("y", "real", lambda n: n, "inout")),
+    scalars=(Scalar("a", "real"), Scalar("n", "u32")),
+    plan=lambda n: [Launch("saxpy", n, 256, ("x", "y", "a", "n"), {{"n": n}})],
+    init=lambda n, seed, p: {{"x": np.ones(n), "y": np.ones(n), "a": 2.0}},
+    reference=lambda x: {{"y": float(x["a"]) * np.float64(x["x"]) + np.float64(x["y"])}},
+    cpu={{"saxpy": cpu}},
+    traffic=lambda n, b: Traffic(read=n * b, modify_write=n * b),
+    flops=lambda n: 2 * n,
+    tolerance=Tolerance(1e-13, 1e-5),
+)
+KERNELS = (OK, dataclasses.replace(OK, name="Mine_BAD", {extra}))
+"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (
+            "traffic=lambda n, b: 'x'",
+            "its traffic at its default size 1000000 returned 'x': expected a Traffic of byte "
+            "counts, each a finite number, 0 or more",
+        ),
+        (
+            "traffic=lambda n, b: Traffic(read=-n)",
+            "its traffic at its default size 1000000 returned Traffic(read=-1000000, write=0, "
+            "modify_write=0, atomic_modify_write=0): expected a Traffic of byte counts, each a "
+            "finite number, 0 or more",
+        ),
+        (
+            "flops=lambda n: float('nan')",
+            "its flops at its default size 1000000 returned nan: expected a finite number, 0 "
+            "or more",
+        ),
+        (
+            "flops=lambda n: None",
+            "its flops at its default size 1000000 returned None: expected a finite number, 0 "
+            "or more",
+        ),
+    ],
+)
+def test_a_suite_whose_counts_are_no_numbers_is_named(
+    extra: str, said: str, tmp_path: Path
+) -> None:
+    """A user kernel whose traffic returned no Traffic, or whose FLOPs were NaN or None,
+    was taken: `harness list` then ended in a traceback ('str' object has no
+    attribute 'moved'), and runs recorded NaN or negative rates."""
+    path = tmp_path / "mine.py"
+    path.write_text(SUITE.format(extra=extra))
+    proc = harness("list", "--suite", str(path), "-k", "Mine")
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == f"--suite {path}: kernel Mine_BAD: {said}"
+
+
+@pytest.mark.parametrize("field", ["init", "reference"])
+def test_a_user_kernel_that_never_makes_its_data_times_out_as_its_row(
+    field: str, tmp_path: Path
+) -> None:
+    """A user kernel whose init or reference never returned hung the whole run, past
+    --timeout: they are made in the run's own process, where no worker's timeout
+    reached; SIGTERM then only said 'stopping after the current row'."""
+    path = tmp_path / "mine.py"
+    path.write_text(SUITE.format(extra=f"{field}=forever"))
+    out = tmp_path / "out"
+    args = ["run", "--suite", str(path), "-k", "Mine", "-b", "cpu", "--size", "1000"]
+    proc = harness(*args, "--reps", "3", "--timeout", "1", "--out", str(out), timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    rows = [json.loads(line) for line in (run_folder(out) / "journal.jsonl").open()]
+    assert [(r["kernel"], r["status"]) for r in rows] == [("Mine_OK", "ok"), ("Mine_BAD", "error")]
+    assert rows[1]["reason"] == "timed out after 1 s during Mine_BAD on cpu:0"

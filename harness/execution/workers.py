@@ -38,6 +38,7 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 import time
 import warnings
 from collections import Counter, deque
@@ -434,6 +435,32 @@ class _Schedule:
         return self.current[lane].popleft()
 
 
+class _TooLong(Exception):
+    """A kernel's inputs or reference took longer here than its row may take."""
+
+
+@contextlib.contextmanager
+def _within(seconds: float) -> Iterator[None]:
+    """_TooLong where the block outlasts ``seconds``: a user's description whose
+    init or reference never returns hung the whole run here, where no worker's
+    timeout reaches (its worker, handed nothing, then makes them itself, and
+    times out as a row). Only the main thread takes SIGALRM: elsewhere no limit."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum: int, frame: Any) -> None:
+        raise _TooLong(f"over {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 class Workers:
     """One worker process per (backend, device), started when first needed.
 
@@ -521,8 +548,10 @@ class Workers:
         kept = sum(arena.size for arena in self._arenas.values())
         if host and (3 * size > host or (size > INLINE_BYTES and 4 * (kept + size) > host)):
             return None
+        kind = self.devices.get(f"{task.backend}:{task.device}", {}).get("kind")
         try:
-            data = make_data(spec, task, self.options.seed, self.options.check)
+            with _within(self.options.timeout or default_timeout(task, kind)):
+                data = make_data(spec, task, self.options.seed, self.options.check)
         except Exception:
             return None
         if size <= INLINE_BYTES:

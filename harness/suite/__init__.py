@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import importlib.metadata
 import importlib.util
+import math
+import numbers
 import re
 import sys
 import traceback
@@ -14,7 +17,7 @@ from types import ModuleType
 
 from harness.errors import UsageError
 from harness.model import sources
-from harness.model.spec import KernelSpec, Param
+from harness.model.spec import KernelSpec, Param, Traffic
 from harness.suite import (
     algorithm,
     apps,
@@ -238,15 +241,44 @@ def _problem(path: Path, spec: KernelSpec) -> str | None:
             return str(exc)
         if problems:
             return problems[0]
-    for name, measure in (
-        ("traffic", lambda: spec.traffic(spec.default_size, 8)),
-        ("flops", lambda: spec.flops(spec.default_size)),
+    for name, measure, wrong, expected in (
+        (
+            "traffic",
+            lambda: spec.traffic(spec.default_size, 8),
+            _bad_traffic,
+            "a Traffic of byte counts, each a finite number, 0 or more",
+        ),
+        ("flops", lambda: spec.flops(spec.default_size), _bad_count, "a finite number, 0 or more"),
     ):
         try:
-            measure()
+            value = measure()
         except Exception as exc:
             return f"its {name} at its default size {spec.default_size}: {_raised(path, exc)}"
+        if wrong(value):
+            return (
+                f"its {name} at its default size {spec.default_size} returned {value!r}: "
+                f"expected {expected}"
+            )
     return None
+
+
+def _bad_count(value: object) -> bool:
+    """Whether a description's count (bytes or FLOPs of a repetition) is no finite
+    number of 0 or more: a string, None, NaN or a negative one was taken, and every
+    command that reads the counts (list, run, report) then ended in a traceback."""
+    return (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not math.isfinite(value)
+        or value < 0
+    )
+
+
+def _bad_traffic(value: object) -> bool:
+    """Whether a description's traffic is no `Traffic` of counts (`_bad_count`)."""
+    return not isinstance(value, Traffic) or any(
+        _bad_count(getattr(value, f.name)) for f in dataclasses.fields(value)
+    )
 
 
 def _entries(spec: KernelSpec) -> list[str]:
