@@ -143,8 +143,14 @@ def test_every_kernel_source_yields_mutants() -> None:
             assert mutants.all_mutants(spec, backend)[0], f"{spec.name} on {backend}"
 
 
-#: The kernels whose check the mutation gate holds to 95% in CI, on a fixed sample.
-GATED = ("Apps_ENERGY", "Apps_PRESSURE", "Lcals_HYDRO_1D", "Bitonic_F32")
+#: The kernels whose check the mutation gate holds to 95% in CI, on a fixed sample, by
+#: backend: the sort on OpenCL, whose C body CUDA compiles too (its check, every
+#: strategy at eleven sizes, is most of the gate's time: on wgpu 92 s of 106); on
+#: wgpu a work-group reduction in its place.
+GATED = {
+    "opencl": ("Apps_ENERGY", "Apps_PRESSURE", "Lcals_HYDRO_1D", "Bitonic_F32"),
+    "wgpu": ("Apps_ENERGY", "Apps_PRESSURE", "Lcals_HYDRO_1D", "Basic_REDUCE3_INT"),
+}
 
 
 @pytest.mark.full
@@ -162,16 +168,17 @@ def test_a_fixed_sample_of_mutants_is_killed(
     passes only past 2^28 keys) and `k <= v` in flip_block (a write one past a
     private array, which PoCL lets pass); seed 8's is drawn instead."""
     need_backend(backend)
-    args = ["mutants", "-k", *GATED, "-b", backend, "--sample", "6", "--seed", "8"]
+    gated = GATED[backend]
+    args = ["mutants", "-k", *gated, "-b", backend, "--sample", "6", "--seed", "8"]
     status = main([*args, "--precision", "f64", "--fail-under", "95", "--out", str(tmp_path)])
     out = capsys.readouterr().out
     assert status == 0, out
-    for kernel in GATED:
+    for kernel in gated:
         assert kernel in out
     folder = next(tmp_path.iterdir())
     with open(folder / "mutants.csv", newline="") as f:
         rows = list(csv.DictReader(f))
-    assert len(rows) == 6 * len(GATED)
+    assert len(rows) == 6 * len(gated)
     assert {r["status"] for r in rows} <= {"killed", "survived", "stillborn", "equivalent"}
     killed = [r for r in rows if r["status"] == "killed"]
     assert killed and all(r["detail"] for r in killed)
