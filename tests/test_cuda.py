@@ -5,6 +5,8 @@ and a machine without the NVIDIA driver gets one clear line, not a traceback."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import os
 import signal
 import subprocess
 import sys
@@ -192,14 +194,16 @@ def test_run_on_cuda_without_driver_exits_with_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr + proc.stdout
 
 
-def test_an_interrupted_cuda_compile_keeps_the_compiles_it_has_shown() -> None:
-    """Ctrl-C in harness cuda-compile showed none of the compiles done before it."""
+def test_an_interrupted_cuda_compile_keeps_the_compiles_it_has_shown(tmp_path: Path) -> None:
+    """Ctrl-C in harness cuda-compile showed none of the compiles done before it. With
+    a cache of its own, empty: kept images would end the check before the signal."""
     _compiler()
     proc = subprocess.Popen(
         [sys.executable, "-m", "harness", "cuda-compile", "--arch", "80"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)},
     )
     first = proc.stdout.readline()
     proc.send_signal(signal.SIGINT)
@@ -208,3 +212,28 @@ def test_an_interrupted_cuda_compile_keeps_the_compiles_it_has_shown() -> None:
     shown = [first, *rest.splitlines()]
     assert first.endswith(": ok\n") and len(shown) < 2 * len(suite.ALL)
     assert f"{len(shown)} of {len(shown)} compiled before the interrupt" in err.splitlines()
+
+
+def test_a_compile_is_kept_and_a_damaged_kept_image_is_compiled_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a compile made is kept under the user's cache, by a digest of what it was
+    made from, and read back by the next compile of the same text; a kept image
+    whose digest no longer matches is compiled again and kept anew."""
+    compiler = _compiler()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    spec = suite.BY_NAME["Stream_TRIAD"]
+    source = sources.find("cuda", ".cu", "Stream_TRIAD")
+    assert source is not None
+    made = cuda_compile.compile_source(spec, source, "f64", 90, compiler)
+    (kept,) = cuda_compile.kept_folder().iterdir()
+    assert kept.parent == tmp_path / "harness" / "cuda-binaries"
+    assert kept.read_bytes() == made.image + hashlib.sha256(made.image).digest()
+    planted = b"an image read back, not compiled"
+    kept.write_bytes(planted + hashlib.sha256(planted).digest())
+    assert cuda_compile.compile_source(spec, source, "f64", 90, compiler).image == planted
+    kept.write_bytes(planted + b"\0" * 32)
+    assert cuda_compile.compile_source(spec, source, "f64", 90, compiler) == made
+    assert kept.read_bytes() == made.image + hashlib.sha256(made.image).digest()
+    cuda_compile.compile_source(spec, source, "f32", 90, compiler)
+    assert len(list(cuda_compile.kept_folder().iterdir())) == 2

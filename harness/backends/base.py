@@ -9,6 +9,7 @@ talks to, and a backend never knows which kernel it runs.
 
 from __future__ import annotations
 
+import os
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,6 +54,15 @@ class DeviceLost(RuntimeError):
         self.fault = fault
         #: Lost by an earlier row of this process, not by the one that raises it.
         self.earlier = earlier
+
+
+def user_cache() -> Path:
+    """The user's cache folder for the harness: ``$XDG_CACHE_HOME/harness`` where that
+    is an absolute path (the XDG spec ignores a relative one), else ``~/.cache/harness``."""
+    cache = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(cache):
+        cache = str(Path.home() / ".cache")
+    return Path(cache) / "harness"
 
 
 def out_of_device_memory(need: int, memory: int, cause: Exception) -> DeviceOutOfMemory:

@@ -17,6 +17,8 @@ directives keep compiler messages on the files' own lines
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import re
 import shutil
@@ -29,7 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from harness.backends.base import CompileError, c_program
+from harness.backends.base import CompileError, c_program, user_cache
 from harness.model import sources
 from harness.model.spec import PRECISIONS, KernelSpec
 
@@ -229,6 +231,10 @@ def compile_source(
     gpu = f"sm_{target}" if kind == "cubin" else f"compute_{target}"
     options = [f"-arch={gpu}"]
     text = source_text(spec, source, precision)
+    kept = _kept_path(version(compiler), kind, options, text)
+    image = _read_kept(kept)
+    if image is not None:
+        return Binary(image, kind, gpu, version(compiler))
     try:
         if compiler == "nvrtc":
             image = _nvrtc_compile(text, source.name, options, kind)
@@ -239,7 +245,47 @@ def compile_source(
             f"{source.name} failed to compile for {gpu} ({precision}) with "
             f"{version(compiler)}: {exc}"
         ) from None
+    _keep(kept, image)
     return Binary(image, kind, gpu, version(compiler))
+
+
+def kept_folder() -> Path:
+    """Where compiled device code is kept: a run, or a ``cuda-compile``, that compiles
+    what an earlier one did (each kernel at each precision, up to a second apiece
+    with NVRTC, minutes for the suite) loads it from there instead."""
+    return user_cache() / "cuda-binaries"
+
+
+def _kept_path(compiler: str, kind: str, options: Sequence[str], text: bytes) -> Path:
+    """A kept image's file: named by a digest of everything it was made from."""
+    made_from = "\0".join([compiler, kind, *options]).encode() + b"\0" + text
+    return kept_folder() / f"{hashlib.sha256(made_from).hexdigest()}.{kind}"
+
+
+def _read_kept(path: Path) -> bytes | None:
+    """The image kept at ``path``, None where there is none or it is damaged (its
+    last 32 bytes are the SHA-256 of the rest)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    image, digest = data[:-32], data[-32:]
+    return image if image and hashlib.sha256(image).digest() == digest else None
+
+
+def _keep(path: Path, image: bytes) -> None:
+    """Keep ``image`` at ``path``, whole or not at all; a cache that cannot be written
+    costs only the next compile."""
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(image + hashlib.sha256(image).digest())
+            os.replace(tmp, path)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 def compile_all(

@@ -44,7 +44,7 @@ from typing import Any
 import filelock
 
 from harness import suite
-from harness.backends.base import DeviceInfo
+from harness.backends.base import DeviceInfo, user_cache
 from harness.errors import UsageError
 from harness.execution import metadata
 from harness.execution.flush import last_level_cache
@@ -94,10 +94,7 @@ def store_path() -> Path:
     given = os.environ.get("HARNESS_PEAKS", "")
     if given.strip():
         return Path(given).expanduser()
-    cache = os.environ.get("XDG_CACHE_HOME", "")
-    if not os.path.isabs(cache):
-        cache = str(Path.home() / ".cache")
-    return Path(cache) / "harness" / "peaks.json"
+    return user_cache() / "peaks.json"
 
 
 def device_key(device: Mapping[str, Any]) -> str:
