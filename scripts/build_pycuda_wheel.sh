@@ -20,7 +20,9 @@
 # CUDA-capable device", which is also what lets the tests import the wheel without a driver.
 #
 # Safe to run twice: everything is built under build/pycuda-wheel/ (git-ignored), the source
-# archive is downloaded once, and an existing wheel of the same version is reused.
+# archive is downloaded once, and an existing wheel of the same version is reused, as is one
+# kept in the user's cache (~/.cache/harness/pycuda-wheels) by an earlier build of the same
+# script, pycuda release, cuda.h and Python.
 # Prints the wheel's path as its last line.
 set -euo pipefail
 
@@ -146,8 +148,22 @@ dependencies() {
         die "cannot download pycuda's dependencies (pytools, platformdirs, mako) from PyPI"
 }
 
+# A wheel built before from the same script, pycuda release, headers and Python is kept
+# in the user's cache (XDG_CACHE_HOME where absolute, else ~/.cache), so that a fresh
+# clone on this machine need not build it again: minutes of compiling.
+cache_home="${XDG_CACHE_HOME:-}"
+[[ "$cache_home" == /* ]] || cache_home="$HOME/.cache"
+made_from="$(cat "${BASH_SOURCE[0]}" "$CUDA_INC_DIR/cuda.h"; echo "$PYCUDA_VERSION"
+    "$PYTHON" -c 'import sys, sysconfig; print(sys.implementation.cache_tag, sysconfig.get_platform())')"
+KEPT="$cache_home/harness/pycuda-wheels/$(sha256sum <<<"$made_from" | cut -c1-16)"
+
 shopt -s nullglob
 existing=("$OUT"/pycuda-"$PYCUDA_VERSION"-*.whl)
+kept=("$KEPT"/pycuda-"$PYCUDA_VERSION"-*.whl)
+if ((force == 0 && ${#existing[@]} == 0 && ${#kept[@]} > 0)); then
+    cp "${kept[0]}" "$OUT"/ && existing=("$OUT/$(basename "${kept[0]}")")
+    echo "copied the wheel kept at ${kept[0]}" >&2
+fi
 if ((force == 0 && ${#existing[@]} > 0)); then
     present=("$OUT"/pytools-*.whl)
     ((${#present[@]} > 0)) || dependencies
@@ -192,6 +208,10 @@ rm -f "$OUT"/pycuda-"$PYCUDA_VERSION"-*.whl
 wheel=("$OUT"/pycuda-"$PYCUDA_VERSION"-*.whl)
 ((${#wheel[@]} > 0)) || die "pip wheel left no wheel in $OUT (see $SCRATCH/build.log)"
 
+# Kept whole or not at all; a cache that cannot be written costs only the next build.
+if mkdir -p "$KEPT" 2>/dev/null && cp "${wheel[0]}" "$KEPT/.partial" 2>/dev/null; then
+    mv "$KEPT/.partial" "$KEPT/$(basename "${wheel[0]}")"
+fi
 dependencies
 echo "built pycuda $PYCUDA_VERSION against CUDA $cuda_text headers: needs a CUDA ${cuda_text%%.*} driver or newer" >&2
 echo "${wheel[0]}"
