@@ -128,16 +128,18 @@ def test_compare_to_a_full_csv_is_the_one_line_and_no_table(quick_run: Path) -> 
     assert proc.stdout == ""
 
 
-def test_compare_writes_no_csv_over_a_runs_own_file(quick_run: Path, run: Path) -> None:
-    """--csv RUN/journal.jsonl replaced the run's measured rows by the comparison table."""
-    journal = run / "journal.jsonl"
-    kept = journal.read_bytes()
-    proc = harness("compare", str(quick_run), str(run), "--csv", str(journal))
+@pytest.mark.parametrize("name", ["journal.jsonl", "summary.txt"])
+def test_compare_writes_no_csv_over_a_runs_own_file(quick_run: Path, run: Path, name: str) -> None:
+    """--csv RUN/journal.jsonl replaced the run's measured rows by the comparison table,
+    and --csv RUN/summary.txt the table the run printed."""
+    own = run / name
+    kept = own.read_bytes()
+    proc = harness("compare", str(quick_run), str(run), "--csv", str(own))
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == (
-        f"--csv '{journal}': is a run folder's own file; give a file outside the run folders"
+        f"--csv '{own}': is a run folder's own file; give a file outside the run folders"
     )
-    assert journal.read_bytes() == kept
+    assert own.read_bytes() == kept
 
 
 def test_a_run_out_that_is_a_file_or_a_dead_link_says_what_to_give(tmp_path: Path) -> None:

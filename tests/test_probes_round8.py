@@ -369,12 +369,14 @@ def test_compare_writes_no_csv_through_a_link_to_a_runs_own_file(
     )
 
 
-def test_a_peak_no_device_reaches_is_refused(quick_run: Path, tmp_path: Path) -> None:
-    """--peak-gbs 1e300 drew every row at 0% of a line no device reaches."""
-    proc = harness("plot", str(quick_run), "--peak-gbs", "cpu:0=1e300", "--out", str(tmp_path))
+@pytest.mark.parametrize("peak", ["1e300", "1e-100"])
+def test_a_peak_no_device_reaches_is_refused(quick_run: Path, tmp_path: Path, peak: str) -> None:
+    """--peak-gbs 1e300 drew every row at 0% of a line no device reaches, and 1e-100
+    every row at 1e100 times its peak, on axes matplotlib collapsed."""
+    proc = harness("plot", str(quick_run), "--peak-gbs", f"cpu:0={peak}", "--out", str(tmp_path))
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == (
-        "argument --peak-gbs: 'cpu:0=1e300': the peak must be a finite GB/s from 1e-06 up to "
+        f"argument --peak-gbs: 'cpu:0={peak}': the peak must be a finite GB/s from 1e-06 up to "
         "1e+15 (see 'harness plot --help')"
     )
     assert list(tmp_path.iterdir()) == []

@@ -376,30 +376,6 @@ def test_a_journal_that_is_a_link_to_itself_is_named_as_such(run: Path) -> None:
     )
 
 
-def test_a_peak_below_any_device_is_refused(quick_run: Path, tmp_path: Path) -> None:
-    """--peak-gbs 1e-100 drew every row at 1e100 times its peak, on axes matplotlib
-    collapsed (a UserWarning naming the harness's line)."""
-    proc = harness("plot", str(quick_run), "--peak-gbs", "cpu:0=1e-100", "--out", str(tmp_path))
-    assert proc.returncode == 2, proc.stderr
-    assert one_error(proc.stderr) == (
-        "argument --peak-gbs: 'cpu:0=1e-100': the peak must be a finite GB/s from 1e-06 up to "
-        "1e+15 (see 'harness plot --help')"
-    )
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_compare_writes_no_csv_over_a_runs_summary(quick_run: Path, run: Path) -> None:
-    """--csv RUN/summary.txt replaced the table the run printed by the comparison."""
-    summary = run / "summary.txt"
-    kept = summary.read_text()
-    proc = harness("compare", str(quick_run), str(run), "--csv", str(summary))
-    assert proc.returncode == 2, proc.stderr
-    assert one_error(proc.stderr) == (
-        f"--csv '{summary}': is a run folder's own file; give a file outside the run folders"
-    )
-    assert summary.read_text() == kept
-
-
 def test_a_merge_that_would_nest_past_what_readers_take_is_refused(
     quick_run: Path, run: Path, tmp_path: Path
 ) -> None:
