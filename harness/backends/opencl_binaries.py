@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from harness.backends.base import user_cache
+
 #: The most kernels a kept program has. Keeping costs a generic compile of each
 #: (over the default suite on two cores: 0.44 s a one-kernel program, 0.9 s a
 #: two-kernel one, 16 s a sort's of 13, where a row saves about 80 ms a build),
@@ -36,15 +38,8 @@ KEPT_KERNELS = 1
 
 
 def folder() -> Path:
-    """Where the binaries are kept: the user's cache folder (``XDG_CACHE_HOME`` where it
-    is an absolute path: the XDG spec ignores a relative one, which would put a cache
-    folder into whatever folder a run starts in)."""
-    import platformdirs  # pyopencl's own dependency, there wherever this backend runs
-
-    cache = platformdirs.user_cache_path("harness")
-    if not cache.is_absolute():
-        cache = Path.home() / ".cache" / "harness"
-    return cache / "opencl-binaries"
+    """Where the binaries are kept: under the user's cache folder (`base.user_cache`)."""
+    return user_cache() / "opencl-binaries"
 
 
 def key(device: Any, options: Sequence[str], text: str) -> str:
