@@ -42,6 +42,7 @@ from harness.model.spec import (
 from harness.model.verify import (
     Verdict,
     compare,
+    guard_length,
     guard_problem,
     guard_zone,
     input_problem,
@@ -499,17 +500,27 @@ def largest_size_where(fits: Callable[[int], bool], low: int = 0) -> int | None:
     return low
 
 
+def _guarded_bytes(length: int, dtype: np.dtype) -> int:
+    """Bytes of an array of ``length`` elements with its guard zone after it: what a
+    verified repetition allocates, and a device's array limit must hold."""
+    return (length + guard_length(dtype)) * dtype.itemsize
+
+
 def largest_size(spec: KernelSpec, precision: str, limit: int) -> int | None:
-    """The largest problem size whose every array fits in ``limit`` bytes; None if none does.
+    """The largest problem size whose every array, with the guard zone verification
+    puts after it, fits in ``limit`` bytes; None if none does.
 
     Array lengths are assumed to grow with the size, as every description's do.
     """
-    items = {a.name: numpy_dtype(a.dtype, precision).itemsize for a in spec.arrays}
+    dtypes = {a.name: numpy_dtype(a.dtype, precision) for a in spec.arrays}
 
     def fits(size: int) -> bool:
-        return all(n * items[name] <= limit for name, n in spec.lengths(size).items())
+        return all(
+            _guarded_bytes(n, dtypes[name]) <= limit for name, n in spec.lengths(size).items()
+        )
 
-    return largest_size_where(fits)
+    # From size 1: a chunked kernel has no plan, nor partial array, for no items.
+    return largest_size_where(fits, low=1)
 
 
 #: What a memory budget counts: the bytes of every array of the kernel, or the
@@ -555,9 +566,8 @@ def check_array_limit(spec: KernelSpec, task: Task, session: base.Session) -> No
         return
     name, most = limit
     for array in spec.arrays:
-        need = (
-            spec.lengths(task.size)[array.name] * numpy_dtype(array.dtype, task.precision).itemsize
-        )
+        dtype = numpy_dtype(array.dtype, task.precision)
+        need = _guarded_bytes(spec.lengths(task.size)[array.name], dtype)
         if need > most:
             fits = largest_size(spec, task.precision, most)
             advice = "no size fits" if fits is None else f"the largest size that fits is {fits}"
