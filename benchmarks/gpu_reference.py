@@ -3,48 +3,46 @@
 What `results/reference/` holds for a GPU, made in order of what matters
 most, each step with a time limit (a step that runs out is stopped as Ctrl-C
 stops a run: the rows it measured are kept) and all of them within
-``--budget``:
+``--budget``; ``--skip`` leaves steps out by name. One at a time, so that
+each has the GPU to itself:
 
-1. ``harness devices``, and a carried pycuda wheel (``--pycuda-wheels``, by
-   default the wheels/ folder `scripts/build_pycuda_wheel.sh` fills) installed
-   into OUT/pycuda, for the pycuda steps alone;
-
-then one at a time, so that each has the GPU to itself, what a GPU user runs
-first:
-
-2. ``harness peak`` on each GPU device (kept in OUT/cache, so that the later
-   rows are placed against it): copy and triad bandwidth, and the FMA peak
-   at f64 and f32;
-3. the default suite timed on each GPU device to the end (shorter noise
-   budgets than the defaults, so that it fits in minutes), through wgpu with
-   naga's runtime checks on and off (``--wgsl-checks on off``);
-4. the Apps and Stream groups on the first device at 1/8 to 16 times their
-   default sizes (``--size-factor``), for the report's saturation sizes and
-   plot, with energy per repetition where NVML reads it;
-5. the sorts at 2^26 and 2^22 keys, every strategy, steps 2, 4 and 6 and
-   tiles of 8, 32 and 128 KiB (CUDA), beside np.sort and cupy.sort
+1. ``harness devices``; where no pycuda wheel was carried (``--pycuda-wheels``)
+   and a CUDA toolkit is there, pycuda built from a carried source archive by
+   `scripts/build_pycuda_wheel.sh`, at low priority beside the next steps;
+2. ``peak``: ``harness peak`` on each GPU device (kept in OUT/cache, so that
+   the later rows are placed against it), and the FMA peak through wgpu with
+   naga's runtime checks on and off (`benchmarks/fma_checks.py`);
+3. ``suite``: the default suite timed on each GPU device to the end (shorter
+   noise budgets than the defaults, so that it fits in minutes), energy per
+   repetition where NVML reads it; then, through wgpu, the kernels furthest
+   from CUDA's times with naga's runtime checks on and off;
+4. ``stream``: Stream at 2^25 doubles on each GPU device (wgpu with the
+   checks on and off), then BabelStream's build for the first device's API
+   where ``--babelstream`` names one;
+5. ``sort``: the sorts at 2^26 keys on the first device and 2^22 on each,
+   strategies global, local, tiled and wide at 2 and 4 steps and tiles of 32
+   and 128 KiB (CUDA), beside np.sort and cupy.sort
    (`benchmarks/sort_vs_numpy.py`), and the first device's time per launch
-   of four strategies at 2^26, those with tiles at 32 KiB too, and at 128 KiB on CUDA
-   (`benchmarks/launch_breakdown.py`);
-6. Stream at 2^25 doubles on the first GPU device, again through pycuda
-   where it was installed and that device is a CUDA one, then BabelStream's
-   build for the same API where ``--babelstream`` names one;
-7. hot against cold cache for Stream_TRIAD inside and outside the first
-   device's last-level cache (`benchmarks/cache_cold_hot.py`);
-8. together, since nothing in them is timed: every kernel verified
-   (``--check``) on each GPU device, one process per device; every kernel's
-   check through pycuda where it was installed; and every kernel's check on
-   the CUDA devices under NVIDIA's compute-sanitizer, its racecheck
-   (work-group memory hazards) and memcheck (accesses outside any
-   allocation) tools, where it is found (on the PATH, or from the
-   nvidia-cuda-sanitizer-api wheel): the CUDA counterpart of the OpenCL
-   simulator's check, whose findings are in the logs, not the rows;
-9. the three transfer modes for Apps_ENERGY and Stream_TRIAD;
-10. two MPI ranks on the first GPU device, where ``mpirun`` is found.
+   of the tiled and wide strategies at 2^26 (`benchmarks/launch_breakdown.py`);
+6. ``check``, together, since nothing in them is timed: every kernel verified
+   (``--check``) on each GPU device, one process per device and half (the
+   sorts first), and every kernel's check through pycuda where it was
+   installed; with ``--sanitize``, every kernel's check on the CUDA devices
+   under NVIDIA's compute-sanitizer (racecheck and memcheck), found on the
+   PATH or in the nvidia-cuda-sanitizer-api wheel; then Stream at 2^25
+   through pycuda;
+7. ``sweep``: the Stream and Apps groups on the first device at 1/8 to 16
+   times their default sizes (``--size-factor``), for the report's
+   saturation sizes and plot, with energy per repetition;
+8. ``cache``: hot against cold cache for Stream_TRIAD inside and outside the
+   first device's last-level cache (`benchmarks/cache_cold_hot.py`);
+9. ``transfers``: the three transfer modes for Apps_ENERGY and Stream_TRIAD;
+10. ``two_ranks``: two MPI ranks on the first GPU device, where ``mpirun`` is
+    found.
 
 Logs go to ``OUT/<step>.log`` and run folders under ``OUT/runs/<step>``.
 
-    python benchmarks/gpu_reference.py --out gpu-runs --babelstream ./cuda-stream
+    python benchmarks/gpu_reference.py --out gpu-runs --budget 560 --skip cache transfers
 """
 
 from __future__ import annotations
@@ -64,7 +62,25 @@ from pathlib import Path
 from harness import api, suite
 
 HERE = Path(__file__).resolve().parent
-WHEELS = HERE.parent / "wheels"
+ROOT = HERE.parent
+WHEELS = ROOT / "wheels"
+#: The steps, in the order they run, that --skip can name.
+STEPS = ("peak", "suite", "stream", "sort", "check", "sweep", "cache", "transfers", "two_ranks")
+#: What the names of single steps begin with, for --skip.
+STEP_PREFIXES = (
+    "fma_checks_", "suite_", "stream_", "sort_", "check_", "sanitize_", "babelstream", "pycuda_"
+)  # fmt: skip
+#: Each row's noise budgets in the suite and sweep: shorter than the defaults, so
+#: that a whole suite fits in minutes of a GPU.
+BUDGETS = ["--min-time", "0.05", "--max-time", "0.3"]
+#: The kernels whose WebGPU time was furthest above CUDA's on an H200 (1.5 times or
+#: more, results/reference/h200-2026-11-28), run again with naga's checks on and off.
+WGPU_SLOWEST = [
+    "Apps_EDGE3D", "Basic_MAT_MAT_SHARED", "Basic_MULTI_REDUCE", "Apps_FEMSWEEP",
+    "Lcals_PLANCKIAN", "Apps_ENERGY", "Apps_CONVECTION3DPA", "Lcals_FIRST_MIN",
+    "Apps_INTSC_HEXHEX", "Basic_REDUCE3_INT", "Basic_DAXPY_ATOMIC", "Basic_TRAP_INT",
+    "Basic_REDUCE_STRUCT", "Stream_MUL", "Stream_ADD", "Stream_TRIAD",
+]  # fmt: skip
 
 
 def gpu_devices() -> list[str]:
@@ -104,8 +120,10 @@ class Steps:
     budget; at a limit, SIGTERM (a harness run then finishes its row and writes
     its results), then SIGKILL 30 s later."""
 
-    def __init__(self, out: Path, step_seconds: float, budget: float | None) -> None:
-        self.out, self.step_seconds = out, step_seconds
+    def __init__(
+        self, out: Path, step_seconds: float, budget: float | None, skip: set[str]
+    ) -> None:
+        self.out, self.step_seconds, self.skip = out, step_seconds, skip
         self.deadline = time.monotonic() + budget if budget else None
 
     def limit(self, seconds: float | None = None) -> float:
@@ -115,9 +133,37 @@ class Steps:
             return seconds
         return max(0.0, min(seconds, self.deadline - time.monotonic() - 30))
 
-    def run(self, name: str, command: list[str], env: dict[str, str] | None = None) -> None:
-        """One step."""
-        self.together([(name, command, env)])
+    def start(self, name: str, command: list[str]) -> subprocess.Popen | None:
+        """A step that runs beside the others (it times nothing), into OUT/NAME.log."""
+        if name in self.skip:
+            print(f"{name}: skipped (--skip)", flush=True)
+            return None
+        print(f"{name}: {shlex.join(command)} (in the background)", flush=True)
+        with (self.out / f"{name}.log").open("w") as log:
+            return subprocess.Popen(
+                command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+
+    def finish(self, name: str, child: subprocess.Popen, seconds: float) -> int:
+        """Wait for a step `start` began, at most ``seconds`` within the budget."""
+        try:
+            status = child.wait(timeout=self.limit(seconds))
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, signal.SIGKILL)
+            status = child.wait()
+        print(f"{name}: exit {status}", flush=True)
+        return status
+
+    def run(
+        self,
+        name: str,
+        command: list[str],
+        env: dict[str, str] | None = None,
+        seconds: float | None = None,
+    ) -> None:
+        """One step (``seconds`` in place of the steps' own limit, within the budget)."""
+        self.together([(name, command, env)], seconds)
 
     def together(
         self,
@@ -126,6 +172,12 @@ class Steps:
     ) -> None:
         """Several steps at once, under one limit (``seconds`` in place of the
         steps' own, within the budget): for steps that time nothing."""
+        for name, _, _ in steps:
+            if name in self.skip:
+                print(f"{name}: skipped (--skip)", flush=True)
+        steps = [step for step in steps if step[0] not in self.skip]
+        if not steps:
+            return
         seconds = self.limit(seconds)
         if seconds < 5:
             for name, _, _ in steps:
@@ -161,6 +213,38 @@ class Steps:
             print(f"{name}: exit {status} after {time.monotonic() - start:.0f} s", flush=True)
 
 
+def pycuda_install(out: Path, wheels: Path) -> list[str] | None:
+    """A shell command that installs pycuda into OUT/pycuda: a carried wheel, else
+    one built by scripts/build_pycuda_wheel.sh from its source archive, offline,
+    against the CUDA toolkit's headers, with a quarter of the cores and at low
+    priority (it runs beside the timed steps); None where neither a wheel nor a
+    toolkit's cuda.h is found."""
+    carried = sorted(wheels.glob("pycuda-*.whl"))
+    build = ""
+    if not carried:
+        nvcc = shutil.which("nvcc")
+        toolkits = [Path(nvcc).resolve().parent.parent] if nvcc else []
+        found = [t / "include" for t in (*toolkits, Path("/usr/local/cuda"))]
+        found = [f for f in found if (f / "cuda.h").is_file()]
+        if not found:
+            return None
+        # Offline: nothing downloaded, setuptools and numpy's headers from this
+        # environment; the build's log in the step's own where it fails.
+        log = shlex.quote(str(ROOT / "build" / "pycuda-wheel" / "build.log"))
+        jobs = max(1, (os.cpu_count() or 4) // 4)
+        build = (
+            f"PYTHON={shlex.quote(sys.executable)} CUDA_INC_DIR={shlex.quote(str(found[0]))} "
+            f"OFFLINE=1 JOBS={jobs} nice -n 19 "
+            f"bash {shlex.quote(str(ROOT / 'scripts' / 'build_pycuda_wheel.sh'))} "
+            f"|| {{ tail -n 60 {log}; exit 1; }}; "
+        )
+    # Its dependencies (pytools, platformdirs, mako, numpy) are this environment's.
+    install = [sys.executable, "-m", "pip", "install", "--no-index", "--no-deps", "--upgrade"]
+    install += ["--target", str((out / "pycuda").resolve())]
+    wheel = f"$(ls {shlex.quote(str(wheels))}/pycuda-*.whl | tail -n 1)"
+    return ["bash", "-c", f"{build}{shlex.join(install)} {wheel}"]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
@@ -181,8 +265,9 @@ def main() -> int:
         "--pycuda-wheels",
         type=Path,
         default=WHEELS,
-        help="folder of a pycuda wheel and its dependencies' wheels, from "
-        "scripts/build_pycuda_wheel.sh (default: the repository's wheels/)",
+        help="folder of a pycuda wheel from scripts/build_pycuda_wheel.sh (default: the "
+        "repository's wheels/; without one, it is built there from the source archive "
+        "the script finds under build/pycuda-wheel/, against the CUDA toolkit's headers)",
     )
     parser.add_argument(
         "--step-seconds",
@@ -202,7 +287,23 @@ def main() -> int:
         help="time limit of all the steps together, in seconds; the steps it leaves no "
         "time for are skipped (default: none)",
     )
+    parser.add_argument(
+        "--skip",
+        nargs="+",
+        default=[],
+        metavar="STEP",
+        help=f"steps to leave out: a group of them ({', '.join(STEPS)}) or one step by "
+        "the name its log has (suite_checks_wgpu0, sort_launches, check_pycuda, ...)",
+    )
+    parser.add_argument(
+        "--sanitize",
+        action="store_true",
+        help="also check every kernel under compute-sanitizer's racecheck and memcheck",
+    )
     args = parser.parse_args()
+    for name in args.skip:
+        if name not in STEPS and not name.startswith(STEP_PREFIXES):
+            parser.error(f"--skip {name!r}: give a group ({', '.join(STEPS)}) or a step's name")
     devices = args.device or gpu_devices()
     if not devices:
         print("no GPU device is listed: see 'harness devices'", file=sys.stderr)
@@ -212,110 +313,135 @@ def main() -> int:
     runs.mkdir(parents=True, exist_ok=True)
     # The peaks measured here, where this run's later steps find them.
     os.environ["XDG_CACHE_HOME"] = str((out / "cache").resolve())
-    steps = Steps(out, args.step_seconds, args.budget)
+    steps = Steps(out, args.step_seconds, args.budget, set(args.skip))
     harness = [sys.executable, "-m", "harness"]
     script = [sys.executable, "-u"]
+    wanted = set(STEPS) - set(args.skip)
 
     def into(name: str) -> list[str]:
         return ["--out", str(runs / name)]
 
-    steps.run("devices", [*harness, "devices"])
-    cuda = [w for d in devices if d.startswith("cuda:") for w in ("--device", d)]
-    # pycuda from a carried wheel, installed beside this environment (OUT/pycuda on the
-    # PYTHONPATH of its steps alone, so that every other step keeps cuda-python); its
-    # dependencies come from the same folder, since a GPU machine may have no internet.
-    pycuda_env = None
-    carried = sorted(args.pycuda_wheels.glob("pycuda-*.whl"))
-    if cuda and carried:
-        target = (out / "pycuda").resolve()
-        install = [sys.executable, "-m", "pip", "install", "--no-index", "--upgrade"]
-        install += ["--find-links", str(args.pycuda_wheels), "--target", str(target)]
-        steps.together([("pycuda_install", [*install, str(carried[-1])], None)], seconds=120)
-        if (target / "pycuda").is_dir():
-            path = os.pathsep.join(p for p in (str(target), os.environ.get("PYTHONPATH")) if p)
-            pycuda_env = {"PYTHONPATH": path, "HARNESS_CUDA_BINDING": "pycuda"}
-        else:
-            print(f"pycuda: not installed, see {out / 'pycuda_install.log'}", flush=True)
-    elif cuda:
-        print(f"pycuda: skipped, no pycuda wheel in {args.pycuda_wheels}", flush=True)
-    on = [w for d in devices for w in ("--device", d)]
-    # The peaks first, so that the suite's rows are placed against them.
-    steps.run("peak", [*harness, "peak", *on])
-    # First, what a GPU user runs: the whole suite timed on each device (wgpu with and
-    # without naga's runtime checks), then the Apps and Stream groups swept over
-    # factors of their default sizes on the first device (energy where NVML reads it).
-    budgets = ["--min-time", "0.1", "--max-time", "0.5"]
-    for d in devices:
-        checks_both = ["--wgsl-checks", "on", "off"] if d.startswith("wgpu:") else []
-        command = [*harness, "run", "--device", d, *budgets, *checks_both, *into("suite")]
-        steps.run(f"suite_{d.replace(':', '')}", command)
-    factors = ["--size-factor", "0.125", "0.25", "0.5", "1", "2", "4", "8", "16"]
-    sweep = ["-k", "Apps", "Stream", *factors, *budgets, *into("sweep")]
-    steps.run("sweep", [*harness, "run", "--device", devices[0], *sweep])
-    sort = [*script, str(HERE / "sort_vs_numpy.py"), *on, "--steps", "2", "4", "6"]
-    # 128 KiB tiles on CUDA (dynamic shared memory); a device with less skips them.
-    sort += ["--tile_bytes", "8192", "32768", "131072"]
-    for power in (26, 22):
-        sizes = ["--size", str(2**power), "--launches", "1", "--reps", "3"]
-        steps.run(f"sort_2e{power}", [*sort, *sizes])
-    # Where the fastest GPU sort's time goes, launch by launch, at 2^26 keys.
-    breakdown = [*script, str(HERE / "launch_breakdown.py"), "-k", "Bitonic_U32"]
-    configs = ["strategy=global", "strategy=local", "strategy=tiled", "strategy=wide"]
-    configs += [f"strategy={s},tile_bytes=32768" for s in ("local", "tiled", "wide")]
-    backend = devices[0].partition(":")[0]
-    if backend == "cuda":
-        configs += [f"strategy={s},tile_bytes=131072" for s in ("tiled", "wide")]
-    each = [w for c in configs for w in ("--param", c)]
-    sort_launches = [*breakdown, "-b", backend, "--size", str(2**26), "--each", *each]
-    steps.run("sort_launches", sort_launches)
-    first = ["--device", devices[0]]
-    stream = ["-k", "Stream", "--size", str(2**25), "--reps", "100"]
-    steps.run("stream", [*harness, "run", *first, *stream, *into("stream")])
-    if pycuda_env and devices[0].startswith("cuda:"):
-        # The same rows through the other binding, timed just after cuda-python's.
-        pycuda_stream = [*harness, "run", *first, *stream, *into("stream_pycuda")]
-        steps.run("stream_pycuda", pycuda_stream, env=pycuda_env)
-    if args.babelstream:
-        babel = [*shlex.split(args.babelstream), "--arraysize", str(2**25), "--numtimes", "100"]
-        steps.run("babelstream", babel)
-    cache = [*script, str(HERE / "cache_cold_hot.py"), "--device", devices[0], "--launches", "1"]
-    steps.run("cache", cache)
-    # Each device's check in two processes, the sorts' many rows and the rest:
-    # the host, not the GPU, sets the pace of a check.
-    groups = sorted({spec.group for spec in suite.select()} - {"Sort"})
-    halves = {"sort": ["Sort"], "rest": groups}
-    untimed = [
-        (
-            f"check_{d.replace(':', '')}_{half}",
-            [*harness, "run", "--check", "--device", d, "-k", *kernels, *into("check")],
-            None,
-        )
-        for d in devices
-        for half, kernels in halves.items()
-    ]
-    if pycuda_env:
-        check = [*harness, "run", "--check", "-b", "cuda", *into("check_pycuda")]
-        untimed.append(("check_pycuda", check, pycuda_env))
-    tool = sanitizer()
-    if cuda and tool:
-        # In the sanitized process itself: no worker process to follow.
-        check = [*harness, "run", "--check", *cuda, "--size", "1000", "--in-process"]
-        for name in ("racecheck", "memcheck"):
-            for half, kernels in halves.items():
-                sanitized = [tool, "--tool", name, "--error-exitcode", "3", *check, "-k", *kernels]
-                untimed.append((f"sanitize_{name}_{half}", [*sanitized, *into(name)], None))
-    steps.together(untimed, seconds=args.check_seconds)
+    def flat(device: str) -> str:
+        return device.replace(":", "")
 
-    transfers = ["-k", "Apps_ENERGY", "Stream_TRIAD", "--reps", "10", "--transfers"]
-    modes = ["resident", "per-rep", "per-launch"]
-    steps.run("transfers", [*harness, "run", *on, *transfers, *modes, *into("transfers")])
+    steps.run("devices", [*harness, "devices"])
+    on = [w for d in devices for w in ("--device", d)]
+    first = ["--device", devices[0]]
+    wgpus = [d for d in devices if d.startswith("wgpu:")]
+    cuda = [w for d in devices if d.startswith("cuda:") for w in ("--device", d)]
+    # pycuda, built beside the timed steps where no wheel was carried.
+    building = None
+    if cuda:
+        install = pycuda_install(out, args.pycuda_wheels)
+        if install:
+            building = steps.start("pycuda_install", install)
+        else:
+            print("pycuda: skipped, no wheel and no CUDA toolkit's cuda.h", flush=True)
+    if "peak" in wanted:
+        # The peaks first, so that the suite's rows are placed against them.
+        steps.run("peak", [*harness, "peak", *on, "--span", "1", "--max-time", "1"], seconds=50)
+        for d in wgpus:
+            fma = [*script, str(HERE / "fma_checks.py"), "--device", d, "--rounds", "1"]
+            steps.run(f"fma_checks_{flat(d)}", [*fma, "--max-time", "0.3"], seconds=25)
+    if "suite" in wanted:
+        # What a GPU user runs first: the whole suite timed on each device; then,
+        # through wgpu, the kernels furthest from CUDA again without naga's checks.
+        for d in devices:
+            command = [*harness, "run", "--device", d, *BUDGETS, *into("suite")]
+            steps.run(f"suite_{flat(d)}", command, seconds=110)
+        for d in wgpus:
+            off = ["--wgsl-checks", "on", "off", "-k", *WGPU_SLOWEST]
+            command = [*harness, "run", "--device", d, *BUDGETS, *off, *into("suite_checks")]
+            steps.run(f"suite_checks_{flat(d)}", command, seconds=60)
+    stream = ["-k", "Stream", "--size", str(2**25), "--reps", "100"]
+    if "stream" in wanted:
+        for d in devices:
+            both = ["--wgsl-checks", "on", "off"] if d.startswith("wgpu:") else []
+            command = [*harness, "run", "--device", d, *stream, *both, *into("stream")]
+            steps.run(f"stream_{flat(d)}", command, seconds=35 if both else 25)
+        if args.babelstream:
+            babel = [*shlex.split(args.babelstream), "--arraysize", str(2**25)]
+            steps.run("babelstream", [*babel, "--numtimes", "100"], seconds=30)
+    if "sort" in wanted:
+        sort = [*script, str(HERE / "sort_vs_numpy.py"), "--steps", "2", "4"]
+        sort += ["--strategy", "global", "local", "tiled", "wide", "--launches", "1"]
+        # 128 KiB tiles on CUDA (dynamic shared memory); a device with less skips them.
+        sort += ["--tile_bytes", "32768", "131072", "--reps", "3"]
+        # 2^26 keys on the first device alone (the rows take seconds each to make
+        # and verify), 2^22 on every one.
+        steps.run("sort_2e26", [*sort, *first, "--size", str(2**26)], seconds=75)
+        steps.run("sort_2e22", [*sort, *on, "--size", str(2**22)], seconds=35)
+        # Where the fastest GPU sorts' time goes, launch by launch, at 2^26 keys.
+        breakdown = [*script, str(HERE / "launch_breakdown.py"), "-k", "Bitonic_U32"]
+        configs = [f"strategy={s},tile_bytes=32768" for s in ("tiled", "wide")]
+        backend = devices[0].partition(":")[0]
+        if backend == "cuda":
+            configs += ["strategy=wide,tile_bytes=131072"]
+        each = [w for c in configs for w in ("--param", c)]
+        launches = [*breakdown, "-b", backend, "--size", str(2**26), "--each", *each]
+        steps.run("sort_launches", launches, seconds=40)
+    if "check" in wanted:
+        # The sorts' checks on each device (the strategies changed most since the
+        # last reference), the rest where --check-seconds allows, and every kernel
+        # through pycuda, together: the host, not the GPU, sets a check's pace.
+        groups = sorted({spec.group for spec in suite.select()} - {"Sort"})
+        halves = {"sort": ["Sort"], "rest": groups}
+        untimed = [
+            (
+                f"check_{flat(d)}_{half}",
+                [*harness, "run", "--check", "--device", d, "-k", *kernels, *into("check")],
+                None,
+            )
+            for d in devices
+            for half, kernels in halves.items()
+        ]
+        if building is not None:
+            steps.finish("pycuda_install", building, seconds=120)
+            building = None
+        pycuda_env = None
+        if (out / "pycuda" / "pycuda").is_dir():
+            path = os.pathsep.join(
+                p for p in (str((out / "pycuda").resolve()), os.environ.get("PYTHONPATH")) if p
+            )
+            pycuda_env = {"PYTHONPATH": path, "HARNESS_CUDA_BINDING": "pycuda"}
+            check = [*harness, "run", "--check", *cuda, *into("check_pycuda")]
+            untimed.append(("check_pycuda", check, pycuda_env))
+        tool = sanitizer() if args.sanitize else None
+        if cuda and tool:
+            # In the sanitized process itself: no worker process to follow.
+            check = [*harness, "run", "--check", *cuda, "--size", "1000", "--in-process"]
+            for name in ("racecheck", "memcheck"):
+                for half, kernels in halves.items():
+                    sanitized = [tool, "--tool", name, "--error-exitcode", "3", *check]
+                    sanitized += ["-k", *kernels, *into(name)]
+                    untimed.append((f"sanitize_{name}_{half}", sanitized, None))
+        steps.together(untimed, seconds=args.check_seconds)
+        if pycuda_env and devices[0].startswith("cuda:"):
+            # The Stream rows through the other binding, timed after cuda-python's.
+            pycuda_stream = [*harness, "run", *first, *stream, *into("stream_pycuda")]
+            steps.run("stream_pycuda", pycuda_stream, env=pycuda_env, seconds=25)
+    if "sweep" in wanted:
+        # Stream first: its rows are the cheapest to prepare at 16 times their size.
+        factors = ["--size-factor", "0.125", "0.25", "0.5", "1", "2", "4", "8", "16"]
+        sweep = ["-k", "Stream", "Apps", *factors, *BUDGETS, *into("sweep")]
+        steps.run("sweep", [*harness, "run", *first, *sweep])
+    if "cache" in wanted:
+        cache = [*script, str(HERE / "cache_cold_hot.py"), *first, "--launches", "1"]
+        steps.run("cache", cache, seconds=60)
+    if "transfers" in wanted:
+        transfers = ["-k", "Apps_ENERGY", "Stream_TRIAD", "--reps", "10", "--transfers"]
+        modes = ["resident", "per-rep", "per-launch"]
+        command = [*harness, "run", *on, *transfers, *modes, *into("transfers")]
+        steps.run("transfers", command, seconds=60)
     mpirun = shutil.which("mpirun")
-    if mpirun:
+    if "two_ranks" in wanted and mpirun:
         pair = ["-k", "Stream_TRIAD", "Basic_DAXPY", "--reps", "20", *into("two_ranks")]
         ranks = [mpirun, "-n", "2", *harness, "run", *first, *pair]
         # Open MPI refuses root without these; other MPIs ignore them.
         root = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
-        steps.run("two_ranks", ranks, env=root)
+        steps.run("two_ranks", ranks, env=root, seconds=60)
+    if building is not None:
+        steps.finish("pycuda_install", building, seconds=120)
     print(f"logs and run folders: {out}")
     return 0
 

@@ -67,6 +67,13 @@ def main() -> None:
         help="a harness device, such as cuda:0 (repeatable; instead of -b's devices)",
     )
     parser.add_argument(
+        "--strategy",
+        nargs="+",
+        default=list(STRATEGY.choices),
+        choices=STRATEGY.choices,
+        help="the strategies to time (default: every one)",
+    )
+    parser.add_argument(
         "--steps",
         nargs="+",
         default=["4"],
@@ -89,7 +96,7 @@ def main() -> None:
         where = [w for d in args.device for w in ("--device", d)] or ["-b", *args.backends]
         rows, _ = harness_rows(
             "-k", args.kernel, *where, "--size", str(args.size),
-            "--strategy", *STRATEGY.choices, "--steps", *args.steps,
+            "--strategy", *args.strategy, "--steps", *args.steps,
             "--tile_bytes", *args.tile_bytes,
             "--reps", str(args.reps), "--warmup", "1", "--seed", "1",
         )  # fmt: skip

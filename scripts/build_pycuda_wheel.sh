@@ -9,7 +9,12 @@
 #   PYTHON          the interpreter the wheel is for (default: .venv/bin/python, else python3);
 #                   the wheel only installs on the same Python version (cp311, cp312, ...)
 #   PYCUDA_VERSION  the pycuda release to build (default below)
+#   JOBS            compilers run at once (default: every core)
 #   CUDA_INC_DIR    a folder holding cuda.h (default: the nvidia-cuda-runtime package's)
+#   OFFLINE         1: download nothing (a machine without internet, such as a GPU node): the
+#                   source archive must be in build/pycuda-wheel/, setuptools and numpy come
+#                   from PYTHON's environment rather than an isolated build, and pycuda's
+#                   dependencies are not fetched as wheels
 #
 # pycuda is only published as source on PyPI, and building it needs cuda.h and a libcuda.so
 # to link against. cuda.h comes from NVIDIA's nvidia-cuda-runtime package (the `dev` extra).
@@ -144,6 +149,8 @@ ln -sf libcuda.so.1 "$STUB/libcuda.so"
 # What pycuda needs beside numpy, as wheels for this Python, so that a GPU machine without
 # internet can install it all: pip install --no-index --find-links wheels wheels/pycuda-*.whl
 dependencies() {
+    local present=("$OUT"/pytools-*.whl)
+    ((${#present[@]} > 0 || ${OFFLINE:-0} == 1)) && return 0
     "$PYTHON" -m pip download --quiet --only-binary :all: --dest "$OUT" pytools platformdirs mako ||
         die "cannot download pycuda's dependencies (pytools, platformdirs, mako) from PyPI"
 }
@@ -165,8 +172,7 @@ if ((force == 0 && ${#existing[@]} == 0 && ${#kept[@]} > 0)); then
     echo "copied the wheel kept at ${kept[0]}" >&2
 fi
 if ((force == 0 && ${#existing[@]} > 0)); then
-    present=("$OUT"/pytools-*.whl)
-    ((${#present[@]} > 0)) || dependencies
+    dependencies
     echo "reusing ${existing[0]} (--force builds it again)" >&2
     echo "${existing[0]}"
     exit 0
@@ -175,6 +181,7 @@ fi
 # The source archive, downloaded once (pycuda has no Linux wheels on PyPI).
 sdist="$SCRATCH/pycuda-$PYCUDA_VERSION.tar.gz"
 if [[ ! -f "$sdist" ]]; then
+    [[ "${OFFLINE:-0}" != 1 ]] || die "OFFLINE=1 and no source archive at $sdist"
     "$PYTHON" -m pip download --quiet --no-deps --no-binary pycuda \
         "pycuda==$PYCUDA_VERSION" -d "$SCRATCH" ||
         die "cannot download pycuda $PYCUDA_VERSION's source from PyPI"
@@ -199,10 +206,12 @@ tar -xzf "$sdist" -C "$SCRATCH"
     --no-cuda-enable-curand >/dev/null) || die "pycuda's configure.py failed"
 
 # Compile with every core (setuptools reads build_ext's options from setup.cfg); pip's build
-# isolation fetches setuptools, wheel and numpy's headers.
-printf '\n[build_ext]\nparallel = %s\n' "$(nproc)" >>"$src/setup.cfg"
+# isolation fetches setuptools, wheel and numpy's headers (OFFLINE: PYTHON's own).
+printf '\n[build_ext]\nparallel = %s\n' "${JOBS:-$(nproc)}" >>"$src/setup.cfg"
 rm -f "$OUT"/pycuda-"$PYCUDA_VERSION"-*.whl
-"$PYTHON" -m pip wheel --no-deps --wheel-dir "$OUT" "$src" >"$SCRATCH/build.log" 2>&1 ||
+isolation=()
+[[ "${OFFLINE:-0}" != 1 ]] || isolation=(--no-build-isolation --no-index)
+"$PYTHON" -m pip wheel --no-deps "${isolation[@]}" --wheel-dir "$OUT" "$src" >"$SCRATCH/build.log" 2>&1 ||
     die "the pycuda build failed: see $SCRATCH/build.log"
 
 wheel=("$OUT"/pycuda-"$PYCUDA_VERSION"-*.whl)
