@@ -43,7 +43,9 @@ def rows(tree: Path, args: list[str]) -> tuple[list[dict[str, str]], float]:
 
 
 #: Columns that say what a row measures (with the kernels' run options).
-IDENTITY = ("kernel", "device_id", "precision", "size", "cache", "transfers", "work_group")
+IDENTITY = (
+    "kernel", "device_id", "precision", "size", "cache", "transfers", "work_group", "wgsl_checks"
+)  # fmt: skip
 
 
 def key(row: dict[str, str], swept: bool) -> tuple[str, ...]:

@@ -3,10 +3,22 @@
 // integrated at the 2 x 2 x 2 Gauss-Legendre points QPT0, QPT1 (weight QWGT each). The matrix
 // is symmetric: its upper triangle is accumulated, each off-diagonal entry counting twice.
 
-// Jacobian entry: w0 (v[a0] - v[b0]) + ... + w3 (v[a3] - v[b3]) for the corners of one axis.
-fn jac(v: array<REAL, 8>, a: vec4<u32>, b: vec4<u32>, w: array<REAL, 4>) -> REAL {
-    return (v[a.x] - v[b.x]) * w[0] + (v[a.y] - v[b.y]) * w[1] + (v[a.z] - v[b.z]) * w[2] +
-        (v[a.w] - v[b.w]) * w[3];
+// Jacobian entries: w0 (v[a0] - v[b0]) + ... + w3 (v[a3] - v[b3]) for the corners a, b of
+// one axis. The corners are constants: naga copies an array value to memory for every access
+// at an index only known at run time.
+fn jac_x(v: array<REAL, 8>, w: array<REAL, 4>) -> REAL {
+    return (v[1] - v[0]) * w[0] + (v[2] - v[3]) * w[1] + (v[5] - v[4]) * w[2] +
+        (v[6] - v[7]) * w[3];
+}
+
+fn jac_y(v: array<REAL, 8>, w: array<REAL, 4>) -> REAL {
+    return (v[3] - v[0]) * w[0] + (v[2] - v[1]) * w[1] + (v[7] - v[4]) * w[2] +
+        (v[6] - v[5]) * w[3];
+}
+
+fn jac_z(v: array<REAL, 8>, w: array<REAL, 4>) -> REAL {
+    return (v[4] - v[0]) * w[0] + (v[5] - v[1]) * w[1] + (v[6] - v[2]) * w[2] +
+        (v[7] - v[3]) * w[3];
 }
 
 @compute @workgroup_size(GROUP)
@@ -23,39 +35,33 @@ fn edge3d(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: v
     let X = array<REAL, 8>(x[i0], x[i0 + 1], x[n1], x[n1 + 1], x[n4], x[n4 + 1], x[n6], x[n6 + 1]);
     let Y = array<REAL, 8>(y[i0], y[i0 + 1], y[n1], y[n1 + 1], y[n4], y[n4 + 1], y[n6], y[n6 + 1]);
     let Z = array<REAL, 8>(z[i0], z[i0 + 1], z[n1], z[n1 + 1], z[n4], z[n4 + 1], z[n6], z[n6 + 1]);
-    let ax = vec4<u32>(1u, 2u, 5u, 6u);
-    let bx = vec4<u32>(0u, 3u, 4u, 7u);
-    let ay = vec4<u32>(3u, 2u, 7u, 6u);
-    let by = vec4<u32>(0u, 1u, 4u, 5u);
-    let az = vec4<u32>(4u, 5u, 6u, 7u);
-    let bz = vec4<u32>(0u, 1u, 2u, 3u);
-    let qpts = array<REAL, 2>(QPT0, QPT1);
+    var qpts = array<REAL, 2>(QPT0, QPT1);
     var mat: array<REAL, EB * EB>;
     for (var qi = 0; qi < 2; qi++) {
         let xloc = qpts[qi];
         let tmpx = 1.0 - xloc;
-        let dbx = array<REAL, EB>(0.0, 0.0, 0.0, 0.0, tmpx, xloc, -tmpx, -xloc, -tmpx, -xloc,
+        var dbx = array<REAL, EB>(0.0, 0.0, 0.0, 0.0, tmpx, xloc, -tmpx, -xloc, -tmpx, -xloc,
                                   tmpx, xloc);
         for (var qj = 0; qj < 2; qj++) {
             let yloc = qpts[qj];
             let tmpy = 1.0 - yloc;
             let wxy = array<REAL, 4>(tmpx * tmpy, xloc * tmpy, xloc * yloc, tmpx * yloc);
-            let jzx = jac(X, az, bz, wxy);
-            let jzy = jac(Y, az, bz, wxy);
-            let jzz = jac(Z, az, bz, wxy);
-            let dby = array<REAL, EB>(-tmpy, -yloc, tmpy, yloc, 0.0, 0.0, 0.0, 0.0, tmpy, -tmpy,
+            let jzx = jac_z(X, wxy);
+            let jzy = jac_z(Y, wxy);
+            let jzz = jac_z(Z, wxy);
+            var dby = array<REAL, EB>(-tmpy, -yloc, tmpy, yloc, 0.0, 0.0, 0.0, 0.0, tmpy, -tmpy,
                                       yloc, -yloc);
             for (var qk = 0; qk < 2; qk++) {
                 let zloc = qpts[qk];
                 let tmpz = 1.0 - zloc;
                 let wyz = array<REAL, 4>(tmpy * tmpz, yloc * tmpz, tmpy * zloc, yloc * zloc);
                 let wxz = array<REAL, 4>(tmpx * tmpz, xloc * tmpz, tmpx * zloc, xloc * zloc);
-                let jxx = jac(X, ax, bx, wyz);
-                let jxy = jac(Y, ax, bx, wyz);
-                let jxz = jac(Z, ax, bx, wyz);
-                let jyx = jac(X, ay, by, wxz);
-                let jyy = jac(Y, ay, by, wxz);
-                let jyz = jac(Z, ay, by, wxz);
+                let jxx = jac_x(X, wyz);
+                let jxy = jac_x(Y, wyz);
+                let jxz = jac_x(Z, wyz);
+                let jyx = jac_y(X, wxz);
+                let jyy = jac_y(Y, wxz);
+                let jyz = jac_y(Z, wxz);
                 let detj = jxy * jyz * jzx - jxz * jyy * jzx + jxz * jyx * jzy -
                     jxx * jyz * jzy - jxy * jyx * jzz + jxx * jyy * jzz;
                 let abs_detj = abs(detj);
@@ -69,22 +75,24 @@ fn edge3d(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: v
                 // The curl transform (1/|J|) J^T: rows (jxx, jyx, jzx), ... of jm.
                 let jm = array<REAL, 9>(jxx, jxy, jxz, jyx, jyy, jyz, jzx, jzy, jzz);
                 let ia = 1.0 / (abs_detj + PTINY);
-                let dbz = array<REAL, EB>(tmpz, -tmpz, zloc, -zloc, -tmpz, tmpz, -zloc, zloc,
+                var dbz = array<REAL, EB>(tmpz, -tmpz, zloc, -zloc, -tmpz, tmpz, -zloc, zloc,
                                           0.0, 0.0, 0.0, 0.0);
-                let ebx = array<REAL, EB>(wyz[0], wyz[1], wyz[2], wyz[3], 0.0, 0.0, 0.0, 0.0,
+                var ebx = array<REAL, EB>(wyz[0], wyz[1], wyz[2], wyz[3], 0.0, 0.0, 0.0, 0.0,
                                           0.0, 0.0, 0.0, 0.0);
-                let eby = array<REAL, EB>(0.0, 0.0, 0.0, 0.0, wxz[0], wxz[1], wxz[2], wxz[3],
+                var eby = array<REAL, EB>(0.0, 0.0, 0.0, 0.0, wxz[0], wxz[1], wxz[2], wxz[3],
                                           0.0, 0.0, 0.0, 0.0);
-                let ebz = array<REAL, EB>(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, wxy[0], wxy[1],
+                var ebz = array<REAL, EB>(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, wxy[0], wxy[1],
                                           wxy[3], wxy[2]);
                 var te: array<array<REAL, EB>, 3>;
                 var td: array<array<REAL, EB>, 3>;
+                // The rows r written out, so that jinv and jm are read at constants.
                 for (var m = 0; m < EB; m++) {
-                    for (var r = 0; r < 3; r++) {
-                        te[r][m] = jinv[3 * r] * ebx[m] + jinv[3 * r + 1] * eby[m] +
-                            jinv[3 * r + 2] * ebz[m];
-                        td[r][m] = (jm[r] * dbx[m] + jm[r + 3] * dby[m] + jm[r + 6] * dbz[m]) * ia;
-                    }
+                    te[0][m] = jinv[0] * ebx[m] + jinv[1] * eby[m] + jinv[2] * ebz[m];
+                    td[0][m] = (jm[0] * dbx[m] + jm[3] * dby[m] + jm[6] * dbz[m]) * ia;
+                    te[1][m] = jinv[3] * ebx[m] + jinv[4] * eby[m] + jinv[5] * ebz[m];
+                    td[1][m] = (jm[1] * dbx[m] + jm[4] * dby[m] + jm[7] * dbz[m]) * ia;
+                    te[2][m] = jinv[6] * ebx[m] + jinv[7] * eby[m] + jinv[8] * ebz[m];
+                    td[2][m] = (jm[2] * dbx[m] + jm[5] * dby[m] + jm[8] * dbz[m]) * ia;
                 }
                 let w = QWGT * QWGT * QWGT * abs_detj;
                 for (var p = 0; p < EB; p++) {

@@ -3,10 +3,23 @@
 // in k order, as RAJAPerf's tiles do. A work-group computes GROUP / TL_SZ of RAJAPerf's
 // C tiles side by side (a TL_SZ x GROUP strip), work-item tx one column of it, its
 // TL_SZ rows in registers: the loop over ty runs inside the work-item, as in
-// RAJAPerf's sequential variants.
+// RAJAPerf's sequential variants. The TL_SZ sums of a work-item are four vectors read and
+// written at constant indices: naga keeps loops rolled (it bounds each one), and an
+// array the rolled loop indexed would live in memory rather than registers.
+
+const_assert TL_SZ == 16u;
 
 var<workgroup> Bs: array<array<REAL, GROUP>, TL_SZ>;
 var<workgroup> As: array<array<REAL, TL_SZ>, TL_SZ>;
+
+// Rows row .. row + 3 of column Col of C, those inside the matrix.
+fn store_rows(row: u32, Col: u32, N: u32, sums: vec4<REAL>) {
+    for (var r = 0u; r < 4u; r++) {
+        if (row + r < N) {
+            C[Col + N * (row + r)] = sums[r];
+        }
+    }
+}
 
 @compute @workgroup_size(GROUP)
 fn mat_mat_shared(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -20,7 +33,10 @@ fn mat_mat_shared(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     let ay = tx / TL_SZ;
     let ax = tx % TL_SZ;
     let Row = by * TL_SZ + ay;
-    var Cs: array<REAL, TL_SZ>;
+    var c0 = vec4<REAL>();
+    var c1 = vec4<REAL>();
+    var c2 = vec4<REAL>();
+    var c3 = vec4<REAL>();
     for (var k = 0u; k < (N + TL_SZ - 1u) / TL_SZ; k++) {
         var a = REAL(0);
         if (k * TL_SZ + ax < N && Row < N) {
@@ -37,15 +53,17 @@ fn mat_mat_shared(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
         workgroupBarrier();
         for (var n = 0u; n < TL_SZ; n++) {
             let b = Bs[n][tx];
-            for (var ty = 0u; ty < TL_SZ; ty++) {
-                Cs[ty] += As[ty][n] * b;
-            }
+            c0 += vec4<REAL>(As[0][n], As[1][n], As[2][n], As[3][n]) * b;
+            c1 += vec4<REAL>(As[4][n], As[5][n], As[6][n], As[7][n]) * b;
+            c2 += vec4<REAL>(As[8][n], As[9][n], As[10][n], As[11][n]) * b;
+            c3 += vec4<REAL>(As[12][n], As[13][n], As[14][n], As[15][n]) * b;
         }
         workgroupBarrier();
     }
-    for (var ty = 0u; ty < TL_SZ; ty++) {
-        if (by * TL_SZ + ty < N && Col < N) {
-            C[Col + N * (by * TL_SZ + ty)] = Cs[ty];
-        }
+    if (Col < N) {
+        store_rows(by * TL_SZ, Col, N, c0);
+        store_rows(by * TL_SZ + 4u, Col, N, c1);
+        store_rows(by * TL_SZ + 8u, Col, N, c2);
+        store_rows(by * TL_SZ + 12u, Col, N, c3);
     }
 }
