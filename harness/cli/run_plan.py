@@ -587,7 +587,10 @@ SAVED_OPTIONS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "caches": (_each(_within(CACHE_MODES)), f"a list of {', '.join(CACHE_MODES)}"),
     "flush_bytes": (_maybe(_whole(1)), f"null or {_WHOLE}"),
     "transfers": (_each(_within(TRANSFER_MODES)), f"a list of {', '.join(TRANSFER_MODES)}"),
-    "groups": (_each(_whole(1)), f"a list of {_WHOLE}s"),
+    "groups": (
+        _each(lambda v: _whole(*arguments.GROUP_SIZES)(v) and v & (v - 1) == 0),
+        f"a list of powers of two from {arguments.GROUP_SIZES[0]} to {arguments.GROUP_SIZES[1]}",
+    ),
     "partitions": (
         _each(_within(partition.PARTITIONS)),
         f"a list of {', '.join(partition.PARTITIONS)}",

@@ -48,7 +48,7 @@ from harness.backends.base import DeviceInfo, user_cache
 from harness.errors import UsageError
 from harness.execution import metadata
 from harness.execution.flush import last_level_cache
-from harness.execution.results import load_json
+from harness.execution.results import load_json, peak_shaped
 from harness.execution.runner import Runner, Task, largest_size, size_for_memory
 from harness.execution.sampling import StopRule
 
@@ -136,6 +136,13 @@ def read_store(path: Path | None = None) -> dict[str, Any]:
             f"peaks store {path}: {strange!r} is not a device's peaks (a key "
             f"'host | backend | name | driver | api' and an object); not the file harness "
             f"peak writes, so {fix}"
+        )
+    # A run copies its devices' entries into its metadata, which readers then refuse.
+    damaged = next((k for k, v in stored.items() if not peak_shaped(v)), None)
+    if damaged is not None:
+        raise StoreError(
+            f"peaks store {path}: {damaged!r} holds damaged peaks (FMA rates should be an "
+            f"object by precision, notes and warnings lists); {fix}"
         )
     return stored
 

@@ -98,6 +98,7 @@ REQUIRED = ("kernel", "device_id", "status")
 TEXT = ("precision", "device", "group")
 #: Columns that hold numbers (or null) where a row has them.
 NUMERIC = (
+    "rank",
     "size",
     "work_group",
     "reps",
@@ -135,9 +136,11 @@ NUMERIC = (
     "d2h_s",
     "h2d_bytes_per_rep",
     "d2h_bytes_per_rep",
+    "host_s",
 )
 #: Numeric columns that count something: whole numbers from 0 to `MAX_COUNT`.
 COUNTS = (
+    "rank",
     "size",
     "work_group",
     "reps",
@@ -174,6 +177,17 @@ def _kernel_facts(facts: Any) -> bool:
     )
 
 
+def peak_shaped(peak: Any) -> bool:
+    """Whether one device's peaks (`harness peak`, as a store or a run's metadata
+    holds them) are of the shapes readers take: an object, its FMA rates an object
+    by precision, its notes and warnings lists."""
+    return (
+        isinstance(peak, dict)
+        and isinstance(peak.get("fma_gflops_per_s") or {}, dict)
+        and all(isinstance(peak.get(k) or [], list) for k in ("notes", "warnings"))
+    )
+
+
 #: The metadata.json entries that readers use: what each must be where present.
 METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "host": ("an object", lambda v: isinstance(v, dict)),
@@ -205,14 +219,9 @@ METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "imported_from": ("text (a folder)", lambda v: isinstance(v, str)),
     "imported_sha256": ("text (a hash)", lambda v: isinstance(v, str)),
     "peaks": (
-        "an object of each device's peaks (objects, FMA rates an object by precision)",
-        lambda v: (
-            isinstance(v, dict)
-            and all(
-                isinstance(p, dict) and isinstance(p.get("fma_gflops_per_s") or {}, dict)
-                for p in v.values()
-            )
-        ),
+        "an object of each device's peaks (objects, FMA rates an object by precision, "
+        "notes and warnings lists)",
+        lambda v: isinstance(v, dict) and all(peak_shaped(p) for p in v.values()),
     ),
 }
 
@@ -768,6 +777,12 @@ def parse_row(line: bytes) -> dict[str, Any]:
     for key in TEXT:
         if row.get(key) is not None and not isinstance(row[key], str):
             raise ValueError(f"{key!r} is a {_kind(row[key])}, not text")
+    # A run writes no list or object into a row; one in a column rows are keyed on
+    # (cache, partition, host, a sort's strategy) was a traceback in every reader.
+    nested = next((k for k, v in row.items() if isinstance(v, (list, dict))), None)
+    if nested is not None:
+        shape = "a list" if isinstance(row[nested], list) else "an object"
+        raise ValueError(f"{nested!r} is {shape}; text, a number, true, false or null is accepted")
     if row["status"] not in STATUSES:
         raise ValueError(f"'status' is {row['status']!r}; one of {', '.join(STATUSES)} is accepted")
     if row.get("precision") is not None and row["precision"] not in PRECISIONS:
