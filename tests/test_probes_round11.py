@@ -144,3 +144,16 @@ def test_a_resume_refuses_a_saved_group_size_the_command_line_refuses(
         "of two from 32 to 4096 is accepted"
     )
     assert journal.read_bytes() == before
+
+
+@pytest.mark.parametrize("size", ["1", "2"])
+def test_nested_init_checks_at_the_smallest_sizes(size: str, tmp_path: Path) -> None:
+    """Basic_NESTED_INIT's check case (edges n, n-1, n-2) gave a negative edge at
+    sizes 1 and 2: an error row, 'OverflowError: Python integer -1 out of bounds
+    for uint32'."""
+    proc = harness(
+        "run", "--check", "-k", "Basic_NESTED_INIT", "-b", "cpu", "opencl",
+        "--size", size, "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "2 ok, 0 fail, 0 error, 0 skipped" in proc.stdout

@@ -55,11 +55,11 @@ def _nested_init_init(size: int, seed: int, precision: str) -> dict:
 
 
 def _nested_init_check_init(size: int, seed: int, precision: str) -> dict:
-    """Edges n, n-1 and n-2 in a stale array of n^3 random values: the tail past
-    ni*nj*nk must keep them."""
+    """Edges n, n-1 and n-2 (none below 0: at the smallest sizes, an empty space)
+    in a stale array of n^3 random values: the tail past ni*nj*nk must keep them."""
     n = nested_init_edge(size)
     rng = np.random.default_rng(seed)
-    return {"array": rng.uniform(0.5, 1.5, n**3), "ni": n, "nj": n - 1, "nk": n - 2}
+    return {"array": rng.uniform(0.5, 1.5, n**3), "ni": n, "nj": max(n - 1, 0), "nk": max(n - 2, 0)}
 
 
 def _nested_init_values(ni: int, nj: int, nk: int, dtype: np.dtype) -> np.ndarray:
