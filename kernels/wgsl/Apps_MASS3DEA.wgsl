@@ -9,6 +9,20 @@
 var<workgroup> s_B: array<array<REAL, D1D>, Q1D>;
 var<workgroup> s_D: array<array<array<REAL, Q1D>, Q1D>, Q1D>;
 
+const_assert D1D == 4u;
+
+// Row q of B at the D1D basis functions, as one vector.
+fn b_row(q: u32) -> vec4<REAL> {
+    return vec4<REAL>(s_B[q][0], s_B[q][1], s_B[q][2], s_B[q][3]);
+}
+
+// The entries (row, j2, j3 = 0..3) of element e's matrix, row = i1 + D1D (i2 + D1D (i3 + D1D j1)).
+fn store_entries(row: u32, j2: u32, e: u32, sums: vec4<REAL>) {
+    for (var j3 = 0u; j3 < D1D; j3++) {
+        M[row + D1D * D1D * D1D * D1D * (j2 + D1D * (j3 + D1D * e))] = sums[j3];
+    }
+}
+
 @compute @workgroup_size(GROUP_X, GROUP_Y, GROUP_Z)
 fn mass3dea(@builtin(local_invocation_id) lid: vec3<u32>,
             @builtin(workgroup_id) wid: vec3<u32>,
@@ -44,38 +58,34 @@ fn mass3dea(@builtin(local_invocation_id) lid: vec3<u32>,
     if (g < s.NE) {
         for (var j1 = 0u; j1 < D1D; j1++) {
             // The row's D1D^2 entries for this j1 side by side, each summed in RAJAPerf's
-            // order: independent sums, where one at a time waits on each add.
-            // Zeroed here: through naga a declaration in a loop is zeroed once, not each time round.
-            var val: array<array<REAL, D1D>, D1D>;
-            for (var j2 = 0u; j2 < D1D; j2++) {
-                for (var j3 = 0u; j3 < D1D; j3++) {
-                    val[j2][j3] = REAL(0);
-                }
-            }
+            // order: independent sums, where one at a time waits on each add. They are four
+            // vectors (j2 = 0..3, each over j3) and the B rows they take are vectors, all
+            // read at constant indices: naga keeps loops rolled (it bounds each one), and an
+            // array a rolled loop indexed would live in memory rather than registers.
+            var v0 = vec4<REAL>();
+            var v1 = vec4<REAL>();
+            var v2 = vec4<REAL>();
+            var v3 = vec4<REAL>();
             for (var k1 = 0u; k1 < Q1D; k1++) {
                 let p1 = b1[k1] * s_B[k1][j1];
                 for (var k2 = 0u; k2 < Q1D; k2++) {
-                    var p12: array<REAL, D1D>;
-                    for (var j2 = 0u; j2 < D1D; j2++) {
-                        p12[j2] = p1 * b2[k2] * s_B[k2][j2];
-                    }
+                    let p12 = p1 * b2[k2] * b_row(k2);
                     for (var k3 = 0u; k3 < Q1D; k3++) {
                         let d = s_D[k1][k2][k3];
-                        for (var j2 = 0u; j2 < D1D; j2++) {
-                            let p123 = p12[j2] * b3[k3];
-                            for (var j3 = 0u; j3 < D1D; j3++) {
-                                val[j2][j3] += p123 * s_B[k3][j3] * d;
-                            }
-                        }
+                        let p123 = p12 * b3[k3];
+                        let b = b_row(k3);
+                        v0 += p123.x * b * d;
+                        v1 += p123.y * b * d;
+                        v2 += p123.z * b * d;
+                        v3 += p123.w * b * d;
                     }
                 }
             }
-            for (var j2 = 0u; j2 < D1D; j2++) {
-                for (var j3 = 0u; j3 < D1D; j3++) {
-                    M[i1 + D1D * (i2 + D1D * (i3 + D1D * (j1 + D1D * (j2 + D1D * (j3 + D1D * e)))))] =
-                        val[j2][j3];
-                }
-            }
+            let row = i1 + D1D * (i2 + D1D * (i3 + D1D * j1));
+            store_entries(row, 0u, e, v0);
+            store_entries(row, 1u, e, v1);
+            store_entries(row, 2u, e, v2);
+            store_entries(row, 3u, e, v3);
         }
     }
 }
