@@ -19,25 +19,28 @@ each has the GPU to itself:
 4. ``stream``: Stream at 2^25 doubles on each GPU device (wgpu with the
    checks on and off), then BabelStream's build for the first device's API
    where ``--babelstream`` names one;
-5. ``sort``: the sorts at 2^26 keys on the first device and 2^22 on each,
+5. ``chain``: what one more dependent launch costs on each GPU device
+   (`benchmarks/dispatch_chain.py`: chains of 1 to 16 launches, each reading
+   what the one before wrote, and the slope of their times);
+6. ``sort``: the sorts at 2^26 keys on the first device and 2^22 on each,
    strategies global, local, tiled and wide at 2 and 4 steps and tiles of 32
    and 128 KiB (CUDA), beside np.sort and cupy.sort
    (`benchmarks/sort_vs_numpy.py`), and the first device's time per launch
    of the tiled and wide strategies at 2^26 (`benchmarks/launch_breakdown.py`);
-6. ``check``, together, since nothing in them is timed: every kernel verified
+7. ``check``, together, since nothing in them is timed: every kernel verified
    (``--check``) on each GPU device, one process per device and half (the
    sorts first), and every kernel's check through pycuda where it was
    installed; with ``--sanitize``, every kernel's check on the CUDA devices
    under NVIDIA's compute-sanitizer (racecheck and memcheck), found on the
    PATH or in the nvidia-cuda-sanitizer-api wheel; then Stream at 2^25
    through pycuda;
-7. ``sweep``: the Stream and Apps groups on the first device at 1/8 to 16
+8. ``sweep``: the Stream and Apps groups on the first device at 1/8 to 16
    times their default sizes (``--size-factor``), for the report's
    saturation sizes and plot, with energy per repetition;
-8. ``cache``: hot against cold cache for Stream_TRIAD inside and outside the
+9. ``cache``: hot against cold cache for Stream_TRIAD inside and outside the
    first device's last-level cache (`benchmarks/cache_cold_hot.py`);
-9. ``transfers``: the three transfer modes for Apps_ENERGY and Stream_TRIAD;
-10. ``two_ranks``: two MPI ranks on the first GPU device, where ``mpirun`` is
+10. ``transfers``: the three transfer modes for Apps_ENERGY and Stream_TRIAD;
+11. ``two_ranks``: two MPI ranks on the first GPU device, where ``mpirun`` is
     found.
 
 Logs go to ``OUT/<step>.log`` and run folders under ``OUT/runs/<step>``.
@@ -65,10 +68,13 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 WHEELS = ROOT / "wheels"
 #: The steps, in the order they run, that --skip can name.
-STEPS = ("peak", "suite", "stream", "sort", "check", "sweep", "cache", "transfers", "two_ranks")
+STEPS = (
+    "peak", "suite", "stream", "chain", "sort", "check", "sweep", "cache", "transfers", "two_ranks"
+)  # fmt: skip
 #: What the names of single steps begin with, for --skip.
 STEP_PREFIXES = (
-    "fma_checks_", "suite_", "stream_", "sort_", "check_", "sanitize_", "babelstream", "pycuda_"
+    "fma_checks_", "suite_", "stream_", "sort_", "check_", "sanitize_", "babelstream", "pycuda_",
+    "dispatch_chain"
 )  # fmt: skip
 #: Each row's noise budgets in the suite and sweep: shorter than the defaults, so
 #: that a whole suite fits in minutes of a GPU.
@@ -362,6 +368,11 @@ def main() -> int:
         if args.babelstream:
             babel = [*shlex.split(args.babelstream), "--arraysize", str(2**25)]
             steps.run("babelstream", [*babel, "--numtimes", "100"], seconds=30)
+    if "chain" in wanted:
+        # What a dependent launch costs through each API: most kernels far above
+        # CUDA's time through wgpu make two launches or more a repetition.
+        chain = [*script, str(HERE / "dispatch_chain.py"), *on, "--launches", "3"]
+        steps.run("dispatch_chain", chain, seconds=45)
     if "sort" in wanted:
         sort = [*script, str(HERE / "sort_vs_numpy.py"), "--steps", "2", "4"]
         sort += ["--strategy", "global", "local", "tiled", "wide", "--launches", "1"]

@@ -1,0 +1,76 @@
+"""What one more dependent launch costs through each API.
+
+Runs the chains of `benchmarks/dispatch_chain/kernels.py` (Chain_K: K launches a
+repetition, each adding 1 to the array the one before wrote, at a size where a
+launch does almost nothing) on the given devices, in several process launches,
+and fits each device's median time per repetition against K: the slope is the
+cost of a launch after the first, the intercept what a repetition costs
+besides. A kernel of several launches (a reduction's group partials, then their
+fold) pays the slope for each launch after its first; an API that puts a
+barrier between dependent dispatches shows it there.
+
+    python benchmarks/dispatch_chain.py --device wgpu:0 --device cuda:0
+    python benchmarks/dispatch_chain.py -b opencl wgpu --launches 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+from common import harness_rows
+
+SUITE = Path(__file__).resolve().parent / "dispatch_chain" / "kernels.py"
+
+
+def main() -> None:
+    """Run the launches, fit and print each device's table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-b", "--backends", nargs="+", default=["opencl", "wgpu"])
+    parser.add_argument(
+        "--device",
+        action="append",
+        default=[],
+        help="a harness device, such as cuda:0 (repeatable; instead of -b's devices)",
+    )
+    parser.add_argument("--size", type=int, default=1024, help="elements (default 1024)")
+    parser.add_argument("--launches", type=int, default=3, help="process launches (default 3)")
+    parser.add_argument(
+        "--max-time", type=float, default=0.5, help="seconds each row is timed (default 0.5)"
+    )
+    args = parser.parse_args()
+    if args.size < 1 or args.launches < 1 or not args.max_time > 0:
+        parser.error("--size and --launches take a whole number from 1, --max-time a positive one")
+    where = [w for d in args.device for w in ("--device", d)] or ["-b", *args.backends]
+    times: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for launch in range(args.launches):
+        rows, _ = harness_rows(
+            "--suite", str(SUITE), "-k", "Chain", *where, "--size", str(args.size),
+            "--max-time", str(args.max_time), "--min-time", str(args.max_time / 2),
+            failed_rows=False,
+        )  # fmt: skip
+        for row in rows:
+            if row["status"] == "ok":
+                chain = int(row["kernel"].removeprefix("Chain_"))
+                times[row["device_id"]][chain].append(float(row["time_median_s"]))
+        print(f"launch {launch + 1} of {args.launches} done", flush=True)
+    for device, by_length in times.items():
+        lengths = sorted(by_length)
+        medians = [statistics.median(by_length[k]) for k in lengths]
+        print(f"\n{device}, {args.size} elements, medians over {args.launches} launches")
+        print(f"{'launches':>9}{'µs a repetition':>17}{'µs a launch':>13}")
+        for k, seconds in zip(lengths, medians, strict=True):
+            print(f"{k:>9}{seconds * 1e6:>17.2f}{seconds * 1e6 / k:>13.2f}")
+        if len(lengths) > 1:
+            slope, intercept = np.polyfit(lengths, medians, 1)
+            print(
+                f"{device}: {slope * 1e6:.2f} µs per dependent launch after the first, "
+                f"{intercept * 1e6:.2f} µs besides"
+            )
+
+
+if __name__ == "__main__":
+    main()
