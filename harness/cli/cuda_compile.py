@@ -65,6 +65,7 @@ def _cmd_cuda_compile(args: argparse.Namespace) -> int:
     specs = (*suite.ALL, *suite.INTERNAL)
     # An architecture or precision given twice would compile (and count) each twice.
     arches, precisions = list(dict.fromkeys(args.arch)), list(dict.fromkeys(args.precision))
+    _note_ptx(arches, args.compiler)
     done = failed = 0
     try:
         # Each as it is done (flushed), so that an interrupt keeps those shown.
@@ -88,3 +89,22 @@ def _cmd_cuda_compile(args: argparse.Namespace) -> int:
         )
     print(f"{done - failed} of {done} compiled", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _note_ptx(arches: list[int], compiler: str | None) -> None:
+    """A note for each architecture the compiler builds no cubin for but is newer
+    than one it does: its lines say ok for PTX of that older one, not for it."""
+    found = cuda_compile.available()
+    chosen = compiler or (found[0] if found else None)
+    if chosen not in found:
+        return  # compile_all says why nothing compiles
+    known = cuda_compile.supported_arches(chosen)
+    for arch in arches:
+        older = [a for a in known if a < arch]
+        if known and arch not in known and older:
+            print(
+                f"note: {cuda_compile.version(chosen)} has no sm_{arch} (it builds sm_{known[0]} "
+                f"to sm_{known[-1]}), so sm_{arch}'s sources are checked as PTX for "
+                f"compute_{older[-1]}, which a newer device's driver compiles",
+                file=sys.stderr,
+            )

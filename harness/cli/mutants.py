@@ -429,7 +429,7 @@ def _lines(text: str) -> Lines:
     if not file or "/" in file or low < 1 or high < low:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not FILE:LINE or FILE:FIRST-LAST with a source file's name "
-            "(as bitonic.h:640-760) and lines from 1"
+            "(as bitonic.h:640-760) and lines from 1, FIRST at most LAST"
         )
     return Lines(file, low, high)
 

@@ -29,6 +29,7 @@ from harness.execution.runner import (
     memory_bytes,
     plan,
     reaches,
+    scaled_size,
     size_for_memory,
 )
 from harness.execution.transfers import TRANSFER_MODES
@@ -226,6 +227,7 @@ def new_run(
         in_process=args.in_process,
         hold=args.hold,
     )
+    _check_size_factors(kernels, options.size_factors, "--size-factor")
     tasks = plan(kernels, devices, options)
     if not tasks:
         raise UsageError(_nothing_to_run(kernels, options))
@@ -259,6 +261,28 @@ def new_run(
     if world is None or world.rank == 0:
         print(f"plan: {outline(tasks, options)}", file=sys.stderr, flush=True)
     return run_dir, meta, tasks
+
+
+def _check_size_factors(kernels: Sequence[Any], factors: Sequence[float], given: str) -> None:
+    """UsageError for a size factor that gives every kernel a size below 1 (``given``
+    names where the factors came from); a note for one that gives some kernels a
+    size below 1, which run at size 1."""
+    for factor in factors:
+        small = [k for k in kernels if scaled_size(k, factor) < 1]
+        if len(small) == len(kernels):
+            largest = max(kernels, key=lambda k: k.default_size)
+            raise UsageError(
+                f"{given} {factor:g} gives every selected kernel a size below 1 (the largest "
+                f"default size, {largest.name}'s {largest.default_size}, times {factor:g}); a "
+                f"factor of at least {1 / largest.default_size:.3g} is accepted"
+            )
+        if small:
+            names = ", ".join(f"{k.name} (default size {k.default_size})" for k in small)
+            print(
+                f"note: {given} {factor:g} gives {names} a size below 1; "
+                f"{'it runs' if len(small) == 1 else 'they run'} at size 1",
+                file=sys.stderr,
+            )
 
 
 def _check_counts(tasks: Sequence[Task]) -> None:
@@ -615,6 +639,20 @@ def _check_saved(saved: dict[str, Any], path: Path) -> None:
             raise UsageError(
                 f"--resume: {path}: options.{name} is {saved[name]!r}; {accepted} is accepted"
             )
+    if bool(saved.get("memory")) != bool(saved.get("budgets")):
+        raise UsageError(
+            f"--resume: {path}: options.memory is {saved.get('memory')!r} but options.budgets "
+            f"{saved.get('budgets')!r}; both (a measure and its budgets, as --memory-* gives "
+            "them) or neither is accepted"
+        )
+    sizing = [name for name in ("size", "sizes", "size_factors", "budgets") if saved.get(name)]
+    if len(sizing) > 1 and sizing != ["sizes", "size_factors"]:
+        given = [f"options.{name} {saved[name]!r}" for name in sizing]
+        raise UsageError(
+            f"--resume: {path}: {', '.join(given[:-1])} and {given[-1]} are given together; "
+            "harness run takes one of size, sizes or budgets, and size_factors alone or "
+            "beside sizes"
+        )
 
 
 def _check_params(params: dict[str, Any], path: Path) -> None:
@@ -653,6 +691,11 @@ def resumed_run(
         # The run's own --device values, not the user's: say whose they are.
         raise UsageError(f"--resume: the run's devices are not all here: {exc}") from None
     options = options_from_meta(saved)
+    _check_size_factors(
+        kernels,
+        options.size_factors,
+        f"--resume: {run_dir / results.METADATA}: options.size_factors",
+    )
     _check_sources(options.sources, kernels, devices)
     tasks = plan(kernels, devices, options)
     meta.setdefault("resumed", []).append(metadata.now())

@@ -150,13 +150,19 @@ def task_size(spec: KernelSpec, options: RunOptions) -> int:
     return spec.check_size if options.check else spec.default_size
 
 
+def scaled_size(spec: KernelSpec, factor: float) -> int:
+    """A kernel's default size times ``factor``, rounded (below 1 for a factor too
+    small for it: its rows then run at size 1)."""
+    return round(spec.default_size * factor)
+
+
 def task_sizes(spec: KernelSpec, options: RunOptions) -> tuple[int, ...]:
     """Every problem size a kernel runs at: the sweep (sizes given, and factors of
     its default size), the sizes its memory budgets
     pick (leaving out a budget no size fits, and at its own size for a budget its
     bytes never reach), the one size, or its check sizes."""
     if options.sizes or options.size_factors:
-        scaled = (max(1, round(spec.default_size * f)) for f in options.size_factors)
+        scaled = (max(1, scaled_size(spec, f)) for f in options.size_factors)
         return tuple(dict.fromkeys([*options.sizes, *scaled]))
     if options.budgets and options.memory:
         picked = (

@@ -235,7 +235,7 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
                 "features": [],
                 "limits": {},
             }
-        row = _row(kernel, devices[name], data, details.get(kernel, {}))
+        row = _row(kernel, devices[name], data, _same_size(path, number, data, details, kernel))
         row["checksum"] = checks.get((kernel, f"{variant}-{tuning}"))
         problem = _problem(row, data)
         if problem:
@@ -249,6 +249,26 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             f"{path}: no usable row: all {len(rows)} are damaged (the first: {rows[0]['reason']})"
         )
     return rows, list(devices.values())
+
+
+def _same_size(
+    path: Path, number: int, data: dict[str, str], details: dict[str, dict[str, str]], kernel: str
+) -> dict[str, str]:
+    """A kernel's details row for a run-data row: without its bytes and FLOPs, and
+    with a warning naming both sizes, where the two files give other problem
+    sizes (files of two runs): they count another size's work, which would make
+    up the row's rates."""
+    own = details.get(kernel, {})
+    size, counted = _count(_column(data, "Problem size")), _count(_column(own, "Problem size"))
+    if size is None or counted is None or size == counted:
+        return own
+    _warn(
+        path,
+        number,
+        f"'Problem size' is {size}, but {counted} in {DETAILS} (files of two runs?): "
+        "its bytes and FLOPs are left unknown",
+    )
+    return {k: v for k, v in own.items() if not k.startswith(("Bytes", "FLOPS"))}
 
 
 def _row(
