@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import csv
 import os
 import subprocess
@@ -46,3 +47,19 @@ def harness_rows(
         (folder,) = Path(out).iterdir()
         with (folder / "results.csv").open() as f:
             return list(csv.DictReader(f)), wall
+
+
+def add_devices(parser: argparse.ArgumentParser) -> None:
+    """The scripts' choice of devices: backends' defaults (-b), or devices by id."""
+    parser.add_argument("-b", "--backends", nargs="+", default=["opencl", "wgpu"])
+    parser.add_argument(
+        "--device",
+        action="append",
+        default=[],
+        help="a harness device, such as cuda:0 (repeatable; instead of -b's devices)",
+    )
+
+
+def devices_chosen(args: argparse.Namespace) -> list[str]:
+    """``harness run``'s arguments for the devices `add_devices` let the user choose."""
+    return [w for d in args.device for w in ("--device", d)] or ["-b", *args.backends]

@@ -21,7 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
-from common import harness_rows
+from common import add_devices, devices_chosen, harness_rows
 
 SUITE = Path(__file__).resolve().parent / "dispatch_chain" / "kernels.py"
 
@@ -29,13 +29,7 @@ SUITE = Path(__file__).resolve().parent / "dispatch_chain" / "kernels.py"
 def main() -> None:
     """Run the launches, fit and print each device's table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("-b", "--backends", nargs="+", default=["opencl", "wgpu"])
-    parser.add_argument(
-        "--device",
-        action="append",
-        default=[],
-        help="a harness device, such as cuda:0 (repeatable; instead of -b's devices)",
-    )
+    add_devices(parser)
     parser.add_argument("--size", type=int, default=1024, help="elements (default 1024)")
     parser.add_argument("--launches", type=int, default=3, help="process launches (default 3)")
     parser.add_argument(
@@ -44,7 +38,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.size < 1 or args.launches < 1 or not args.max_time > 0:
         parser.error("--size and --launches take a whole number from 1, --max-time a positive one")
-    where = [w for d in args.device for w in ("--device", d)] or ["-b", *args.backends]
+    where = devices_chosen(args)
     times: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     for launch in range(args.launches):
         rows, _ = harness_rows(

@@ -20,7 +20,7 @@ import subprocess
 import sys
 from collections import defaultdict
 
-from common import harness_rows
+from common import add_devices, devices_chosen, harness_rows
 
 from harness.suite.sort import STRATEGY
 
@@ -59,13 +59,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-k", "--kernel", default="Bitonic_U32", help="a Bitonic_* kernel")
     parser.add_argument("--size", type=int, default=2**22, help="keys (default 2^22)")
-    parser.add_argument("-b", "--backends", nargs="+", default=["opencl", "wgpu"])
-    parser.add_argument(
-        "--device",
-        action="append",
-        default=[],
-        help="a harness device, such as cuda:0 (repeatable; instead of -b's devices)",
-    )
+    add_devices(parser)
     parser.add_argument(
         "--strategy",
         nargs="+",
@@ -93,7 +87,7 @@ def main() -> None:
     launches: dict[tuple[str, str], str] = {}
     failed: dict[tuple[str, str], str] = {}
     for launch in range(args.launches):
-        where = [w for d in args.device for w in ("--device", d)] or ["-b", *args.backends]
+        where = devices_chosen(args)
         rows, _ = harness_rows(
             "-k", args.kernel, *where, "--size", str(args.size),
             "--strategy", *args.strategy, "--steps", *args.steps,
