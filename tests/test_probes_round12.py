@@ -26,6 +26,20 @@ def _edit_options(run: Path, **values: object) -> Path:
     return path
 
 
+def _refused_resume(run: Path, **values: object) -> tuple[Path, str]:
+    """Resume the run, its journal cut to one row and its saved options edited with
+    ``values``: the metadata's path and the one error line, once the resume has
+    exited 2 and left the journal as it was."""
+    journal = run / "journal.jsonl"
+    journal.write_text(journal.read_text().splitlines(keepends=True)[0])
+    before = journal.read_bytes()
+    path = _edit_options(run, **values)
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert journal.read_bytes() == before
+    return path, one_error(proc.stderr)
+
+
 def test_a_size_factor_below_every_kernels_size_is_refused(tmp_path: Path) -> None:
     """--size-factor 1e-300 ran Stream_TRIAD at size 1, with no word of it, and passed."""
     out = tmp_path / "out"
@@ -74,49 +88,31 @@ def test_a_resume_refuses_size_options_the_command_line_refuses_together(
 ) -> None:
     """A run's metadata edited to hold size 1000 beside sizes [2000] (or beside
     size_factors) resumed, ran the sweep alone and passed: size was dropped."""
-    journal = run / "journal.jsonl"
-    journal.write_text(journal.read_text().splitlines(keepends=True)[0])
-    before = journal.read_bytes()
-    path = _edit_options(run, **values)
-    proc = harness("run", "--resume", str(run))
-    assert proc.returncode == 2, proc.stderr
-    assert one_error(proc.stderr) == (
+    path, error = _refused_resume(run, **values)
+    assert error == (
         f"--resume: {path}: {said} are given together; harness run takes one of size, sizes "
         "or budgets, and size_factors alone or beside sizes"
     )
-    assert journal.read_bytes() == before
 
 
 def test_a_resume_refuses_a_saved_size_factor_below_every_kernels_size(run: Path) -> None:
     """A run's metadata edited to hold size_factors [1e-300] resumed at size 1."""
-    journal = run / "journal.jsonl"
-    journal.write_text(journal.read_text().splitlines(keepends=True)[0])
-    before = journal.read_bytes()
-    path = _edit_options(run, size=None, size_factors=[1e-300])
-    proc = harness("run", "--resume", str(run))
-    assert proc.returncode == 2, proc.stderr
-    assert one_error(proc.stderr) == (
+    path, error = _refused_resume(run, size=None, size_factors=[1e-300])
+    assert error == (
         f"--resume: {path}: options.size_factors 1e-300 gives every selected kernel a size "
         "below 1 (the largest default size, Stream_TRIAD's 1000000, times 1e-300); a factor "
         "of at least 1e-06 is accepted"
     )
-    assert journal.read_bytes() == before
 
 
 def test_a_resume_refuses_budgets_without_their_measure(run: Path) -> None:
     """A run's metadata edited to hold budgets [4096] and memory null resumed at each
     kernel's default size, as if no budget were given, and passed."""
-    journal = run / "journal.jsonl"
-    journal.write_text(journal.read_text().splitlines(keepends=True)[0])
-    before = journal.read_bytes()
-    path = _edit_options(run, size=None, memory=None, budgets=[4096])
-    proc = harness("run", "--resume", str(run))
-    assert proc.returncode == 2, proc.stderr
-    assert one_error(proc.stderr) == (
+    path, error = _refused_resume(run, size=None, memory=None, budgets=[4096])
+    assert error == (
         f"--resume: {path}: options.memory is None but options.budgets [4096]; both (a "
         "measure and its budgets, as --memory-* gives them) or neither is accepted"
     )
-    assert journal.read_bytes() == before
 
 
 def test_an_import_of_run_data_at_another_size_than_its_details_has_no_rates(

@@ -241,6 +241,18 @@ def byte_size(text: str) -> int:
 GROUP_SIZES = (32, 4096)
 
 
+def is_group_size(value: object) -> bool:
+    """Whether ``value`` is a work-group size ``--group`` takes: a whole number, a
+    power of two within `GROUP_SIZES`."""
+    low, high = GROUP_SIZES
+    return (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and low <= value <= high
+        and value & (value - 1) == 0
+    )
+
+
 def group_sizes(text: str) -> tuple[int, ...]:
     """Comma-separated work-group sizes, each a power of two within `GROUP_SIZES`."""
     low, high = GROUP_SIZES
@@ -248,7 +260,7 @@ def group_sizes(text: str) -> tuple[int, ...]:
     for part in text.split(","):
         part = part.strip()
         value = int(part) if part.isascii() and part.isdigit() else 0
-        if not (low <= value <= high and value & (value - 1) == 0):
+        if not is_group_size(value):
             raise argparse.ArgumentTypeError(
                 f"{part!r} is not a work-group size: expected powers of two from {low} to "
                 f"{high}, comma-separated, e.g. 64,128,256"

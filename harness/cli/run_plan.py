@@ -612,7 +612,7 @@ SAVED_OPTIONS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "flush_bytes": (_maybe(_whole(1)), f"null or {_WHOLE}"),
     "transfers": (_each(_within(TRANSFER_MODES)), f"a list of {', '.join(TRANSFER_MODES)}"),
     "groups": (
-        _each(lambda v: _whole(*arguments.GROUP_SIZES)(v) and v & (v - 1) == 0),
+        _each(arguments.is_group_size),
         f"a list of powers of two from {arguments.GROUP_SIZES[0]} to {arguments.GROUP_SIZES[1]}",
     ),
     "partitions": (
