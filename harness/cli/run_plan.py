@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import math
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -141,6 +142,41 @@ def _check_sources(
         print(f"warning: --sources {str(folder)!r}: {why}", file=sys.stderr)
 
 
+def _note_unused(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> None:
+    """Say where an option for some backends' devices meets none of them: a run
+    with ``--wgsl-checks off`` on the CPU alone measures what it would without it."""
+    backends = [get_backend(d.backend) for d in devices]
+    if args.wgsl_checks != [WGSL_CHECKS[0]] and not any(b.shader_checks for b in backends):
+        print(
+            f"note: --wgsl-checks {' '.join(args.wgsl_checks)} is for wgpu's devices (naga's "
+            "runtime checks); none is selected, so it changes nothing",
+            file=sys.stderr,
+        )
+    dealt = [p for p in args.partition if p != partition.AUTO]
+    if dealt and not any(b.partitions for b in backends):
+        print(
+            f"note: --partition {' '.join(dealt)} is for devices with work-items (OpenCL, CUDA, "
+            "wgpu); none is selected, so it changes nothing",
+            file=sys.stderr,
+        )
+
+
+def _note_repeats(args: argparse.Namespace) -> None:
+    """Say which values an option was given more than once: each runs once, so a
+    user counting on rows of repeats (``--size-factor 1 1``) learns there are none."""
+    for name, values in vars(args).items():
+        if name == "argv" or not isinstance(values, list):
+            continue
+        counts = Counter(map(str, values))
+        twice = [value for value, count in counts.items() if count > 1]
+        if twice:
+            print(
+                f"note: --{name.replace('_', '-')} {' '.join(twice)} given more than once; "
+                "each value runs once",
+                file=sys.stderr,
+            )
+
+
 def _check_flush(flush_bytes: int | None, caches: Sequence[str], devices: Sequence[DeviceInfo]):
     """Warn where --flush-bytes is smaller than a device's last-level cache: its
     cold rows would find part of their data still in cache."""
@@ -178,6 +214,7 @@ def new_run(
     """A new run's folder, metadata and rows. In an MPI run each rank plans the
     rows of its own devices, and only rank 0 makes the folder (the others get None)."""
     kernels = _selected(args.kernels, args.exclude)
+    _note_repeats(args)
     if args.size_factor and (args.size is not None or args.memory_allocated or args.memory_moved):
         given = "--size" if args.size is not None else "--memory-*"
         raise UsageError(
@@ -192,6 +229,7 @@ def new_run(
         devices = ranks.rank_devices(devices, world.local_rank)
     _check_sources(args.sources, kernels, devices)
     _check_flush(args.flush_bytes, args.cache, devices)
+    _note_unused(args, devices)
     memory, budgets = next(
         ((m, b) for m in MEMORY_MEASURES if (b := getattr(args, f"memory_{m}"))), (None, ())
     )

@@ -169,6 +169,35 @@ def run_names(run_dirs: Sequence[Path]) -> list[str]:
     return [str(p) for p in paths]
 
 
+def union_facts(metas: Sequence[dict[str, Any]], names: Sequence[str]) -> dict[str, Any]:
+    """Every kernel's facts (`KernelSpec.facts`) from the runs' metadata, the first run's
+    where two differ (as reports read them), with a warning naming what differs: runs of
+    two versions of a kernel's description are merged, not silently made one."""
+    union: dict[str, Any] = {}
+    first: dict[str, str] = {}
+    for meta, name in zip(metas, names, strict=True):
+        kernels = meta.get("kernels")
+        for kernel, facts in (kernels if isinstance(kernels, dict) else {}).items():
+            if kernel not in union:
+                union[kernel], first[kernel] = facts, name
+                continue
+            known = union[kernel]
+            if facts == known:
+                continue
+            fields = (
+                sorted(k for k in {*facts, *known} if facts.get(k) != known.get(k))
+                if isinstance(facts, dict) and isinstance(known, dict)
+                else ["all"]
+            )
+            print(
+                f"warning: {kernel} is described differently in {first[kernel]} and {name}"
+                f" ({', '.join(fields)}); the merged run keeps {first[kernel]}'s, and each"
+                " run's own stays in merged_from",
+                file=sys.stderr,
+            )
+    return union
+
+
 def merge(
     run_dirs: Sequence[Path], out: Path, summarise: Callable[[list[dict[str, Any]]], str]
 ) -> Path:
@@ -243,12 +272,7 @@ def merge(
                 "host": {"hostname": ", ".join(machines)},
                 "devices": devices,
                 # What reports know of each kernel (`KernelSpec.facts`), from every run.
-                "kernels": {
-                    name: facts
-                    for m in metas
-                    if isinstance(m.get("kernels"), dict)
-                    for name, facts in m["kernels"].items()
-                },
+                "kernels": union_facts(metas, names),
                 "merged_from": sources,
                 # A run merged before it ended leaves the merged run short of its
                 # work too: compare fails on it, as on the run itself.

@@ -11,6 +11,7 @@ run folders are read: their rows and metadata.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -880,35 +881,41 @@ def numeric(column: str) -> bool:
     return column in NUMERIC or column.startswith("Speedup")
 
 
-def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+MARKDOWN_ACTIVE = re.compile(r"([\\`*\[\]<|])")
+
+
+def md_text(text: str) -> str:
+    """Text from a run (an error, a device's name) made inert in Markdown: on one line,
+    its characters that would start a link, code, emphasis, HTML or a table cell escaped."""
+    return MARKDOWN_ACTIVE.sub(r"\\\1", " ".join(str(text).split()))
 
 
 def markdown_table(table: Table) -> str:
     """A GitHub-flavoured Markdown table; numeric-looking columns right-aligned."""
     align = ["---:" if numeric(c) or c in table.numbers else "---" for c in table.columns]
     lines = [
-        "| " + " | ".join(_md_cell(c) for c in table.columns) + " |",
+        "| " + " | ".join(md_text(c) for c in table.columns) + " |",
         "| " + " | ".join(align) + " |",
     ]
-    lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in table.rows]
+    lines += ["| " + " | ".join(md_text(c) for c in row) + " |" for row in table.rows]
     return "\n".join(lines)
 
 
 def to_markdown(report: Report) -> str:
     """The report as Markdown."""
-    parts = [f"# {report.title}"]
+    parts = [f"# {md_text(report.title)}"]
     if report.notes:
-        parts.append("\n".join(f"> **Note:** {n}" for n in report.notes))
+        parts.append("\n".join(f"> **Note:** {md_text(n)}" for n in report.notes))
     if report.story:
-        parts.append("## Summary\n\n" + "\n".join(f"- {line}" for line in report.story))
+        parts.append("## Summary\n\n" + "\n".join(f"- {md_text(line)}" for line in report.story))
     if report.problems:
-        parts.append("### Rows that are not ok\n\n" + "\n".join(f"- {p}" for p in report.problems))
+        items = "\n".join(f"- {md_text(p)}" for p in report.problems)
+        parts.append("### Rows that are not ok\n\n" + items)
     for table in report.tables:
         parts.append(f"## {table.title}")
         parts.append(markdown_table(table))
         if table.note:
-            parts.append(table.note)
+            parts.append(md_text(table.note))
     if report.files:
-        parts.append("## Files\n\n" + "\n".join(f"- `{f}`" for f in report.files))
+        parts.append("## Files\n\n" + "\n".join(f"- {md_text(f)}" for f in report.files))
     return "\n\n".join(parts) + "\n"
