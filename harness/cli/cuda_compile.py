@@ -12,6 +12,7 @@ from harness.backends import cuda_compile
 from harness.backends.base import CompileError
 from harness.cli import arguments
 from harness.errors import UsageError
+from harness.model import sources
 from harness.model.spec import PRECISIONS
 
 
@@ -63,6 +64,12 @@ def _cmd_cuda_compile(args: argparse.Namespace) -> int:
     if args.sources is not None and not args.sources.is_dir():
         raise UsageError(f"--sources {str(args.sources)!r}: not a folder")
     specs = (*suite.ALL, *suite.INTERNAL)
+    if args.sources is not None:
+        stems = list(dict.fromkeys(spec.source_name for spec in specs))
+        try:
+            sources.check_folder(args.sources, sources.places("cuda", ".cu"), stems)
+        except ValueError as exc:
+            raise UsageError(f"--sources {str(args.sources)!r}: {exc}") from None
     # An architecture or precision given twice would compile (and count) each twice.
     arches, precisions = list(dict.fromkeys(args.arch)), list(dict.fromkeys(args.precision))
     _note_ptx(arches, args.compiler)

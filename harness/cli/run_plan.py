@@ -112,7 +112,8 @@ def options_from_meta(saved: dict[str, Any]) -> RunOptions:
 def _check_sources(
     folders: Sequence[Path], kernels: Sequence[Any], devices: Sequence[DeviceInfo]
 ) -> None:
-    """Warn about each --sources folder that this run would take no source from:
+    """Refuse a --sources folder holding a source that cannot be compiled
+    (`sources.check_folder`), and warn about each that this run would take no source from:
     one that is gone (a resumed run's), empty, laid out wrongly, or for backends
     that compile none, since a run that silently uses the shipped sources
     instead measures something other than what the user meant to try."""
@@ -132,13 +133,17 @@ def _check_sources(
         elif not languages:
             names = ", ".join(b.name for b in backends)
             why = f"the backends of this run ({names}) compile no kernel sources"
-        elif not any(
-            (folder / lang / f"{k}{ext}").is_file() for lang, ext in languages for k in stems
-        ):
+        else:
+            try:
+                sources.check_folder(folder, languages, stems)
+            except ValueError as exc:
+                raise UsageError(f"--sources {str(folder)!r}: {exc}") from None
+            if any(
+                (folder / lang / f"{k}{ext}").is_file() for lang, ext in languages for k in stems
+            ):
+                continue
             looked = " or ".join(f"{folder / lang / stems[0]}{ext}" for lang, ext in languages)
             why = f"it holds no source this run uses (it looks for files such as {looked})"
-        else:
-            continue
         print(f"warning: --sources {str(folder)!r}: {why}", file=sys.stderr)
 
 
@@ -286,6 +291,7 @@ def new_run(
         "harness_version": __version__,
         "git_commit": metadata.git_commit(),
         "command": ["harness", *args.argv],
+        "run_id": metadata.new_id(),
         "start": metadata.now(),
         "end": None,
         "host": metadata.host(),

@@ -74,6 +74,37 @@ def find(language: str, extension: str, kernel: str, extra: Sequence[Path] = ())
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$')
 
 
+def lines_of(text: str) -> list[str]:
+    """A source's lines as a C compiler counts them: split at newlines only (with a
+    carriage return before one dropped), so that a form feed or U+2028 inside a
+    comment, which `str.splitlines` would break at, stays in its line."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def _kind(path: Path) -> str:
+    """What a path that is not a regular file is, in words."""
+    if path.is_symlink() and not path.exists():
+        return "a link to nothing"
+    return "a folder" if path.is_dir() else "not a regular file (a device, pipe or socket)"
+
+
+def check_folder(root: Path, places: Sequence[tuple[str, str]], stems: Sequence[str]) -> None:
+    """ValueError naming the first kernel source under ``root`` (a ``--sources``
+    folder) that cannot be compiled: not a regular file, not UTF-8, empty, or
+    including a file that is missing or includes itself. Found before any work,
+    where a compiler would name none of it."""
+    for folder, suffix in places:
+        for stem in stems:
+            path = root / folder / f"{stem}{suffix}"
+            if path.is_file():
+                expand(path)
+            elif path.exists() or path.is_symlink():
+                raise ValueError(f"{folder}/{path.name} is {_kind(path)}")
+
+
 @dataclass(frozen=True)
 class Expanded:
     """A source with its ``#include "file"`` lines replaced by the files' text.
@@ -102,7 +133,7 @@ class Expanded:
         """
         out = []
         previous: tuple[str, int] | None = None
-        for line, (name, number) in zip(self.text.splitlines(), self.origin, strict=True):
+        for line, (name, number) in zip(lines_of(self.text), self.origin, strict=True):
             if previous is None or previous[0] != name or previous[1] + 1 != number:
                 out.append(f'#line {number} "{name}"')
             out.append(line)
@@ -121,22 +152,27 @@ def expand(path: Path, _seen: tuple[Path, ...] = ()) -> Expanded:
         raise ValueError(f"{path.name} includes itself")
     lines: list[str] = []
     origin: list[tuple[str, int]] = []
-    raw = path.read_bytes()
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"{path.name}: cannot be read ({exc.strerror or exc})") from None
+    if not _seen and not raw.strip():
+        raise ValueError(f"{path.name}: empty, where a kernel's source is expected")
     try:
         whole = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise ValueError(f"{path.name}:{line}: not UTF-8 text") from None
-    for number, line in enumerate(whole.splitlines(), 1):
+    for number, line in enumerate(lines_of(whole), 1):
         match = _INCLUDE.match(line)
         if match:
             inner = expand(path.parent / match.group(1), (*_seen, path))
-            lines.extend(inner.text.splitlines())
+            lines.extend(lines_of(inner.text))
             origin.extend(inner.origin)
         else:
             lines.append(line)
             origin.append((path.name, number))
-    return Expanded("\n".join(lines) + "\n", tuple(origin))
+    return Expanded("".join(f"{line}\n" for line in lines), tuple(origin))
 
 
 #: A conditional directive, with the macro an #ifdef or #ifndef names.
@@ -210,7 +246,7 @@ def with_includes(path: Path) -> list[Path]:
     """A source and every file it includes, directly or not, each once, in order."""
     files = [path]
     for source in files:
-        for line in source.read_text(encoding="utf-8").splitlines():
+        for line in lines_of(source.read_text(encoding="utf-8")):
             match = _INCLUDE.match(line)
             if match and (source.parent / match[1]) not in files:
                 files.append(source.parent / match[1])
