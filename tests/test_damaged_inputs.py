@@ -359,8 +359,8 @@ def test_a_copy_of_a_run_is_the_same_run(
     shutil.copytree(runs[0], copy)
     assert main(["merge", str(runs[0]), str(copy), "--out", str(tmp_path / "m")]) == 2
     assert one_error(capsys.readouterr().err) == (
-        f"merge: {runs[0]} and {copy} are the same run (same host, command, start and end: "
-        "one is a copy of the other); give one of them"
+        f"merge: {runs[0]} and {copy} are the same run (one is a copy of the other, perhaps "
+        "taken before the run was resumed); give one of them"
     )
 
 

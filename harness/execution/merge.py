@@ -43,11 +43,15 @@ def _hostname(meta: dict[str, Any]) -> str:
 
 
 def _marks(meta: dict[str, Any], path: str) -> set[tuple[str, ...]]:
-    """What identifies a run wherever its folder is now: its path, where its
-    metadata has a start, its machine, command, start and end, and where it was
-    imported, the hash of what it was imported from (imported twice, it is one run)."""
+    """What identifies a run wherever its folder is now: its path, its ``run_id``
+    (which a resume keeps: a copy taken before it and the run resumed are one run),
+    or for a run written before ids, its machine, command, start and end; and where
+    it was imported, the hash of what it was imported from (imported twice, it is
+    one run)."""
     marks = {("path", path)}
-    if meta.get("start"):
+    if meta.get("run_id"):
+        marks.add(("id", str(meta["run_id"])))
+    elif meta.get("start"):
         marks.add(
             (_hostname(meta), str(meta.get("command")), str(meta["start"]), str(meta.get("end")))
         )
@@ -96,8 +100,8 @@ def check_distinct(
                 )
             if own[i] & own[j]:
                 raise UsageError(
-                    f"{command}: {first} and {second} are the same run (same host, command, start "
-                    "and end: one is a copy of the other); give one of them"
+                    f"{command}: {first} and {second} are the same run (one is a copy of the "
+                    "other, perhaps taken before the run was resumed); give one of them"
                 )
             for (outer, o), (inner, n) in (((first, i), (second, j)), ((second, j), (first, i))):
                 if any(marks & own[n] for _, marks in within[o]):
@@ -212,6 +216,13 @@ def merge(
         raise UsageError(
             f"merge: a run folder is given twice: {twice}; its rows would count twice: give it once"
         )
+    target = out.resolve()
+    for run_dir in run_dirs:
+        if run_dir.resolve() == target or run_dir.resolve() in target.parents:
+            raise UsageError(
+                f"merge: --out {out} is inside {run_dir}, a run folder it merges; the merged "
+                "run would be written into one of its sources: give --out another folder"
+            )
     metas = []
     for run_dir in run_dirs:
         results.check_folder(run_dir)
@@ -267,6 +278,7 @@ def merge(
             {
                 "harness_version": __version__,
                 "command": ["harness", "merge", *map(str, run_dirs)],
+                "run_id": metadata.new_id(),
                 "start": min(starts, default=metadata.now()),
                 "end": max(ends, default=metadata.now()),
                 "host": {"hostname": ", ".join(machines)},

@@ -6,6 +6,7 @@ import platform
 import subprocess
 import sys
 import time
+import uuid
 from importlib import metadata as importlib_metadata
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,12 @@ def git_commit() -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return commit + ("+dirty" if dirty else "")
+
+
+def new_id() -> str:
+    """A run's identifier, the same in every copy of its folder and kept by a resume,
+    so that a merge can tell one run under two paths from two runs."""
+    return uuid.uuid4().hex
 
 
 def now() -> str:

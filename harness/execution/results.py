@@ -201,6 +201,7 @@ METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
         "a list of strings",
         lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v),
     ),
+    "run_id": ("text (an identifier)", lambda v: isinstance(v, str) and v != ""),
     "start": ("text (a time)", lambda v: isinstance(v, str)),
     "end": ("text (a time)", lambda v: isinstance(v, str)),
     "interrupted": ("true or false", lambda v: isinstance(v, bool)),
