@@ -69,11 +69,19 @@ def run_arguments(options: Mapping[str, Any]) -> list[str]:
     from harness.cli import arguments
 
     actions = _run_actions()
+    # A switch is taken by its flag's name too: no_hold=True as --no-hold.
+    flags = {
+        flag[2:].replace("-", "_"): action
+        for action in actions.values()
+        if action.nargs == 0
+        for flag in action.option_strings
+        if flag.startswith("--") and flag[2:].replace("-", "_") != action.dest
+    }
     argv: list[str] = []
     for name, value in options.items():
-        action = actions.get(name)
+        action = actions.get(name) or flags.get(name)
         if action is None:
-            known = ", ".join(sorted(actions))
+            known = ", ".join(sorted({*actions, *flags}))
             raise TypeError(f"harness.run() takes no option {name!r}; it takes {known}")
         if value is None:
             continue
@@ -87,7 +95,7 @@ def run_arguments(options: Mapping[str, Any]) -> list[str]:
         if action.nargs == 0:
             if not isinstance(value, bool):
                 raise UsageError(f"{name}={value!r}: expected True or False")
-            if value != bool(action.default):
+            if value != bool(action.default) if name == action.dest else value:
                 argv.append(flag)
         elif action.nargs == "?":
             # An option with an optional value (check=True, or check="full").

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
-from conftest import harness, run_folder
+import pytest
+from conftest import FIXTURES, ROOT, harness, one_error, run_folder
 
+from harness.api import run_arguments
 from harness.execution import merge
+from harness.model import sources
 
 QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
 HOSTILE = "boom <script>alert(1)</script> | [x](http://e) `code`\n# heading *em*"
@@ -100,3 +104,202 @@ def test_a_value_given_twice_is_named_and_runs_once(tmp_path: Path) -> None:
     )
     rows = [json.loads(line) for line in (run_folder(out) / "journal.jsonl").open()]
     assert [(r["kernel"], r["size"]) for r in rows] == [("Stream_TRIAD", 1000)]
+
+
+def _sources(tmp_path: Path, daxpy: bytes | None) -> Path:
+    """A --sources folder with Stream_ADD's shipped body and ``daxpy`` as Basic_DAXPY's
+    (None: a folder in its place)."""
+    folder = tmp_path / "src"
+    (folder / "c").mkdir(parents=True)
+    shutil.copy(ROOT / "kernels" / "c" / "Stream_ADD.c", folder / "c")
+    target = folder / "c" / "Basic_DAXPY.c"
+    if daxpy is None:
+        target.mkdir()
+    else:
+        target.write_bytes(daxpy)
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("daxpy", "said"),
+    [
+        (b"\xff\xfe\x00garbage", "Basic_DAXPY.c:1: not UTF-8 text"),
+        (b"", "Basic_DAXPY.c: empty, where a kernel's source is expected"),
+        (b" \n\n", "Basic_DAXPY.c: empty, where a kernel's source is expected"),
+        (b'#include "gone.h"\n', "gone.h: cannot be read (No such file or directory)"),
+        (None, "c/Basic_DAXPY.c is a folder"),
+    ],
+)
+@pytest.mark.parametrize(
+    "command",
+    [["cuda-compile", "--arch", "80"], ["run", "-k", "Basic_DAXPY", "-b", "opencl", "--reps", "2"]],
+)
+def test_a_damaged_source_in_a_sources_folder_is_one_line(
+    tmp_path: Path, command: list[str], daxpy: bytes | None, said: str
+) -> None:
+    """cuda-compile --sources gave a traceback on an undecodable or empty source and
+    passed over a folder in a source's place; run recorded the empty one as an error
+    row reading 'zip() argument 2 is shorter than argument 1'."""
+    folder = _sources(tmp_path, daxpy)
+    out = tmp_path / "out"
+    proc = harness(
+        *command, "--sources", str(folder), *(["--out", str(out)] if command[0] == "run" else [])
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == f"--sources {str(folder)!r}: {said}"
+    assert not out.exists()
+
+
+def test_a_form_feed_in_a_comment_stays_in_its_line(tmp_path: Path) -> None:
+    """A form feed or U+2028 in a // comment split the line where str.splitlines
+    does, and the comment's rest compiled as code: a valid kernel recorded as a
+    compile error."""
+    body = (ROOT / "kernels" / "c" / "Basic_DAXPY.c").read_text()
+    folder = _sources(tmp_path, f"// page\fbreak\u2028 and on\n{body}".encode())
+    out = tmp_path / "out"
+    proc = harness("run", "--check", "-k", "Basic_DAXPY", "-b", "opencl", "--sources",
+                   str(folder), "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in (run_folder(out) / "journal.jsonl").open()]
+    assert {r["status"] for r in rows} == {"ok"}
+    assert sources.lines_of("a\fb\u2028c\r\nd\n\ne") == ["a\fb\u2028c", "d", "", "e"]
+
+
+def test_a_copy_taken_before_a_resume_is_the_same_run(tmp_path: Path) -> None:
+    """A copy of an interrupted run, merged with the run once resumed, doubled the
+    rows they share: the resume had moved the run's end, by which merge told runs apart."""
+    run = _quick_run(tmp_path)
+    journal = run / "journal.jsonl"
+    journal.write_text(journal.read_text().splitlines(keepends=True)[0])
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    path.write_text(json.dumps(dict(meta, end=None, interrupted=True)))
+    copy = tmp_path / "copy" / run.name
+    shutil.copytree(run, copy)
+    assert harness("run", "--resume", str(run)).returncode == 0
+    assert json.loads(path.read_text())["run_id"] == meta["run_id"]
+
+    out = tmp_path / "merged"
+    proc = harness("merge", str(run), str(copy), "--out", str(out))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"merge: {run} and {copy} are the same run (one is a copy of the other, perhaps taken "
+        "before the run was resumed); give one of them"
+    )
+    assert not out.exists()
+
+
+def test_mutants_of_a_library_variant_are_not_survivors(tmp_path: Path) -> None:
+    """--impl library ran CLBlast, not the mutated source, and listed the source's
+    mutants as ones the check cannot tell from the kernel (0 killed)."""
+    out = tmp_path / "out"
+    proc = harness("mutants", "-k", "Polybench_GEMM", "-b", "opencl", "--impl", "library",
+                   "--sample", "3", "--precision", "f64", "--out", str(out))  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    said = (
+        "Polybench_GEMM on opencl:0: unmutated: every row of its check calls the device's "
+        "library (--impl library), no kernel of its source, so no mutant could be told from "
+        "the kernel; choose a variant that launches the source"
+    )
+    assert f"  {said}" in proc.stdout.splitlines()
+    assert "survived" not in proc.stdout.split("not run:")[1]
+
+
+def _rajaperf(tmp_path: Path, **edits: tuple[str, str]) -> Path:
+    """A copy of the RAJAPerf output fixture with each named file's text edited
+    (``old``, ``new``: the first ``old`` replaced)."""
+    folder = tmp_path / "rajaperf"
+    shutil.copytree(FIXTURES / "rajaperf_output", folder)
+    for name, (old, new) in edits.items():
+        path = folder / name
+        text = path.read_text()
+        assert old in text
+        path.write_text(text.replace(old, new, 1))
+    return folder
+
+
+CHECKSUMS = "RAJAPerf-checksum.txt"
+RUN_DATA = "RAJAPerf-kernel-run-data.csv"
+COPY_LINE = "Base_OpenMP-default PASSED  0.0000000000000000000       19998.626827262827492"
+
+
+@pytest.mark.parametrize(
+    ("edits", "warned", "variant", "checksum"),
+    [
+        (
+            {CHECKSUMS: ("19998.626827262827492", "nan")},
+            f"{CHECKSUMS}:11: checksum 'nan' is no finite number: left out",
+            "Seq",
+            None,
+        ),
+        (
+            {CHECKSUMS: (COPY_LINE, f"{COPY_LINE}\nBase_OpenMP-default PASSED 0.0 12345.0 0.0")},
+            f"{CHECKSUMS}:13: repeats Stream_COPY Base_OpenMP-default of line 12: left out",
+            "OpenMP",
+            19998.626827262827492,
+        ),
+    ],
+)
+def test_a_damaged_checksum_is_named(
+    tmp_path: Path, edits: dict, warned: str, variant: str, checksum: float | None
+) -> None:
+    """A checksum of 'nan' became no checksum, and a variant's second checksum line
+    replaced its first, both without a word."""
+    folder = _rajaperf(tmp_path, **edits)
+    out = tmp_path / "out"
+    proc = harness("import-rajaperf", str(folder), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert f"warning: {folder}/{warned}" in proc.stderr.splitlines()
+    rows = [json.loads(line) for line in (run_folder(out) / "journal.jsonl").open()]
+    copy = next(r for r in rows if r["kernel"] == "Stream_COPY" and variant in r["device"])
+    assert copy["checksum"] == checksum
+
+
+def test_a_checksum_verdict_the_two_files_disagree_on_is_a_failed_row(tmp_path: Path) -> None:
+    """The run-data file said PASSED where RAJAPerf-checksum.txt said FAILED, and the
+    row was imported as ok."""
+    line = "Stream_TRIAD   , Base_OpenMP   , default   ,          100000 , "
+    folder = _rajaperf(tmp_path, **{RUN_DATA: (f"{line}FAILED", f"{line}PASSED")})
+    out = tmp_path / "out"
+    proc = harness("import-rajaperf", str(folder), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    why = f"'Checksum' is PASSED, but FAILED in {CHECKSUMS}:18"
+    assert f"warning: {folder}/{RUN_DATA}:6: {why}: made a failed row" in proc.stderr.splitlines()
+    rows = [json.loads(line) for line in (run_folder(out) / "journal.jsonl").open()]
+    triad = next(r for r in rows if r["kernel"] == "Stream_TRIAD" and "OpenMP" in r["device"])
+    assert (triad["status"], triad["reason"]) == ("fail", f"{RUN_DATA}:6: {why}")
+
+
+def test_merge_refuses_to_write_into_a_run_it_merges(tmp_path: Path) -> None:
+    """merge --out RUN, RUN one of its sources, wrote the merged run inside it."""
+    first, second = _quick_run(tmp_path / "a"), _quick_run(tmp_path / "b")
+    before = sorted(p.name for p in first.iterdir())
+    proc = harness("merge", str(first), str(second), "--out", str(first))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"merge: --out {first} is inside {first}, a run folder it merges; the merged run would "
+        "be written into one of its sources: give --out another folder"
+    )
+    assert sorted(p.name for p in first.iterdir()) == before
+
+
+def test_peak_measures_only_the_devices_asked_for(tmp_path: Path) -> None:
+    """peak -b opencl --device cpu:0 measured opencl:0 and cpu:0, where run refuses a
+    device outside its -b backends."""
+    proc = harness("peak", "-b", "opencl", "--device", "cpu:0",
+                   env={"HARNESS_PEAKS": str(tmp_path / "peaks.json")})  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        "--device 'cpu:0': cpu is not among -b opencl; add it to -b, or leave -b out"
+    )
+    assert not (tmp_path / "peaks.json").exists()
+
+
+def test_a_switch_is_taken_by_its_flags_name_from_python() -> None:
+    """harness.run(..., no_hold=True) was a TypeError, where the README says options
+    are taken by their long names."""
+    assert run_arguments({"no_hold": True}) == ["--no-hold"]
+    assert run_arguments({"no_hold": False}) == []
+    assert run_arguments({"hold": False}) == ["--no-hold"]
+    with pytest.raises(TypeError, match=r"takes no option 'no_holds'; it takes .*no_hold"):
+        run_arguments({"no_holds": True})

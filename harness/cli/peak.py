@@ -30,15 +30,13 @@ DEVICE = re.compile(r"([a-z][a-z0-9_]*):([0-9]+)", re.ASCII)
 
 
 def _devices(backends: Sequence[str] | None, chosen: Sequence[str]) -> list[DeviceInfo]:
-    found: list[DeviceInfo] = []
-    for name in backends or (BACKENDS if not chosen else ()):
+    """The devices to measure, as `harness run` chooses them: each --device value's
+    (among the -b backends where -b is given), and the defaults of each -b backend
+    no --device value names (of every available backend where neither is given)."""
+    for name in backends or ():
         if name not in BACKENDS:
             raise UsageError(f"-b {name!r}: no such backend; choose from {', '.join(BACKENDS)}")
-        try:
-            found += get_backend(name).default_devices()
-        except BackendUnavailable as exc:
-            if backends:
-                raise UsageError(f"-b {name}: {exc}") from None
+    found: list[DeviceInfo] = []
     for text in chosen:
         form = DEVICE.fullmatch(text)
         if not form:
@@ -50,6 +48,11 @@ def _devices(backends: Sequence[str] | None, chosen: Sequence[str]) -> list[Devi
             raise UsageError(
                 f"--device {text!r}: no such backend {backend!r}; choose from {', '.join(BACKENDS)}"
             )
+        if backends and backend not in backends:
+            raise UsageError(
+                f"--device {text!r}: {backend} is not among -b {' '.join(backends)}; add it to "
+                "-b, or leave -b out"
+            )
         try:
             devices = get_backend(backend).devices()
         except BackendUnavailable as exc:
@@ -59,6 +62,15 @@ def _devices(backends: Sequence[str] | None, chosen: Sequence[str]) -> list[Devi
             known = ", ".join(d.id for d in devices) or "none here"
             raise UsageError(f"--device {text!r}: no such device (BACKEND:INDEX; {known})")
         found += match
+    named = {d.backend for d in found}
+    for name in backends or (BACKENDS if not chosen else ()):
+        if name in named:
+            continue
+        try:
+            found += get_backend(name).default_devices()
+        except BackendUnavailable as exc:
+            if backends:
+                raise UsageError(f"-b {name}: {exc}") from None
     return list({d.id: d for d in found}.values())
 
 

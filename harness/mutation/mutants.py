@@ -42,7 +42,7 @@ from harness.execution.runner import RunOptions, Task, plan
 from harness.execution.workers import Workers
 from harness.model import sources
 from harness.model.partition import device_macros
-from harness.model.spec import PRECISIONS, KernelSpec, param_choices
+from harness.model.spec import PRECISIONS, KernelSpec, library_routine, param_choices
 from harness.mutation.operators import Mutant, continued, line_text, live_lines, mutants
 from harness.mutation.reach import Reach
 from harness.reporting import table
@@ -266,6 +266,18 @@ def check_sizes(
     return {t.size for t in mutant_tasks(spec, info, check_options(params))} - {SMALL_SIZE}
 
 
+def _launches_source(spec: KernelSpec, task: Task) -> bool:
+    """Whether a row launches a kernel of the source, rather than only routines of
+    the device's library (``--impl library``)."""
+    launches = spec.with_params(dict(task.params)).plan(task.size)
+    return any(library_routine(launch.entry) is None for launch in launches)
+
+
+def _choice(task: Task) -> str:
+    """A row's run options as the command line gives them (``--impl library``)."""
+    return " ".join(f"--{name} {value}" for name, value in task.params) or "its own"
+
+
 def run_kernel(
     lab: _Lab,
     spec: KernelSpec,
@@ -296,6 +308,15 @@ def run_kernel(
             spec, lab.info, dataclasses.replace(lab.options, precision=precision), lab.max_size
         )
     ]
+    library = [t for t in tasks if not _launches_source(spec, t)]
+    if library and len(library) == len(tasks):
+        return outcomes, (
+            f"unmutated: every row of its check calls the device's library "
+            f"({', '.join(_choice(t) for t in library[:1])}), no kernel of its source, so no "
+            "mutant could be told from the kernel; choose a variant that launches the source"
+        )
+    # A library row runs no line of the source: its pass would count for no mutant.
+    tasks = [t for t in tasks if t not in library]
     lab.workers.options = dataclasses.replace(lab.options, timeout=MIN_TIMEOUT * 10)
     baseline = []
     slowest = 0.0

@@ -19,6 +19,7 @@ import hashlib
 import math
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -134,11 +135,21 @@ def _count(text: str) -> int | None:
     return int(value)
 
 
-def read_checksums(path: Path) -> dict[tuple[str, str], float]:
+@dataclass(frozen=True)
+class Checksum:
+    """A variant-tuning's line of RAJAPerf-checksum.txt: its checksum and verdict."""
+
+    value: float
+    verdict: str
+    line: int
+
+
+def read_checksums(path: Path) -> dict[tuple[str, str], Checksum]:
     """Checksums by (kernel, variant-tuning) from RAJAPerf-checksum.txt: a kernel's
     name alone on a line, then a line per variant-tuning (name, result,
-    tolerance, checksum, relative difference)."""
-    found: dict[tuple[str, str], float] = {}
+    tolerance, checksum, relative difference). A checksum that is no finite
+    number, or a variant-tuning's second line, is named and left out."""
+    found: dict[tuple[str, str], Checksum] = {}
     kernel = None
     for number, line in _lines(path):
         cells = line.split()
@@ -153,8 +164,14 @@ def read_checksums(path: Path) -> dict[tuple[str, str], float]:
                 _warn(path, number, "a checksum with no kernel's name before it: left out")
                 continue
             value = _number(cells[3])
-            if value is not None:
-                found[(kernel, cells[0])] = value
+            key = (kernel, cells[0])
+            if value is None:
+                _warn(path, number, f"checksum {cells[3]!r} is no finite number: left out")
+            elif key in found:
+                first = found[key].line
+                _warn(path, number, f"repeats {kernel} {cells[0]} of line {first}: left out")
+            else:
+                found[key] = Checksum(value, cells[1], number)
     return found
 
 
@@ -205,9 +222,12 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         )
     details = _details(folder / DETAILS)
     checks = read_checksums(folder / CHECKSUMS) if (folder / CHECKSUMS).is_file() else {}
+    if (folder / CHECKSUMS).is_file() and not checks:
+        print(f"warning: {folder / CHECKSUMS}: no checksum in it: rows have none", file=sys.stderr)
     devices: dict[str, dict[str, Any]] = {}
     rows = []
     seen: dict[tuple[str, str, str], int] = {}
+    undetailed: set[str] = set()
     path = folder / RUN_DATA
     for number, data in _table(path):
         if isinstance(data, str):
@@ -235,8 +255,18 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
                 "features": [],
                 "limits": {},
             }
+        if kernel not in details and kernel not in undetailed:
+            undetailed.add(kernel)
+            _warn(path, number, f"{kernel} has no line in {DETAILS}: its reps, bytes and FLOPs "
+                  "are unknown")  # fmt: skip
         row = _row(kernel, devices[name], data, _same_size(path, number, data, details, kernel))
-        row["checksum"] = checks.get((kernel, f"{variant}-{tuning}"))
+        check = checks.get((kernel, f"{variant}-{tuning}"))
+        row["checksum"] = check.value if check else None
+        verdict = _column(data, "Checksum")
+        if check and verdict in ("PASSED", "FAILED") and check.verdict != verdict:
+            why = f"'Checksum' is {verdict}, but {check.verdict} in {CHECKSUMS}:{check.line}"
+            _warn(path, number, f"{why}: made a failed row")
+            row.update(status="fail", reason=f"{RUN_DATA}:{number}: {why}")
         problem = _problem(row, data)
         if problem:
             _warn(path, number, f"{problem}: made an error row")
