@@ -45,7 +45,7 @@ def test_an_error_message_cannot_rewrite_the_markdown_report(tmp_path: Path) -> 
     assert line.startswith("- Stream_TRIAD on cpu:0 ")
     assert line.endswith(
         "(f64, n=1000): error: boom \\<script>alert(1)\\</script> "
-        "\\| \\[x\\](http://e) \\`code\\` # heading \\*em\\*"
+        "\\| [x]\\(http://e) \\`code\\` # heading \\*em\\*"
     )
     results = text.split("## Results\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
     widths = {len(re.split(r"(?<!\\)\|", line)) for line in results}

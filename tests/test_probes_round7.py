@@ -108,9 +108,10 @@ def test_the_rows_of_a_merged_run_are_told_apart_by_host(
     """Two runs of one machine merged: their rows of one device looked the same on screen."""
     second = tmp_path / "second" / quick_run.name
     second.parent.mkdir()
-    (run / "metadata.json").write_text(
-        (run / "metadata.json").read_text().replace('"start": "', '"start": "0', 1)
-    )
+    # A copy of the run, made another run: another start and id.
+    meta = json.loads((run / "metadata.json").read_text())
+    meta.update(start=f"0{meta['start']}", run_id=f"0{meta['run_id']}")
+    (run / "metadata.json").write_text(json.dumps(meta))
     run.rename(second)
     merged = harness("merge", str(quick_run), str(second), "--out", str(tmp_path / "m"))
     assert merged.returncode == 0, merged.stderr
@@ -430,7 +431,7 @@ def test_two_mpi_runs_of_one_machine_merged_keep_their_rows_apart(
             "".join(json.dumps({**r, "rank": 0, "host": "node1"}) + "\n" for r in rows)
         )
         meta = json.loads((copy / "metadata.json").read_text())
-        meta["start"] = f"{name}{meta['start']}"
+        meta.update(start=f"{name}{meta['start']}", run_id=f"{name}{meta['run_id']}")
         (copy / "metadata.json").write_text(json.dumps(meta))
         runs.append(copy)
     proc = harness("merge", *map(str, runs), "--out", str(tmp_path / "m"))

@@ -23,6 +23,12 @@ QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
 RAJAPERF = Path(__file__).resolve().parent / "fixtures" / "rajaperf_output"
 
 
+def _another_run(run: Path) -> None:
+    """Make a copy of a run another run: another start and id."""
+    meta = json.loads((run / "metadata.json").read_text())
+    _edit_metadata(run, start="0" + meta["start"], run_id="0" + meta["run_id"])
+
+
 def _edit_metadata(run: Path, **changes: object) -> None:
     """Set (or, given None, remove) entries of a run's metadata.json."""
     path = run / "metadata.json"
@@ -40,7 +46,7 @@ def _killed_copy(run: Path, parent: Path) -> Path:
     start and name of its own (so that it is no copy of ``run``)."""
     copy = shutil.copytree(run, parent / "run-killed")
     meta = json.loads((copy / "metadata.json").read_text())
-    _edit_metadata(copy, end=None, start="0" + meta["start"])
+    _edit_metadata(copy, end=None, start="0" + meta["start"], run_id="0" + meta["run_id"])
     journal = copy / "journal.jsonl"
     journal.write_text(journal.read_text().splitlines(keepends=True)[0])
     return copy
@@ -91,7 +97,7 @@ def test_compare_fails_where_the_new_run_merges_a_journal_with_damaged_lines(
     shutil.copytree(run, base)
     journal_base = base / "journal.jsonl"
     journal_base.write_text(first + second)
-    _edit_metadata(base, start="0" + json.loads((base / "metadata.json").read_text())["start"])
+    _another_run(base)
     proc = harness("compare", str(base), str(new))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert (
@@ -269,7 +275,7 @@ def test_a_report_into_a_folder_of_an_earlier_reports_other_files_is_refused(
     report's."""
     sized = run / "journal.jsonl"
     sized.write_text(sized.read_text().replace('"size": 1000,', '"size": 2000,'))
-    _edit_metadata(run, start="0" + json.loads((run / "metadata.json").read_text())["start"])
+    _another_run(run)
     out = tmp_path / "report"
     both = harness("report", str(quick_run), str(run), "--out", str(out), "--html")
     assert both.returncode == 0, both.stderr
@@ -301,7 +307,7 @@ def test_plots_of_an_earlier_plot_are_never_left_as_these_runs(
     the earlier one."""
     sized = run / "journal.jsonl"
     sized.write_text(sized.read_text().replace('"size": 1000,', '"size": 2000,'))
-    _edit_metadata(run, start="0" + json.loads((run / "metadata.json").read_text())["start"])
+    _another_run(run)
     out = tmp_path / "plots"
     assert harness("plot", str(quick_run), str(run), "--out", str(out)).returncode == 0
     made = sorted(p.name for p in out.iterdir())
@@ -334,7 +340,7 @@ def test_runs_of_one_name_under_folders_of_one_name_are_merged_apart(
     for parent in ("a", "b"):
         copy = shutil.copytree(run, tmp_path / parent / "x" / "run-1")
         meta = json.loads((copy / "metadata.json").read_text())
-        _edit_metadata(copy, start=parent + meta["start"])
+        _edit_metadata(copy, start=parent + meta["start"], run_id=parent + meta["run_id"])
         runs.append(str(copy))
     proc = harness("merge", *runs, "--out", str(tmp_path / "m"))
     assert proc.returncode == 0, proc.stderr

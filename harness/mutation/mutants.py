@@ -266,11 +266,11 @@ def check_sizes(
     return {t.size for t in mutant_tasks(spec, info, check_options(params))} - {SMALL_SIZE}
 
 
-def _launches_source(spec: KernelSpec, task: Task) -> bool:
-    """Whether a row launches a kernel of the source, rather than only routines of
-    the device's library (``--impl library``)."""
+def _calls_library_only(spec: KernelSpec, task: Task) -> bool:
+    """Whether a row's launches are all routines of the device's library
+    (``--impl library``), none a kernel of the source."""
     launches = spec.with_params(dict(task.params)).plan(task.size)
-    return any(library_routine(launch.entry) is None for launch in launches)
+    return bool(launches) and all(library_routine(launch.entry) for launch in launches)
 
 
 def _choice(task: Task) -> str:
@@ -308,7 +308,7 @@ def run_kernel(
             spec, lab.info, dataclasses.replace(lab.options, precision=precision), lab.max_size
         )
     ]
-    library = [t for t in tasks if not _launches_source(spec, t)]
+    library = [t for t in tasks if _calls_library_only(spec, t)]
     if library and len(library) == len(tasks):
         return outcomes, (
             f"unmutated: every row of its check calls the device's library "

@@ -881,12 +881,13 @@ def numeric(column: str) -> bool:
     return column in NUMERIC or column.startswith("Speedup")
 
 
-MARKDOWN_ACTIVE = re.compile(r"([\\`*\[\]<|])")
+MARKDOWN_ACTIVE = re.compile(r"([\\`*<|]|(?<=\])\()")
 
 
 def md_text(text: str) -> str:
     """Text from a run (an error, a device's name) made inert in Markdown: on one line,
-    its characters that would start a link, code, emphasis, HTML or a table cell escaped."""
+    its characters that would start code, emphasis, HTML, a table cell or a link's
+    target escaped."""
     return MARKDOWN_ACTIVE.sub(r"\\\1", " ".join(str(text).split()))
 
 
