@@ -294,6 +294,7 @@ def test_two_machines_put_their_devices_side_by_side(sweep: list[Path], tmp_path
     shutil.copytree(sweep[0], other)
     meta = json.loads((other / results.METADATA).read_text())
     meta["host"]["hostname"] = "otherhost"
+    meta["run_id"] = f"other-{meta['run_id']}"
     (other / results.METADATA).write_text(json.dumps(meta))
     frame, _ = load_runs([sweep[0], other])
     labels = _legend_texts(plot.plot_times(frame))

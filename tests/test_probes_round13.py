@@ -303,3 +303,110 @@ def test_a_switch_is_taken_by_its_flags_name_from_python() -> None:
     assert run_arguments({"hold": False}) == ["--no-hold"]
     with pytest.raises(TypeError, match=r"takes no option 'no_holds'; it takes .*no_hold"):
         run_arguments({"no_holds": True})
+
+
+def _edit_rows(run: Path, **values: object) -> None:
+    """Set ``values`` in every row of a run's journal."""
+    journal = run / "journal.jsonl"
+    rows = [json.loads(line) for line in journal.open()]
+    journal.write_text("".join(json.dumps({**r, **values}) + "\n" for r in rows))
+
+
+def test_a_dollar_in_a_device_name_is_drawn_as_written(tmp_path: Path) -> None:
+    """A '$' pair in a device's name started a matplotlib formula: one that did not
+    parse was a traceback from plot and report --html."""
+    run = _quick_run(tmp_path)
+    name = "GPU $\\frac{a$ x"
+    _edit_rows(run, device=name)
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta["devices"][0]["name"] = name
+    path.write_text(json.dumps(meta))
+    plots = harness("plot", str(run), "--out", str(tmp_path / "plots"))
+    assert plots.returncode == 0, plots.stderr
+    assert "frac" in (tmp_path / "plots" / "time_by_kernel.svg").read_text()
+    report = harness("report", str(run), "--html", "--out", str(tmp_path / "report"))
+    assert report.returncode == 0, report.stderr
+    assert name in (tmp_path / "report" / "report.html").read_text()
+
+
+def test_a_baseline_of_the_only_device_leaves_out_the_speedup_plot(tmp_path: Path) -> None:
+    """plot --baseline naming the run's only device was KeyError: 'size'."""
+    run = _quick_run(tmp_path)
+    out = tmp_path / "plots"
+    proc = harness("plot", str(run), "--baseline", "cpu:0", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "only the baseline device has timed rows; nothing to compare" in proc.stderr
+    assert (out / "time_by_kernel.svg").is_file() and not (out / "speedup_heatmap.svg").exists()
+
+
+@pytest.mark.parametrize("command", [["show"], ["report"], ["plot"], ["compare", "BASE"]])
+def test_a_loop_of_links_is_one_line(tmp_path: Path, command: list[str]) -> None:
+    """A run folder that is a link to itself was 'RuntimeError: Symlink loop' from
+    report, plot and compare."""
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    args = [str(_quick_run(tmp_path)) if word == "BASE" else word for word in command]
+    proc = harness(*args, str(loop))
+    assert proc.returncode == 2, proc.stderr
+    assert f"{str(loop)!r}: a loop of symbolic links, which names no file or folder" in one_error(
+        proc.stderr
+    )
+
+
+def _two_runs(tmp_path: Path) -> tuple[Path, Path]:
+    return _quick_run(tmp_path / "base"), _quick_run(tmp_path / "new")
+
+
+def test_compare_with_a_base_that_timed_nothing_compares_nothing(tmp_path: Path) -> None:
+    """A base whose rows all failed made every row 'fixed', and compare passed, though
+    its help promises exit 2 where no row is timed in both."""
+    base, new = _two_runs(tmp_path)
+    _edit_rows(base, status="fail", reason="bad")
+    proc = harness("compare", str(base), str(new))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"{base} and {new}: no row has timings in both runs (check-only runs?), so nothing "
+        "was compared; compare two timed runs"
+    )
+
+
+def test_a_damaged_base_line_fails_the_gate(tmp_path: Path) -> None:
+    """A torn line in the base lost its row, the new run's row then had nothing to be
+    judged against, and the gate passed."""
+    base, new = _two_runs(tmp_path)
+    journal = base / "journal.jsonl"
+    lines = journal.read_text().splitlines(keepends=True)
+    journal.write_text(lines[0][:60] + "\n" + "".join(lines[1:]))
+    proc = harness("compare", str(base), str(new))
+    assert proc.returncode == 1, proc.stderr
+    assert (
+        f"fail: {base} has 1 damaged journal line(s) (line 1), and 1 row(s) of {new} have no "
+        "base row to be judged against: they may be the lost ones"
+    ) in proc.stderr.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("values", "said"),
+    [
+        ({"time_std_s": 1000.0}, "'time_std_s' (1000) is above 'time_max_s' - 'time_min_s'"),
+        ({"size": None}, "no 'size', where the row ran ('status' ok)"),
+        ({"precision": None}, "no 'precision', where the row ran ('status' ok)"),
+        (
+            {"time_median_s": None},
+            "'gbytes_per_s' is given, but no 'time_median_s' above 0 it was taken over",
+        ),
+        ({"gbytes_per_s": 1e6}, "'gbytes_per_s' (1e+06) is not 'bytes_per_rep' over"),
+    ],
+)
+def test_a_row_whose_numbers_disagree_is_damage(tmp_path: Path, values: dict, said: str) -> None:
+    """A spread of 1000 s on a median of milliseconds made a 3x regression noise; a
+    row with no size or precision was compared as another row; a rate with no time,
+    or not the row's bytes over its time, was shown as measured."""
+    run = _quick_run(tmp_path)
+    _edit_rows(run, **values)
+    proc = harness("show", str(run))
+    assert proc.returncode == 2, proc.stderr
+    warned = [line for line in proc.stderr.splitlines() if line.startswith("warning: ")]
+    assert warned and all(said in line for line in warned), proc.stderr

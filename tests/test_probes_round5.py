@@ -89,6 +89,7 @@ def test_export_of_a_run_with_no_timed_row_makes_no_folder(run: Path, tmp_path: 
     rows = [json.loads(line) for line in journal.read_text().splitlines()]
     for row in rows:
         row.update(status="error", reason="planted", time_median_s=None)
+        row.update(gbytes_per_s=None, gflops_per_s=None)
     journal.write_text("".join(json.dumps(r) + "\n" for r in rows))
     out = tmp_path / "out"
     proc = harness("export", str(run), "--thicket", "--out", str(out))
@@ -196,7 +197,10 @@ def test_compare_fails_where_the_new_run_may_have_lost_rows(quick_run: Path, run
         f"fail: {journal} has 1 damaged line(s) (1), and 1 row(s) of the base are not in it"
         in proc.stderr
     )
-    assert harness("compare", str(run), str(quick_run)).returncode == 0
+    # Damaged in the base, the lost row leaves the new run's row unjudged: no pass either.
+    proc = harness("compare", str(run), str(quick_run))
+    assert proc.returncode == 1, proc.stderr
+    assert f"fail: {run} has 1 damaged journal line(s) (line 1)" in proc.stderr
 
 
 def test_compare_fails_where_nothing_says_the_new_run_ended(quick_run: Path, run: Path) -> None:

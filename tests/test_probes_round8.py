@@ -371,7 +371,8 @@ def test_compare_writes_no_csv_through_a_link_to_a_runs_own_file(
     proc = harness("compare", str(quick_run), str(run), "--csv", str(loop))
     assert proc.returncode == 2 and proc.stdout == "", proc.stderr
     assert one_error(proc.stderr) == (
-        f"--csv '{loop}': a link that leads to itself; give a file in a folder this user can write"
+        f"argument --csv: '{loop}': a loop of symbolic links, which names no file or folder; give "
+        "the path of a real one (see 'harness compare --help')"
     )
 
 

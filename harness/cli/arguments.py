@@ -272,7 +272,8 @@ def group_sizes(text: str) -> tuple[int, ...]:
 def path(text: str) -> Path:
     """A file or folder name: not empty nor blank, which would name the current
     folder (``Path("")`` is ``.``) and write or read there unasked, nor holding a NUL,
-    which no file name can (from Python, ``out="a\\0b"`` raised ValueError mid-run).
+    which no file name can (from Python, ``out="a\\0b"`` raised ValueError mid-run),
+    nor a loop of symbolic links (which ``Path.resolve`` raises RuntimeError on).
     A leading ``~`` is the home folder, as a shell has it where it expands none
     (``--out=~/runs``, a script's quotes): not a folder named ``~`` made in the
     current one."""
@@ -286,11 +287,19 @@ def path(text: str) -> Path:
             "a file or folder name without it"
         )
     try:
-        return Path(text).expanduser()
+        given = Path(text).expanduser()
     except RuntimeError:
         raise argparse.ArgumentTypeError(
             f"{text!r}: no home folder for {text.split('/')[0]!r}; give a path without it"
         ) from None
+    try:
+        given.resolve()
+    except RuntimeError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a loop of symbolic links, which names no file or folder; give the path "
+            "of a real one"
+        ) from None
+    return given
 
 
 def run_folder_out(parser: argparse.ArgumentParser, made: str = "the new run folder") -> None:

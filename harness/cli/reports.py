@@ -67,11 +67,13 @@ where spread = max(standard deviation, median - minimum) of the row's repetition
 'fixed', 'not timed' (in neither run), 'only in base' and 'only in new' are listed
 and do not, but for rows only in base when NEW_RUN was interrupted (or is still
 running), has no metadata.json to say it ended, or has damaged journal lines: work
-not done, or lost.
+not done, or lost; and for rows only in new when BASE_RUN has damaged journal lines
+(their base rows may be the lost ones).
 
-Exit status: 1 when anything regressed, broke or is no longer timed, or NEW_RUN
-stopped short of rows the base has; 0 otherwise; 2 for a usage error or two runs
-with no row in common or none timed in both (nothing was compared)."""
+Exit status: 1 when anything regressed, broke or is no longer timed, NEW_RUN
+stopped short of rows the base has, or BASE_RUN lost rows the new run has; 0
+otherwise; 2 for a usage error or two runs with no row in common or none timed in
+both (nothing was compared)."""
 
 
 #: The lowest --peak-gbs: a kilobyte a second, below any device's. 1e-100 drew every
@@ -510,7 +512,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
             f"and size), so there is nothing to compare{why}"
         )
     judged = (comparison.REGRESSION, comparison.IMPROVEMENT, comparison.NOISE)
-    if not result["verdict"].isin([*judged, comparison.BROKEN, comparison.FIXED]).any():
+    if not result["verdict"].isin([*judged, *comparison.FAILING]).any():
         print(comparison.format_table(result, str(args.base), str(args.new)))
         # A gate passes on work done only: rows neither run could time compare nothing.
         raise UsageError(
@@ -532,6 +534,17 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         # A gate passes on work done only: the rows a cut-short run never ran may be
         # the ones that would have regressed.
         print(f"fail: {short}", file=sys.stderr)
+        return 1
+    lost = results.damaged_lines(args.base)
+    unjudged = int((result["verdict"] == comparison.ONLY_NEW).sum())
+    if lost and unjudged:
+        # The base rows lost there may be those the new run's would have regressed from.
+        print(
+            f"fail: {args.base} has {len(lost)} damaged journal line(s) (line "
+            f"{', '.join(map(str, lost[:5]))}), and {unjudged} row(s) of {args.new} have no "
+            "base row to be judged against: they may be the lost ones",
+            file=sys.stderr,
+        )
         return 1
     return 1 if result["verdict"].isin(comparison.FAILING).any() else 0
 

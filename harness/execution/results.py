@@ -161,6 +161,8 @@ OUTCOMES = ("max_rel_error", "checksum")
 #: months), rate per second and other number a row may hold: beyond them a
 #: number is damage, not a measurement.
 MAX_COUNT, MAX_SECONDS, MAX_RATE, MAX_OTHER = 1e18, 1e7, 1e15, 1e15
+#: The shortest time a row can hold but 0.
+MIN_SECONDS = 1e-12
 
 
 def _kernel_facts(facts: Any) -> bool:
@@ -678,6 +680,9 @@ def implausible(key: str, value: float) -> str | None:
     elif key.endswith("_per_s"):
         low, high, accepted = 0.0, MAX_RATE, f"a rate from 0 to {MAX_RATE:g} per second"
     elif key.endswith("_s"):
+        # No clock ticks below a picosecond: a time between 0 and that is no measurement.
+        if 0 < value < MIN_SECONDS:
+            return f"{key!r} is {value:g}; 0 or a time from {MIN_SECONDS:g} seconds is accepted"
         low, high, accepted = 0.0, MAX_SECONDS, f"a time from 0 to {MAX_SECONDS:g} seconds"
     else:
         low, high, accepted = (
@@ -812,7 +817,44 @@ def parse_row(line: bytes) -> dict[str, Any]:
     for (low, a), (high, b) in itertools.pairwise(given):
         if a > b:
             raise ValueError(f"{low!r} ({a:g}) is above {high!r} ({b:g}); no samples give that")
+    _check_consistent(row)
     return row
+
+
+def _check_consistent(row: dict[str, Any]) -> None:
+    """ValueError where a row's numbers contradict each other, so that an edited one
+    cannot pass for a measurement: a spread wider than its range (which would hide a
+    regression as noise), a row that ran without a size or precision, or a rate that
+    is not its work over its median time."""
+    spread, low, high = (row.get(k) for k in ("time_std_s", "time_min_s", "time_max_s"))
+    if all(isinstance(v, (int, float)) for v in (spread, low, high)):
+        width = high - low
+        if spread > width * (1 + 1e-9) + 1e-15:
+            raise ValueError(
+                f"'time_std_s' ({spread:g}) is above 'time_max_s' - 'time_min_s' ({width:g}); "
+                "no samples give that"
+            )
+    if row["status"] in ("ok", "fail"):
+        for key in ("size", "precision"):
+            if row.get(key) is None:
+                raise ValueError(f"no {key!r}, where the row ran ('status' {row['status']})")
+    median = row.get("time_median_s")
+    for rate, work, unit in (
+        ("gbytes_per_s", "bytes_per_rep", 1e9),
+        ("gflops_per_s", "flops_per_rep", 1e9),
+    ):
+        value, done = row.get(rate), row.get(work)
+        if not isinstance(value, (int, float)):
+            continue
+        if not isinstance(median, (int, float)) or median <= 0:
+            raise ValueError(f"{rate!r} is given, but no 'time_median_s' above 0 it was taken over")
+        if isinstance(done, (int, float)) and not math.isclose(
+            value, done / median / unit, rel_tol=1e-6
+        ):
+            raise ValueError(
+                f"{rate!r} ({value:g}) is not {work!r} over 'time_median_s' "
+                f"({done / median / unit:g}); the row's numbers disagree"
+            )
 
 
 def _scan(

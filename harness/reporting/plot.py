@@ -87,6 +87,9 @@ RATE_YLABEL = "Throughput ({unit}{items}/s)"
 NO_PEAK = "no peak: no kernel here measures the device's bandwidth; run one or pass --peak-gbs"
 
 STYLE = {
+    # Text from runs (a device's name, a host's) is drawn as written: a '$' in it
+    # would otherwise start a formula, which one that does not parse turns into an error.
+    "text.parse_math": False,
     "font.size": 11,
     "axes.titlesize": 13,
     "axes.titleweight": "bold",
@@ -540,8 +543,9 @@ def plot_speedup(frame: pd.DataFrame, baseline: str | None = None) -> Figure:
     if key is None:
         raise NothingToPlot(missing)
     data = frame.assign(speedup=speedups(frame, key))
-    data = _largest(data[data["series_key"] != key])[0]
-    data = data[data["status"] == "ok"]
+    data = data[(data["series_key"] != key) & (data["status"] == "ok")]
+    if not data.empty:
+        data = _largest(data)[0]
     if data.empty:
         raise NothingToPlot("only the baseline device has timed rows; nothing to compare")
     columns = list(dict.fromkeys(data["series"]))
