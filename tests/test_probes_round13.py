@@ -1,5 +1,9 @@
-"""Hostile-user probes, thirteenth round: text from a run (an error message, a
-device's name) that would have rewritten report.md's Markdown."""
+"""Hostile-user probes, thirteenth round: text from a run that rewrote report.md's
+Markdown or broke a plot, merges that mixed two descriptions of a kernel or took a
+copy of a run for another run, options that silently changed nothing, damaged
+kernel sources and RAJAPerf checksums, mutants of code that never ran, devices
+peak was not asked for, and compare gates that passed on rows nobody compared or
+on rows whose numbers contradict each other."""
 
 from __future__ import annotations
 
