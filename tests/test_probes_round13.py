@@ -414,3 +414,16 @@ def test_a_row_whose_numbers_disagree_is_damage(tmp_path: Path, values: dict, sa
     assert proc.returncode == 2, proc.stderr
     warned = [line for line in proc.stderr.splitlines() if line.startswith("warning: ")]
     assert warned and all(said in line for line in warned), proc.stderr
+
+
+def test_show_of_a_run_without_metadata_says_so(tmp_path: Path) -> None:
+    """show of a run whose metadata.json is gone printed its rows as a whole run's,
+    where report named the loss."""
+    run = _quick_run(tmp_path)
+    (run / "metadata.json").unlink()
+    proc = harness("show", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        f"note: {run} has no metadata.json: whether it ran to its end, and on what devices and "
+        "options, is unknown; its journal's rows are shown as they are"
+    ) in proc.stderr.splitlines()

@@ -641,6 +641,13 @@ def _note_short(run_dir: Path, meta: dict[str, Any], done: str) -> None:
             file=sys.stderr,
         )
         return
+    if not (run_dir / results.METADATA).exists():
+        print(
+            f"note: {run_dir} has no {results.METADATA}: whether it ran to its end, and on what "
+            f"devices and options, is unknown; its journal's rows are {done} as they are",
+            file=sys.stderr,
+        )
+        return
     short = _cut_short(meta)
     if short:
         fix = (
