@@ -11,11 +11,13 @@ alone.
 from __future__ import annotations
 
 import fnmatch
+import json
 import os
 import shutil
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -184,9 +186,21 @@ def finished_run(out: Path, *args: str) -> Path:
 
 
 def copy_run(folder: Path, parent: Path) -> Path:
-    """A copy of the run folder ``folder`` under ``parent``, by the same name."""
+    """A copy of the run folder ``folder`` under ``parent``, by the same name, made
+    another run (its own id and start): compare, merge and report refuse a run beside
+    a copy of itself, where a test means two runs of one machine."""
     copy = parent / folder.name
     shutil.copytree(folder, copy)
+    return another_run(copy)
+
+
+def another_run(copy: Path) -> Path:
+    """A copied run folder made another run: its own id and start."""
+    path = copy / "metadata.json"
+    if path.is_file():
+        meta = json.loads(path.read_text())
+        meta.update(run_id=uuid.uuid4().hex, start=f"0{meta.get('start')}")
+        path.write_text(json.dumps(meta, indent=2))
     return copy
 
 

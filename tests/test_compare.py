@@ -5,11 +5,10 @@ from __future__ import annotations
 import csv
 import json
 import math
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, harness, need_backend, run_folder
+from conftest import FIXTURES, copy_run, harness, need_backend, one_error, run_folder
 
 pytest.importorskip("pandas")
 
@@ -47,7 +46,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     slow = base / "slow-sources" / "opencl"
     slow.mkdir(parents=True)
     (slow / "Stream_TRIAD.cl").write_text(SLOW_TRIAD)
-    return {
+    runs = {
         "base": _run(base / "base", "-k", "Stream_COPY", "Stream_TRIAD"),
         "slow": _run(
             base / "slow", "-k", "Stream_TRIAD", "Basic_DAXPY", "--sources", str(slow.parent)
@@ -57,6 +56,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         ),
         "check": _run(base / "check", "-k", "Stream_TRIAD", "--check"),
     }
+    # The same rows as another run: compare refuses a run beside a copy of itself.
+    runs["again"] = copy_run(runs["base"], base / "again")
+    runs["check again"] = copy_run(runs["check"], base / "check-again")
+    return runs
 
 
 def _table(stdout: str) -> dict[tuple[str, str], list[str]]:
@@ -70,8 +73,17 @@ def _table(stdout: str) -> dict[tuple[str, str], list[str]]:
     return rows
 
 
-def test_a_run_against_itself_is_all_noise(runs: dict[str, Path]) -> None:
-    proc = harness("compare", str(runs["base"]), str(runs["base"]))
+def test_a_run_against_itself_is_refused_and_its_rows_again_are_noise(
+    runs: dict[str, Path],
+) -> None:
+    """Compared with itself, every row matched itself: a gate that could not fail."""
+    same = harness("compare", str(runs["base"]), str(runs["base"]))
+    assert same.returncode == 2
+    assert one_error(same.stderr) == (
+        f"compare: {runs['base']} and {runs['base']} are one run (one folder, or a copy of "
+        "it); compare two runs"
+    )
+    proc = harness("compare", str(runs["base"]), str(runs["again"]))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     rows = _table(proc.stdout)
     assert set(rows) == {
@@ -123,8 +135,7 @@ def test_an_interrupted_run_fails_the_gate_on_the_rows_it_never_ran(
     """The base's rows less its last, as a run cut short leaves them: a gate passes
     on work done only, so rows only in the base fail it where the new run stopped
     short, and are listed alone where it chose fewer kernels."""
-    new = tmp_path / "new"
-    shutil.copytree(runs["base"], new)
+    new = copy_run(runs["base"], tmp_path / "new")
     journal = new / "journal.jsonl"
     journal.write_text("".join(journal.read_text().splitlines(keepends=True)[:-1]))
     meta = json.loads((new / "metadata.json").read_text())
@@ -140,8 +151,7 @@ def test_an_interrupted_run_fails_the_gate_on_the_rows_it_never_ran(
 def test_a_row_the_new_run_skipped_fails_the_gate(runs: dict[str, Path], tmp_path: Path) -> None:
     """A gate passes on work done only: a row the base timed that the new run
     skipped has no time to judge, and it may be the one that regressed."""
-    new = tmp_path / "new"
-    shutil.copytree(runs["base"], new)
+    new = copy_run(runs["base"], tmp_path / "new")
     journal = new / "journal.jsonl"
     lines = [json.loads(line) for line in journal.read_text().splitlines()]
     skipped = lines[-1]
@@ -158,7 +168,7 @@ def test_a_row_the_new_run_skipped_fails_the_gate(runs: dict[str, Path], tmp_pat
 
 def test_check_only_runs_compare_as_not_timed_and_never_pass(runs: dict[str, Path]) -> None:
     """A gate passes on work done only: two runs with nothing timed compare nothing."""
-    proc = harness("compare", str(runs["check"]), str(runs["check"]))
+    proc = harness("compare", str(runs["check"]), str(runs["check again"]))
     assert proc.returncode == 2
     assert {tuple(c[-2:]) for c in _table(proc.stdout).values()} == {("not", "timed")}
     assert proc.stderr.strip().endswith(
@@ -215,15 +225,15 @@ def test_csv_is_written_whole_and_through_a_link_into_its_target(
     target.write_text("earlier\n")
     link = tmp_path / "link.csv"
     link.symlink_to(target)
-    proc = harness("compare", str(runs["base"]), str(runs["base"]), "--csv", str(link))
+    proc = harness("compare", str(runs["base"]), str(runs["again"]), "--csv", str(link))
     assert proc.returncode == 0, proc.stderr
     assert link.is_symlink() and target.read_text().startswith("kernel,")
     fresh = tmp_path / "fresh.csv"
     assert (
-        harness("compare", str(runs["base"]), str(runs["base"]), "--csv", str(fresh)).returncode
+        harness("compare", str(runs["base"]), str(runs["again"]), "--csv", str(fresh)).returncode
         == 0
     )
     assert fresh.read_text() == target.read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh.csv", "link.csv", "target.csv"]
-    out = harness("compare", str(runs["base"]), str(runs["base"]), "--csv", "/dev/stdout")
+    out = harness("compare", str(runs["base"]), str(runs["again"]), "--csv", "/dev/stdout")
     assert out.returncode == 0 and out.stdout.startswith(target.read_text()), out.stdout

@@ -18,6 +18,7 @@ from conftest import FIXTURES, ROOT, harness, one_error, run_folder
 from harness.api import run_arguments
 from harness.execution import merge
 from harness.model import sources
+from harness.reporting.report import md_text
 
 QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
 HOSTILE = "boom <script>alert(1)</script> | [x](http://e) `code`\n# heading *em*"
@@ -49,7 +50,7 @@ def test_an_error_message_cannot_rewrite_the_markdown_report(tmp_path: Path) -> 
     assert line.startswith("- Stream_TRIAD on cpu:0 ")
     assert line.endswith(
         "(f64, n=1000): error: boom \\<script>alert(1)\\</script> "
-        "\\| [x]\\(http://e) \\`code\\` # heading \\*em\\*"
+        "\\| \\[x](http://e) \\`code\\` # heading \\*em\\*"
     )
     results = text.split("## Results\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
     widths = {len(re.split(r"(?<!\\)\|", line)) for line in results}
@@ -427,3 +428,78 @@ def test_show_of_a_run_without_metadata_says_so(tmp_path: Path) -> None:
         f"note: {run} has no metadata.json: whether it ran to its end, and on what devices and "
         "options, is unknown; its journal's rows are shown as they are"
     ) in proc.stderr.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("values", "said"),
+    [
+        ({"time_mean_s": 1.0}, "'time_mean_s' (1) is outside 'time_min_s' to 'time_max_s'"),
+        ({"time_q3_s": 1e-12}, "'time_q3_s' (1e-12) is outside 'time_min_s' to 'time_max_s'"),
+        ({"time_ci_low_s": 5.0}, "'time_ci_low_s' (5) is outside 'time_min_s' to 'time_max_s'"),
+    ],
+)
+def test_a_statistic_outside_the_rows_range_is_damage(
+    tmp_path: Path, values: dict, said: str
+) -> None:
+    """A mean of 1 s on a row of microseconds went into RAJAPerf's timing file as
+    measured; quartiles and intervals outside the range passed too."""
+    run = _quick_run(tmp_path)
+    _edit_rows(run, **values)
+    proc = harness("show", str(run))
+    assert proc.returncode == 2, proc.stderr
+    warned = [line for line in proc.stderr.splitlines() if line.startswith("warning: ")]
+    assert warned and all(said in line for line in warned), proc.stderr
+
+
+def test_markdown_text_from_a_run_links_and_emphasises_nothing() -> None:
+    """A kernel named '[y]: https://evil' made its list item a link definition, which
+    hid the error row and linked every '[y]'; '_em_', '~~s~~' and entities rendered."""
+    assert md_text('[y]: https://evil "t" ![i](u) _em_ __b__ ~~s~~ &lt; Basic_DAXPY') == (
+        '\\[y]: https://evil "t" !\\[i](u) \\_em\\_ \\_\\_b\\_\\_ \\~\\~s\\~\\~ \\&lt; Basic_DAXPY'
+    )
+
+
+def test_a_source_with_a_byte_order_mark_or_a_commented_include_compiles(tmp_path: Path) -> None:
+    """A byte-order mark before a source's first line, and an include followed by a
+    comment, reached the compiler as they were: both errors on a valid kernel."""
+    body = (ROOT / "kernels" / "c" / "Basic_DAXPY.c").read_text()
+    folder = _sources(tmp_path, b'\xef\xbb\xbf#include "body.h" // the kernel\n')
+    (folder / "c" / "body.h").write_bytes(b"\xef\xbb\xbf" + body.encode())
+    out = tmp_path / "out"
+    proc = harness("run", "--check", "-k", "Basic_DAXPY", "-b", "opencl", "--sources",
+                   str(folder), "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in (run_folder(out) / "journal.jsonl").open()]
+    assert {r["status"] for r in rows} == {"ok"}
+
+
+def test_an_include_cycle_is_named_whole(tmp_path: Path) -> None:
+    """A cycle a.h, b.h, a.h was 'a.h includes itself', naming neither b.h nor the chain."""
+    folder = _sources(tmp_path, b'#include "a.h"\n')
+    (folder / "c" / "a.h").write_text('#include "b.h"\n')
+    (folder / "c" / "b.h").write_text('#include "a.h"\n')
+    proc = harness("run", "-k", "Basic_DAXPY", "-b", "opencl", "--sources", str(folder))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--sources {str(folder)!r}: an include cycle: a.h includes b.h includes a.h"
+    )
+
+
+@pytest.mark.parametrize("run_id", [None, "drop"])
+def test_a_copy_whose_run_id_was_taken_out_is_still_the_run(
+    tmp_path: Path, run_id: str | None
+) -> None:
+    """A copy with its run_id null or removed shared no mark with the run, and merge
+    doubled their rows."""
+    run = _quick_run(tmp_path)
+    copy = shutil.copytree(run, tmp_path / "copy" / run.name)
+    path = copy / "metadata.json"
+    meta = json.loads(path.read_text())
+    if run_id == "drop":
+        del meta["run_id"]
+    else:
+        meta["run_id"] = run_id
+    path.write_text(json.dumps(meta))
+    proc = harness("merge", str(run), str(copy), "--out", str(tmp_path / "merged"))
+    assert proc.returncode == 2, proc.stderr
+    assert "are the same run" in one_error(proc.stderr)

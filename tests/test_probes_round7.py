@@ -122,8 +122,8 @@ def test_the_rows_of_a_merged_run_are_told_apart_by_host(
     assert "cpu:0 @" in other and f" (second/{quick_run.name})" in other
 
 
-def test_compare_to_a_full_csv_is_the_one_line_and_no_table(quick_run: Path) -> None:
-    proc = harness("compare", str(quick_run), str(quick_run), "--csv", "/dev/full")
+def test_compare_to_a_full_csv_is_the_one_line_and_no_table(quick_run: Path, run: Path) -> None:
+    proc = harness("compare", str(quick_run), str(run), "--csv", "/dev/full")
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == "--csv '/dev/full': cannot write it (No space left on device)"
     assert proc.stdout == ""

@@ -72,8 +72,8 @@ not done, or lost; and for rows only in new when BASE_RUN has damaged journal li
 
 Exit status: 1 when anything regressed, broke or is no longer timed, NEW_RUN
 stopped short of rows the base has, or BASE_RUN lost rows the new run has; 0
-otherwise; 2 for a usage error or two runs with no row in common or none timed in
-both (nothing was compared)."""
+otherwise; 2 for a usage error, two runs with no row in common or none timed in
+both (nothing was compared), or one run given twice (or beside a copy of itself)."""
 
 
 #: The lowest --peak-gbs: a kilobyte a second, below any device's. 1e-100 drew every
@@ -500,6 +500,12 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     if args.csv:
         _check_csv(args.csv)
     (base, (base_meta,)), (new, (new_meta,)) = _load([args.base]), _load([args.new])
+    if merge.same_run(args.base, base_meta, args.new, new_meta):
+        # Each row would match itself: a gate that cannot fail (report refuses the pair too).
+        raise UsageError(
+            f"compare: {args.base} and {args.new} are one run (one folder, or a copy of it); "
+            "compare two runs"
+        )
     from harness.reporting import comparison
 
     result = comparison.compare(

@@ -45,19 +45,27 @@ def _hostname(meta: dict[str, Any]) -> str:
 def _marks(meta: dict[str, Any], path: str) -> set[tuple[str, ...]]:
     """What identifies a run wherever its folder is now: its path, its ``run_id``
     (which a resume keeps: a copy taken before it and the run resumed are one run),
-    or for a run written before ids, its machine, command, start and end; and where
-    it was imported, the hash of what it was imported from (imported twice, it is
-    one run)."""
+    its machine, command, start and end (a copy whose id was taken out is still
+    the run, as is one written before ids), and where it was imported, the hash of
+    what it was imported from (imported twice, it is one run)."""
     marks = {("path", path)}
     if meta.get("run_id"):
         marks.add(("id", str(meta["run_id"])))
-    elif meta.get("start"):
+    if meta.get("start"):
         marks.add(
             (_hostname(meta), str(meta.get("command")), str(meta["start"]), str(meta.get("end")))
         )
     if meta.get("imported_sha256"):
         marks.add(("imported", str(meta["imported_sha256"])))
     return marks
+
+
+def same_run(
+    first: Path, first_meta: dict[str, Any], second: Path, second_meta: dict[str, Any]
+) -> bool:
+    """Whether two run folders hold one run: the same folder, or a copy of it."""
+    ours = _marks(first_meta, str(first.resolve()))
+    return bool(ours & _marks(second_meta, str(second.resolve())))
 
 
 def inside(meta: dict[str, Any]) -> Iterator[dict[str, Any]]:

@@ -827,13 +827,26 @@ def _check_consistent(row: dict[str, Any]) -> None:
     regression as noise), a row that ran without a size or precision, or a rate that
     is not its work over its median time."""
     spread, low, high = (row.get(k) for k in ("time_std_s", "time_min_s", "time_max_s"))
-    if all(isinstance(v, (int, float)) for v in (spread, low, high)):
+    if all(isinstance(v, (int, float)) for v in (low, high)):
+        slack = high * 1e-9 + 1e-15
         width = high - low
-        if spread > width * (1 + 1e-9) + 1e-15:
+        if isinstance(spread, (int, float)) and spread > width + slack:
             raise ValueError(
                 f"'time_std_s' ({spread:g}) is above 'time_max_s' - 'time_min_s' ({width:g}); "
                 "no samples give that"
             )
+        for key in ("time_mean_s", "time_q1_s", "time_q3_s", "time_ci_low_s", "time_ci_high_s"):
+            value = row.get(key)
+            if isinstance(value, (int, float)) and not low - slack <= value <= high + slack:
+                raise ValueError(
+                    f"{key!r} ({value:g}) is outside 'time_min_s' to 'time_max_s' ({low:g} to "
+                    f"{high:g}); no samples give that"
+                )
+    quartiles = [(k, row.get(k)) for k in ("time_q1_s", "time_median_s", "time_q3_s")]
+    given = [(k, v) for k, v in quartiles if isinstance(v, (int, float))]
+    for (below, a), (above, b) in itertools.pairwise(given):
+        if a > b * (1 + 1e-9) + 1e-15:
+            raise ValueError(f"{below!r} ({a:g}) is above {above!r} ({b:g}); no samples give that")
     if row["status"] in ("ok", "fail"):
         for key in ("size", "precision"):
             if row.get(key) is None:

@@ -71,7 +71,8 @@ def find(language: str, extension: str, kernel: str, extra: Sequence[Path] = ())
     return None
 
 
-_INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$')
+#: An ``#include "file"`` line, a comment after it allowed, as C allows it.
+_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*(?://.*|/\*.*\*/\s*)?$')
 
 
 def lines_of(text: str) -> list[str]:
@@ -94,7 +95,7 @@ def _kind(path: Path) -> str:
 def check_folder(root: Path, places: Sequence[tuple[str, str]], stems: Sequence[str]) -> None:
     """ValueError naming the first kernel source under ``root`` (a ``--sources``
     folder) that cannot be compiled: not a regular file, not UTF-8, empty, or
-    including a file that is missing or includes itself. Found before any work,
+    including a file that is missing or in an include cycle. Found before any work,
     where a compiler would name none of it."""
     for folder, suffix in places:
         for stem in stems:
@@ -149,7 +150,8 @@ def expand(path: Path, _seen: tuple[Path, ...] = ()) -> Expanded:
     this works the same for OpenCL C, CUDA C and WGSL.
     """
     if path in _seen:
-        raise ValueError(f"{path.name} includes itself")
+        chain = " includes ".join(p.name for p in (*_seen[_seen.index(path) :], path))
+        raise ValueError(f"an include cycle: {chain}")
     lines: list[str] = []
     origin: list[tuple[str, int]] = []
     try:
@@ -159,7 +161,8 @@ def expand(path: Path, _seen: tuple[Path, ...] = ()) -> Expanded:
     if not _seen and not raw.strip():
         raise ValueError(f"{path.name}: empty, where a kernel's source is expected")
     try:
-        whole = raw.decode("utf-8")
+        # A byte-order mark, which some editors write, is no character of the source.
+        whole = raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise ValueError(f"{path.name}:{line}: not UTF-8 text") from None
@@ -246,7 +249,7 @@ def with_includes(path: Path) -> list[Path]:
     """A source and every file it includes, directly or not, each once, in order."""
     files = [path]
     for source in files:
-        for line in lines_of(source.read_text(encoding="utf-8")):
+        for line in lines_of(source.read_text(encoding="utf-8-sig")):
             match = _INCLUDE.match(line)
             if match and (source.parent / match[1]) not in files:
                 files.append(source.parent / match[1])

@@ -881,13 +881,16 @@ def numeric(column: str) -> bool:
     return column in NUMERIC or column.startswith("Speedup")
 
 
-MARKDOWN_ACTIVE = re.compile(r"([\\`*<|]|(?<=\])\()")
+#: What would make text from a run Markdown: code, emphasis, strikethrough, an
+#: entity, HTML, a table cell, a link, an image or a link's definition ('['), and an
+#: underscore at a word's edge (one inside a word, as in kernel names, emphasises
+#: nothing).
+MARKDOWN_ACTIVE = re.compile(r"([\\`*~&<|\[]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
 
 
 def md_text(text: str) -> str:
     """Text from a run (an error, a device's name) made inert in Markdown: on one line,
-    its characters that would start code, emphasis, HTML, a table cell or a link's
-    target escaped."""
+    each of its `MARKDOWN_ACTIVE` characters escaped."""
     return MARKDOWN_ACTIVE.sub(r"\\\1", " ".join(str(text).split()))
 
 
