@@ -824,8 +824,9 @@ def parse_row(line: bytes) -> dict[str, Any]:
 def _check_consistent(row: dict[str, Any]) -> None:
     """ValueError where a row's numbers contradict each other, so that an edited one
     cannot pass for a measurement: a spread wider than its range (which would hide a
-    regression as noise), a row that ran without a size or precision, or a rate that
-    is not its work over its median time."""
+    regression as noise), a mean, quartile or interval outside the range, quartiles
+    out of order, a row that ran without a size or precision, or a rate that is not
+    its work over its median time."""
     spread, low, high = (row.get(k) for k in ("time_std_s", "time_min_s", "time_max_s"))
     if all(isinstance(v, (int, float)) for v in (low, high)):
         slack = high * 1e-9 + 1e-15
@@ -852,21 +853,18 @@ def _check_consistent(row: dict[str, Any]) -> None:
             if row.get(key) is None:
                 raise ValueError(f"no {key!r}, where the row ran ('status' {row['status']})")
     median = row.get("time_median_s")
-    for rate, work, unit in (
-        ("gbytes_per_s", "bytes_per_rep", 1e9),
-        ("gflops_per_s", "flops_per_rep", 1e9),
-    ):
+    for rate, work in (("gbytes_per_s", "bytes_per_rep"), ("gflops_per_s", "flops_per_rep")):
         value, done = row.get(rate), row.get(work)
         if not isinstance(value, (int, float)):
             continue
         if not isinstance(median, (int, float)) or median <= 0:
             raise ValueError(f"{rate!r} is given, but no 'time_median_s' above 0 it was taken over")
         if isinstance(done, (int, float)) and not math.isclose(
-            value, done / median / unit, rel_tol=1e-6
+            value, done / median / 1e9, rel_tol=1e-6
         ):
             raise ValueError(
                 f"{rate!r} ({value:g}) is not {work!r} over 'time_median_s' "
-                f"({done / median / unit:g}); the row's numbers disagree"
+                f"({done / median / 1e9:g}); the row's numbers disagree"
             )
 
 
