@@ -77,6 +77,12 @@ def run_arguments(options: Mapping[str, Any]) -> list[str]:
         for flag in action.option_strings
         if flag.startswith("--") and flag[2:].replace("-", "_") != action.dest
     }
+    for name, action in flags.items():
+        if name in options and action.dest in options:
+            raise UsageError(
+                f"{action.dest}={options[action.dest]!r} and {name}={options[name]!r}: one switch "
+                f"given twice; give {action.dest} or {name}"
+            )
     argv: list[str] = []
     for name, value in options.items():
         action = actions.get(name) or flags.get(name)

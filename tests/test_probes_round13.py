@@ -16,6 +16,7 @@ import pytest
 from conftest import FIXTURES, ROOT, harness, one_error, run_folder
 
 from harness.api import run_arguments
+from harness.errors import UsageError
 from harness.execution import merge
 from harness.model import sources
 from harness.reporting.report import md_text
@@ -308,6 +309,11 @@ def test_a_switch_is_taken_by_its_flags_name_from_python() -> None:
     assert run_arguments({"hold": False}) == ["--no-hold"]
     with pytest.raises(TypeError, match=r"takes no option 'no_holds'; it takes .*no_hold"):
         run_arguments({"no_holds": True})
+    with pytest.raises(UsageError) as given:
+        run_arguments({"hold": True, "no_hold": True})
+    assert str(given.value) == (
+        "hold=True and no_hold=True: one switch given twice; give hold or no_hold"
+    )
 
 
 def _edit_rows(run: Path, **values: object) -> None:
