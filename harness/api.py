@@ -101,7 +101,10 @@ def run_arguments(options: Mapping[str, Any]) -> list[str]:
         if action.nargs == 0:
             if not isinstance(value, bool):
                 raise UsageError(f"{name}={value!r}: expected True or False")
-            if value != bool(action.default) if name == action.dest else value:
+            # By its dest (hold=False) a switch differs from its default; by its flag's
+            # name (no_hold=True) it is given.
+            given = value != bool(action.default) if name == action.dest else value
+            if given:
                 argv.append(flag)
         elif action.nargs == "?":
             # An option with an optional value (check=True, or check="full").

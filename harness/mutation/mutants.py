@@ -312,7 +312,7 @@ def run_kernel(
     if library and len(library) == len(tasks):
         return outcomes, (
             f"unmutated: every row of its check calls the device's library "
-            f"({', '.join(_choice(t) for t in library[:1])}), no kernel of its source, so no "
+            f"({_choice(library[0])}), no kernel of its source, so no "
             "mutant could be told from the kernel; choose a variant that launches the source"
         )
     # A library row runs no line of the source: its pass would count for no mutant.

@@ -257,8 +257,8 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             }
         if kernel not in details and kernel not in undetailed:
             undetailed.add(kernel)
-            _warn(path, number, f"{kernel} has no line in {DETAILS}: its reps, bytes and FLOPs "
-                  "are unknown")  # fmt: skip
+            unknown = "its reps, bytes and FLOPs are unknown"
+            _warn(path, number, f"{kernel} has no line in {DETAILS}: {unknown}")
         row = _row(kernel, devices[name], data, _same_size(path, number, data, details, kernel))
         check = checks.get((kernel, f"{variant}-{tuning}"))
         row["checksum"] = check.value if check else None
