@@ -204,6 +204,21 @@ def another_run(copy: Path) -> Path:
     return copy
 
 
+def cut_journal(run: Path, keep: int) -> Path:
+    """The run's journal cut to its first ``keep`` rows, as a run that stopped there
+    leaves it: its metadata counts that many (``journal_rows``), where it counts any,
+    so that the rows cut are not taken for rows removed by hand."""
+    journal = run / "journal.jsonl"
+    journal.write_text("".join(journal.read_text().splitlines(keepends=True)[:keep]))
+    path = run / "metadata.json"
+    if path.is_file():
+        meta = json.loads(path.read_text())
+        if "journal_rows" in meta:
+            meta["journal_rows"] = keep
+            path.write_text(json.dumps(meta, indent=2))
+    return journal
+
+
 @pytest.fixture(scope="module")
 def quick_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished run of the test module's QUICK options with three repetitions a

@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, copy_run, harness, need_backend, one_error, run_folder
+from conftest import FIXTURES, copy_run, cut_journal, harness, need_backend, one_error, run_folder
 
 pytest.importorskip("pandas")
 
@@ -136,8 +136,7 @@ def test_an_interrupted_run_fails_the_gate_on_the_rows_it_never_ran(
     on work done only, so rows only in the base fail it where the new run stopped
     short, and are listed alone where it chose fewer kernels."""
     new = copy_run(runs["base"], tmp_path / "new")
-    journal = new / "journal.jsonl"
-    journal.write_text("".join(journal.read_text().splitlines(keepends=True)[:-1]))
+    cut_journal(new, len((new / "journal.jsonl").read_text().splitlines()) - 1)
     meta = json.loads((new / "metadata.json").read_text())
     meta["interrupted"] = interrupted
     (new / "metadata.json").write_text(json.dumps(meta))

@@ -155,6 +155,7 @@ def test_other_damaged_rows_are_named(
 def test_an_outcome_may_be_infinite(runs: tuple[Path, Path]) -> None:
     """A failed check's error can be infinite, a broken kernel's checksum NaN."""
     folder = runs[0]
+    _damage_line(folder / results.JOURNAL, 2, "status", '"fail"')
     _damage_line(folder / results.JOURNAL, 2, "max_rel_error", "Infinity")
     _damage_line(folder / results.JOURNAL, 2, "checksum", "NaN")
     assert len(results.read_journal(folder)) == 3

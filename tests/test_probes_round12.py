@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT, harness, one_error, run_folder
+from conftest import FIXTURES, ROOT, cut_journal, harness, one_error, run_folder
 
 from harness.backends import cuda_compile
 
@@ -30,8 +30,7 @@ def _refused_resume(run: Path, **values: object) -> tuple[Path, str]:
     """Resume the run, its journal cut to one row and its saved options edited with
     ``values``: the metadata's path and the one error line, once the resume has
     exited 2 and left the journal as it was."""
-    journal = run / "journal.jsonl"
-    journal.write_text(journal.read_text().splitlines(keepends=True)[0])
+    journal = cut_journal(run, 1)
     before = journal.read_bytes()
     path = _edit_options(run, **values)
     proc = harness("run", "--resume", str(run))

@@ -393,7 +393,7 @@ def test_a_damaged_base_line_fails_the_gate(tmp_path: Path) -> None:
     proc = harness("compare", str(base), str(new))
     assert proc.returncode == 1, proc.stderr
     assert (
-        f"fail: {base} has 1 damaged journal line(s) (line 1), and 1 row(s) of {new} have no "
+        f"fail: {journal} has 1 damaged line(s) (1), and 1 row(s) of {new} have no "
         "base row to be judged against: they may be the lost ones"
     ) in proc.stderr.splitlines()
 

@@ -200,7 +200,9 @@ def test_compare_fails_where_the_new_run_may_have_lost_rows(quick_run: Path, run
     # Damaged in the base, the lost row leaves the new run's row unjudged: no pass either.
     proc = harness("compare", str(run), str(quick_run))
     assert proc.returncode == 1, proc.stderr
-    assert f"fail: {run} has 1 damaged journal line(s) (line 1)" in proc.stderr
+    assert f"fail: {journal} has 1 damaged line(s) (1), and 1 row(s) of {quick_run} have" in (
+        proc.stderr
+    )
 
 
 def test_compare_fails_where_nothing_says_the_new_run_ended(quick_run: Path, run: Path) -> None:

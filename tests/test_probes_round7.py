@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import harness, one_error
+from conftest import cut_journal, harness, one_error
 
 QUICK = ["-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000"]
 
@@ -25,7 +25,7 @@ def _damage_options(run: Path, name: str, value: object) -> None:
     meta = json.loads(path.read_text())
     meta["options"][name] = value
     path.write_text(json.dumps(meta))
-    (run / "journal.jsonl").write_text("")
+    cut_journal(run, 0)
 
 
 @pytest.mark.parametrize(
@@ -238,7 +238,8 @@ def test_metadata_entries_of_the_wrong_type_are_named(
     line = next(i for i, text in enumerate(lines, 1) if text.startswith(f'  "{name}": '))
     proc = harness("compare", str(run), str(run))
     assert proc.returncode == 2, proc.stderr
-    assert one_error(proc.stderr) == f"{path}:{line}: {name!r} should be {shape}"
+    shown = json.dumps(value) if len(json.dumps(value)) <= 40 else "an object"
+    assert one_error(proc.stderr) == f"{path}:{line}: {name!r} is {shown}; {shape} is accepted"
 
 
 @pytest.mark.parametrize("command", ["merge", "report"])

@@ -12,6 +12,7 @@ from conftest import harness, need_backend, run_folder
 from harness import suite
 from harness.execution import results, transfers
 from harness.execution.runner import Runner, RunOptions, Task, make_inputs
+from harness.model.modes import TRANSFER_MODES
 
 BACKENDS = ("cpu", "opencl", "wgpu")
 
@@ -62,7 +63,7 @@ def test_three_modes_give_verified_rows_split_into_parts(tmp_path: Path) -> None
     folder = run_folder(tmp_path)
     with (folder / results.RESULTS).open() as f:
         rows = {(r["backend"], r["transfers"]): r for r in csv.DictReader(f)}
-    assert set(rows) == {(b, m) for b in BACKENDS for m in transfers.TRANSFER_MODES}
+    assert set(rows) == {(b, m) for b in BACKENDS for m in TRANSFER_MODES}
     for (_, mode), row in rows.items():
         assert row["status"] == "ok", row["reason"]
         h2d, kernel, d2h = (float(row[c]) for c in ("h2d_s", "kernel_s", "d2h_s"))
@@ -72,7 +73,7 @@ def test_three_modes_give_verified_rows_split_into_parts(tmp_path: Path) -> None
         else:
             assert h2d > 0 and d2h > 0
     for backend in BACKENDS:
-        moved = {m: int(rows[(backend, m)]["h2d_bytes_per_rep"]) for m in transfers.TRANSFER_MODES}
+        moved = {m: int(rows[(backend, m)]["h2d_bytes_per_rep"]) for m in TRANSFER_MODES}
         # Per launch re-sends the intermediates and the inputs every launch needs.
         assert moved["resident"] == 0 < moved["per-rep"] < moved["per-launch"]
     assert rows[("opencl", "per-rep")]["transfer_timer"] == "device"

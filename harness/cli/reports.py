@@ -541,14 +541,25 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         # the ones that would have regressed.
         print(f"fail: {short}", file=sys.stderr)
         return 1
-    lost = results.damaged_lines(args.base)
+    for run_dir in (args.base, args.new):
+        repeats = results.repeated_cases(run_dir)
+        if repeats:
+            line, first = repeats[0]
+            # Only the first row of a case was judged; the other may be the slower.
+            print(
+                f"fail: {run_dir / results.JOURNAL}:{line} measures the case of line {first} "
+                f"again ({len(repeats)} such line(s)): which is the run's measurement cannot "
+                "be told, so the comparison cannot pass",
+                file=sys.stderr,
+            )
+            return 1
+    lost = results.losses(args.base)
     unjudged = int((result["verdict"] == comparison.ONLY_NEW).sum())
     if lost and unjudged:
         # The base rows lost there may be those the new run's would have regressed from.
         print(
-            f"fail: {args.base} has {len(lost)} damaged journal line(s) (line "
-            f"{', '.join(map(str, lost[:5]))}), and {unjudged} row(s) of {args.new} have no "
-            "base row to be judged against: they may be the lost ones",
+            f"fail: {lost}, and {unjudged} row(s) of {args.new} have no base row to be "
+            "judged against: they may be the lost ones",
             file=sys.stderr,
         )
         return 1
@@ -586,13 +597,9 @@ def _stopped_short(new: Path, meta: dict[str, Any], left: int) -> str | None:
             f"{new} has no {results.METADATA}, so whether it ran to its end is unknown, "
             f"and {left} row(s) of the base are not in it"
         )
-    damaged = results.damaged_lines(new)
-    if damaged:
-        lines = ", ".join(map(str, damaged[:5])) + (", ..." if len(damaged) > 5 else "")
-        return (
-            f"{new / results.JOURNAL} has {len(damaged)} damaged line(s) ({lines}), and "
-            f"{left} row(s) of the base are not in it: they may be the rows lost there"
-        )
+    lost = results.losses(new)
+    if lost:
+        return f"{lost}, and {left} row(s) of the base are not in it: they may be the rows lost"
     return None
 
 
@@ -607,6 +614,9 @@ def _cut_short(meta: dict[str, Any]) -> str | None:
     damaged = meta.get("damaged_lines")
     if isinstance(damaged, list) and damaged:
         return f"had {len(damaged)} damaged journal line(s)"
+    missing = meta.get("missing_rows")
+    if isinstance(missing, int) and missing > 0:
+        return f"had {missing} row(s) fewer than it counted at its end"
     return None
 
 

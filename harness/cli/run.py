@@ -295,6 +295,7 @@ def _execute_run(
         meta["interrupted"] = interrupted
         if failure is None:
             rows = results.read_journal(run_dir)
+            meta["journal_rows"] = len(rows)
             summary = table.format_rows(rows, suite.PARAMS)
             with results.writing(run_dir):
                 results.write_json(run_dir / results.METADATA, meta)
@@ -567,6 +568,7 @@ def _end_ranks_run(
     meta["end"] = metadata.now()
     meta["interrupted"] = interrupted
     rows = results.read_journal(run_dir)
+    meta["journal_rows"] = len(rows)
     summary = table.format_rows(rows, suite.PARAMS)
     summary += "\n\n" + table.across_ranks(rows, suite.PARAMS)
     with results.writing(run_dir):

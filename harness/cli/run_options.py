@@ -10,15 +10,14 @@ from harness.cli import arguments
 from harness.cli.run import _cmd_run
 from harness.cli.run_plan import MAX_TIME_S, MIN_MAX_TIME_S, RUN_BUDGET_S
 from harness.execution import ranks
-from harness.execution.flush import CACHE_MODES
 from harness.execution.runner import (
     CHECK_MODES,
     MAX_SECONDS,
     WGSL_CHECKS,
 )
 from harness.execution.sampling import StopRule
-from harness.execution.transfers import TRANSFER_MODES
 from harness.model import partition
+from harness.model.modes import CACHE_MODES, TRANSFER_MODES
 from harness.model.spec import PRECISIONS
 
 RUN_EPILOG = """\

@@ -18,7 +18,7 @@ from harness.cli import arguments
 from harness.cli.devices import Catalogs, choose_devices
 from harness.errors import UsageError
 from harness.execution import metadata, peaks, ranks, results
-from harness.execution.flush import CACHE_MODES, last_level_cache
+from harness.execution.flush import last_level_cache
 from harness.execution.runner import (
     MAX_SECONDS,
     MEMORY_MEASURES,
@@ -33,9 +33,9 @@ from harness.execution.runner import (
     scaled_size,
     size_for_memory,
 )
-from harness.execution.transfers import TRANSFER_MODES
 from harness.execution.workers import CHECK_LANES
 from harness.model import partition, sources
+from harness.model.modes import CACHE_MODES, TRANSFER_MODES
 from harness.model.spec import PRECISIONS
 
 

@@ -28,8 +28,6 @@ HOST_CACHES = Path("/sys/devices/system/cpu/cpu0/cache")
 UNKNOWN_CACHE_BYTES = 256 << 20
 #: The scratch buffer's size in last-level caches.
 CACHES_FLUSHED = 2
-#: Cache modes a row can be measured in.
-CACHE_MODES = ("hot", "cold")
 
 
 def _bytes(text: str) -> int | None:

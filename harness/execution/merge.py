@@ -244,7 +244,7 @@ def merge(
         rows = results.read_numbered(run_dir)
         _check_ended(run_dir, meta, len(rows))
         journals.append((rows, results.read_samples(run_dir)))
-        damaged.append(results.damaged_lines(run_dir))
+        damaged.append((results.damaged_lines(run_dir), results.missing_rows(run_dir)))
     machines = Counter(_hostname(m) for m in metas)
     # A machine in more than one run (as the run's host, or an MPI rank's in its
     # rows) gets each run's name after it, so that the runs' devices stay apart.
@@ -276,7 +276,12 @@ def merge(
                     journal.append(row)
                 devices += [dict(d, host=host) for d in meta.get("devices") or []]
                 source = {**meta, "run": name, "path": str(run_dir.resolve())}
-                sources.append(source | ({"damaged_lines": lost} if lost else {}))
+                lines, missing = lost
+                sources.append(
+                    source
+                    | ({"damaged_lines": lines} if lines else {})
+                    | ({"missing_rows": missing} if missing else {})
+                )
         finally:
             journal.close()
         starts = [m["start"] for m in metas if m.get("start")]
@@ -294,6 +299,7 @@ def merge(
                 # What reports know of each kernel (`KernelSpec.facts`), from every run.
                 "kernels": union_facts(metas, names),
                 "merged_from": sources,
+                "journal_rows": sum(len(rows) for rows, _ in journals),
                 # A run merged before it ended leaves the merged run short of its
                 # work too: compare fails on it, as on the run itself.
                 "interrupted": any(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import csv
+import dataclasses
 import io
 import itertools
 import json
@@ -32,6 +33,7 @@ from typing import Any
 import filelock
 
 from harness.errors import UsageError
+from harness.model.modes import CACHE_MODES, TRANSFER_MODES
 from harness.model.spec import PRECISIONS
 
 JOURNAL = "journal.jsonl"
@@ -204,6 +206,10 @@ METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
         lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v),
     ),
     "run_id": ("text (an identifier)", lambda v: isinstance(v, str) and v != ""),
+    "journal_rows": (
+        "a whole number (the rows the journal held at the run's end)",
+        lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_COUNT,
+    ),
     "start": ("text (a time)", lambda v: isinstance(v, str)),
     "end": ("text (a time)", lambda v: isinstance(v, str)),
     "interrupted": ("true or false", lambda v: isinstance(v, bool)),
@@ -590,7 +596,7 @@ def read_samples(run_dir: Path) -> dict[int, list[float]]:
         return found
     except OSError as exc:
         raise RunFolderError(f"{path}: cannot read it ({exc.strerror})") from None
-    rows = dict(_scan(run_dir)[0])
+    rows = dict(_scan(run_dir).rows)
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -667,6 +673,13 @@ def _kind(value: Any) -> str:
     if isinstance(value, (int, float)):
         return "number"
     return {str: "string", list: "list", dict: "object"}.get(type(value), type(value).__name__)
+
+
+def _shown(value: Any) -> str:
+    """A JSON value for a message: itself where short, else its kind."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    kind = _kind(value)
+    return text if len(text) <= 40 else f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
 def implausible(key: str, value: float) -> str | None:
@@ -791,10 +804,13 @@ def parse_row(line: bytes) -> dict[str, Any]:
         raise ValueError(f"{nested!r} is {shape}; text, a number, true, false or null is accepted")
     if row["status"] not in STATUSES:
         raise ValueError(f"'status' is {row['status']!r}; one of {', '.join(STATUSES)} is accepted")
-    if row.get("precision") is not None and row["precision"] not in PRECISIONS:
-        raise ValueError(
-            f"'precision' is {row['precision']!r}; one of {', '.join(PRECISIONS)} is accepted"
-        )
+    for key, accepted in (
+        ("precision", PRECISIONS),
+        ("cache", CACHE_MODES),
+        ("transfers", TRANSFER_MODES),
+    ):
+        if row.get(key) is not None and row[key] not in accepted:
+            raise ValueError(f"{key!r} is {row[key]!r}; one of {', '.join(accepted)} is accepted")
     for key in NUMERIC:
         value = row.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
@@ -868,12 +884,22 @@ def _check_consistent(row: dict[str, Any]) -> None:
             )
 
 
-def _scan(
-    run_dir: Path,
-) -> tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, str, bool]]]:
-    """A journal's rows with their line numbers, and the lines skipped, each with its
-    number, a warning naming it (`read_numbered`) and whether a row was lost there
-    (not so for a repeat of an earlier line, whose row is read)."""
+@dataclasses.dataclass(frozen=True)
+class _Scan:
+    """A journal read: its rows with their line numbers; the lines skipped, each with
+    its number, a warning naming it (`read_numbered`) and whether a row was lost
+    there (not so for a repeat of an earlier line, whose row is read); how many
+    rows fewer it holds than the run counted at its end, besides those lost there;
+    and each line that measures an earlier line's case again, with that line's number."""
+
+    rows: list[tuple[int, dict[str, Any]]]
+    skipped: list[tuple[int, str, bool]]
+    missing: int
+    repeats: list[tuple[int, int]]
+
+
+def _scan(run_dir: Path) -> _Scan:
+    """The journal of a run, read (`_Scan`)."""
     run_dir = Path(run_dir)
     check_folder(run_dir)
     path = run_dir / JOURNAL
@@ -888,7 +914,8 @@ def _scan(
     skipped = []
     seen: dict[bytes, int] = {}
     cases: dict[tuple, int] = {}
-    params = _params_of(run_dir)
+    known = _Known.of(run_dir)
+    repeats: list[tuple[int, int]] = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -912,9 +939,14 @@ def _scan(
                 )
             )
             continue
-        case = _case(row, params)
+        why = known.contradicted(row)
+        if why:
+            skipped.append((number, f"{path}:{number}: skipped a damaged row: {why}", True))
+            continue
+        case = _case(row, known.params)
         first = cases.setdefault(case, number) if case else number
         if first != number:
+            repeats.append((number, first))
             skipped.append(
                 (
                     number,
@@ -925,8 +957,12 @@ def _scan(
                 )
             )
             continue
+        differs = known.device_differs(row)
+        if differs:
+            skipped.append((number, f"{path}:{number}: {differs}", False))
         rows.append((number, row))
-    return rows, skipped
+    lost = sum(1 for *_, gone in skipped if gone)
+    return _Scan(rows, skipped, max(0, (known.counted or 0) - len(rows) - lost), repeats)
 
 
 #: What tells a row's case from every other row's in one run (with the kernel's
@@ -949,20 +985,78 @@ CASE = (
 )
 
 
-def _params_of(run_dir: Path) -> dict[str, tuple[str, ...]]:
-    """Each kernel's parameter names, from the run's metadata (empty where it
-    cannot be read: the journal's own damage is what its reader reports)."""
-    try:
-        kernels = read_metadata(run_dir).get("kernels")
-    except RunFolderError:
-        return {}
-    if not isinstance(kernels, dict):  # an imported run's: the names of its kernels
-        return {}
-    return {
-        name: tuple(facts["params"])
-        for name, facts in kernels.items()
-        if isinstance(facts, dict) and isinstance(facts.get("params"), dict)
-    }
+@dataclasses.dataclass(frozen=True)
+class _Known:
+    """What a run's metadata says that its rows must agree with: each kernel's
+    parameter names and, where its check is a relative error (not its own), its
+    tolerance at each precision; each device's name by id. Empty where the
+    metadata cannot be read (the journal's own damage is what its reader reports)."""
+
+    params: dict[str, tuple[str, ...]]
+    tolerances: dict[str, dict[str, float]]
+    devices: dict[str, str]
+    #: The rows the journal held when the run (or merge or import) ended.
+    counted: int | None = None
+
+    @classmethod
+    def of(cls, run_dir: Path) -> _Known:
+        try:
+            meta = read_metadata(run_dir)
+        except RunFolderError:
+            return cls({}, {}, {})
+        kernels = meta.get("kernels")
+        if not isinstance(kernels, dict):  # an imported run's: the names of its kernels
+            kernels = {}
+        params = {
+            name: tuple(facts["params"])
+            for name, facts in kernels.items()
+            if isinstance(facts, dict) and isinstance(facts.get("params"), dict)
+        }
+        tolerances = {
+            name: facts["tolerance"]
+            for name, facts in kernels.items()
+            if facts.get("own_check") is False and isinstance(facts.get("tolerance"), dict)
+        }
+        # A job whose ranks ran on several hosts lists one device of each id.
+        hosts = {str(r.get("host")) for r in meta.get("ranks") or [] if isinstance(r, dict)}
+        devices = (
+            {}
+            if len(hosts) > 1 or meta.get("merged_from")
+            else {
+                str(d.get("id")): d["name"]
+                for d in meta.get("devices") or []
+                if isinstance(d.get("name"), str)
+            }
+        )
+        return cls(params, tolerances, devices, meta.get("journal_rows"))
+
+    def contradicted(self, row: dict[str, Any]) -> str | None:
+        """Why an ok row cannot have passed its check: an error above the tolerance
+        its kernel is checked to at its precision."""
+        error = row.get("max_rel_error")
+        tolerance = self.tolerances.get(row["kernel"], {}).get(row.get("precision"))
+        if row["status"] != "ok" or not isinstance(error, (int, float)):
+            return None
+        if not isinstance(tolerance, (int, float)) or error <= tolerance:
+            return None
+        return (
+            f"'status' is 'ok', but its 'max_rel_error' ({error:g}) is above the "
+            f"tolerance of {row['kernel']} at {row.get('precision')} ({tolerance:g}) in "
+            f"{METADATA}; a row that passed its check is within it"
+        )
+
+    def device_differs(self, row: dict[str, Any]) -> str | None:
+        """A note where a row names its device otherwise than the metadata does for
+        its id: reports label it (its kind, its peaks) by the metadata's."""
+        listed = self.devices.get(row["device_id"])
+        named = row.get("device")
+        if listed is None or named is None or named == listed:
+            return None
+        return (
+            f"the row names device {row['device_id']} {named!r}, but {METADATA} names it "
+            f"{listed!r}; it is read as the journal gives it, its kind and peaks as "
+            f"{METADATA} gives them"
+        )
 
 
 def _case(row: dict[str, Any], params: dict[str, tuple[str, ...]]) -> tuple | None:
@@ -988,16 +1082,53 @@ def read_numbered(run_dir: Path) -> list[tuple[int, dict[str, Any]]]:
     is damaged and is not shown as a row. A line that repeats an earlier one
     exactly is skipped too, so that no row counts twice.
     """
-    rows, skipped = _scan(run_dir)
-    for _, warning, _ in skipped:
+    scan = _scan(run_dir)
+    for _, warning, _ in scan.skipped:
         print(f"warning: {warning}", file=sys.stderr)
-    return rows
+    if scan.missing:
+        print(f"warning: {_missing(run_dir, scan.missing)}", file=sys.stderr)
+    return scan.rows
+
+
+def _missing(run_dir: Path, count: int) -> str:
+    return (
+        f"{Path(run_dir) / JOURNAL}: {count} row(s) fewer than {METADATA} counts at the "
+        "run's end (its 'journal_rows'): rows were removed from it"
+    )
 
 
 def damaged_lines(run_dir: Path) -> list[int]:
     """The numbers of the journal's lines whose rows could not be read (torn or
     damaged), found quietly: a row lost there may be any row of the run."""
-    return [number for number, _, lost in _scan(run_dir)[1] if lost]
+    return [number for number, _, lost in _scan(run_dir).skipped if lost]
+
+
+def missing_rows(run_dir: Path) -> int:
+    """How many rows fewer the journal holds than the run counted at its end (its
+    metadata's ``journal_rows``), besides those lost on damaged lines."""
+    return _scan(run_dir).missing
+
+
+def repeated_cases(run_dir: Path) -> list[tuple[int, int]]:
+    """Each journal line that measures an earlier line's case again (a journal
+    joined or edited by hand: a run measures each case once), with the earlier
+    line's number: which of the two is the measurement cannot be told."""
+    return _scan(run_dir).repeats
+
+
+def losses(run_dir: Path) -> str | None:
+    """What a run's journal lost, in words (its damaged lines, rows removed since
+    the run counted them), or None where it lost nothing: a row lost may be any row
+    of the run, which a gate must not take as never measured."""
+    scan = _scan(run_dir)
+    lines = [number for number, _, lost in scan.skipped if lost]
+    found = []
+    if lines:
+        shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
+        found.append(f"{Path(run_dir) / JOURNAL} has {len(lines)} damaged line(s) ({shown})")
+    if scan.missing:
+        found.append(_missing(run_dir, scan.missing))
+    return "; ".join(found) or None
 
 
 def read_journal(run_dir: Path) -> list[dict[str, Any]]:
@@ -1091,5 +1222,7 @@ def read_metadata(run_dir: Path) -> dict[str, Any]:
             given = re.finditer(rf'^([ \t]*)"{key}"\s*:', text, re.MULTILINE)
             found = min(given, key=lambda m: len(m.group(1)), default=None)
             line = text[: found.start()].count("\n") + 1 if found else 1
-            raise RunFolderError(f"{path}:{line}: {key!r} should be {shape}")
+            raise RunFolderError(
+                f"{path}:{line}: {key!r} is {_shown(meta[key])}; {shape} is accepted"
+            )
     return meta

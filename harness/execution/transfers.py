@@ -26,9 +26,6 @@ import numpy as np
 from harness.backends import base
 from harness.model.spec import KernelSpec, ResolvedLaunch
 
-#: The modes a row can be measured in; the first is the default.
-TRANSFER_MODES = ("resident", "per-rep", "per-launch")
-
 
 @dataclass(frozen=True)
 class Step:

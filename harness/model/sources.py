@@ -166,9 +166,11 @@ def expand(path: Path, _seen: tuple[Path, ...] = ()) -> Expanded:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise ValueError(f"{path.name}:{line}: not UTF-8 text") from None
+    dead: list[bool] = []  # per open conditional: whether it is an ``#if 0`` group
     for number, line in enumerate(lines_of(whole), 1):
+        _follow_if_0(line, dead)
         match = _INCLUDE.match(line)
-        if match:
+        if match and not any(dead):
             inner = expand(path.parent / match.group(1), (*_seen, path))
             lines.extend(lines_of(inner.text))
             origin.extend(inner.origin)
@@ -178,6 +180,24 @@ def expand(path: Path, _seen: tuple[Path, ...] = ()) -> Expanded:
     return Expanded("".join(f"{line}\n" for line in lines), tuple(origin))
 
 
+def _follow_if_0(line: str, dead: list[bool]) -> None:
+    """Keep ``dead`` (one flag per open conditional) up to date with a line: a C
+    preprocessor skips an ``#include`` inside ``#if 0``, so the file it names
+    need not exist, and it is left for the compiler to skip."""
+    found = _CONDITION.match(line)
+    if found is None:
+        return
+    word, name = found.groups()
+    if word.startswith("if"):
+        dead.append(word == "if" and name == "0" and _IF_0.match(line) is not None)
+    elif dead and word in ("elif", "else"):
+        dead[-1] = False
+    elif dead and word == "endif":
+        dead.pop()
+
+
+#: ``#if 0``, with nothing after but a comment.
+_IF_0 = re.compile(r"^\s*#\s*if\s+0\s*(?://.*|/\*.*)?$")
 #: A conditional directive, with the macro an #ifdef or #ifndef names.
 _CONDITION = re.compile(r"^\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b\s*(\w*)")
 #: The conditionals WGSL sources may use.
@@ -249,9 +269,11 @@ def with_includes(path: Path) -> list[Path]:
     """A source and every file it includes, directly or not, each once, in order."""
     files = [path]
     for source in files:
+        dead: list[bool] = []
         for line in lines_of(source.read_text(encoding="utf-8-sig")):
+            _follow_if_0(line, dead)
             match = _INCLUDE.match(line)
-            if match and (source.parent / match[1]) not in files:
+            if match and not any(dead) and (source.parent / match[1]) not in files:
                 files.append(source.parent / match[1])
     return files
 

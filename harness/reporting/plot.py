@@ -37,7 +37,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullForma
 
 from harness.errors import UsageError
 from harness.execution import results
-from harness.execution.transfers import TRANSFER_MODES
+from harness.model.modes import TRANSFER_MODES
 from harness.reporting import portability
 from harness.reporting.frames import prepare, timed
 from harness.reporting.report import (

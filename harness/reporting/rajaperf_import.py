@@ -190,8 +190,12 @@ def _details(path: Path) -> dict[str, dict[str, str]]:
             continue
         for column in COUNTS:
             text = _column(row, column)
-            if text and _count(text) is None:
-                _warn(path, number, f"{column} is {text!r}; {ACCEPTED_COUNT}: left out")
+            # raja-perf.exe repeats every kernel it lists at least once.
+            least = 1 if column == "Reps" else 0
+            count = _count(text) if text else least
+            if count is None or count < least:
+                accepted = f"a whole number from {least} to {results.MAX_COUNT:g} is accepted"
+                _warn(path, number, f"{column} is {text!r}; {accepted}: left out")
                 row = {k: "" if k.startswith(column) else v for k, v in row.items()}
         found[kernel], lines[kernel] = row, number
     return found
@@ -320,7 +324,7 @@ def _row(
         "device": device["name"],
         "precision": "f64",
         "size": size,
-        "reps": reps or 0,
+        "reps": reps,
         "warmup": 0,
         "status": "ok",
         "reason": None,
@@ -414,6 +418,7 @@ def import_folder(folder: Path, out: Path) -> Path:
         "host": metadata.host(),
         "devices": devices,
         "kernels": list(dict.fromkeys(r["kernel"] for r in rows)),
+        "journal_rows": len(rows),
     }
 
     def fill(run_dir: Path) -> None:
