@@ -7,6 +7,7 @@ cancelled as it starts) ends it with one line and exit 130, as one later does
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import signal
@@ -24,6 +25,8 @@ def entry() -> int:
     """Import the command line and run it; its exit status."""
     main_thread = threading.current_thread() is threading.main_thread()
     if main_thread:
+        # Registered first, so run last of the exit functions.
+        atexit.register(_ignore_late_signals)
         signal.signal(signal.SIGTERM, _as_interrupt)
         # Inherited ignored by a command started in a script's background.
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -56,6 +59,15 @@ def _end_on_signal(status: int) -> None:
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, end)
+
+
+def _ignore_late_signals() -> None:
+    """The last of Python's exit: SIGINT and SIGTERM ignored. Past its exit
+    functions, Python gives signals it handled their default action back (a
+    SIGTERM then killed the process, status 143, after all was written); an
+    ignored one it leaves ignored. What can hang (a worker joined) is over."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_IGN)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ then hands back the rows as a pandas DataFrame. Bad options raise
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
 from typing import TYPE_CHECKING, Any
@@ -34,11 +35,17 @@ def _listed(value: Any) -> list[Any]:
     return list(value)
 
 
+def _text(item: Any) -> str:
+    """A value as text: a path-like object (an ``os.DirEntry``) by its path, which
+    its ``str`` is not."""
+    return os.fsdecode(item) if isinstance(item, PathLike) else str(item)
+
+
 def _value(name: str, item: Any) -> str:
     """An option's value as a word of the command line; UsageError for one the
     parser would read as an option (``kernels=["-h"]`` printed the help and
     exited the interpreter)."""
-    text = str(item)
+    text = _text(item)
     if text.startswith("-"):
         try:
             float(text)
@@ -118,7 +125,7 @@ def run_arguments(options: Mapping[str, Any]) -> list[str]:
         elif action.nargs in ("+", "*"):
             argv += [flag, *(_value(name, item) for item in _listed(value))]
         else:
-            argv += [flag, _value(name, ",".join(str(item) for item in _listed(value)))]
+            argv += [flag, _value(name, ",".join(_text(item) for item in _listed(value)))]
     return argv
 
 

@@ -6,10 +6,18 @@ passed, an include the preprocessor skips, and RAJAPerf details with no reps."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT, harness, one_error, run_folder
+from conftest import FIXTURES, ROOT, copy_run, harness, one_error, run_folder
+
+from harness.api import run_arguments
+from harness.backends import get as get_backend
+from harness.execution import peaks
 
 QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000", "--reps", "3"]
 
@@ -219,3 +227,391 @@ def test_rajaperf_details_with_no_reps_leave_them_unknown(tmp_path: Path) -> Non
     ) in proc.stderr.splitlines()
     copies = [r for r in _rows(run_folder(out)) if r["kernel"] == "Stream_COPY"]
     assert copies and all(r["reps"] is None for r in copies)
+
+
+def test_a_peak_too_small_for_any_device_places_no_row(tmp_path: Path) -> None:
+    """A store's bandwidth peak of 1e-300 GB/s made a row's pct_peak_bw 2e302, which the
+    run's own reader then skipped as corrupt: 0 rows, exit 0, the measurement lost."""
+    device = get_backend("cpu").default_devices()[0].as_dict()
+    entry = {"device": device, "measured": "2026-11-29T10:00:00+0000", "notes": []}
+    entry.update(copy_gbytes_per_s=1e-300, warnings=[], fma_gflops_per_s={"f64": 1e-300})
+    store = tmp_path / "peaks.json"
+    store.write_text(json.dumps({peaks.device_key(device): entry}))
+    out = tmp_path / "out"
+    proc = harness("run", *QUICK, "--out", str(out), env={"HARNESS_PEAKS": str(store)})
+    assert proc.returncode == 0, proc.stderr
+    rows = _rows(run_folder(out))
+    assert [r["status"] for r in rows] == ["ok", "ok"]
+    assert not any("pct_peak_bw" in r or "pct_peak_flops" in r for r in rows)
+    assert "skipped" not in proc.stderr
+
+
+def test_an_include_of_a_device_or_pipe_is_refused(tmp_path: Path) -> None:
+    """An #include of a named pipe waited for ever; of /dev/zero it read until the
+    machine ran out of memory."""
+    folder = tmp_path / "src"
+    (folder / "c").mkdir(parents=True)
+    os.mkfifo(tmp_path / "pipe")
+    (folder / "c" / "Basic_DAXPY.c").write_text(f'#include "{tmp_path / "pipe"}"\n')
+    proc = harness("cuda-compile", "--arch", "80", "--sources", str(folder), timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--sources {str(folder)!r}: pipe is not a regular file (a device, pipe or socket), "
+        "where a source file is expected"
+    )
+
+
+def test_a_line_directive_in_a_source_is_refused(tmp_path: Path) -> None:
+    """A #line directive renumbered compiled lines past the file's end: their mutants
+    counted as code the kernel does not compile, and --fail-under 100 passed."""
+    folder = tmp_path / "src"
+    (folder / "c").mkdir(parents=True)
+    body = (ROOT / "kernels" / "c" / "Basic_DAXPY.c").read_text()
+    (folder / "c" / "Basic_DAXPY.c").write_text(f"#line 300\n{body}")
+    proc = harness("run", "--check", "-k", "Basic_DAXPY", "-b", "opencl", "--sources",
+                   str(folder), "--out", str(tmp_path / "out"))  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--sources {str(folder)!r}: Basic_DAXPY.c:1: '#line 300': a #line directive renumbers "
+        "the lines the harness numbers itself (compiler messages, mutants); a source without "
+        "one is accepted"
+    )
+
+
+def test_mutants_lines_with_no_last_line_is_refused(tmp_path: Path) -> None:
+    """--lines Basic_DAXPY.c:5- was taken as line 5 alone, where 6-5 and -5 are refused."""
+    proc = harness("mutants", "-k", "Basic_DAXPY", "-b", "opencl", "--lines", "Basic_DAXPY.c:5-",
+                   "--out", str(tmp_path / "out"))  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert "'Basic_DAXPY.c:5-' is not FILE:LINE or FILE:FIRST-LAST" in one_error(proc.stderr)
+    assert not (tmp_path / "out").exists()
+
+
+def _raja(tmp_path: Path, name: str, edit: Callable[[str], str]) -> Path:
+    folder = tmp_path / "rajaperf"
+    folder.mkdir(exist_ok=True)
+    for path in (FIXTURES / "rajaperf_output").iterdir():
+        if not (folder / path.name).exists():
+            (folder / path.name).write_bytes(path.read_bytes())
+    path = folder / name
+    path.write_text(edit(path.read_text()))
+    return folder
+
+
+RUN_DATA = "RAJAPerf-kernel-run-data.csv"
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (
+            lambda t: t.replace("Mean time per rep (sec.)", "Mean time per rep (usec.)"),
+            "the time column is 'Mean time per rep (usec.)'; 'Mean time per rep (sec.)', the "
+            "time in seconds that raja-perf.exe writes, is accepted",
+        ),
+        (
+            lambda t: t.replace("Mean Bandwidth (GiB per sec.)", "Kernel", 1),
+            "the header names column 'Kernel' twice, so which of its cells is meant cannot be "
+            "told; a header naming each column once is accepted",
+        ),
+    ],
+    ids=["unit", "twice"],
+)
+def test_a_rajaperf_header_that_misleads_is_refused(
+    tmp_path: Path, edit: Callable[[str], str], said: str
+) -> None:
+    """A time column in microseconds was read as seconds, all rows ok; a column named
+    twice was read from its last copy, every row relabelled."""
+    folder = _raja(tmp_path, RUN_DATA, edit)
+    header = next(
+        i for i, line in enumerate((folder / RUN_DATA).read_text().splitlines(), 1) if "," in line
+    )
+    proc = harness("import-rajaperf", str(folder), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == f"{folder / RUN_DATA}:{header}: {said}"
+
+
+def test_a_rajaperf_file_with_a_byte_order_mark_or_old_mac_lines_is_read(tmp_path: Path) -> None:
+    """A byte-order mark glued to 'Kernel' made 'the header has no Kernel column'; so
+    did lines ended by carriage returns alone."""
+    folder = _raja(tmp_path, RUN_DATA, lambda t: "\ufeff" + t)
+    details = folder / "RAJAPerf-kernel-details.csv"
+    details.write_bytes(details.read_bytes().replace(b"\n", b"\r"))
+    out = tmp_path / "out"
+    proc = harness("import-rajaperf", str(folder), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    rows = _rows(run_folder(out))
+    copy = next(r for r in rows if r["kernel"] == "Stream_COPY")
+    assert copy["reps"] == 1 and copy["bytes_per_rep"] == 1600000
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "warned"),
+    [
+        ("2.00000e-05", "2_0e-6", "'Mean time per rep (sec.)' is '2_0e-6'"),
+        ("2.00000e-05", "\uff12e-5", "'Mean time per rep (sec.)' is '\uff12e-5'"),
+    ],
+    ids=["separator", "fullwidth"],
+)
+def test_rajaperf_numbers_it_never_writes_are_damage(
+    tmp_path: Path, old: str, new: str, warned: str
+) -> None:
+    """float() read 2_0e-6 as 2e-5 s and a full-width digit as its ASCII one."""
+    folder = _raja(tmp_path, RUN_DATA, lambda t: t.replace(old, new, 1))
+    proc = harness("import-rajaperf", str(folder), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    assert any(
+        line.startswith(f"warning: {folder / RUN_DATA}:") and warned in line
+        for line in proc.stderr.splitlines()
+    ), proc.stderr
+
+
+def test_a_rajaperf_time_never_checked_is_no_ok_row(tmp_path: Path) -> None:
+    """A row whose Checksum said 'Not run' beside a time was imported ok."""
+    folder = _raja(tmp_path, RUN_DATA, lambda t: t)
+    lines = (folder / RUN_DATA).read_text().splitlines(keepends=True)
+    number = next(i for i, line in enumerate(lines) if "Not run" in line)
+    cells = lines[number].split(",")
+    at = next(i for i, c in enumerate(cells) if c.strip() == "Not run" and i > 3)
+    cells[at + 1] = " 3.0e-06 "
+    lines[number] = ",".join(cells)
+    (folder / RUN_DATA).write_text("".join(lines))
+    out = tmp_path / "out"
+    proc = harness("import-rajaperf", str(folder), "--out", str(out))
+    assert (
+        f"warning: {folder / RUN_DATA}:{number + 1}: 'Checksum' is 'Not run' beside a time; a "
+        "timed row says PASSED or FAILED: made an error row"
+    ) in proc.stderr.splitlines()
+    assert proc.returncode == 0, proc.stderr
+    daxpy = [r for r in _rows(run_folder(out)) if r["kernel"] == "Basic_DAXPY"]
+    assert sorted(r["status"] for r in daxpy) == ["error", "ok"]
+
+
+def test_a_rajaperf_variant_that_would_name_another_device_is_skipped(tmp_path: Path) -> None:
+    """Variant 'Base_Seq default' with tuning 'x' and variant 'Base_Seq' with tuning
+    'default x' became one device, with two timings of one kernel."""
+    extra = (
+        "Stream_COPY    , Base_Seq default, x,      100000 , PASSED     ,  9.00000e-05 ,   1 ,  1\n"
+    )
+    folder = _raja(tmp_path, RUN_DATA, lambda t: t + extra)
+    number = len((folder / RUN_DATA).read_text().splitlines())
+    out = tmp_path / "out"
+    proc = harness("import-rajaperf", str(folder), "--out", str(out))
+    assert (
+        f"warning: {folder / RUN_DATA}:{number}: variant or tuning 'Base_Seq default' holds a "
+        "space or '-': skipped"
+    ) in proc.stderr.splitlines()
+    devices = [r["device"] for r in _rows(run_folder(out)) if r["kernel"] == "Stream_COPY"]
+    assert len(devices) == len(set(devices))
+
+
+def test_the_api_writes_where_a_path_like_out_leads(tmp_path: Path) -> None:
+    """out= an os.DirEntry made a folder named "<DirEntry 'target'>" in the current folder."""
+    (tmp_path / "target").mkdir()
+    entry = next(e for e in os.scandir(tmp_path) if e.name == "target")
+    assert run_arguments({"out": entry, "suite": [entry]}) == [
+        "--out",
+        str(tmp_path / "target"),
+        "--suite",
+        str(tmp_path / "target"),
+    ]
+
+
+#: A row's times that a delay moves (its spread, time_std_s, it does not).
+TIMES = ("time_min_s", "time_median_s", "time_mean_s", "time_max_s", "time_q1_s", "time_q3_s",
+         "time_ci_low_s", "time_ci_high_s", "kernel_s")  # fmt: skip
+
+
+def _on_host(run: Path, host: str) -> Path:
+    """The run made one of machine ``host``."""
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta["host"]["hostname"] = host
+    path.write_text(json.dumps(meta, indent=2))
+    return run
+
+
+def _slower(run: Path, kernel: str, factor: float) -> None:
+    """The run's row of ``kernel`` ``factor`` times slower (every time later by the same
+    amount, so its spread stays), its numbers still agreeing."""
+    rows = _rows(run)
+    for row in rows:
+        if row["kernel"] != kernel:
+            continue
+        later = (factor - 1) * row["time_median_s"]
+        for key, value in list(row.items()):
+            if key in TIMES and isinstance(value, float):
+                row[key] = value + later
+        for rate, work in (("gbytes_per_s", "bytes_per_rep"), ("gflops_per_s", "flops_per_rep")):
+            if row.get(rate) is not None:
+                row[rate] = row[work] / row["time_median_s"] / 1e9
+    _write_rows(run, rows)
+
+
+def test_merged_runs_of_a_cluster_are_compared_host_by_host(tmp_path: Path) -> None:
+    """Two merged runs of nodes X and Y: only the last node's row of each case was
+    compared, and a 20x regression on node X passed the gate."""
+    base, new = _quick_run(tmp_path / "base"), _quick_run(tmp_path / "new")
+    runs = {}
+    for name, run in (("base", base), ("new", new)):
+        for node in ("nodeX", "nodeY"):
+            runs[name, node] = _on_host(copy_run(run, tmp_path / f"{name}-{node}"), node)
+    _slower(runs["new", "nodeX"], "Basic_DAXPY", 20)
+    merged = {}
+    for name in ("base", "new"):
+        out = tmp_path / f"merged-{name}"
+        proc = harness("merge", str(runs[name, "nodeX"]), str(runs[name, "nodeY"]),
+                       "--out", str(out))  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        merged[name] = run_folder(out)
+    proc = harness("compare", str(merged["base"]), str(merged["new"]))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[-1].endswith("1 regression"), lines[-1]
+    [regressed] = [line for line in lines[:-1] if line.rstrip().endswith("regression")]
+    assert regressed.startswith("Basic_DAXPY") and "@nodeX" in regressed
+
+
+@pytest.mark.parametrize(
+    ("values", "said"),
+    [
+        (
+            {"device_id": "cpu:7"},
+            "'device_id' is 'cpu:7', a device metadata.json does not list; one of cpu:0 is "
+            "accepted",
+        ),
+        ({"backend": "wgpu"}, "'backend' is 'wgpu', but metadata.json lists cpu:0 as a cpu device"),
+        (
+            {"kernel": "Basic_DAXPY "},
+            "'kernel' is 'Basic_DAXPY ', which is none of the run's in metadata.json",
+        ),
+        ({"samples": 0}, "'samples' is 0, beside a 'time_median_s': a time is taken over one"),
+        ({"reps": 0}, "'reps' is 0, beside a 'time_median_s': a time is taken over one"),
+        ({"noise": -1}, "'noise' is -1; a spread from 0 is accepted"),
+        ({"unstable": "no"}, "'unstable' is \"no\"; true, false or null is accepted"),
+    ],
+)
+def test_a_row_its_run_cannot_hold_is_damage(tmp_path: Path, values: dict, said: str) -> None:
+    """A row of a device, backend or kernel its run never had was read as its run's (a
+    regression it held became 'only in' and the gate passed); rows timed over no
+    sample or repetition, of negative noise, or unstable 'no' were shown ok."""
+    run = _quick_run(tmp_path)
+    rows = _rows(run)
+    daxpy = next(i for i, r in enumerate(rows) if r["kernel"] == "Basic_DAXPY")
+    rows[daxpy].update(values)
+    _write_rows(run, rows)
+    proc = harness("show", str(run))
+    assert proc.returncode == 0, proc.stderr
+    [warned] = _warnings(proc.stderr)
+    assert warned.startswith(f"warning: {run / 'journal.jsonl'}:{daxpy + 1}: skipped a "), warned
+    assert said in warned, warned
+
+
+def test_a_device_listed_twice_in_the_metadata_is_named(tmp_path: Path) -> None:
+    """metadata.json listing cpu:0 twice, the second another device: the later entry
+    labelled every row, without a word."""
+    run = _quick_run(tmp_path)
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta["devices"].append(dict(meta["devices"][0], name="Some Other GPU"))
+    path.write_text(json.dumps(meta, indent=2))
+    ids = [i for i, t in enumerate(path.read_text().splitlines(), 1) if '"id": "cpu:0"' in t]
+    proc = harness("show", str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"{path}:{ids[-1]}: 'devices' lists device 'cpu:0' twice; a list of each device once "
+        "is accepted"
+    )
+
+
+def test_compare_refuses_a_run_beside_a_merged_run_that_holds_it(tmp_path: Path) -> None:
+    """compare BASE merge(NEW, BASE) matched BASE's rows with themselves: 'noise' for all,
+    and NEW's regression in the merged run was never judged."""
+    base, new = _quick_run(tmp_path / "base"), _quick_run(tmp_path / "new")
+    out = tmp_path / "merged"
+    assert harness("merge", str(new), str(base), "--out", str(out)).returncode == 0
+    merged = run_folder(out)
+    for first, second in ((base, merged), (merged, base)):
+        proc = harness("compare", str(first), str(second))
+        assert proc.returncode == 2, proc.stderr
+        assert one_error(proc.stderr) == (
+            f"compare: {base} is inside {merged} (in its merged_from), whose rows of it would "
+            "be compared with themselves; compare two runs apart"
+        )
+
+
+def test_a_journal_linked_from_another_run_is_that_run(tmp_path: Path) -> None:
+    """A new run whose journal.jsonl was a link to the base's was compared with the
+    base: every row 'noise', exit 0."""
+    base, new = _quick_run(tmp_path / "base"), _quick_run(tmp_path / "new")
+    (new / "journal.jsonl").unlink()
+    (new / "journal.jsonl").symlink_to(base / "journal.jsonl")
+    proc = harness("compare", str(base), str(new))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"compare: {base} and {new} are one run (one folder, or a copy of it); compare two runs"
+    )
+
+
+def test_a_merged_run_that_lost_its_merged_from_is_refused(tmp_path: Path) -> None:
+    """A merged run whose merged_from was null, merged again with one of its sources,
+    held that source's rows twice under one label."""
+    first, second = _quick_run(tmp_path / "a"), _quick_run(tmp_path / "b")
+    out = tmp_path / "merged"
+    assert harness("merge", str(first), str(second), "--out", str(out)).returncode == 0
+    merged = run_folder(out)
+    path = merged / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta["merged_from"] = None
+    path.write_text(json.dumps(meta, indent=2))
+    proc = harness("merge", str(merged), str(first), "--out", str(tmp_path / "again"))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"merge: {merged}'s rows name the runs they came from (source_run), so it is a merged "
+        "run, but its metadata.json has no merged_from: which runs it holds cannot be told, "
+        "and one of them given beside it would count twice"
+    )
+    assert not (tmp_path / "again").exists()
+
+
+def test_a_nested_merge_keeps_two_runs_of_one_name_apart(tmp_path: Path) -> None:
+    """A merged run holding a run folder named nightly, merged with another run folder
+    named nightly of the same machine, gave both runs' rows one label."""
+    monday = _quick_run(tmp_path / "mon")
+    tuesday = _quick_run(tmp_path / "tue")
+    other = _quick_run(tmp_path / "other")
+    monday = monday.rename(monday.parent / "nightly")
+    tuesday = tuesday.rename(tuesday.parent / "nightly")
+    first = tmp_path / "m1"
+    assert harness("merge", str(monday), str(other), "--out", str(first)).returncode == 0
+    out = tmp_path / "m2"
+    proc = harness("merge", str(run_folder(first)), str(tuesday), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    rows = _rows(run_folder(out))
+    daxpy = [(r["host"], r["device_id"]) for r in rows if r["kernel"] == "Basic_DAXPY"]
+    assert len(daxpy) == 3 and len(set(daxpy)) == 3, daxpy
+
+
+def test_compare_writes_no_table_over_a_runs_lock(tmp_path: Path) -> None:
+    """--csv NEW/.lock replaced the run's lock file with the table."""
+    base, new = _quick_run(tmp_path / "base"), _quick_run(tmp_path / "new")
+    lock = new / ".lock"
+    proc = harness("compare", str(base), str(new), "--csv", str(lock))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--csv {str(lock)!r}: is a run folder's own file; give a file outside the run folders"
+    )
+
+
+def test_a_signal_while_python_exits_is_ignored(tmp_path: Path) -> None:
+    """SIGTERM once Python had given its handlers back (as it exits, after every
+    write) killed the command, status 143, where it had ended 0."""
+    script = (
+        "import atexit, os, signal\n"
+        "atexit.register(lambda: os.kill(os.getpid(), signal.SIGTERM))\n"
+        "from harness.__main__ import _ignore_late_signals\n"
+        "atexit.register(_ignore_late_signals)\n"
+        "signal.signal(signal.SIGTERM, lambda *a: None)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr

@@ -421,9 +421,10 @@ def _under(device: str, mine: Sequence[Tally], args: argparse.Namespace) -> bool
 
 def _lines(text: str) -> Lines:
     file, _, span = text.rpartition(":")
-    first, _, last = span.partition("-")
+    first, dash, last = span.partition("-")
     try:
-        low, high = arguments.whole(first), arguments.whole(last or first)
+        # "5-" names no last line (not "to the end"): as malformed as "-5".
+        low, high = arguments.whole(first), arguments.whole(last if dash else first)
     except ValueError:
         low = high = 0
     if not file or "/" in file or low < 1 or high < low:

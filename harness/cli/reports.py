@@ -463,8 +463,8 @@ def _write_plots(args: argparse.Namespace, frame: Any, out: Path) -> int:
 def _check_csv(path: Path) -> None:
     """UsageError, before anything is compared, where --csv cannot be written: a
     folder, a path under a file or a missing folder, a read-only file or folder;
-    or should not be: a run folder's own journal, samples, metadata, results or
-    summary (the table the run printed, replaced by this one before). A link is
+    or should not be: a run folder's own journal, samples, metadata, results,
+    summary (the table the run printed, replaced by this one before) or lock. A link is
     judged by where it leads, which is what would be written."""
     accepted = "give a file in a folder this user can write"
     try:
@@ -478,6 +478,8 @@ def _check_csv(path: Path) -> None:
         results.METADATA,
         results.RESULTS,
         results.SUMMARY,
+        results.LOCK,
+        results.OWNER,
     )
     if target.name in run_files and (folder / results.JOURNAL).is_file():
         # A run's own file: what it measured would be replaced by the table.
@@ -506,6 +508,23 @@ def _cmd_compare(args: argparse.Namespace) -> int:
             f"compare: {args.base} and {args.new} are one run (one folder, or a copy of it); "
             "compare two runs"
         )
+    for outer, outer_meta, inner, inner_meta in (
+        (args.new, new_meta, args.base, base_meta),
+        (args.base, base_meta, args.new, new_meta),
+    ):
+        if merge.within(outer_meta, inner, inner_meta):
+            # Its rows in the merged run would be matched with themselves.
+            raise UsageError(
+                f"compare: {inner} is inside {outer} (in its merged_from), whose rows of it "
+                "would be compared with themselves; compare two runs apart"
+            )
+    for run_dir in (args.base, args.new):
+        holder = results.writer(run_dir)
+        if holder is not None:
+            print(
+                f"note: {run_dir} is being written ({holder}): its rows so far are compared",
+                file=sys.stderr,
+            )
     from harness.reporting import comparison
 
     result = comparison.compare(

@@ -15,6 +15,8 @@ the new folder appears only once it is complete.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -42,13 +44,19 @@ def _hostname(meta: dict[str, Any]) -> str:
     return str((meta.get("host") or {}).get("hostname") or "unknown host")
 
 
-def _marks(meta: dict[str, Any], path: str) -> set[tuple[str, ...]]:
+def _marks(meta: dict[str, Any], path: str, folder: Path | None = None) -> set[tuple[str, ...]]:
     """What identifies a run wherever its folder is now: its path, its ``run_id``
     (which a resume keeps: a copy taken before it and the run resumed are one run),
     its machine, command, start and end (a copy whose id was taken out is still
-    the run, as is one written before ids), and where it was imported, the hash of
-    what it was imported from (imported twice, it is one run)."""
+    the run, as is one written before ids), where it was imported, the hash of
+    what it was imported from (imported twice, it is one run), and for a ``folder``
+    at hand, its journal's bytes (no two runs time alike to the last digit: a
+    journal linked or copied from another run is that run's)."""
     marks = {("path", path)}
+    journal = folder / results.JOURNAL if folder is not None else None
+    with contextlib.suppress(OSError):
+        if journal is not None and journal.stat().st_size:
+            marks.add(("journal", hashlib.sha256(journal.read_bytes()).hexdigest()))
     if meta.get("run_id"):
         marks.add(("id", str(meta["run_id"])))
     if meta.get("start"):
@@ -64,8 +72,15 @@ def same_run(
     first: Path, first_meta: dict[str, Any], second: Path, second_meta: dict[str, Any]
 ) -> bool:
     """Whether two run folders hold one run: the same folder, or a copy of it."""
-    ours = _marks(first_meta, str(first.resolve()))
-    return bool(ours & _marks(second_meta, str(second.resolve())))
+    ours = _marks(first_meta, str(first.resolve()), first)
+    return bool(ours & _marks(second_meta, str(second.resolve()), second))
+
+
+def within(outer: dict[str, Any], run_dir: Path, meta: dict[str, Any]) -> bool:
+    """Whether the run at ``run_dir`` is one of those merged into the run whose
+    metadata is ``outer``, at any depth."""
+    own = _marks(meta, str(run_dir.resolve()))
+    return any(_marks(s, str(s.get("path"))) & own for s in inside(outer))
 
 
 def inside(meta: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -94,7 +109,7 @@ def check_distinct(
     """UsageError (its message led by ``command``) where one run would count twice:
     the same run under two paths, a run already inside a merged run given too, or
     one run inside two of them."""
-    own = [_marks(m, str(d.resolve())) for d, m in zip(run_dirs, metas, strict=True)]
+    own = [_marks(m, str(d.resolve()), d) for d, m in zip(run_dirs, metas, strict=True)]
     within = [
         [(str(s.get("run")), _marks(s, str(s.get("path")))) for s in inside(m)] for m in metas
     ]
@@ -243,6 +258,12 @@ def merge(
     for run_dir, meta in zip(run_dirs, metas, strict=True):
         rows = results.read_numbered(run_dir)
         _check_ended(run_dir, meta, len(rows))
+        if not any(inside(meta)) and any(r.get("source_run") for _, r in rows):
+            raise UsageError(
+                f"merge: {run_dir}'s rows name the runs they came from (source_run), so it is "
+                f"a merged run, but its {results.METADATA} has no merged_from: which runs it "
+                "holds cannot be told, and one of them given beside it would count twice"
+            )
         journals.append((rows, results.read_samples(run_dir)))
         damaged.append((results.damaged_lines(run_dir), results.missing_rows(run_dir)))
     machines = Counter(_hostname(m) for m in metas)
@@ -258,23 +279,44 @@ def merge(
         return f"{host} ({run})" if shared[host] > 1 else host
 
     names = run_names(run_dirs)
+    # Each run's hosts by the label its rows take; a label another run's host took
+    # already (a merged run's "vm (nightly)" beside a run named nightly from vm) is
+    # numbered, so that two runs' rows are never one device's.
+    labels: list[dict[str, str]] = []
+    taken: set[str] = set()
+    for meta, (rows, _), name in zip(metas, journals, names, strict=True):
+        hosts = {_hostname(meta), *(str(r["host"]) for _, r in rows if r.get("host"))}
+        own: dict[str, str] = {}
+        for host in sorted(hosts):
+            label = first = named(host, name)
+            count = 1
+            while label in taken:
+                count += 1
+                label = f"{first} #{count}"
+            own[host] = label
+        taken.update(own.values())
+        labels.append(own)
 
     def fill(merged: Path) -> None:
         devices: list[dict[str, Any]] = []
         sources = []
         journal = results.Journal(merged)
         try:
-            for run_dir, name, meta, (rows, samples), lost in zip(
-                run_dirs, names, metas, journals, damaged, strict=True
+            for run_dir, name, meta, (rows, samples), lost, label in zip(
+                run_dirs, names, metas, journals, damaged, labels, strict=True
             ):
-                host = named(_hostname(meta), name)
+                host = label[_hostname(meta)]
                 for line, row in rows:
-                    own = named(str(row["host"]), name) if row.get("host") else host
+                    own = label[str(row["host"])] if row.get("host") else host
                     row = dict(row, host=own, source_run=name)
                     if line in samples:
                         row["samples_s"] = samples[line]
                     journal.append(row)
-                devices += [dict(d, host=host) for d in meta.get("devices") or []]
+                # A merged run's devices name their hosts, as its rows do.
+                devices += [
+                    dict(d, host=label.get(str(d["host"]), host) if d.get("host") else host)
+                    for d in meta.get("devices") or []
+                ]
                 source = {**meta, "run": name, "path": str(run_dir.resolve())}
                 lines, missing = lost
                 sources.append(

@@ -48,7 +48,7 @@ from harness.backends.base import DeviceInfo, user_cache
 from harness.errors import UsageError
 from harness.execution import metadata
 from harness.execution.flush import last_level_cache
-from harness.execution.results import load_json, peak_shaped
+from harness.execution.results import MAX_OTHER, load_json, peak_shaped
 from harness.execution.runner import Runner, Task, largest_size, size_for_memory
 from harness.execution.sampling import StopRule
 
@@ -325,14 +325,20 @@ def _rate(amount: float, seconds: float) -> float:
     return amount / seconds / 1e9 if seconds > 0 else math.nan
 
 
+#: The smallest figure a device's peak can be (a megabyte or a million FLOPs a
+#: second): below it, a store's figure is damage, and rows placed against it would
+#: hold percentages no reader takes (1e-300 GB/s made one 2e302%).
+MIN_FIGURE = 1e-3
+
+
 def _sensible(value: Any) -> bool:
-    """Whether a measured figure is one a device can have: a positive finite number
-    (no True, which Python counts as 1)."""
+    """Whether a measured figure is one a device can have: a finite number of at
+    least `MIN_FIGURE` (no True, which Python counts as 1)."""
     return (
         isinstance(value, (int, float))
         and not isinstance(value, bool)
         and math.isfinite(value)
-        and value > 0
+        and value >= MIN_FIGURE
     )
 
 
@@ -366,15 +372,18 @@ def place(row: dict[str, Any], peak: Mapping[str, Any] | None) -> None:
     to a timed row, where the device has peaks and the row the rate."""
     if not peak:
         return
-    rate = row.get("gbytes_per_s")
-    best = bandwidth(peak)
-    if rate and best:
-        row["pct_peak_bw"] = 100 * rate / best
     # A damaged store may hold anything there: a figure that is no positive
-    # number places no row.
-    flops = _figure(peak, ("fma_gflops_per_s", str(row.get("precision"))))
-    if row.get("gflops_per_s") and flops:
-        row["pct_peak_flops"] = 100 * row["gflops_per_s"] / flops
+    # number places no row, nor one that would make a percentage no reader takes.
+    for column, rate, best in (
+        ("pct_peak_bw", row.get("gbytes_per_s"), bandwidth(peak)),
+        (
+            "pct_peak_flops",
+            row.get("gflops_per_s"),
+            _figure(peak, ("fma_gflops_per_s", str(row.get("precision")))),
+        ),
+    ):
+        if rate and best and 100 * rate / best <= MAX_OTHER:
+            row[column] = 100 * rate / best
 
 
 def _bandwidth_size(kernel: str, info: DeviceInfo, precision: str, limit: int | None) -> int:

@@ -98,6 +98,8 @@ STATUSES = ("ok", "fail", "error", "skipped")
 REQUIRED = ("kernel", "device_id", "status")
 #: Columns that hold text (or null) where a row has them: reports group and label by them.
 TEXT = ("precision", "device", "group")
+#: Columns that hold true or false (or null) where a row has them: reports count them.
+BOOLEAN = ("unstable", "noise_met", "clocks_dropped")
 #: Columns that hold numbers (or null) where a row has them.
 NUMERIC = (
     "rank",
@@ -796,6 +798,9 @@ def parse_row(line: bytes) -> dict[str, Any]:
     for key in TEXT:
         if row.get(key) is not None and not isinstance(row[key], str):
             raise ValueError(f"{key!r} is a {_kind(row[key])}, not text")
+    for key in BOOLEAN:
+        if row.get(key) is not None and not isinstance(row[key], bool):
+            raise ValueError(f"{key!r} is {_shown(row[key])}; true, false or null is accepted")
     # A run writes no list or object into a row; one in a column rows are keyed on
     # (cache, partition, host, a sort's strategy) was a traceback in every reader.
     nested = next((k for k, v in row.items() if isinstance(v, (list, dict))), None)
@@ -864,6 +869,18 @@ def _check_consistent(row: dict[str, Any]) -> None:
     for (below, a), (above, b) in itertools.pairwise(given):
         if a > b * (1 + 1e-9) + 1e-15:
             raise ValueError(f"{below!r} ({a:g}) is above {above!r} ({b:g}); no samples give that")
+    if isinstance(row.get("time_median_s"), (int, float)):
+        for key in ("reps", "samples"):
+            value = row.get(key)
+            if isinstance(value, (int, float)) and value < 1:
+                raise ValueError(
+                    f"{key!r} is {value}, beside a 'time_median_s': a time is taken over one "
+                    "at least"
+                )
+    for key in ("noise", "noise_target"):
+        value = row.get(key)
+        if isinstance(value, (int, float)) and value < 0:
+            raise ValueError(f"{key!r} is {value:g}; a spread from 0 is accepted")
     if row["status"] in ("ok", "fail"):
         for key in ("size", "precision"):
             if row.get(key) is None:
@@ -997,6 +1014,10 @@ class _Known:
     devices: dict[str, str]
     #: The rows the journal held when the run (or merge or import) ended.
     counted: int | None = None
+    #: Each device's backend by id (empty for a merged run, whose ids repeat by host).
+    backends: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: The run's kernels, where its metadata names them.
+    kernels: frozenset[str] | None = None
 
     @classmethod
     def of(cls, run_dir: Path) -> _Known:
@@ -1005,6 +1026,7 @@ class _Known:
         except RunFolderError:
             return cls({}, {}, {})
         kernels = meta.get("kernels")
+        names = frozenset(kernels) if isinstance(kernels, (dict, list)) else None
         if not isinstance(kernels, dict):  # an imported run's: the names of its kernels
             kernels = {}
         params = {
@@ -1019,20 +1041,33 @@ class _Known:
         }
         # A job whose ranks ran on several hosts lists one device of each id.
         hosts = {str(r.get("host")) for r in meta.get("ranks") or [] if isinstance(r, dict)}
-        devices = (
-            {}
-            if len(hosts) > 1 or meta.get("merged_from")
-            else {
-                str(d.get("id")): d["name"]
-                for d in meta.get("devices") or []
-                if isinstance(d.get("name"), str)
-            }
-        )
-        return cls(params, tolerances, devices, meta.get("journal_rows"))
+        listed = [] if meta.get("merged_from") else meta.get("devices") or []
+        backends = {str(d.get("id")): d.get("backend") for d in listed}
+        devices = {
+            str(d.get("id")): d["name"]
+            for d in listed
+            if isinstance(d.get("name"), str) and len(hosts) < 2
+        }
+        return cls(params, tolerances, devices, meta.get("journal_rows"), backends, names)
 
     def contradicted(self, row: dict[str, Any]) -> str | None:
-        """Why an ok row cannot have passed its check: an error above the tolerance
+        """Why a row cannot be one of the run's: a kernel it did not run, a device
+        it does not list or of another backend; or, ok, an error above the tolerance
         its kernel is checked to at its precision."""
+        if self.kernels is not None and row["kernel"] not in self.kernels:
+            return f"'kernel' is {row['kernel']!r}, which is none of the run's in {METADATA}"
+        device = row["device_id"]
+        if self.backends and device not in self.backends:
+            return (
+                f"'device_id' is {device!r}, a device {METADATA} does not list; one of "
+                f"{', '.join(self.backends)} is accepted"
+            )
+        listed = self.backends.get(device)
+        if isinstance(listed, str) and row["backend"] != listed:
+            return (
+                f"'backend' is {row['backend']!r}, but {METADATA} lists {device} as a "
+                f"{listed} device"
+            )
         error = row.get("max_rel_error")
         tolerance = self.tolerances.get(row["kernel"], {}).get(row.get("precision"))
         if row["status"] != "ok" or not isinstance(error, (int, float)):
@@ -1225,4 +1260,16 @@ def read_metadata(run_dir: Path) -> dict[str, Any]:
             raise RunFolderError(
                 f"{path}:{line}: {key!r} is {_shown(meta[key])}; {shape} is accepted"
             )
+    listed = [(d.get("host"), d.get("id")) for d in meta.get("devices") or []]
+    twice = next((d for i, d in enumerate(listed) if d in listed[:i]), None)
+    if twice is not None:
+        # Rows are labelled by a device's id: which of the two is theirs cannot be told.
+        given = [
+            m.start() for m in re.finditer(rf'"id"\s*:\s*{re.escape(json.dumps(twice[1]))}', text)
+        ]
+        line = text[: given[-1]].count("\n") + 1 if len(given) > 1 else 1
+        raise RunFolderError(
+            f"{path}:{line}: 'devices' lists device {twice[1]!r} twice; a list of each "
+            "device once is accepted"
+        )
     return meta

@@ -154,6 +154,9 @@ def expand(path: Path, _seen: tuple[Path, ...] = ()) -> Expanded:
         raise ValueError(f"an include cycle: {chain}")
     lines: list[str] = []
     origin: list[tuple[str, int]] = []
+    if (path.exists() or path.is_symlink()) and not path.is_file():
+        # A device or pipe would be read for ever (/dev/zero until memory runs out).
+        raise ValueError(f"{path.name} is {_kind(path)}, where a source file is expected")
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -168,6 +171,12 @@ def expand(path: Path, _seen: tuple[Path, ...] = ()) -> Expanded:
         raise ValueError(f"{path.name}:{line}: not UTF-8 text") from None
     dead: list[bool] = []  # per open conditional: whether it is an ``#if 0`` group
     for number, line in enumerate(lines_of(whole), 1):
+        if _RENUMBER.match(line):
+            raise ValueError(
+                f"{path.name}:{number}: {line.strip()!r}: a #line directive renumbers the "
+                "lines the harness numbers itself (compiler messages, mutants); a source "
+                "without one is accepted"
+            )
         _follow_if_0(line, dead)
         match = _INCLUDE.match(line)
         if match and not any(dead):
@@ -196,6 +205,8 @@ def _follow_if_0(line: str, dead: list[bool]) -> None:
         dead.pop()
 
 
+#: A ``#line`` directive, or the ``# 12 "file"`` marker a preprocessor writes.
+_RENUMBER = re.compile(r"^\s*#\s*(line\b|\d)")
 #: ``#if 0``, with nothing after but a comment.
 _IF_0 = re.compile(r"^\s*#\s*if\s+0\s*(?://.*|/\*.*)?$")
 #: A conditional directive, with the macro an #ifdef or #ifndef names.

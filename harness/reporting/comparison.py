@@ -207,13 +207,22 @@ def compare(
     base_keys, new_keys, notes = match_devices(
         devices_of(base, base_devices), devices_of(new, new_devices)
     )
-    for name, frame in (("base", base), ("new", new)):
-        hosts = frame["host"].dropna().nunique() if "host" in frame else 0
-        if hosts > 1:
-            notes.append(
-                f"the {name} run holds {hosts} hosts' rows (a merged run): of a case measured "
-                "on more than one, the last is compared; compare its source runs for the others"
-            )
+    # A merged run (a cluster's nodes) holds a case once per host: each is matched
+    # with the other run's row of that host, not one host's for all.
+    held = {
+        name: frame["host"].dropna().nunique() if "host" in frame else 0
+        for name, frame in (("base", base), ("new", new))
+    }
+    by_host = max(held.values()) > 1
+    if by_host:
+        keys.append("host")
+        several = " and ".join(
+            f"the {name} run holds {n} hosts' rows" for name, n in held.items() if n > 1
+        )
+        notes.append(
+            f"{several} (merged): rows are matched by host too, a host's rows with the other "
+            "run's rows of that host"
+        )
     base, new = _keyed(base, extras, keys, base_keys), _keyed(new, extras, keys, new_keys)
     merged = base.merge(
         new, on=keys, how="outer", suffixes=("_base", "_new"), indicator=True, sort=False
@@ -231,12 +240,13 @@ def compare(
         ids = [
             i for i in dict.fromkeys([b.get("device_id"), n.get("device_id")]) if isinstance(i, str)
         ]
+        at = f" @{row['host']}" if by_host else ""
         device_b, device_n = b.get("device"), n.get("device")
         out.append(
             {
                 "kernel": row["kernel"],
                 "backend": row["backend"],
-                "device_id": "->".join(ids),
+                "device_id": "->".join(ids) + at,
                 "precision": row["precision"],
                 "size": row["size"],
                 **{c: row[c] for c in extras},
@@ -270,6 +280,8 @@ def _keyed(
         frame[column] = frame[column].fillna("").astype(str) if column in frame else ""
     frame["size"] = frame["size"].astype("Int64")
     frame["_device"] = frame["device_id"].map(devices)
+    if "host" in keys:
+        frame["host"] = frame["host"].fillna("").astype(str)
     keep = [*keys, "device_id", "device", "status", "time_median_s", "time_min_s", "time_std_s"]
     return frame[keep].drop_duplicates(keys, keep="last")
 

@@ -13,6 +13,7 @@ mean, min and max are that mean, and ``samples`` is empty.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import csv
 import hashlib
@@ -39,6 +40,7 @@ GPU_VARIANTS = ("Cuda", "Hip", "Sycl", "OpenMPTarget")
 COUNTS = ("Problem size", "Reps", "BytesMoved/rep", "FLOPS/rep", "BytesAllocated/rep")
 ACCEPTED_COUNT = f"a whole number from 0 to {results.MAX_COUNT:g} is accepted"
 TIME = "Mean time per rep"
+TIME_IN_SECONDS = f"{TIME} (sec.)"
 #: The columns each table needs, by the start of their names.
 NEEDS = {
     RUN_DATA: ("Kernel", "Variant", "Tuning", "Checksum", TIME),
@@ -61,6 +63,11 @@ def _lines(path: Path) -> list[tuple[int, str]]:
         raw = path.read_bytes()
     except OSError as exc:
         raise UsageError(f"{path}: cannot read it ({exc.strerror})") from None
+    # A file saved by an editor that marks UTF-8 begins with a byte-order mark, and
+    # one saved with old Mac line ends has carriage returns alone between its lines.
+    raw = raw.removeprefix(codecs.BOM_UTF8)
+    if b"\r" in raw and b"\n" not in raw:
+        raw = raw.replace(b"\r", b"\n")
     lines = []
     for number, line in enumerate(raw.split(b"\n"), 1):
         try:
@@ -87,6 +94,18 @@ def _table(path: Path) -> list[tuple[int, dict[str, str] | str]]:
         raise UsageError(
             f"{path}:{number}: the header has no {', '.join(missing)} column; a header "
             f"naming {', '.join(needed)} is accepted"
+        )
+    twice = next((h for i, h in enumerate(header) if h in header[:i]), None)
+    if twice is not None:
+        raise UsageError(
+            f"{path}:{number}: the header names column {twice!r} twice, so which of its "
+            "cells is meant cannot be told; a header naming each column once is accepted"
+        )
+    unit = next((h for h in header if h.startswith(TIME)), TIME)
+    if unit not in (TIME, TIME_IN_SECONDS):
+        raise UsageError(
+            f"{path}:{number}: the time column is {unit!r}; {TIME_IN_SECONDS!r}, the time "
+            "in seconds that raja-perf.exe writes, is accepted"
         )
     rows: list[tuple[int, dict[str, str] | str]] = []
     for number, text in lines[start + 1 :]:
@@ -120,6 +139,11 @@ def _column(row: dict[str, str], start: str) -> str:
 
 
 def _number(text: str) -> float | None:
+    """A cell's number as raja-perf.exe writes numbers, or None: Python's float()
+    also takes digit separators (``1_0``) and other scripts' digits, which no
+    output of it holds."""
+    if not text.isascii() or "_" in text:
+        return None
     try:
         value = float(text)
     except ValueError:
@@ -240,6 +264,12 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         kernel, variant, tuning = (_column(data, c) for c in ("Kernel", "Variant", "Tuning"))
         if not (kernel and variant and tuning):
             _warn(path, number, "no kernel, variant or tuning: skipped")
+            continue
+        odd = next((c for c in (variant, tuning) if "-" in c or len(c.split()) > 1), None)
+        if odd is not None:
+            # Devices are named "variant tuning" and checksums "variant-tuning": a cell
+            # holding either would name another variant-tuning's device.
+            _warn(path, number, f"variant or tuning {odd!r} holds a space or '-': skipped")
             continue
         key = (kernel, variant, tuning)
         if key in seen:
@@ -369,6 +399,9 @@ def _problem(row: dict[str, Any], data: dict[str, str]) -> str | None:
     checked = _column(data, "Checksum")
     if checked not in CHECKED:
         return f"'Checksum' is {checked!r}; 'PASSED', 'FAILED' or {NOT_RUN!r} is accepted"
+    if checked == NOT_RUN and text != NOT_RUN:
+        # raja-perf.exe checks every variant it times: a time without a check is no run's.
+        return f"'Checksum' is {NOT_RUN!r} beside a time; a timed row says PASSED or FAILED"
     size = _column(data, "Problem size")
     if size and _count(size) is None:
         return f"'Problem size' is {size!r}; {ACCEPTED_COUNT}"
