@@ -11,7 +11,6 @@ alone.
 from __future__ import annotations
 
 import fnmatch
-import itertools
 import json
 import os
 import shutil
@@ -196,26 +195,13 @@ def copy_run(folder: Path, parent: Path) -> Path:
 
 
 def another_run(copy: Path) -> Path:
-    """A copied run folder made another run: its own id and start, and its journal's
-    rows written compactly (the same rows in other bytes: a run whose journal is
-    another's to the byte is that run)."""
+    """A copied run folder made another run: its own id and start."""
     path = copy / "metadata.json"
     if path.is_file():
         meta = json.loads(path.read_text())
         meta.update(run_id=uuid.uuid4().hex, start=f"0{meta.get('start')}")
         path.write_text(json.dumps(meta, indent=2))
-    journal = copy / "journal.jsonl"
-    if journal.is_file() and not journal.is_symlink():
-        lines = journal.read_bytes().splitlines(keepends=True)
-        if lines:
-            # Spaces after its first row, a number no other copy has: JSON's blank.
-            lines[0] = lines[0].rstrip(b"\r\n") + b" " * next(_COPIES) + b"\n"
-        journal.write_bytes(b"".join(lines))
     return copy
-
-
-#: How many spaces the next copy's journal gets after its first row.
-_COPIES = itertools.count(1)
 
 
 def cut_journal(run: Path, keep: int) -> Path:

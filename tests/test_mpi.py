@@ -242,3 +242,17 @@ def test_a_stopped_rank_0_ends_the_job_and_an_mpi_resume_finishes_it(tmp_path: P
         for r in range(RANKS)
     }
     assert all(r["status"] == "ok" for r in rows)
+
+
+def test_a_sigterm_to_one_rank_ends_the_run_interrupted(tmp_path: Path) -> None:
+    """SIGTERM to rank 1 alone: it said 'interrupted' and hung, and rank 0 recorded
+    its rows from then on as errors of a lost rank, the run not interrupted."""
+    job, folder, pids = _start_stream_job(tmp_path)
+    os.kill(pids[1], signal.SIGTERM)
+    stderr = _finish(job, pids)
+    assert job.returncode != 0, stderr[-3000:]
+    meta = results.read_metadata(folder)
+    assert meta["interrupted"] is True, stderr[-3000:]
+    rows = results.read_journal(folder)
+    assert all(r["status"] == "ok" for r in rows), [r["reason"] for r in rows]
+    assert f"mpirun -n {RANKS} harness run --resume {folder}" in stderr

@@ -615,3 +615,48 @@ def test_a_signal_while_python_exits_is_ignored(tmp_path: Path) -> None:
     )
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_last_row_without_its_newline_is_kept_by_a_resume(tmp_path: Path) -> None:
+    """A journal whose last, whole row lacked only its newline: the resume counted
+    the row done, then cut it as a torn line, and rewrote the count to match."""
+    run = _quick_run(tmp_path)
+    journal = run / "journal.jsonl"
+    journal.write_bytes(journal.read_bytes().rstrip(b"\n"))
+    meta = json.loads((run / "metadata.json").read_text())
+    meta["interrupted"] = True
+    (run / "metadata.json").write_text(json.dumps(meta))
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert [r["kernel"] for r in _rows(run)] == ["Stream_TRIAD", "Basic_DAXPY"]
+    assert _warnings(proc.stderr) == []
+
+
+def test_a_resume_counts_no_row_its_options_do_not_plan(tmp_path: Path) -> None:
+    """A journal row of a size the run never asked for was counted among the rows done."""
+    run = _quick_run(tmp_path)
+    rows = _rows(run)
+    _write_rows(run, [rows[0], dict(rows[0], size=2000)])
+    meta = json.loads((run / "metadata.json").read_text())
+    meta.update(interrupted=True, journal_rows=2)
+    (run / "metadata.json").write_text(json.dumps(meta))
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        f"warning: {run / 'journal.jsonl'}:2: a row the run's options do not plan "
+        "(Stream_TRIAD f64 n=2000 on cpu:0; 1 such row(s)): not counted as done"
+    ) in proc.stderr.splitlines()
+    assert f"resuming {run}: 1 rows done" in proc.stderr.splitlines()
+    assert [(r["kernel"], r["size"]) for r in _rows(run)][-1] == ("Basic_DAXPY", 1000)
+
+
+@pytest.mark.parametrize("value", ["-inf", "-1e3", "-nan"])
+def test_a_negative_value_argparse_took_for_an_option_is_named(value: str) -> None:
+    """--threshold -inf was 'expected one argument', naming neither the value nor what
+    is accepted, where --threshold=-inf named both."""
+    proc = harness("compare", "a", "b", "--threshold", value)
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"argument --threshold: {value!r}: give a percentage between 0 and 100 (see 'harness "
+        "compare --help')"
+    )

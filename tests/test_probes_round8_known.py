@@ -251,6 +251,8 @@ def test_a_device_index_of_other_digits_is_compared_without_a_traceback(
     run = copy_run(two_runs[0], tmp_path)
     journal = run / results.JOURNAL
     journal.write_text(journal.read_text().replace('"device_id": "cpu:0"', '"device_id": "cpu:²"'))
+    path = run / results.METADATA
+    path.write_text(path.read_text().replace('"id": "cpu:0"', '"id": "cpu:²"'))
     proc = harness("compare", str(two_runs[1]), str(run))
     assert "Traceback" not in proc.stderr
     assert proc.returncode == 0, proc.stderr

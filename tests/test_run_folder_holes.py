@@ -479,8 +479,16 @@ def test_show_of_a_read_only_folder_reads_it_and_writes_nothing(
         (lambda t: "42\n", 1, "a JSON number, not an object"),
         (lambda t: t[: len(t) // 2], None, "not valid JSON"),
         (lambda t: t.replace('"host": {', '"host": "\xff", "x": {'), None, "not UTF-8 text"),
-        (lambda t: t.replace('"devices": [', '"devices": 5, "was": ['), None, "'devices' should"),
-        (lambda t: t.replace('"options": {', '"options": [], "was": {'), None, "'options' should"),
+        (
+            lambda t: t.replace('"devices": [', '"devices": 5, "was": ['),
+            None,
+            "'devices' is 5; a list",
+        ),
+        (
+            lambda t: t.replace('"options": {', '"options": [], "was": {'),
+            None,
+            "'options' is []; an object",
+        ),
     ],
     ids=["list", "number", "truncated", "not-utf8", "devices-number", "options-list"],
 )

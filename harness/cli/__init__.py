@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import errno
 import os
+import re
 import signal
 import sys
 import threading
@@ -83,6 +84,10 @@ class _StoreOnce(argparse._StoreAction):
         super().__call__(parser, namespace, values, option_string)
 
 
+#: A word that is a negative number (or -inf, -nan), as a value, not an option.
+_NEGATIVE = re.compile(r"^-(inf(inity)?|nan|\d+\.?\d*(e[-+]?\d+)?|\.\d+(e[-+]?\d+)?)$", re.I)
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line, ``harness: error: ...``,
     and which refuses a single-valued option given twice (`_StoreOnce`)."""
@@ -94,6 +99,10 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self.register("action", None, _StoreOnce)
         self.register("action", "store", _StoreOnce)
+        # What argparse takes as a negative number, not an option: its own -1 and -.5,
+        # and -inf, -nan and -1e3 too, which it took for options ("expected one
+        # argument"), so that an option's own check names the value.
+        self._negative_number_matcher = _NEGATIVE
 
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None

@@ -94,6 +94,36 @@ def run_command(args: argparse.Namespace, bar: bool | None = None) -> tuple[int,
         # leave the others waiting for it for ever: this rank's end ends the job.
         print(f"harness: error: {exc}", file=sys.stderr, flush=True)
         ranks.end_job(2)
+    except ranks.PlanLost as exc:
+        assert world is not None
+        print(
+            f"harness: error: rank {exc} fell silent while the ranks planned (nothing heard "
+            f"from it for {world.lost_after:g} s: stopped, killed or hung); nothing was run",
+            file=sys.stderr,
+            flush=True,
+        )
+        ranks.end_job(1)
+    except ranks.RankLost:
+        assert world is not None
+        print(
+            f"rank {world.rank}: rank 0 fell silent while the ranks planned (nothing heard "
+            f"from it for {world.lost_after:g} s); nothing was run",
+            file=sys.stderr,
+            flush=True,
+        )
+        ranks.end_job(1)
+    except KeyboardInterrupt:
+        if world is None:
+            raise
+        print(
+            f"harness run: rank {world.rank} interrupted; what it was writing may be incomplete",
+            file=sys.stderr,
+            flush=True,
+        )
+        # Rank 0 ends the run as interrupted and tells the others, which wait for it.
+        if world.rank == 0:
+            world.release(130)
+        world.interrupted()
 
 
 def _run_command(
@@ -110,6 +140,9 @@ def _run_command(
                 held.enter_context(results.lock(args.resume))
                 meta = saved_run(args.resume)
             saved = meta.get("options", {})
+            if world is not None:
+                # Heartbeats from here on: a rank lost while the ranks plan ends the job.
+                world.start(args.lost_after)
             if world is not None and args.resume:
                 saved = world.bcast(saved)
             if args.in_process or saved.get("in_process"):
@@ -169,6 +202,15 @@ class _AllRun(_Stop):
         if not self.received:
             name = "interrupt" if signum == signal.SIGINT else signal.Signals(signum).name
             print(f"\n{name}: every row has run; ending the run", file=sys.stderr, flush=True)
+        self.received.append(signum)
+
+
+class _Ending(_Stop):
+    """The stop signals while an interrupted MPI run writes its end: the same stop
+    again (mpirun forwards the job's signal to ranks that had it already), noted
+    only. Raised there, it left the run with no end and not marked interrupted."""
+
+    def __call__(self, signum: int, frame: Any) -> None:
         self.received.append(signum)
 
 
@@ -439,12 +481,20 @@ def _execute_ranks(
     with the other ranks, gathered by rank 0 into the one run folder. A resume
     (``saved``: the run's metadata, in rank 0) runs, in step, every row some rank
     lacks, and keeps each rank's only where it lacked it."""
+    made = None
     if args.resume:
         run_dir, meta, tasks = _resumed_rank(args, saved, executor, world)
     else:
         made, meta, tasks = new_run(args, executor.catalogs, world)
-        run_dir = Path(world.bcast(str(made) if made else ""))
-    planned = world.gather((tasks, meta["devices"], world.host, os.getpid()))
+    try:
+        if not args.resume:
+            run_dir = Path(world.bcast(str(made) if made else ""))
+        planned = world.gather((tasks, meta["devices"], world.host, os.getpid()))
+    except ranks.PlanLost:
+        # Nothing was run: the new folder holds nothing worth keeping.
+        if made is not None:
+            results.discard(made)
+        raise
     problem = None
     journal = None
     steps = list(range(len(tasks)))
@@ -491,7 +541,6 @@ def _execute_ranks(
     finished = 0
     lost: dict[int, str] = {}
     hosts = [host for _, _, host, _ in planned] if planned else []
-    world.start(args.lost_after)
     try:
         for index in steps:
             task = tasks[index]
@@ -535,14 +584,15 @@ def _execute_ranks(
         if journal is None or progress is None:
             raise
         if finished < progress.total:
-            _end_ranks_run(run_dir, meta, journal, progress, interrupted=True)
-            print(
-                f"interrupted: {finished} of {progress.total} rows run; continue with: "
-                f"mpirun -n {world.size} harness run --resume {run_dir}",
-                file=sys.stderr,
-            )
-            # The other ranks took the signal too, or hear no more from this one.
-            ranks.end_job(130)
+            with _handling(_Ending()):
+                _end_ranks_run(run_dir, meta, journal, progress, interrupted=True)
+                print(
+                    f"interrupted: {finished} of {progress.total} rows run; continue with: "
+                    f"mpirun -n {world.size} harness run --resume {run_dir}",
+                    file=sys.stderr,
+                )
+                # The other ranks took the signal too, or wait for this one's word.
+                world.release(130)
     with _handling(_AllRun()):
         status = 0
         if journal is not None and progress is not None:
@@ -569,10 +619,13 @@ def _end_ranks_run(
     meta["interrupted"] = interrupted
     rows = results.read_journal(run_dir)
     meta["journal_rows"] = len(rows)
+    # The run's end first: mpirun kills its ranks at a second SIGTERM, which may come
+    # while the table below is made.
+    with results.writing(run_dir):
+        results.write_json(run_dir / results.METADATA, meta)
     summary = table.format_rows(rows, suite.PARAMS)
     summary += "\n\n" + table.across_ranks(rows, suite.PARAMS)
     with results.writing(run_dir):
-        results.write_json(run_dir / results.METADATA, meta)
         results.finish(run_dir, summary)
     return rows, summary
 

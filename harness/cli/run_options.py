@@ -343,7 +343,7 @@ def _process(run: argparse.ArgumentParser) -> None:
         help="under mpirun: a rank not heard from for this long (it crashed, was killed or "
         "hangs) is lost, and its rows from then on are error rows while the other ranks go "
         f"on (default {ranks.LOST_AFTER_S:g}; Open MPI's mpirun needs --enable-recovery to "
-        "let them)",
+        "let them); one lost while the ranks plan ends the job",
     )
     run.add_argument(
         "--in-process",

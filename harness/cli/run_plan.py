@@ -717,7 +717,7 @@ def resumed_run(
 ) -> tuple[Path, dict[str, Any], list[Task]]:
     run_dir = args.resume
     asked = meta["options"].get("partitions", ())
-    done = {row_key(r, asked) for r in results.read_journal(run_dir)}
+    found = [(number, row, row_key(row, asked)) for number, row in results.read_numbered(run_dir)]
     ignored = _ignored_options(args)
     if ignored:
         print(
@@ -742,6 +742,19 @@ def resumed_run(
     )
     _check_sources(options.sources, kernels, devices)
     tasks = plan(kernels, devices, options)
+    planned = {task_key(t) for t in tasks}
+    foreign = [(number, row) for number, row, key in found if key not in planned]
+    if foreign:
+        # Rows the run's own options never make (a size or precision it did not ask for,
+        # a journal joined or edited by hand) are no part of what it finishes.
+        number, row = foreign[0]
+        print(
+            f"warning: {run_dir / results.JOURNAL}:{number}: a row the run's options do not "
+            f"plan ({row['kernel']} {row.get('precision')} n={row.get('size')} on "
+            f"{row['device_id']}; {len(foreign)} such row(s)): not counted as done",
+            file=sys.stderr,
+        )
+    done = {key for _, _, key in found} & planned
     meta.setdefault("resumed", []).append(metadata.now())
     print(f"resuming {run_dir}: {len(done)} rows done", file=sys.stderr)
     return run_dir, meta, [t for t in tasks if task_key(t) not in done]

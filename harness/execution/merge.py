@@ -16,7 +16,6 @@ the new folder appears only once it is complete.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -50,13 +49,12 @@ def _marks(meta: dict[str, Any], path: str, folder: Path | None = None) -> set[t
     its machine, command, start and end (a copy whose id was taken out is still
     the run, as is one written before ids), where it was imported, the hash of
     what it was imported from (imported twice, it is one run), and for a ``folder``
-    at hand, its journal's bytes (no two runs time alike to the last digit: a
-    journal linked or copied from another run is that run's)."""
+    at hand, its journal file (one linked from another run folder is that run's)."""
     marks = {("path", path)}
-    journal = folder / results.JOURNAL if folder is not None else None
     with contextlib.suppress(OSError):
-        if journal is not None and journal.stat().st_size:
-            marks.add(("journal", hashlib.sha256(journal.read_bytes()).hexdigest()))
+        if folder is not None:
+            found = (folder / results.JOURNAL).stat()
+            marks.add(("journal", f"{found.st_dev}:{found.st_ino}"))
     if meta.get("run_id"):
         marks.add(("id", str(meta["run_id"])))
     if meta.get("start"):

@@ -28,6 +28,7 @@ exits 0 whatever its ranks return.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -54,14 +55,23 @@ PAUSE_S, MAX_PAUSE_S = 0.001, 0.02
 #: Seconds between two looks of a waiting rank after which it takes itself to
 #: have not run in between (a look is due every MAX_PAUSE_S).
 MISSED_S = 2 * BEAT_S
-#: Message tags: a heartbeat, ready for the next row, go, a row, the run's end.
-_BEAT, _READY, _GO, _ROW, _DONE = range(1, 6)
+#: Message tags: a heartbeat, ready for the next row, go, a row, the run's end, what
+#: the ranks share while they plan, and a rank's interruption.
+_BEAT, _READY, _GO, _ROW, _DONE, _SHARE, _STOP = range(1, 8)
 #: Process names of Open MPI's launchers, which end their job on SIGTERM.
 LAUNCHERS = ("mpirun", "mpiexec", "orterun", "orted", "prterun", "prted")
 
 
 class RankLost(Exception):
     """Rank 0, which writes the run folder, fell silent."""
+
+
+class PlanLost(Exception):
+    """Ranks fell silent while the ranks planned, before any row: nothing to keep."""
+
+    def __init__(self, lost: set[int]) -> None:
+        super().__init__(", ".join(map(str, sorted(lost))))
+        self.lost = lost
 
 
 @dataclass
@@ -83,14 +93,33 @@ class World:
     #: Sends of the main thread that were never taken (their receiver was lost).
     _unsent: list[Any] = field(default_factory=list)
     _stop: threading.Event = field(default_factory=threading.Event)
+    #: Set once this rank ends the job: another rank's interruption changes nothing.
+    _ending: bool = False
 
     def bcast(self, value: Any) -> Any:
-        """Rank 0's value, in every rank."""
-        return self.comm.bcast(value, root=0)
+        """Rank 0's value, in every rank: by messages, so that a rank lost while
+        the ranks plan (stopped, killed) ends the job rather than hanging it in a
+        collective (`PlanLost` in rank 0, `RankLost` in the others)."""
+        if self.rank != 0:
+            got, lost = self._await(_SHARE, {0})
+            if lost:
+                raise RankLost
+            return got[0]
+        lost = {peer for peer in sorted(self.live) if not self._send(value, peer, _SHARE)}
+        if lost:
+            raise PlanLost(lost)
+        return value
 
     def gather(self, value: Any) -> list[Any] | None:
-        """Every rank's value, by rank, in rank 0 (None elsewhere)."""
-        return self.comm.gather(value, root=0)
+        """Every rank's value, by rank, in rank 0 (None elsewhere), as `bcast`."""
+        if self.rank != 0:
+            if not self._send(value, 0, _SHARE):
+                raise RankLost
+            return None
+        got, lost = self._await(_SHARE, set(self.live))
+        if lost:
+            raise PlanLost(lost)
+        return [value, *(got[peer] for peer in range(1, self.size))]
 
     def start(self, lost_after: float) -> None:
         """From here on, meet by messages and heartbeats (see the module's text).
@@ -108,6 +137,9 @@ class World:
         threading.Thread(target=self._beat, name="mpi-heartbeat", daemon=True).start()
 
     def _beat(self) -> None:
+        # Ctrl-C and SIGTERM sent to the process go to the main thread: taken here,
+        # they waited for its blocking call (a row's measuring) to end.
+        _block_stop_signals()
         while not self._stop.is_set():
             for peer in list(self.live):
                 self._sent.append(self.comm.isend(None, dest=peer, tag=_BEAT))
@@ -128,6 +160,11 @@ class World:
             source, tag = status.Get_source(), status.Get_tag()
             message = self.comm.recv(source=source, tag=tag)
             self._seen[source] = time.monotonic()
+            if tag == _STOP and self.rank == 0 and not self._ending:
+                # Another rank took Ctrl-C or SIGTERM alone: the run stops as if
+                # this one had, so that its rows end interrupted, not failed.
+                self.live.discard(source)
+                raise KeyboardInterrupt
             if tag != _BEAT:
                 self._inbox[(source, tag)].append(message)
 
@@ -210,11 +247,32 @@ class World:
         got, lost = self._await(_ROW, set(self.live))
         return {0: row, **got}, lost
 
+    def interrupted(self) -> NoReturn:
+        """End a rank but 0 that took Ctrl-C or SIGTERM: rank 0 is told, and it ends
+        the run as interrupted; this rank waits for its word (or for it to fall
+        silent), so that mpirun, which stops the job as this process exits, stops
+        no rank while rank 0 writes the run's end."""
+        if self._send(None, 0, _STOP):
+            with contextlib.suppress(KeyboardInterrupt):
+                self._await(_DONE, {0})
+        self.stop()
+        end_job(130)
+
+    def release(self, status: int) -> NoReturn:
+        """Rank 0's end of an interrupted run: the other ranks still heard from are
+        told (`interrupted`), then the job ends with ``status``."""
+        self._ending = True
+        for peer in sorted(self.live):
+            self._send((status, True), peer, _DONE)
+        self.stop()
+        end_job(status)
+
     def finish(self, status: int) -> int:
         """Rank 0's exit status, in every rank still live. Where a rank was lost,
         this process ends here (MPI_Finalize would wait for the lost rank for
         ever), and so does the job (`end_job`); one that failed under Open MPI's
         recovery mode is ended too, so that mpirun's own status says so."""
+        self._ending = True
         if self.rank == 0:
             abandoned = len(self.live) < self.size - 1
             for peer in sorted(self.live):
@@ -226,6 +284,16 @@ class World:
         if abandoned or (status and _recovering() and self.rank == 0):
             end_job(status)
         return status
+
+
+#: The signals that stop a run.
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def _block_stop_signals() -> None:
+    """Block the stop signals in this thread."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
 
 
 def _recovering() -> bool:

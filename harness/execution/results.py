@@ -548,8 +548,8 @@ class Journal:
 
     def __init__(self, run_dir: Path) -> None:
         self.path = run_dir / JOURNAL
-        _drop_torn_tail(self.path)
-        _drop_torn_tail(run_dir / SAMPLES)
+        _drop_torn_tail(self.path, parse_row)
+        _drop_torn_tail(run_dir / SAMPLES, _parse_samples)
         self._rows = self.path.read_bytes().count(b"\n") if self.path.exists() else 0
         self._file = self.path.open("a", encoding="utf-8")
         self._samples = (run_dir / SAMPLES).open("a", encoding="utf-8")
@@ -650,14 +650,23 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _drop_torn_tail(path: Path) -> None:
-    """Cut a last line that a crash left half-written, so appends start clean."""
+def _drop_torn_tail(path: Path, whole: Callable[[bytes], object]) -> None:
+    """Cut a last line that a crash left half-written, so appends start clean; one
+    that ``whole`` reads (a row whose newline alone is missing, as an editor can
+    leave it) is ended instead: it was read as a row, and a resume counts it done."""
     if not path.exists():
         return
     with path.open("rb+") as f:
         data = f.read()
-        if data and not data.endswith(b"\n"):
+        if not data or data.endswith(b"\n"):
+            return
+        tail = data[data.rfind(b"\n") + 1 :]
+        try:
+            whole(tail)
+        except ValueError:
             f.truncate(data.rfind(b"\n") + 1)
+        else:
+            f.write(b"\n")
 
 
 def _plain(value: Any) -> Any:

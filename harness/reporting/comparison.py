@@ -207,13 +207,21 @@ def compare(
     base_keys, new_keys, notes = match_devices(
         devices_of(base, base_devices), devices_of(new, new_devices)
     )
-    # A merged run (a cluster's nodes) holds a case once per host: each is matched
-    # with the other run's row of that host, not one host's for all.
-    held = {
-        name: frame["host"].dropna().nunique() if "host" in frame else 0
+    # A merged run (a cluster's nodes) holds a case once per host: where the other
+    # run has rows of those hosts too, each is matched with its own host's.
+    hosts = {
+        name: set(frame["host"].dropna().astype(str)) if "host" in frame else set()
         for name, frame in (("base", base), ("new", new))
     }
-    by_host = max(held.values()) > 1
+    held = {name: len(found) for name, found in hosts.items()}
+    by_host = max(held.values()) > 1 and bool(hosts["base"] & hosts["new"])
+    if max(held.values()) > 1 and not by_host:
+        several = " and ".join(f"the {n} run" for n, count in held.items() if count > 1)
+        notes.append(
+            f"{several} holds rows of several hosts (merged), none of them the other's: "
+            "of a case measured on more than one, the last is compared; compare its source "
+            "runs for the others"
+        )
     if by_host:
         keys.append("host")
         several = " and ".join(
