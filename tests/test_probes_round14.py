@@ -41,22 +41,29 @@ def _warnings(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if line.startswith("warning: ")]
 
 
+def _shown_edited(run: Path, kernel: str, values: dict[str, object]) -> tuple[int, list[str]]:
+    """``harness show`` of the run once its row of ``kernel`` has ``values``: that row's
+    line number and the warnings show gave (it exits 0)."""
+    rows = _rows(run)
+    number = next(i for i, r in enumerate(rows, 1) if r["kernel"] == kernel)
+    rows[number - 1].update(values)
+    _write_rows(run, rows)
+    proc = harness("show", str(run))
+    assert proc.returncode == 0, proc.stderr
+    return number, _warnings(proc.stderr)
+
+
 def test_an_ok_row_over_its_kernels_tolerance_is_damage(tmp_path: Path) -> None:
     """A row whose error was 0.5, a hundred thousand times Basic_DAXPY's tolerance
     at f64, was shown and compared as ok."""
     run = _quick_run(tmp_path)
-    rows = _rows(run)
-    daxpy = next(i for i, r in enumerate(rows) if r["kernel"] == "Basic_DAXPY")
-    rows[daxpy]["max_rel_error"] = 0.5
-    _write_rows(run, rows)
-    proc = harness("show", str(run))
-    assert proc.returncode == 0, proc.stderr
-    assert _warnings(proc.stderr) == [
-        f"warning: {run / 'journal.jsonl'}:{daxpy + 1}: skipped a damaged row: 'status' is "
+    number, warned = _shown_edited(run, "Basic_DAXPY", {"max_rel_error": 0.5})
+    assert warned == [
+        f"warning: {run / 'journal.jsonl'}:{number}: skipped a damaged row: 'status' is "
         "'ok', but its 'max_rel_error' (0.5) is above the tolerance of Basic_DAXPY at f64 "
         "(1e-10) in metadata.json; a row that passed its check is within it"
     ]
-    assert "Basic_DAXPY" not in proc.stdout
+    assert "Basic_DAXPY" not in (run / "results.csv").read_text()
 
 
 def test_a_kernel_with_its_own_check_keeps_an_error_its_check_allows(tmp_path: Path) -> None:
@@ -69,13 +76,8 @@ def test_a_kernel_with_its_own_check_keeps_an_error_its_check_allows(tmp_path: P
     run = run_folder(out)
     meta = json.loads((run / "metadata.json").read_text())
     assert meta["kernels"]["Demo_MANDELBROT"]["own_check"] is True
-    rows = _rows(run)
-    rows[0]["max_rel_error"] = 0.005
-    _write_rows(run, rows)
-    proc = harness("show", str(run))
-    assert proc.returncode == 0, proc.stderr
-    assert _warnings(proc.stderr) == []
-    assert "Demo_MANDELBROT" in proc.stdout
+    assert _shown_edited(run, "Demo_MANDELBROT", {"max_rel_error": 0.005}) == (1, [])
+    assert "Demo_MANDELBROT" in (run / "results.csv").read_text()
 
 
 @pytest.mark.parametrize(
@@ -90,14 +92,10 @@ def test_a_mode_no_run_measures_in_is_damage(
 ) -> None:
     """A row of cache 'lukewarm' or transfers 'teleport' was read as a mode of its own."""
     run = _quick_run(tmp_path)
-    rows = _rows(run)
-    rows[1][key] = value
-    _write_rows(run, rows)
-    proc = harness("show", str(run))
-    assert proc.returncode == 0, proc.stderr
-    assert _warnings(proc.stderr) == [
-        f"warning: {run / 'journal.jsonl'}:2: skipped a torn or corrupt line: {key!r} is "
-        f"{value!r}; one of {accepted} is accepted"
+    number, warned = _shown_edited(run, "Basic_DAXPY", {key: value})
+    assert warned == [
+        f"warning: {run / 'journal.jsonl'}:{number}: skipped a torn or corrupt line: {key!r} "
+        f"is {value!r}; one of {accepted} is accepted"
     ]
 
 
@@ -105,16 +103,12 @@ def test_a_row_naming_another_device_than_the_metadata_is_named(tmp_path: Path) 
     """A row whose device name was not the metadata's for its id was labelled with the
     metadata's device's kind and peaks without a word."""
     run = _quick_run(tmp_path)
-    rows = _rows(run)
-    listed = rows[0]["device"]
-    rows[0]["device"] = "NVIDIA H200"
-    _write_rows(run, rows)
-    proc = harness("show", str(run))
-    assert proc.returncode == 0, proc.stderr
-    assert _warnings(proc.stderr) == [
-        f"warning: {run / 'journal.jsonl'}:1: the row names device cpu:0 'NVIDIA H200', but "
-        f"metadata.json names it {listed!r}; it is read as the journal gives it, its kind and "
-        "peaks as metadata.json gives them"
+    listed = _rows(run)[0]["device"]
+    number, warned = _shown_edited(run, "Stream_TRIAD", {"device": "NVIDIA H200"})
+    assert warned == [
+        f"warning: {run / 'journal.jsonl'}:{number}: the row names device cpu:0 'NVIDIA H200', "
+        f"but metadata.json names it {listed!r}; it is read as the journal gives it, its kind "
+        "and peaks as metadata.json gives them"
     ]
     assert "NVIDIA H200" in (run / "results.csv").read_text()
 
@@ -496,14 +490,8 @@ def test_a_row_its_run_cannot_hold_is_damage(tmp_path: Path, values: dict, said:
     regression it held became 'only in' and the gate passed); rows timed over no
     sample or repetition, of negative noise, or unstable 'no' were shown ok."""
     run = _quick_run(tmp_path)
-    rows = _rows(run)
-    daxpy = next(i for i, r in enumerate(rows) if r["kernel"] == "Basic_DAXPY")
-    rows[daxpy].update(values)
-    _write_rows(run, rows)
-    proc = harness("show", str(run))
-    assert proc.returncode == 0, proc.stderr
-    [warned] = _warnings(proc.stderr)
-    assert warned.startswith(f"warning: {run / 'journal.jsonl'}:{daxpy + 1}: skipped a "), warned
+    number, [warned] = _shown_edited(run, "Basic_DAXPY", values)
+    assert warned.startswith(f"warning: {run / 'journal.jsonl'}:{number}: skipped a "), warned
     assert said in warned, warned
 
 
