@@ -645,6 +645,91 @@ def test_a_negative_value_argparse_took_for_an_option_is_named(value: str) -> No
     proc = harness("compare", "a", "b", "--threshold", value)
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == (
-        f"argument --threshold: {value!r}: give a percentage between 0 and 100 (see 'harness "
-        "compare --help')"
+        f"argument --threshold: {value!r}: give a percentage above 0 and below 100 (see "
+        "'harness compare --help')"
     )
+
+
+def test_a_resume_of_a_whole_sort_run_runs_nothing(tmp_path: Path) -> None:
+    """A sort's row leaves the options its strategy does not use (steps, tile_bytes)
+    null, which its planned task leaves out: the resume took the run's own row for one
+    it does not plan and measured it again, a case compare then found twice."""
+    out = tmp_path / "out"
+    proc = harness("run", "-k", "Algorithm_SORT", "-b", "cpu", "--size", "1000", "--reps", "2",
+                   "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(out)
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert f"run folder: {run} (0 rows to run)" in proc.stderr.splitlines()
+    assert _warnings(proc.stderr) == []
+    assert len(_rows(run)) == 1
+
+
+def test_a_merge_with_an_import_keeps_the_imported_rows(tmp_path: Path) -> None:
+    """An imported run names its kernels without facts: the merged run's kernels left
+    them out, and every reader then skipped their rows as none of the run's."""
+    ours = _quick_run(tmp_path)
+    proc = harness("import-rajaperf", str(FIXTURES / "rajaperf_output"), "--out",
+                   str(tmp_path / "imported"))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    imported = run_folder(tmp_path / "imported")
+    out = tmp_path / "merged"
+    proc = harness("merge", str(ours), str(imported), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    merged = run_folder(out)
+    proc = harness("show", str(merged))
+    assert _warnings(proc.stderr) == [], proc.stderr
+    assert len(_rows(merged)) == len(_rows(ours)) + len(_rows(imported))
+    assert {r["kernel"] for r in _rows(imported)} <= set(
+        json.loads((merged / "metadata.json").read_text())["kernels"]
+    )
+
+
+def test_a_merge_of_two_tolerances_holds_no_row_to_the_other(tmp_path: Path) -> None:
+    """Runs describing Basic_DAXPY with two tolerances: the merged run kept the first's,
+    and the second's ok rows, within their own, were skipped as over it."""
+    first, second = _quick_run(tmp_path / "a"), _quick_run(tmp_path / "b")
+    path = first / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta["kernels"]["Basic_DAXPY"]["tolerance"] = {"f64": 0.0, "f32": 0.0}
+    path.write_text(json.dumps(meta))
+    _shown_edited(second, "Basic_DAXPY", {"max_rel_error": 1e-12})
+    out = tmp_path / "merged"
+    proc = harness("merge", str(first), str(second), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    proc = harness("show", str(run_folder(out)))
+    assert _warnings(proc.stderr) == [], proc.stderr
+    assert len(_rows(run_folder(out))) == 4
+
+
+def test_compare_refuses_two_merged_runs_that_share_a_run(tmp_path: Path) -> None:
+    """compare merge(A, B) merge(A, C) matched A with itself, host by host, and B's rows
+    never met C's: every row noise or only in one, exit 0."""
+    a, b, c = (_quick_run(tmp_path / name) for name in "abc")
+    merged = {}
+    for name, other in (("ab", b), ("ac", c)):
+        out = tmp_path / name
+        assert harness("merge", str(a), str(other), "--out", str(out)).returncode == 0
+        merged[name] = run_folder(out)
+    proc = harness("compare", str(merged["ab"]), str(merged["ac"]))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"compare: {merged['ab']} and {merged['ac']} both hold {a.name} (in their "
+        "merged_from), whose rows would be compared with themselves; compare runs that share "
+        "no run"
+    )
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--sizes", "-1,2", "'-1': sizes must be positive and rising"),
+        ("--group", "-32,64", "'-32' is not a work-group size"),
+    ],
+)
+def test_a_negative_list_is_named(option: str, value: str, said: str) -> None:
+    """--sizes -1,2 was 'expected one argument', naming no value."""
+    proc = harness("run", "-k", "Stream_TRIAD", "-b", "cpu", option, value)
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr).startswith(f"argument {option}: {said}")

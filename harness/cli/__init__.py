@@ -84,8 +84,9 @@ class _StoreOnce(argparse._StoreAction):
         super().__call__(parser, namespace, values, option_string)
 
 
-#: A word that is a negative number (or -inf, -nan), as a value, not an option.
-_NEGATIVE = re.compile(r"^-(inf(inity)?|nan|\d+\.?\d*(e[-+]?\d+)?|\.\d+(e[-+]?\d+)?)$", re.I)
+#: A word that begins as a negative number does (or is -inf, -nan): a value, such as
+#: ``-1e3`` or a list ``-1,2``, not an option, none of which begins with a digit.
+_NEGATIVE = re.compile(r"^-(inf(inity)?$|nan$|\.?\d)", re.I)
 
 
 class Parser(argparse.ArgumentParser):

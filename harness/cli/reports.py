@@ -129,7 +129,7 @@ def _percent(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a percentage") from None
     if not 0 < value < 100:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a percentage between 0 and 100")
+        raise argparse.ArgumentTypeError(f"{text!r}: give a percentage above 0 and below 100")
     return value
 
 
@@ -507,6 +507,12 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError(
             f"compare: {args.base} and {args.new} are one run (one folder, or a copy of it); "
             "compare two runs"
+        )
+    both = merge.shared_source(base_meta, new_meta)
+    if both:
+        raise UsageError(
+            f"compare: {args.base} and {args.new} both hold {both} (in their merged_from), "
+            "whose rows would be compared with themselves; compare runs that share no run"
         )
     for outer, outer_meta, inner, inner_meta in (
         (args.new, new_meta, args.base, base_meta),

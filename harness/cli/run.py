@@ -467,6 +467,9 @@ def _forget_cut_rows(run_dir: Path, meta: dict[str, Any]) -> None:
         staged = path.with_name(path.name + ".tmp")
         staged.write_bytes(b"\n".join(lines))
         os.replace(staged, path)
+    if isinstance(meta.get("journal_rows"), int):
+        # Blanked here, not removed by hand: the count the resume starts from says so.
+        meta["journal_rows"] = max(0, meta["journal_rows"] - len(cut))
 
 
 def _execute_ranks(

@@ -519,7 +519,11 @@ def row_key(row: dict[str, Any], partitions: Sequence[str] = ()) -> tuple:
     ``--partition`` choices: a row whose partition is not one of them was a
     device's default."""
     spec = suite.BY_NAME.get(row.get("kernel", ""))
-    params = tuple((p.name, row.get(p.name)) for p in spec.params) if spec else ()
+    # An option that means nothing beside another's choice (`Param.only_with`) is
+    # null in the row and left out of the task's options.
+    params = tuple(
+        (p.name, row[p.name]) for p in (spec.params if spec else ()) if row.get(p.name) is not None
+    )
     kernel, device, size, precision = (
         row.get(k) for k in ("kernel", "device_id", "size", "precision")
     )

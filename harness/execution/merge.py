@@ -74,6 +74,16 @@ def same_run(
     return bool(ours & _marks(second_meta, str(second.resolve()), second))
 
 
+def shared_source(first: dict[str, Any], second: dict[str, Any]) -> str | None:
+    """The name of a run merged into both of two merged runs (their metadata), or None."""
+    theirs = [_marks(s, str(s.get("path"))) for s in inside(second)]
+    for source in inside(first):
+        marks = _marks(source, str(source.get("path")))
+        if any(marks & other for other in theirs):
+            return str(source.get("run"))
+    return None
+
+
 def within(outer: dict[str, Any], run_dir: Path, meta: dict[str, Any]) -> bool:
     """Whether the run at ``run_dir`` is one of those merged into the run whose
     metadata is ``outer``, at any depth."""
@@ -214,6 +224,9 @@ def union_facts(metas: Sequence[dict[str, Any]], names: Sequence[str]) -> dict[s
                 if isinstance(facts, dict) and isinstance(known, dict)
                 else ["all"]
             )
+            if {"tolerance", "own_check", "all"} & set(fields) and isinstance(known, dict):
+                # Rows checked to two tolerances: neither is held against the other's.
+                union[kernel] = {k: v for k, v in known.items() if k != "own_check"}
             print(
                 f"warning: {kernel} is described differently in {first[kernel]} and {name}"
                 f" ({', '.join(fields)}); the merged run keeps {first[kernel]}'s, and each"
@@ -295,6 +308,13 @@ def merge(
         taken.update(own.values())
         labels.append(own)
 
+    kernels = union_facts(metas, names)
+    # A run that names its kernels only (imported, or made before kernel facts) adds
+    # them with no facts: its rows are the merged run's too.
+    for rows, _ in journals:
+        for _, row in rows:
+            kernels.setdefault(row["kernel"], {})
+
     def fill(merged: Path) -> None:
         devices: list[dict[str, Any]] = []
         sources = []
@@ -337,7 +357,7 @@ def merge(
                 "host": {"hostname": ", ".join(machines)},
                 "devices": devices,
                 # What reports know of each kernel (`KernelSpec.facts`), from every run.
-                "kernels": union_facts(metas, names),
+                "kernels": kernels,
                 "merged_from": sources,
                 "journal_rows": sum(len(rows) for rows, _ in journals),
                 # A run merged before it ended leaves the merged run short of its
