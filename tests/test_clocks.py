@@ -86,6 +86,6 @@ def test_rows_carry_their_clocks_and_the_summary_names_a_dropped_one(tmp_path) -
         assert row["clocks_dropped"] in ("True", "False")
     row.update(clocks_dropped="True", clocks_note="clock fell from 2000 to 1700 MHz")
     assert (
-        "ran while their device's clock fell or it throttled: Stream_COPY n=1000 on cpu:0 "
+        "ran while their device's clock fell or it throttled: Stream_COPY f64 n=1000 on cpu:0 "
         "(clock fell from 2000 to 1700 MHz)" in format_rows([row])
     )

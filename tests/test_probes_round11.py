@@ -73,7 +73,7 @@ def test_a_host_cost_given_as_text_is_no_cost_shown(run: Path) -> None:
     ) in proc.stderr.splitlines()
     (cost,) = [x for x in proc.stdout.splitlines() if x.startswith("host cost per row")]
     assert "-" not in cost.split("median ")[1].split(",")[0], cost
-    assert cost.endswith("(Basic_DAXPY n=1000 on cpu:0)"), cost
+    assert cost.endswith("(Basic_DAXPY f64 n=1000 on cpu:0)"), cost
 
 
 def test_a_report_of_peaks_whose_notes_are_a_number_is_one_line(run: Path, tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT, copy_run, harness, one_error, run_folder
+from conftest import FIXTURES, ROOT, copy_run, harness, need_backend, one_error, run_folder
 
 from harness.api import run_arguments
 from harness.backends import get as get_backend
@@ -733,3 +733,70 @@ def test_a_negative_list_is_named(option: str, value: str, said: str) -> None:
     proc = harness("run", "-k", "Stream_TRIAD", "-b", "cpu", option, value)
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr).startswith(f"argument {option}: {said}")
+
+
+def test_a_group_sweep_runs_the_host_backend_once(tmp_path: Path) -> None:
+    """--group 64,128 on the numpy backend, which has no work-groups, ran the same work
+    twice, and the report named a best group size from the noise between them."""
+    out = tmp_path / "out"
+    proc = harness("run", *QUICK, "--group", "64,128", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        "note: --group 64,128 is for devices with work-groups (OpenCL, CUDA, wgpu); none is "
+        "selected, so each row runs once, at no group size"
+    ) in proc.stderr.splitlines()
+    rows = _rows(run_folder(out))
+    assert [(r["kernel"], r["work_group"]) for r in rows] == [
+        ("Stream_TRIAD", None),
+        ("Basic_DAXPY", None),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("more", "said"),
+    [
+        (
+            ["--max-time", "0.2"],
+            "note: --reps 3 sets each row's repetitions: --max-time changes nothing",
+        ),
+        (["--check"], "note: --check verifies and times nothing: --reps changes nothing"),
+    ],
+)
+def test_options_a_fixed_count_overrules_are_named(
+    tmp_path: Path, more: list[str], said: str
+) -> None:
+    """--reps 3 --max-time 0.2 timed a row for two seconds, and --check --reps 3 timed
+    nothing, both without a word of the option left unused."""
+    proc = harness("run", *QUICK, *more, "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    assert said in proc.stderr.splitlines()
+
+
+def test_a_flush_larger_than_the_device_takes_is_named(tmp_path: Path) -> None:
+    """--flush-bytes 64GiB was cut to a quarter of the memory without a word."""
+    proc = harness("run", *QUICK, "--cache", "cold", "--flush-bytes", "64GiB",
+                   "--out", str(tmp_path / "out"))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    [said] = [line for line in proc.stderr.splitlines() if "--flush-bytes" in line]
+    assert said.startswith(
+        "note: --flush-bytes 65536 MiB is more than a quarter of cpu:0's memory: its cold rows "
+        "flush "
+    ), said
+    flushed = {r["flush_bytes"] for r in _rows(run_folder(tmp_path / "out"))}
+    assert len(flushed) == 1 and flushed.pop() < 64 << 30
+
+
+def test_runs_of_two_asked_partitions_are_not_one_case(tmp_path: Path) -> None:
+    """A run asking --partition item and one asking stride: compare matched their rows
+    as one case and called the difference a regression."""
+    need_backend("opencl")
+    runs = []
+    for dealt in ("item", "stride"):
+        out = tmp_path / dealt
+        proc = harness("run", "-k", "Stream_TRIAD", "-b", "opencl", "--size", "4096", "--reps",
+                       "3", "--partition", dealt, "--out", str(out))  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        runs.append(run_folder(out))
+    proc = harness("compare", *map(str, runs))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "have no row in common" in one_error(proc.stderr)

@@ -18,7 +18,7 @@ from harness.cli import arguments
 from harness.cli.devices import Catalogs, choose_devices
 from harness.errors import UsageError
 from harness.execution import metadata, peaks, ranks, results
-from harness.execution.flush import last_level_cache
+from harness.execution.flush import flush_length, last_level_cache
 from harness.execution.runner import (
     MAX_SECONDS,
     MEMORY_MEASURES,
@@ -147,6 +147,10 @@ def _check_sources(
         print(f"warning: --sources {str(folder)!r}: {why}", file=sys.stderr)
 
 
+#: The options that set how long a row is timed, which fixed --reps or --check overrule.
+_TIMING = ("warmup", "max_time", "min_time", "max_noise", "min_samples", "budget", "sample_time")
+
+
 def _note_unused(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> None:
     """Say where an option for some backends' devices meets none of them: a run
     with ``--wgsl-checks off`` on the CPU alone measures what it would without it."""
@@ -164,6 +168,30 @@ def _note_unused(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> Non
             "wgpu); none is selected, so it changes nothing",
             file=sys.stderr,
         )
+    if args.group and not any(b.partitions for b in backends):
+        print(
+            f"note: --group {','.join(map(str, args.group))} is for devices with work-groups "
+            "(OpenCL, CUDA, wgpu); none is selected, so each row runs once, at no group size",
+            file=sys.stderr,
+        )
+    from harness.cli import build_parser
+
+    defaults = vars(build_parser().parse_args(["run"]))
+    given = [
+        f"--{name.replace('_', '-')}"
+        for name in _TIMING
+        if getattr(args, name, None) != defaults.get(name)
+    ]
+    if args.check is not None and args.reps is not None:
+        given.insert(0, "--reps")
+    if given and (args.check is not None or args.reps is not None):
+        why = (
+            "--check verifies and times nothing"
+            if args.check is not None
+            else f"--reps {args.reps} sets each row's repetitions"
+        )
+        verb = "changes" if len(given) == 1 else "change"
+        print(f"note: {why}: {' '.join(given)} {verb} nothing", file=sys.stderr)
 
 
 def _note_repeats(args: argparse.Namespace) -> None:
@@ -192,6 +220,14 @@ def _check_flush(flush_bytes: int | None, caches: Sequence[str], devices: Sequen
         return
     for device in devices:
         cache, where = last_level_cache(device)
+        kept = 4 * flush_length(device, None, flush_bytes)
+        if kept < flush_bytes:
+            print(
+                f"note: --flush-bytes {flush_bytes / 2**20:g} MiB is more than a quarter of "
+                f"{device.id}'s memory: its cold rows flush {kept / 2**20:g} MiB (each row's "
+                "flush_bytes)",
+                file=sys.stderr,
+            )
         if flush_bytes < cache:
             print(
                 f"warning: --flush-bytes {flush_bytes / 2**20:g} MiB is less than {device.id}'s "

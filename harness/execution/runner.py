@@ -207,6 +207,7 @@ def _kernel_tasks(
         )
         for dev in devices
     }
+    grouped = {dev.backend: get_backend(dev.backend).partitions for dev in devices}
     for params in dict.fromkeys(combo for combos in on.values() for combo in combos):
         resolved = spec.with_params(dict(params))
         tasks += [
@@ -219,16 +220,17 @@ def _kernel_tasks(
                 params,
                 cache,
                 moved,
-                wg,
+                wg if grouped[dev.backend] else None,
                 p,
                 checks,
             )
-            for wg in task_groups(resolved, options)
+            for i, wg in enumerate(task_groups(resolved, options))
             for size in task_sizes(resolved, options)
             for cache in options.caches
             for moved in options.transfers
             for dev in devices
-            if params in on[dev.id]
+            # A device without work-groups (numpy's) runs a group sweep's work once.
+            if params in on[dev.id] and (grouped[dev.backend] or i == 0)
             for p in task_partitions(resolved, options, dev.backend)
             for checks in task_wgsl_checks(options, dev.backend)
         ]

@@ -64,6 +64,13 @@ def load(run_dir: str | Path) -> pd.DataFrame:
             frame[column] = pd.to_numeric(frame[column], errors="coerce")
     frame["run"] = run_dir.resolve().name
     frame["run_dir"] = str(run_dir)
+    # The partitions the run asked for (--partition), which make a row's partition a
+    # variant of its own, whatever another run asked.
+    options = meta.get("options") if isinstance(meta.get("options"), dict) else {}
+    asked = options.get("partitions") if isinstance(options.get("partitions"), list) else []
+    frame["partition_asked"] = frame["partition"].isin(
+        [p for p in asked if isinstance(p, str) and p != "auto"]
+    )
     # A merged run's rows name their own hosts (`harness.execution.merge`).
     host = merge.hostname(run_dir, meta)
     frame["host"] = frame["host"].fillna(host) if "host" in frame else host
@@ -238,9 +245,14 @@ def prepare(frame: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = None)
         swept = dealt.groupby(
             [frame["run"], frame["device_id"], frame["kernel"], frame["size"]], dropna=False
         ).transform("nunique")
+        asked = (
+            frame["partition_asked"].fillna(False).astype(bool)
+            if "partition_asked" in frame
+            else [False] * len(frame)
+        )
         frame["variant_params"] = [
-            ", ".join(filter(None, (v, f"{p} partition" if n > 1 else "")))
-            for v, p, n in zip(frame["variant_params"], dealt, swept, strict=True)
+            ", ".join(filter(None, (v, f"{p} partition" if p and (n > 1 or a) else "")))
+            for v, p, n, a in zip(frame["variant_params"], dealt, swept, asked, strict=True)
         ]
     known = [facts.get(str(k)) or {} for k in frame["kernel"]]
     frame["items"] = [str(k.get("items") or "") for k in known]

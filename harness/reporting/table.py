@@ -106,7 +106,7 @@ def format_rows(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
     if host:
         text.append(host)
     unstable = [
-        f"{label(r, params)} n={r.get('size')} on {where(r, hosts)}"
+        named(r, params, hosts)
         for r in rows
         if _true(r.get("unstable"))
     ]
@@ -127,7 +127,7 @@ def format_rows(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
             "--size keeps a size): " + _some(sized)
         )
     dropped = [
-        f"{label(r, params)} n={r.get('size')} on {where(r, hosts)} ({r.get('clocks_note')})"
+        f"{named(r, params, hosts)} ({r.get('clocks_note')})"
         for r in rows
         if _true(r.get("clocks_dropped"))
     ]
@@ -140,6 +140,13 @@ def format_rows(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
         text.append("")
         text.extend(notes)
     return "\n".join(text)
+
+
+def named(row: dict[str, Any], params: Collection[str], hosts: bool) -> str:
+    """A row in a sentence: its kernel and options, precision (where it has one), size
+    and device: rows of one kernel at two precisions are two rows."""
+    precision = f" {row['precision']}" if row.get("precision") else ""
+    return f"{label(row, params)}{precision} n={row.get('size')} on {where(row, hosts)}"
 
 
 def noise_summary(rows: Sequence[dict[str, Any]]) -> str | None:
@@ -179,10 +186,9 @@ def host_summary(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) -
         return None
     median = statistics.median(cost for cost, _ in costs)
     most, row = max(costs, key=lambda c: c[0])
-    on = where(row, several_hosts(rows))
     return (
         f"host cost per row (time besides the timed repetitions): median {format_time(median)}, "
-        f"largest {format_time(most)} ({label(row, params)} n={row.get('size')} on {on})"
+        f"largest {format_time(most)} ({named(row, params, several_hosts(rows))})"
     )
 
 
