@@ -224,13 +224,15 @@ def union_facts(metas: Sequence[dict[str, Any]], names: Sequence[str]) -> dict[s
                 if isinstance(facts, dict) and isinstance(known, dict)
                 else ["all"]
             )
+            held = ""
             if {"tolerance", "own_check", "all"} & set(fields) and isinstance(known, dict):
                 # Rows checked to two tolerances: neither is held against the other's.
                 union[kernel] = {k: v for k, v in known.items() if k != "own_check"}
+                held = "; its rows are held to neither's tolerance"
             print(
                 f"warning: {kernel} is described differently in {first[kernel]} and {name}"
                 f" ({', '.join(fields)}); the merged run keeps {first[kernel]}'s, and each"
-                " run's own stays in merged_from",
+                f" run's own stays in merged_from{held}",
                 file=sys.stderr,
             )
     return union

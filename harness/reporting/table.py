@@ -105,11 +105,7 @@ def format_rows(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
     host = host_summary(rows, params)
     if host:
         text.append(host)
-    unstable = [
-        named(r, params, hosts)
-        for r in rows
-        if _true(r.get("unstable"))
-    ]
+    unstable = [named(r, params, hosts) for r in rows if _true(r.get("unstable"))]
     if unstable:
         text.append(
             f"warning: {len(unstable)} row(s) unstable, their repetitions spread more than "
