@@ -199,27 +199,20 @@ def test_an_include_inside_if_0_need_not_exist(tmp_path: Path) -> None:
 
 def test_rajaperf_details_with_no_reps_leave_them_unknown(tmp_path: Path) -> None:
     """Reps 0 for a kernel raja-perf.exe timed was imported as a row of 0 reps."""
-    folder = tmp_path / "rajaperf"
-    folder.mkdir()
-    for path in (FIXTURES / "rajaperf_output").iterdir():
-        (folder / path.name).write_bytes(path.read_bytes())
-    details = folder / "RAJAPerf-kernel-details.csv"
-    lines = details.read_text().splitlines(keepends=True)
+    lines = (FIXTURES / "rajaperf_output" / DETAILS).read_text().splitlines(keepends=True)
     header = next(line for line in lines if line.startswith("Kernel "))
     at = [c.strip() for c in header.split(",")].index("Reps")
     number = next(i for i, line in enumerate(lines) if line.startswith("Stream_COPY"))
     cells = lines[number].split(",")
     cells[at] = " 0"
     lines[number] = ",".join(cells)
-    details.write_text("".join(lines))
-    out = tmp_path / "out"
-    proc = harness("import-rajaperf", str(folder), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
+    folder = _raja(tmp_path, DETAILS, lambda t: "".join(lines))
+    said, rows = _imported(tmp_path, folder)
     assert (
-        f"warning: {details}:{number + 1}: Reps is '0'; a whole number from 1 to 1e+18 is "
-        "accepted: left out"
-    ) in proc.stderr.splitlines()
-    copies = [r for r in _rows(run_folder(out)) if r["kernel"] == "Stream_COPY"]
+        f"warning: {folder / DETAILS}:{number + 1}: Reps is '0'; a whole number from 1 to 1e+18 "
+        "is accepted: left out"
+    ) in said
+    copies = [r for r in rows if r["kernel"] == "Stream_COPY"]
     assert copies and all(r["reps"] is None for r in copies)
 
 
@@ -292,7 +285,16 @@ def _raja(tmp_path: Path, name: str, edit: Callable[[str], str]) -> Path:
     return folder
 
 
+def _imported(tmp_path: Path, folder: Path) -> tuple[list[str], list[dict]]:
+    """import-rajaperf of ``folder`` (it exits 0): its stderr lines and the run's rows."""
+    out = tmp_path / "out"
+    proc = harness("import-rajaperf", str(folder), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    return proc.stderr.splitlines(), _rows(run_folder(out))
+
+
 RUN_DATA = "RAJAPerf-kernel-run-data.csv"
+DETAILS = "RAJAPerf-kernel-details.csv"
 
 
 @pytest.mark.parametrize(
@@ -329,12 +331,9 @@ def test_a_rajaperf_file_with_a_byte_order_mark_or_old_mac_lines_is_read(tmp_pat
     """A byte-order mark glued to 'Kernel' made 'the header has no Kernel column'; so
     did lines ended by carriage returns alone."""
     folder = _raja(tmp_path, RUN_DATA, lambda t: "\ufeff" + t)
-    details = folder / "RAJAPerf-kernel-details.csv"
+    details = folder / DETAILS
     details.write_bytes(details.read_bytes().replace(b"\n", b"\r"))
-    out = tmp_path / "out"
-    proc = harness("import-rajaperf", str(folder), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr
-    rows = _rows(run_folder(out))
+    _, rows = _imported(tmp_path, folder)
     copy = next(r for r in rows if r["kernel"] == "Stream_COPY")
     assert copy["reps"] == 1 and copy["bytes_per_rep"] == 1600000
 
@@ -352,12 +351,10 @@ def test_rajaperf_numbers_it_never_writes_are_damage(
 ) -> None:
     """float() read 2_0e-6 as 2e-5 s and a full-width digit as its ASCII one."""
     folder = _raja(tmp_path, RUN_DATA, lambda t: t.replace(old, new, 1))
-    proc = harness("import-rajaperf", str(folder), "--out", str(tmp_path / "out"))
-    assert proc.returncode == 0, proc.stderr
+    said, _ = _imported(tmp_path, folder)
     assert any(
-        line.startswith(f"warning: {folder / RUN_DATA}:") and warned in line
-        for line in proc.stderr.splitlines()
-    ), proc.stderr
+        line.startswith(f"warning: {folder / RUN_DATA}:") and warned in line for line in said
+    ), said
 
 
 def test_a_rajaperf_time_never_checked_is_no_ok_row(tmp_path: Path) -> None:
@@ -370,14 +367,12 @@ def test_a_rajaperf_time_never_checked_is_no_ok_row(tmp_path: Path) -> None:
     cells[at + 1] = " 3.0e-06 "
     lines[number] = ",".join(cells)
     (folder / RUN_DATA).write_text("".join(lines))
-    out = tmp_path / "out"
-    proc = harness("import-rajaperf", str(folder), "--out", str(out))
+    said, rows = _imported(tmp_path, folder)
     assert (
         f"warning: {folder / RUN_DATA}:{number + 1}: 'Checksum' is 'Not run' beside a time; a "
         "timed row says PASSED or FAILED: made an error row"
-    ) in proc.stderr.splitlines()
-    assert proc.returncode == 0, proc.stderr
-    daxpy = [r for r in _rows(run_folder(out)) if r["kernel"] == "Basic_DAXPY"]
+    ) in said
+    daxpy = [r for r in rows if r["kernel"] == "Basic_DAXPY"]
     assert sorted(r["status"] for r in daxpy) == ["error", "ok"]
 
 
@@ -389,13 +384,12 @@ def test_a_rajaperf_variant_that_would_name_another_device_is_skipped(tmp_path: 
     )
     folder = _raja(tmp_path, RUN_DATA, lambda t: t + extra)
     number = len((folder / RUN_DATA).read_text().splitlines())
-    out = tmp_path / "out"
-    proc = harness("import-rajaperf", str(folder), "--out", str(out))
+    said, rows = _imported(tmp_path, folder)
     assert (
         f"warning: {folder / RUN_DATA}:{number}: variant or tuning 'Base_Seq default' holds a "
         "space or '-': skipped"
-    ) in proc.stderr.splitlines()
-    devices = [r["device"] for r in _rows(run_folder(out)) if r["kernel"] == "Stream_COPY"]
+    ) in said
+    devices = [r["device"] for r in rows if r["kernel"] == "Stream_COPY"]
     assert len(devices) == len(set(devices))
 
 
