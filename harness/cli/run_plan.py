@@ -32,6 +32,8 @@ from harness.execution.runner import (
     reaches,
     scaled_size,
     size_for_memory,
+    size_groups,
+    task_precisions,
 )
 from harness.execution.workers import CHECK_LANES
 from harness.model import partition, sources
@@ -325,6 +327,7 @@ def new_run(
         ) from None
     meta = {
         "harness_version": __version__,
+        "format": results.FORMAT,
         "git_commit": metadata.git_commit(),
         "command": ["harness", *args.argv],
         "run_id": metadata.new_id(),
@@ -338,6 +341,7 @@ def new_run(
         "peaks": _known_peaks(devices, options),
     }
     _note_unmet_budgets(kernels, options)
+    _note_one_problem(kernels, options)
     if world is None or world.rank == 0:
         print(f"plan: {outline(tasks, options)}", file=sys.stderr, flush=True)
     return run_dir, meta, tasks
@@ -499,6 +503,35 @@ def _nothing_to_run(kernels: Sequence[Any], options: RunOptions) -> str:
             f"bytes (the least, {least.name}'s smallest size, needs {need})"
         )
     return "nothing to run: the options leave no row of the selected kernels"
+
+
+def _note_one_problem(kernels: Sequence[Any], options: RunOptions) -> None:
+    """A note per kernel whose asked sizes, factors or budgets build one problem (it
+    runs once: rows of one problem at several sizes would draw a curve of noise),
+    and one naming the kernels without data of the run's precisions."""
+    for spec in kernels:
+        for size, asked in size_groups(spec, options):
+            if len(asked) > 1:
+                said = {words: [v for w, v in asked if w == words] for words, _ in asked}
+                what = " and ".join(
+                    f"{words}{'s' * (len(v) > 1 and words[0] != '-')} {', '.join(v)}"
+                    for words, v in said.items()
+                )
+                print(
+                    f"note: {spec.name}: {what} build one problem (the same "
+                    f"arrays, bytes and launches); it runs once, at size {size}",
+                    file=sys.stderr,
+                )
+    if len(options.precisions) > 1:
+        whole = [k.name for k in kernels if len(task_precisions(k, options)) == 1]
+        if whole:
+            print(
+                f"note: {', '.join(whole)} hold{'s' * (len(whole) == 1)} no data of "
+                f"--precision {' '.join(options.precisions)} (integers only), so "
+                f"{'it runs' if len(whole) == 1 else 'they run'} once, at "
+                f"{options.precisions[0]}",
+                file=sys.stderr,
+            )
 
 
 def _note_unmet_budgets(kernels: Sequence[Any], options: RunOptions) -> None:

@@ -156,25 +156,72 @@ def scaled_size(spec: KernelSpec, factor: float) -> int:
     return round(spec.default_size * factor)
 
 
+def problem_signature(spec: KernelSpec, size: int) -> tuple:
+    """What a size builds: its arrays' lengths, the bytes and FLOPs of a repetition
+    and its launches. Sizes a description rounds to one problem (a mesh of whole
+    elements, a square matrix) share one signature."""
+    launches = tuple(
+        (la.entry, la.items, la.group, la.args, tuple(sorted(la.values.items())))
+        for la in spec.plan(size)
+    )
+    lengths = tuple(sorted(spec.lengths(size).items()))
+    return lengths, spec.traffic(size, 8), spec.flops(size), launches
+
+
+def _asked_sizes(spec: KernelSpec, options: RunOptions) -> list[tuple[int, tuple[str, str]]]:
+    """Every size the options give a kernel, in order, each with what asked for it
+    (the option's words and value)."""
+    if options.sizes or options.size_factors:
+        return [(s, ("size", str(s))) for s in options.sizes] + [
+            (max(1, scaled_size(spec, f)), ("factor", f"{f:g}")) for f in options.size_factors
+        ]
+    if options.budgets and options.memory:
+        asked = []
+        for budget in options.budgets:
+            size = (
+                size_for_memory(spec, options.precision, options.memory, budget)
+                if reaches(spec, options.precision, options.memory, budget)
+                else task_size(spec, options)
+            )
+            if size is not None:
+                asked.append((size, (f"--memory-{options.memory}", str(budget))))
+        return asked
+    if options.check and options.size is None:
+        return [(s, ("size", str(s))) for s in spec.sizes_for_check]
+    size = task_size(spec, options)
+    return [(size, ("size", str(size)))]
+
+
+def size_groups(spec: KernelSpec, options: RunOptions) -> list[tuple[int, list[tuple[str, str]]]]:
+    """The sizes a kernel runs at, each with every size, factor or budget that asked
+    for it: asked sizes that build one problem (`problem_signature`) run once, at
+    the first of them, rather than as rows of one problem at several sizes. A
+    check's own sizes are the description's, each run."""
+    own = options.check and not (options.sizes or options.size_factors or options.budgets)
+    groups: dict[Any, tuple[int, list[tuple[str, str]]]] = {}
+    for size, why in _asked_sizes(spec, options):
+        key = size if own else problem_signature(spec, size)
+        kept = groups.setdefault(key, (size, []))
+        if why not in kept[1]:
+            kept[1].append(why)
+    return list(groups.values())
+
+
 def task_sizes(spec: KernelSpec, options: RunOptions) -> tuple[int, ...]:
     """Every problem size a kernel runs at: the sweep (sizes given, and factors of
     its default size), the sizes its memory budgets
     pick (leaving out a budget no size fits, and at its own size for a budget its
-    bytes never reach), the one size, or its check sizes."""
-    if options.sizes or options.size_factors:
-        scaled = (max(1, scaled_size(spec, f)) for f in options.size_factors)
-        return tuple(dict.fromkeys([*options.sizes, *scaled]))
-    if options.budgets and options.memory:
-        picked = (
-            size_for_memory(spec, options.precision, options.memory, budget)
-            if reaches(spec, options.precision, options.memory, budget)
-            else task_size(spec, options)
-            for budget in options.budgets
-        )
-        return tuple(dict.fromkeys(s for s in picked if s is not None))
-    if options.check and options.size is None:
-        return spec.sizes_for_check
-    return (task_size(spec, options),)
+    bytes never reach), the one size, or its check sizes; one per problem
+    (`size_groups`)."""
+    return tuple(size for size, _ in size_groups(spec, options))
+
+
+def task_precisions(spec: KernelSpec, options: RunOptions) -> tuple[str, ...]:
+    """The precisions a kernel runs at: the run's, or its first alone where the
+    kernel has no data of the run's precision (integers only), which every
+    precision would run alike."""
+    precisions = options.precisions or (options.precision,)
+    return precisions if spec.uses_real() else precisions[:1]
 
 
 def plan(
@@ -186,7 +233,7 @@ def plan(
     and precision; a run option the user left to its default takes each device's own."""
     tasks = []
     for spec in kernels:
-        for precision in options.precisions or (options.precision,):
+        for precision in task_precisions(spec, options):
             tasks += _kernel_tasks(spec, devices, replace(options, precision=precision))
     return tasks
 
