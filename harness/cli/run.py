@@ -344,6 +344,8 @@ def _execute_run(
                 results.finish(run_dir, summary)
         else:
             # The journal already says what ran; the rest is derived from it later.
+            with contextlib.suppress(OSError, results.RunFolderError):
+                meta["journal_rows"] = len(results.read_journal(run_dir))
             with contextlib.suppress(OSError):
                 results.write_json(run_dir / results.METADATA, meta)
     if failure is not None:

@@ -352,6 +352,7 @@ def merge(
             merged / results.METADATA,
             {
                 "harness_version": __version__,
+                "format": results.FORMAT,
                 "command": ["harness", "merge", *map(str, run_dirs)],
                 "run_id": metadata.new_id(),
                 "start": min(starts, default=metadata.now()),

@@ -41,6 +41,10 @@ SAMPLES = "samples.jsonl"
 #: Folder of the pictures kernels that draw one save (`KernelSpec.image`).
 IMAGES = "images"
 METADATA = "metadata.json"
+#: The run folder's format, in its metadata: from 2 a run (or merge or import)
+#: counts its journal's rows at its end (``journal_rows``), so a count removed
+#: is damage, not a run of a version that did not count them.
+FORMAT = 2
 RESULTS = "results.csv"
 SUMMARY = "summary.txt"
 LOCK = ".lock"
@@ -208,6 +212,10 @@ METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
         lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v),
     ),
     "run_id": ("text (an identifier)", lambda v: isinstance(v, str) and v != ""),
+    "format": (
+        "a whole number (the run folder's format)",
+        lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_COUNT,
+    ),
     "journal_rows": (
         "a whole number (the rows the journal held at the run's end)",
         lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_COUNT,
@@ -922,6 +930,8 @@ class _Scan:
     skipped: list[tuple[int, str, bool]]
     missing: int
     repeats: list[tuple[int, int]]
+    #: The metadata's count of rows was removed (`_Known.uncounted`).
+    uncounted: bool = False
 
 
 def _scan(run_dir: Path) -> _Scan:
@@ -988,7 +998,8 @@ def _scan(run_dir: Path) -> _Scan:
             skipped.append((number, f"{path}:{number}: {differs}", False))
         rows.append((number, row))
     lost = sum(1 for *_, gone in skipped if gone)
-    return _Scan(rows, skipped, max(0, (known.counted or 0) - len(rows) - lost), repeats)
+    missing = max(0, (known.counted or 0) - len(rows) - lost)
+    return _Scan(rows, skipped, missing, repeats, known.uncounted)
 
 
 #: What tells a row's case from every other row's in one run (with the kernel's
@@ -1027,6 +1038,9 @@ class _Known:
     backends: dict[str, Any] = dataclasses.field(default_factory=dict)
     #: The run's kernels, where its metadata names them.
     kernels: frozenset[str] | None = None
+    #: Whether the run ended without counting its rows though its format counts
+    #: them (`FORMAT`): its count was removed, and rows removed with it.
+    uncounted: bool = False
 
     @classmethod
     def of(cls, run_dir: Path) -> _Known:
@@ -1057,7 +1071,14 @@ class _Known:
             for d in listed
             if isinstance(d.get("name"), str) and len(hosts) < 2
         }
-        return cls(params, tolerances, devices, meta.get("journal_rows"), backends, names)
+        uncounted = (
+            isinstance(meta.get("format"), int)
+            and meta["format"] >= FORMAT
+            and bool(meta.get("end"))
+            and "journal_rows" not in meta
+        )
+        counted = meta.get("journal_rows")
+        return cls(params, tolerances, devices, counted, backends, names, uncounted)
 
     def contradicted(self, row: dict[str, Any]) -> str | None:
         """Why a row cannot be one of the run's: a kernel it did not run, a device
@@ -1131,7 +1152,16 @@ def read_numbered(run_dir: Path) -> list[tuple[int, dict[str, Any]]]:
         print(f"warning: {warning}", file=sys.stderr)
     if scan.missing:
         print(f"warning: {_missing(run_dir, scan.missing)}", file=sys.stderr)
+    if scan.uncounted:
+        print(f"warning: {_uncounted(run_dir)}", file=sys.stderr)
     return scan.rows
+
+
+def _uncounted(run_dir: Path) -> str:
+    return (
+        f"{Path(run_dir) / METADATA} has an 'end' but no 'journal_rows', which a run of "
+        f"its format counts at its end: rows removed from {JOURNAL} cannot be told"
+    )
 
 
 def _missing(run_dir: Path, count: int) -> str:
@@ -1172,6 +1202,8 @@ def losses(run_dir: Path) -> str | None:
         found.append(f"{Path(run_dir) / JOURNAL} has {len(lines)} damaged line(s) ({shown})")
     if scan.missing:
         found.append(_missing(run_dir, scan.missing))
+    if scan.uncounted:
+        found.append(_uncounted(run_dir))
     return "; ".join(found) or None
 
 

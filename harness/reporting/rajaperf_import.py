@@ -443,6 +443,7 @@ def import_folder(folder: Path, out: Path) -> Path:
     rows, devices = rows_of(folder)
     meta = {
         "harness_version": __version__,
+        "format": results.FORMAT,
         "command": ["harness", "import-rajaperf", str(folder)],
         "imported_from": str(folder.resolve()),
         "imported_sha256": digest(folder),
