@@ -67,6 +67,8 @@ OTHER_COLOURS = ("#CC79A7", "#56B4E9", "#8C6D31", "#444444")
 HATCHES = ("", "//", "..", "xx", "\\\\", "++")
 LINESTYLES = ("-", "--", ":", "-.")
 MARKERS = ("o", "s", "^", "D", "v", "P")
+#: How a sweep's lines of one variant at other precisions or cases fill their markers.
+FILLS = ("full", "none", "left", "bottom", "right", "top")
 
 TIME_TITLE = "Time per repetition by kernel and device"
 TIME_YLABEL = "Median time per repetition (log scale)"
@@ -877,15 +879,20 @@ def plot_sweep(frame: pd.DataFrame, kernel: str) -> Figure:
     left, right = panel.subplots(1, 2)
     groups = done.groupby(["variant", "precision", "case"], sort=False)
     several = done["precision"].nunique() > 1 or done["case"].nunique() > 1
+    # A variant's lines of other precisions or cases share its style; each fills
+    # its markers its own way (full, hollow, half), so that lines stay told apart.
+    kinds = list(dict.fromkeys(zip(done["precision"], done["case"], strict=True)))
     ylabel = ""
     rates = []
     for (variant, precision, case), rows in groups:
         rows = rows.sort_values("size")
         s = style[variant]
+        k = kinds.index((precision, case))
         label = variant + (f", {case}, {precision}" if several else "")
         kw = {
             "color": s.colour,
             "marker": s.marker,
+            "fillstyle": FILLS[k % len(FILLS)],
             "linestyle": s.linestyle,
             "label": label,
             "linewidth": 2,
@@ -899,8 +906,7 @@ def plot_sweep(frame: pd.DataFrame, kernel: str) -> Figure:
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(SWEEP_XLABEL)
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _si(v)))
-        ax.xaxis.set_minor_formatter(NullFormatter())
+        _log_ticks(ax.xaxis, done["size"], _si)
     _log_ticks(left.yaxis, done["time_median_s"], format_time)
     _log_ticks(right.yaxis, np.concatenate(rates))
     left.set_ylabel(SWEEP_TIME_YLABEL)
@@ -1172,7 +1178,14 @@ def plot_transfers(frame: pd.DataFrame) -> Figure:
     for ax, case in zip(axes, cases, strict=True):
         rows = done[done["case"] == case]
         order = rows["transfers"].map({m: i for i, m in enumerate(TRANSFER_MODES)})
-        rows = rows.assign(_order=order).sort_values(["device_id", "_order"]).iloc[::-1]
+        others = [
+            ", ".join(p for p in str(v).split(", ") if p and p != f"{m} transfers")
+            for v, m in zip(rows["variant_params"], rows["transfers"], strict=True)
+        ]
+        rows = rows.assign(_order=order, _others=others).sort_values(
+            ["series_id", "precision", "_others", "_order"]
+        )
+        rows = rows.iloc[::-1]
         left = np.zeros(len(rows))
         for name, column, colour in TRANSFER_PARTS:
             value = rows[column].fillna(0).to_numpy(float)
@@ -1180,10 +1193,7 @@ def plot_transfers(frame: pd.DataFrame) -> Figure:
             left += value
         for y, total in enumerate(left):
             ax.text(total, y, " " + format_time(total), va="center", fontsize=9)
-        labels = [
-            f"{device} · {mode}"
-            for device, mode in zip(rows["device_id"], rows["transfers"], strict=True)
-        ]
+        labels = _transfer_labels(rows)
         ax.set_yticks(range(len(rows)), labels)
         ax.set_xlim(0, float(left.max()) * 1.25)
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_time(v) if v else "0"))
@@ -1192,6 +1202,18 @@ def plot_transfers(frame: pd.DataFrame) -> Figure:
     handles, labels = axes[0].get_legend_handles_labels()
     _legend(panel, handles, labels)
     return fig
+
+
+def _transfer_labels(rows: pd.DataFrame) -> list[str]:
+    """Each bar's label: its device, its precision where the panel's rows differ in
+    it, its variant but for the transfers (``_others``), and its transfer mode."""
+    several = rows["precision"].nunique() > 1
+    return [
+        " · ".join(filter(None, (str(d), str(p) if several else "", o, str(m))))
+        for d, p, o, m in zip(
+            rows["series_id"], rows["precision"], rows["_others"], rows["transfers"], strict=True
+        )
+    ]
 
 
 def _rate_bars(
