@@ -10,7 +10,9 @@ alone.
 
 from __future__ import annotations
 
+import datetime
 import fnmatch
+import itertools
 import json
 import os
 import shutil
@@ -194,12 +196,22 @@ def copy_run(folder: Path, parent: Path) -> Path:
     return another_run(copy)
 
 
+_SHIFTS = itertools.count(1)
+
+
+def shifted(start: str | None) -> str:
+    """A run's start made another run's: earlier by a number of seconds no other
+    call gave (so before its end still), as a time `metadata.now` writes."""
+    when = datetime.datetime.fromisoformat(start or "2026-01-01T00:00:00+0000")
+    return (when - datetime.timedelta(seconds=next(_SHIFTS))).strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
 def another_run(copy: Path) -> Path:
     """A copied run folder made another run: its own id and start."""
     path = copy / "metadata.json"
     if path.is_file():
         meta = json.loads(path.read_text())
-        meta.update(run_id=uuid.uuid4().hex, start=f"0{meta.get('start')}")
+        meta.update(run_id=uuid.uuid4().hex, start=shifted(meta.get("start")))
         path.write_text(json.dumps(meta, indent=2))
     return copy
 

@@ -256,3 +256,74 @@ def test_a_sigterm_to_one_rank_ends_the_run_interrupted(tmp_path: Path) -> None:
     rows = results.read_journal(folder)
     assert all(r["status"] == "ok" for r in rows), [r["reason"] for r in rows]
     assert f"mpirun -n {RANKS} harness run --resume {folder}" in stderr
+
+
+def test_compare_of_mpi_runs_judges_every_rank(tmp_path: Path) -> None:
+    """Of a case's rank rows only the last was compared: a 100x slowdown on rank 0
+    was 'noise' and the gate passed."""
+    mpirun = _mpirun()
+    suite = tmp_path / "suite"
+    shutil.copytree(Path(__file__).parents[1] / "examples" / "my_kernels", suite)
+    kernels = suite / "kernels.py"
+    # Rank 0's numpy SAXPY sleeps 2 ms a repetition where SLOW_RANK0 is set.
+    kernels.write_text(
+        kernels.read_text().replace(
+            "    y[:n] += a * x[:n]\n",
+            "    import os, time\n"
+            "    if os.environ.get('SLOW_RANK0') and os.environ['OMPI_COMM_WORLD_RANK'] == '0':\n"
+            "        time.sleep(0.002)\n"
+            "    y[:n] += a * x[:n]\n",
+        )
+    )
+    runs = {}
+    for name, slow in (("base", {}), ("new", {"SLOW_RANK0": "1"})):
+        command = [
+            mpirun, "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run",
+            "--suite", str(kernels), "-k", "My_SAXPY", "-b", "cpu", "--size", "1000",
+            "--reps", "5", "--out", str(tmp_path / name),
+        ]  # fmt: skip
+        done = subprocess.run(
+            command, capture_output=True, text=True, timeout=300, env={**_mpi_env(), **slow}
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        runs[name] = run_folder(tmp_path / name)
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", "compare", str(runs["base"]), str(runs["new"])],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    rows = {
+        line[:20].split(None, 1)[1].strip(): line.split() for line in proc.stdout.splitlines()[1:3]
+    }
+    assert rows["cpu:0 r0"][-1] == "regression" and float(rows["cpu:0 r0"][-2]) > 20
+    assert rows["cpu:0 r1"][-1] == "noise"
+    assert "rows are matched rank by rank" in proc.stdout + proc.stderr
+
+
+def test_a_rank_0_stopped_after_the_run_ended_does_not_hold_the_job(tmp_path: Path) -> None:
+    """Rank 0 stopped once it had written the summary: the other ranks waited in
+    MPI_Finalize for it for ever, and so did the job."""
+    mpirun = _mpirun()
+    command = [
+        mpirun, "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run",
+        "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
+        "--lost-after", "3", "--out", str(tmp_path),
+    ]  # fmt: skip
+    job = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_mpi_env()
+    )
+    deadline = time.monotonic() + 300
+    while not list(tmp_path.glob("run-*/summary.txt")):
+        assert time.monotonic() < deadline and job.poll() is None, job.communicate()[1][-3000:]
+        time.sleep(0.005)
+    pids = {r["rank"]: r["pid"] for r in results.read_metadata(run_folder(tmp_path))["ranks"]}
+    os.kill(pids[0], signal.SIGSTOP)
+    try:
+        _finish(job, pids)
+    finally:
+        with contextlib.suppress(OSError):
+            os.kill(pids[0], signal.SIGKILL)
+    assert job.returncode != 0
+    assert results.read_metadata(run_folder(tmp_path))["interrupted"] is False

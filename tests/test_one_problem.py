@@ -73,23 +73,32 @@ def test_budgets_that_pick_one_problem_run_once_with_a_note(tmp_path) -> None:
     assert len(rows) == 2 and rows[0]["bytes_allocated"] < rows[1]["bytes_allocated"]
 
 
-def test_integer_kernels_run_at_one_precision_of_several(tmp_path) -> None:
+def test_kernels_of_fixed_types_run_at_one_precision_of_several(tmp_path) -> None:
+    """Integer kernels ran once per precision asked, alike; Demo_SGEMV's f32 data
+    was labelled f64 in an f64 run, so two runs of it had no row in common."""
     integers, reals = suite.spec_of("Basic_REDUCE3_INT"), suite.spec_of("Stream_COPY")
     both = RunOptions(precisions=("f32", "f64"))
     assert task_precisions(integers, both) == ("f32",)
     assert task_precisions(reals, both) == ("f32", "f64")
+    assert task_precisions(suite.spec_of("Demo_SGEMV"), RunOptions(precision="f64")) == ("f32",)
+    assert task_precisions(suite.spec_of("Algorithm_SORT"), both) == ("f64",)
     out = harness(
-        "run", "-k", "Basic_REDUCE3_INT", "Stream_COPY", "-b", "cpu", "--size", "1000",
-        "--precision", "f64", "f32", "--reps", "2", "--out", str(tmp_path),
+        "run", "-k", "Basic_REDUCE3_INT", "Stream_COPY", "Demo_SGEMV", "-b", "cpu",
+        "--size", "1000", "--precision", "f64", "f32", "--reps", "2", "--out", str(tmp_path),
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
-    assert (
-        "note: Basic_REDUCE3_INT holds no data of --precision f64 f32 (integers only), "
-        "so it runs once, at f64"
-    ) in out.stderr
+    notes = [line for line in out.stderr.splitlines() if " data" in line]
+    assert notes == [
+        "note: Basic_REDUCE3_INT holds no floating-point data (integers only), so it runs "
+        "once, at f64, not at each of --precision f64 f32",
+        "note: Demo_SGEMV holds f32 data alone, so it runs once, at f32, not at each of "
+        "--precision f64 f32",
+    ]
     rows = results.read_journal(run_folder(tmp_path))
     assert sorted((r["kernel"], r["precision"]) for r in rows) == [
         ("Basic_REDUCE3_INT", "f64"),
+        ("Demo_SGEMV", "f32"),
+        ("Demo_SGEMV", "f32"),
         ("Stream_COPY", "f32"),
         ("Stream_COPY", "f64"),
     ]

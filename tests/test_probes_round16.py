@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import shlex
+import shutil
 from pathlib import Path
 
 import pytest
-from conftest import harness, need_backend, run_folder
+from conftest import FIXTURES, cut_journal, harness, need_backend, run_folder
 
 pytest.importorskip("matplotlib")
 
@@ -89,3 +91,173 @@ def test_rows_removed_with_their_count_fail_compare(tmp_path: Path) -> None:
     (new / "metadata.json").write_text(json.dumps(meta))
     proc = harness("compare", "--threshold", "99", str(base), str(new))
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("end", "why"),
+    [
+        ("garbage", "'end' is \"garbage\"; a time as 2026-01-31T12:00:00+0000 is accepted"),
+        (
+            "2020-01-01T00:00:00+0000",
+            "'end' is \"2020-01-01T00:00:00+0000\", before its 'start' ({start}); a run ends "
+            "after it starts",
+        ),
+    ],
+)
+def test_an_end_that_is_no_time_of_the_run_is_named(tmp_path: Path, end: str, why: str) -> None:
+    """An 'end' no run writes was read as the end of a run: compare took the run
+    as finished."""
+    out = tmp_path / "out"
+    proc = harness("run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
+                   "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(out)
+    meta = json.loads((run / "metadata.json").read_text())
+    meta["end"] = end
+    (run / "metadata.json").write_text(json.dumps(meta, indent=2))
+    line = next(
+        i for i, x in enumerate((run / "metadata.json").read_text().splitlines(), 1) if '"end"' in x
+    )
+    proc = harness("show", str(run))
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == (
+        f"harness: error: {run / 'metadata.json'}:{line}: "
+        + why.format(start=json.dumps(meta["start"]))
+    )
+
+
+def test_a_resume_takes_a_sized_down_row_as_done(tmp_path: Path) -> None:
+    """A row sized down to fit its device has the size it ran at, not the planned
+    one: a resume measured it again, and the journal then held its case twice."""
+    out = tmp_path / "out"
+    proc = harness("run", "-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000",
+                   "--reps", "2", "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(out)
+    first = json.loads((run / "journal.jsonl").read_text().splitlines()[0])
+    first.update(size=500, sized_from=1000)
+    (run / "journal.jsonl").write_text(json.dumps(first) + "\n")
+    meta = json.loads((run / "metadata.json").read_text())
+    meta.update(interrupted=True, journal_rows=1)
+    (run / "metadata.json").write_text(json.dumps(meta))
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert f"resuming {run}: 1 rows done" in proc.stderr
+    rows = [json.loads(line) for line in (run / "journal.jsonl").read_text().splitlines()]
+    assert [(r["kernel"], r["size"]) for r in rows] == [
+        (first["kernel"], 500),
+        ("Basic_DAXPY" if first["kernel"] == "Stream_TRIAD" else "Stream_TRIAD", 1000),
+    ]
+
+
+def test_the_resume_command_given_is_one_a_shell_runs_as_it_is(tmp_path: Path) -> None:
+    """A folder with a space (or a `$(...)`) made the printed command, pasted, resume
+    nothing, or run what the path held."""
+    out = tmp_path / "my runs $(touch x)"
+    proc = harness("run", "-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000",
+                   "--reps", "2", "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(out)
+    cut_journal(run, 1)
+    meta = json.loads((run / "metadata.json").read_text())
+    meta["interrupted"] = True
+    (run / "metadata.json").write_text(json.dumps(meta))
+    proc = harness("show", str(run))
+    assert proc.returncode == 0, proc.stderr
+    (said,) = [x for x in proc.stderr.splitlines() if "continue it with: " in x]
+    command = said.split("continue it with: ")[1]
+    assert shlex.split(command) == ["harness", "run", "--resume", str(run)]
+
+
+def test_a_run_stopped_before_its_first_row_says_so_and_how_to_finish_it(
+    tmp_path: Path,
+) -> None:
+    """`show` of it said its journal was corrupt."""
+    out = tmp_path / "out"
+    proc = harness("run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
+                   "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(out)
+    cut_journal(run, 0)
+    meta = json.loads((run / "metadata.json").read_text())
+    meta["interrupted"] = True
+    (run / "metadata.json").write_text(json.dumps(meta))
+    for command in ("show", "report", "plot"):
+        proc = harness(
+            command, str(run), *(["--out", str(tmp_path / command)] * (command != "show"))
+        )
+        assert proc.returncode == 2
+        assert proc.stderr.splitlines()[-1] == (
+            f"harness: error: {run}: no row: the run was interrupted before its first row; "
+            f"continue it with: harness run --resume {run}"
+        )
+
+
+def test_rows_queued_one_by_one_are_a_variant_of_their_own(tmp_path: Path) -> None:
+    """A --no-hold run and a held one were compared as one case: the host's queueing,
+    timed in the first, was called a regression of the kernel."""
+    need_backend("opencl")
+    runs = []
+    for name, more in (("held", ()), ("direct", ("--no-hold",))):
+        proc = harness("run", "-k", "Stream_TRIAD", "-b", "opencl", "--size", "1000", "--reps",
+                       "2", *more, "--out", str(tmp_path / name))  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        runs.append(run_folder(tmp_path / name))
+    frame, _ = load_runs(runs)
+    variants = dict(zip(frame["run"], frame["variant_params"], strict=True))
+    assert variants == {runs[0].name: "", runs[1].name: "direct queue"}
+    proc = harness("compare", *map(str, runs))
+    assert proc.returncode == 2
+    assert "have no row in common" in proc.stderr
+
+
+def test_a_checksum_file_cut_short_is_named_and_its_rows_left_without(tmp_path: Path) -> None:
+    """A RAJAPerf-checksum.txt cut mid-number gave Stream_TRIAD the checksum 11957.0
+    (of 11957.43...), and the rows its lost lines held none, without a word."""
+    source = tmp_path / "src"
+    shutil.copytree(FIXTURES / "rajaperf_output", source)
+    checksums = source / "RAJAPerf-checksum.txt"
+    text = checksums.read_text()
+    checksums.write_text(text[: text.index("11957.43") + 5])
+    line = text[: text.index("11957.43")].count("\n") + 1
+    proc = harness("import-rajaperf", str(source), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    data = source / "RAJAPerf-kernel-run-data.csv"
+    assert [x for x in proc.stderr.splitlines() if x.startswith("warning")] == [
+        f"warning: {checksums}:{line}: cut short: 4 of a checksum line's 5 cells: left out",
+        *(
+            f"warning: {data}:{n}: RAJAPerf-checksum.txt has no checksum of {k}: its row has none"
+            for n, k in (
+                (5, "Stream_TRIAD Base_Seq-default"),
+                (6, "Stream_TRIAD Base_OpenMP-default"),
+                (7, "Basic_DAXPY Base_Seq-default"),
+            )
+        ),
+    ]
+    rows = [json.loads(x) for x in (run_folder(tmp_path / "out") / "journal.jsonl").open()]
+    assert [r["checksum"] for r in rows if r["kernel"] == "Stream_TRIAD"] == [None, None]
+
+
+def test_rajaperf_speedups_have_one_reference_a_kernel(tmp_path: Path) -> None:
+    """Each tuning of the reference variant was divided by itself: a partition 2x
+    slower than the other read 1.000."""
+    need_backend("opencl")
+    proc = harness("run", "-k", "Stream_TRIAD", "-b", "opencl", "--size", "100000", "--reps", "3",
+                   "--partition", "item", "chunk", "--out", str(tmp_path / "run"))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(tmp_path / "run")
+    proc = harness("report", str(run), "--baseline", "opencl:0", "--out", str(tmp_path / "rep"))
+    assert proc.returncode == 0, proc.stderr
+    lines = (tmp_path / "rep" / "RAJAPerf-speedup-Average.csv").read_text().splitlines()
+    assert lines[0].startswith(
+        "Mean Speedup Report (T_ref/T_var): ref var = opencl:0 item_partition"
+    )
+    tunings = [c.strip() for c in lines[2].split(",")[1:]]
+    cells = dict(zip(tunings, (c.strip() for c in lines[3].split(",")[1:]), strict=True))
+    mean = {
+        r["partition"]: r["time_mean_s"] for r in map(json.loads, (run / "journal.jsonl").open())
+    }
+    assert cells == {
+        "item_partition": "1.000",
+        "chunk_partition": f"{mean['item'] / mean['chunk']:.3f}",
+    }

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import cut_journal, harness, one_error
+from conftest import cut_journal, harness, one_error, shifted
 
 QUICK = ["-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000"]
 
@@ -110,7 +110,7 @@ def test_the_rows_of_a_merged_run_are_told_apart_by_host(
     second.parent.mkdir()
     # A copy of the run, made another run: another start and id.
     meta = json.loads((run / "metadata.json").read_text())
-    meta.update(start=f"0{meta['start']}", run_id=f"0{meta['run_id']}")
+    meta.update(start=shifted(meta["start"]), run_id=f"0{meta['run_id']}")
     (run / "metadata.json").write_text(json.dumps(meta))
     run.rename(second)
     merged = harness("merge", str(quick_run), str(second), "--out", str(tmp_path / "m"))
@@ -280,10 +280,7 @@ def test_a_key_given_twice_in_a_journal_line_is_named_and_its_row_skipped(run: P
     assert warning == (
         f"warning: {journal}:1: skipped a torn or corrupt line: 'time_median_s' is given twice"
     )
-    assert (
-        error
-        == f"harness: error: {run}: the journal has no readable rows (empty, or every line corrupt)"
-    )
+    assert error == f"harness: error: {run}: the journal has no readable rows (every line corrupt)"
 
 
 def test_a_key_given_twice_in_the_metadata_is_named_with_its_line(run: Path) -> None:
@@ -432,7 +429,7 @@ def test_two_mpi_runs_of_one_machine_merged_keep_their_rows_apart(
             "".join(json.dumps({**r, "rank": 0, "host": "node1"}) + "\n" for r in rows)
         )
         meta = json.loads((copy / "metadata.json").read_text())
-        meta.update(start=f"{name}{meta['start']}", run_id=f"{name}{meta['run_id']}")
+        meta.update(start=shifted(meta["start"]), run_id=f"{name}{meta['run_id']}")
         (copy / "metadata.json").write_text(json.dumps(meta))
         runs.append(copy)
     proc = harness("merge", *map(str, runs), "--out", str(tmp_path / "m"))

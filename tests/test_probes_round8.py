@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import harness, need_backend, one_error, run_folder
+from conftest import harness, need_backend, one_error, run_folder, shifted
 
 from harness.backends import cuda_compile
 
@@ -26,7 +26,7 @@ RAJAPERF = Path(__file__).resolve().parent / "fixtures" / "rajaperf_output"
 def _another_run(run: Path) -> None:
     """Make a copy of a run another run: another start and id."""
     meta = json.loads((run / "metadata.json").read_text())
-    _edit_metadata(run, start="0" + meta["start"], run_id="0" + meta["run_id"])
+    _edit_metadata(run, start=shifted(meta["start"]), run_id="0" + meta["run_id"])
 
 
 def _edit_metadata(run: Path, **changes: object) -> None:
@@ -46,7 +46,7 @@ def _killed_copy(run: Path, parent: Path) -> Path:
     start and name of its own (so that it is no copy of ``run``)."""
     copy = shutil.copytree(run, parent / "run-killed")
     meta = json.loads((copy / "metadata.json").read_text())
-    _edit_metadata(copy, end=None, start="0" + meta["start"], run_id="0" + meta["run_id"])
+    _edit_metadata(copy, end=None, start=shifted(meta["start"]), run_id="0" + meta["run_id"])
     journal = copy / "journal.jsonl"
     journal.write_text(journal.read_text().splitlines(keepends=True)[0])
     return copy
@@ -340,7 +340,7 @@ def test_runs_of_one_name_under_folders_of_one_name_are_merged_apart(
     for parent in ("a", "b"):
         copy = shutil.copytree(run, tmp_path / parent / "x" / "run-1")
         meta = json.loads((copy / "metadata.json").read_text())
-        _edit_metadata(copy, start=parent + meta["start"], run_id=parent + meta["run_id"])
+        _edit_metadata(copy, start=shifted(meta["start"]), run_id=parent + meta["run_id"])
         runs.append(str(copy))
     proc = harness("merge", *runs, "--out", str(tmp_path / "m"))
     assert proc.returncode == 0, proc.stderr

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import harness, need_backend, one_error, run_folder, wait_rows
+from conftest import harness, need_backend, one_error, run_folder, shifted, wait_rows
 
 QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
 
@@ -338,7 +338,7 @@ def test_a_report_stopped_by_a_full_disk_leaves_no_earlier_report_md(
     assert harness("report", str(quick_run), "--out", str(out)).returncode == 0
     earlier = {p.name: p.stat().st_ino for p in out.iterdir()}
     meta = json.loads((run / "metadata.json").read_text())
-    another = {"start": "0" + meta["start"], "run_id": "0" + meta["run_id"]}
+    another = {"start": shifted(meta["start"]), "run_id": "0" + meta["run_id"]}
     (run / "metadata.json").write_text(json.dumps({**meta, **another}))
     # report.md is written last, through its temporary file: here that is /dev/full.
     (out / "report.md.tmp").symlink_to("/dev/full")
@@ -386,7 +386,7 @@ def test_a_merge_that_would_nest_past_what_readers_take_is_refused(
     for _ in range(61):
         nested = [nested]
     meta = json.loads((run / "metadata.json").read_text())
-    meta.update(start="0" + meta["start"], run_id="0" + meta["run_id"], nested=nested)
+    meta.update(start=shifted(meta["start"]), run_id="0" + meta["run_id"], nested=nested)
     (run / "metadata.json").write_text(json.dumps(meta))
     assert harness("show", str(run)).returncode == 0
     out = tmp_path / "merged"

@@ -251,7 +251,7 @@ def test_check_only_run_says_it_has_no_timings(runs: dict[str, Path]) -> None:
         (lambda p: p.write_text("x"), "is a file, not a run folder"),
         (
             lambda p: (p.mkdir(), (p / "journal.jsonl").write_text("")),
-            "the journal has no readable rows",
+            "no row: its journal is empty",
         ),
         (
             lambda p: (p.mkdir(), (p / "journal.jsonl").write_text('{"kernel": \n\x00garbage\n')),

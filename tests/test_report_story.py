@@ -170,7 +170,7 @@ def test_the_summary_counts_the_noise_verdict(sort_run: Path, tmp_path: Path) ->
         "and slowest); rerun before trusting them: "
     )
     for row in flagged:
-        assert f"n={row['size']} on {row['device_id']}" in story[2]
+        assert f"{row['precision']} n={row['size']} on {row['device_id']}" in story[2]
 
 
 def test_the_summary_of_a_fixed_reps_run_says_none_met_the_target(sort_run: Path) -> None:

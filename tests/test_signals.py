@@ -194,3 +194,20 @@ def test_ctrl_c_while_kernels_are_built_first_stops_before_any_row(tmp_path: Pat
     assert f"interrupted: 0 of 25 rows run; continue with: harness run --resume {folder}" in err
     assert results.read_metadata(folder)["interrupted"] is True
     assert results.read_metadata(folder)["built_ahead"]["built"] < 25
+
+
+def test_a_stop_during_the_last_row_ends_a_whole_run_with_130(tmp_path: Path) -> None:
+    """The signal let the last row finish and the run ended as if none had come:
+    exit 0, so a job stopped by its scheduler reported success."""
+    need_backend("opencl")
+    hang = ["-k", "Stream_TRIAD", "-b", "opencl", "--size", "1000", "--reps", "1"]
+    proc = start_group([*hang, "--sources", str(FIXTURES / "hang"), "--timeout", "4"], tmp_path)
+    folder = wait_rows(tmp_path, 0)
+    time.sleep(1.5)
+    os.killpg(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "stopped after the last row: all 1 rows run" in err
+    (row,) = rows_of(folder)
+    assert row["reason"] == "timed out after 4 s during Stream_TRIAD on opencl:0"
+    assert results.read_metadata(folder)["interrupted"] is False

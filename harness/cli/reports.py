@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -615,7 +616,7 @@ def _stopped_short(new: Path, meta: dict[str, Any], left: int) -> str | None:
     if _cut_short(meta):
         return (
             f"{new} was interrupted (or is still running) before {left} row(s) of the base "
-            f"ran in it; finish it with harness run --resume {new}"
+            f"ran in it; finish it with harness run --resume {shlex.quote(str(new))}"
         )
     if not (new / results.METADATA).is_file():
         return (
@@ -659,9 +660,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     if not rows:
-        raise UsageError(
-            f"{args.run_dir}: the journal has no readable rows (empty, or every line corrupt)"
-        )
+        raise UsageError(results.no_rows(args.run_dir))
     meta = results.read_metadata(args.run_dir)
     print(table.format_rows(rows, table.param_names(meta)))
     print(f"\nresults: {args.run_dir / results.RESULTS}")
@@ -694,7 +693,7 @@ def _note_short(run_dir: Path, meta: dict[str, Any], done: str) -> None:
         fix = (
             "it merges runs, one of which stopped short"
             if "merged_from" in meta
-            else f"continue it with: harness run --resume {run_dir}"
+            else f"continue it with: harness run --resume {shlex.quote(str(run_dir))}"
         )
         print(f"note: {run_dir} {short}: the rows it kept are {done}; {fix}", file=sys.stderr)
 

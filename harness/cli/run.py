@@ -8,6 +8,7 @@ import dataclasses
 import errno
 import os
 import re
+import shlex
 import signal
 import sys
 import threading
@@ -259,7 +260,7 @@ def _write_failure(exc: results.WriteError) -> str:
     if (exc.run_dir / results.METADATA).exists():
         return (
             f"{exc}; the rows finished so far are kept; {fix}, then continue with: "
-            f"harness run --resume {exc.run_dir}"
+            f"harness run --resume {shlex.quote(str(exc.run_dir))}"
         )
     results.discard(exc.run_dir)
     return f"{exc}; nothing was run and the empty folder is removed; {fix}, then run again"
@@ -281,7 +282,7 @@ def _execute_run(
             count = len(saved["ranks"])
             raise UsageError(
                 f"--resume: {args.resume} is a run of {count} MPI ranks; resume it with "
-                f"them all: mpirun -n {count} harness run --resume {args.resume}"
+                f"them all: mpirun -n {count} harness run --resume {shlex.quote(str(args.resume))}"
             )
         _forget_cut_rows(args.resume, saved)
         run_dir, meta, tasks = resumed_run(args, saved, executor.catalogs)
@@ -355,9 +356,14 @@ def _execute_run(
     if interrupted:
         print(
             f"interrupted: {finished} of {len(tasks)} rows run; "
-            f"continue with: harness run --resume {run_dir}",
+            f"continue with: harness run --resume {shlex.quote(str(run_dir))}",
             file=sys.stderr,
         )
+        return stop.status(), run_dir
+    if stop.received:
+        # The signal came during the last row, which it let finish: the run is whole,
+        # but a job stopped (scancel) says so by its status.
+        print(f"stopped after the last row: all {len(tasks)} rows run", file=sys.stderr)
         return stop.status(), run_dir
     return (1 if any(r["status"] in ("fail", "error") for r in rows) else 0), run_dir
 
@@ -581,7 +587,8 @@ def _execute_ranks(
         print(
             f"rank {world.rank}: rank 0, which writes the run folder, was lost (nothing heard "
             f"from it for {args.lost_after:g} s); the rows it wrote are in {run_dir}: finish "
-            f"the run with: mpirun -n {world.size} harness run --resume {run_dir}",
+            f"the run with: mpirun -n {world.size} harness run --resume "
+            f"{shlex.quote(str(run_dir))}",
             file=sys.stderr,
         )
         return world.finish(1), run_dir
@@ -593,7 +600,7 @@ def _execute_ranks(
                 _end_ranks_run(run_dir, meta, journal, progress, interrupted=True)
                 print(
                     f"interrupted: {finished} of {progress.total} rows run; continue with: "
-                    f"mpirun -n {world.size} harness run --resume {run_dir}",
+                    f"mpirun -n {world.size} harness run --resume {shlex.quote(str(run_dir))}",
                     file=sys.stderr,
                 )
                 # The other ranks took the signal too, or wait for this one's word.
@@ -674,7 +681,7 @@ def _resumed_rank(
             problem = (
                 f"--resume: {args.resume} is a run of {count or 'no'} MPI ranks; resume it "
                 + (f"with as many: mpirun -n {count} " if count else "without mpirun: ")
-                + f"harness run --resume {args.resume}"
+                + f"harness run --resume {shlex.quote(str(args.resume))}"
             )
         else:
             _forget_cut_rows(args.resume, saved)

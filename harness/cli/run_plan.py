@@ -33,7 +33,6 @@ from harness.execution.runner import (
     scaled_size,
     size_for_memory,
     size_groups,
-    task_precisions,
 )
 from harness.execution.workers import CHECK_LANES
 from harness.model import partition, sources
@@ -508,7 +507,7 @@ def _nothing_to_run(kernels: Sequence[Any], options: RunOptions) -> str:
 def _note_one_problem(kernels: Sequence[Any], options: RunOptions) -> None:
     """A note per kernel whose asked sizes, factors or budgets build one problem (it
     runs once: rows of one problem at several sizes would draw a curve of noise),
-    and one naming the kernels without data of the run's precisions."""
+    and notes naming the kernels whose data does not take the run's precisions."""
     for spec in kernels:
         for size, asked in size_groups(spec, options):
             if len(asked) > 1:
@@ -523,13 +522,18 @@ def _note_one_problem(kernels: Sequence[Any], options: RunOptions) -> None:
                     file=sys.stderr,
                 )
     if len(options.precisions) > 1:
-        whole = [k.name for k in kernels if len(task_precisions(k, options)) == 1]
-        if whole:
+        once: dict[str, list[str]] = {}
+        for spec in kernels:
+            if not spec.uses_real():
+                own = spec.fixed_precision()
+                once.setdefault(own or "", []).append(spec.name)
+        for own, names in once.items():
+            what = f"{own} data alone" if own else "no floating-point data (integers only)"
             print(
-                f"note: {', '.join(whole)} hold{'s' * (len(whole) == 1)} no data of "
-                f"--precision {' '.join(options.precisions)} (integers only), so "
-                f"{'it runs' if len(whole) == 1 else 'they run'} once, at "
-                f"{options.precisions[0]}",
+                f"note: {', '.join(names)} hold{'s' * (len(names) == 1)} {what}, so "
+                f"{'it runs' if len(names) == 1 else 'they run'} once, at "
+                f"{own or options.precisions[0]}, not at each of --precision "
+                f"{' '.join(options.precisions)}",
                 file=sys.stderr,
             )
 
@@ -596,6 +600,9 @@ def row_key(row: dict[str, Any], partitions: Sequence[str] = ()) -> tuple:
     kernel, device, size, precision = (
         row.get(k) for k in ("kernel", "device_id", "size", "precision")
     )
+    # A row sized down to fit its device came from the task of the size it was planned at.
+    if isinstance(row.get("sized_from"), int) and not isinstance(row["sized_from"], bool):
+        size = row["sized_from"]
     cache, moved = row.get("cache", "hot"), row.get("transfers", "resident")
     group = row.get("work_group")
     dealt = row.get("partition")

@@ -16,6 +16,7 @@ the new folder appears only once it is complete.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -355,8 +356,9 @@ def merge(
                 "format": results.FORMAT,
                 "command": ["harness", "merge", *map(str, run_dirs)],
                 "run_id": metadata.new_id(),
-                "start": min(starts, default=metadata.now()),
-                "end": max(ends, default=metadata.now()),
+                # By the time each names, whatever its host's offset from UTC.
+                "start": min(starts, key=_instant, default=metadata.now()),
+                "end": max(ends, key=_instant, default=metadata.now()),
                 "host": {"hostname": ", ".join(machines)},
                 "devices": devices,
                 # What reports know of each kernel (`KernelSpec.facts`), from every run.
@@ -373,3 +375,13 @@ def merge(
         results.finish(merged, summarise(results.read_journal(merged)))
 
     return results.write_new(out, fill)
+
+
+def _instant(text: str) -> float:
+    """A metadata time as seconds since the epoch (one without an offset as UTC)."""
+    when = results.read_time(text)
+    if when is None:
+        return 0.0
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.UTC)
+    return when.timestamp()

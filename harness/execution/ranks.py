@@ -29,6 +29,7 @@ exits 0 whatever its ranks return.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import signal
 import sys
@@ -283,6 +284,11 @@ class World:
         self.stop()
         if abandoned or (status and _recovering() and self.rank == 0):
             end_job(status)
+        # MPI_Finalize, at this process's exit, waits for every rank: one stopped from
+        # here on would hold this one for ever. An alarm, whose default action ends
+        # the process (and mpirun then the job), bounds the wait.
+        if math.isfinite(self.lost_after):
+            signal.alarm(math.ceil(self.lost_after) + 1)
         return status
 
 

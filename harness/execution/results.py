@@ -15,6 +15,7 @@ import codecs
 import contextlib
 import csv
 import dataclasses
+import datetime
 import io
 import itertools
 import json
@@ -22,6 +23,7 @@ import math
 import os
 import platform
 import re
+import shlex
 import shutil
 import sys
 import tempfile
@@ -199,6 +201,17 @@ def peak_shaped(peak: Any) -> bool:
 
 
 #: The metadata.json entries that readers use: what each must be where present.
+def read_time(value: Any) -> datetime.datetime | None:
+    """A metadata time (ISO 8601, as `metadata.now` writes it), or None where the
+    value is none."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.datetime.fromisoformat(value)
+    except ValueError:
+        return None
+
+
 METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "host": ("an object", lambda v: isinstance(v, dict)),
     "libraries": ("an object", lambda v: isinstance(v, dict)),
@@ -220,8 +233,8 @@ METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
         "a whole number (the rows the journal held at the run's end)",
         lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_COUNT,
     ),
-    "start": ("text (a time)", lambda v: isinstance(v, str)),
-    "end": ("text (a time)", lambda v: isinstance(v, str)),
+    "start": ("a time as 2026-01-31T12:00:00+0000", lambda v: read_time(v) is not None),
+    "end": ("a time as 2026-01-31T12:00:00+0000", lambda v: read_time(v) is not None),
     "interrupted": ("true or false", lambda v: isinstance(v, bool)),
     "kernels": (
         "a list of kernel names, or an object of each kernel's facts (objects: params an "
@@ -1207,6 +1220,33 @@ def losses(run_dir: Path) -> str | None:
     return "; ".join(found) or None
 
 
+def no_rows(run_dir: Path) -> str:
+    """Why a run's journal gives no row, in words, for a command that has nothing
+    to read: a run still being written, or stopped, before its first row (and how
+    to finish it), or a journal empty or with every line corrupt."""
+    run_dir = Path(run_dir)
+    try:
+        blank = not (run_dir / JOURNAL).read_bytes().strip()
+    except OSError:
+        blank = False
+    if blank:
+        holder = writer(run_dir)
+        if holder is not None:
+            return f"{run_dir}: no row yet: it is being written ({holder})"
+        try:
+            meta = read_metadata(run_dir)
+        except RunFolderError:
+            meta = {}
+        if meta.get("interrupted") or (meta.get("start") and not meta.get("end")):
+            how = "was interrupted" if meta.get("interrupted") else "stopped"
+            return (
+                f"{run_dir}: no row: the run {how} before its first row; continue it with: "
+                f"harness run --resume {shlex.quote(str(run_dir))}"
+            )
+        return f"{run_dir}: no row: its journal is empty"
+    return f"{run_dir}: the journal has no readable rows (every line corrupt)"
+
+
 def read_journal(run_dir: Path) -> list[dict[str, Any]]:
     """Rows of a run's journal, as `read_numbered` reads them."""
     return [row for _, row in read_numbered(run_dir)]
@@ -1301,6 +1341,14 @@ def read_metadata(run_dir: Path) -> dict[str, Any]:
             raise RunFolderError(
                 f"{path}:{line}: {key!r} is {_shown(meta[key])}; {shape} is accepted"
             )
+    start, end = read_time(meta.get("start")), read_time(meta.get("end"))
+    if start and end and (start.tzinfo is None) == (end.tzinfo is None) and end < start:
+        given = re.search(r'^[ \t]*"end"\s*:', text, re.MULTILINE)
+        line = text[: given.start()].count("\n") + 1 if given else 1
+        raise RunFolderError(
+            f"{path}:{line}: 'end' is {_shown(meta['end'])}, before its 'start' "
+            f"({_shown(meta['start'])}); a run ends after it starts"
+        )
     listed = [(d.get("host"), d.get("id")) for d in meta.get("devices") or []]
     twice = next((d for i, d in enumerate(listed) if d in listed[:i]), None)
     if twice is not None:

@@ -217,11 +217,14 @@ def task_sizes(spec: KernelSpec, options: RunOptions) -> tuple[int, ...]:
 
 
 def task_precisions(spec: KernelSpec, options: RunOptions) -> tuple[str, ...]:
-    """The precisions a kernel runs at: the run's, or its first alone where the
-    kernel has no data of the run's precision (integers only), which every
-    precision would run alike."""
+    """The precisions a kernel runs at: the run's where its data takes the run's
+    precision; its own where that is fixed (its rows say what they ran); else
+    (integers alone, which every precision runs alike) the run's first."""
     precisions = options.precisions or (options.precision,)
-    return precisions if spec.uses_real() else precisions[:1]
+    if spec.uses_real():
+        return precisions
+    own = spec.fixed_precision()
+    return (own,) if own else precisions[:1]
 
 
 def plan(

@@ -450,6 +450,15 @@ class KernelSpec:
         """Whether any array or scalar has the run-precision type."""
         return any(x.dtype == "real" for x in (*self.arrays, *self.scalars))
 
+    def fixed_precision(self) -> str | None:
+        """The precision of a kernel whose floating-point data has one fixed type
+        (Demo_SGEMV's f32, Bitonic_F64's keys), whatever a run asks; None where its
+        data takes the run's (``real``) or is integers alone."""
+        if self.uses_real():
+            return None
+        floats = {x.dtype for x in (*self.arrays, *self.scalars)} & set(PRECISIONS)
+        return floats.pop() if len(floats) == 1 else None
+
     def required_features(self, precision: str) -> frozenset[str]:
         """Device features this kernel needs at a precision."""
         needs_f64 = any(x.dtype == "f64" for x in (*self.arrays, *self.scalars))

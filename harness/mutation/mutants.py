@@ -301,13 +301,16 @@ def run_kernel(
     assert backend.language is not None
     files = source_files(spec, backend.language, backend.extension)
     placed = lab.place(files)
-    tasks = [
-        task
-        for precision in lab.precisions
-        for task in mutant_tasks(
-            spec, lab.info, dataclasses.replace(lab.options, precision=precision), lab.max_size
+    # A kernel of fixed types plans its own precision's rows at each precision asked.
+    tasks = list(
+        dict.fromkeys(
+            task
+            for precision in lab.precisions
+            for task in mutant_tasks(
+                spec, lab.info, dataclasses.replace(lab.options, precision=precision), lab.max_size
+            )
         )
-    ]
+    )
     library = [t for t in tasks if _calls_library_only(spec, t)]
     if library and len(library) == len(tasks):
         return outcomes, (

@@ -231,6 +231,21 @@ def compare(
             f"{several} (merged): rows are matched by host too, a host's rows with the other "
             "run's rows of that host"
         )
+    # An MPI run holds a case once per rank: each rank's row is matched with the other
+    # run's row of that rank (a run of one process is rank 0).
+    ranks = {
+        name: set(frame["rank"].dropna().astype(int)) if "rank" in frame else set()
+        for name, frame in (("base", base), ("new", new))
+    }
+    by_rank = max(len(found) for found in ranks.values()) > 1
+    if by_rank:
+        keys.append("rank")
+        several = " and ".join(
+            f"the {name} run has {len(found)} MPI ranks' rows"
+            for name, found in ranks.items()
+            if len(found) > 1
+        )
+        notes.append(f"{several}: rows are matched rank by rank (a run of one process is rank 0)")
     base, new = _keyed(base, extras, keys, base_keys), _keyed(new, extras, keys, new_keys)
     merged = base.merge(
         new, on=keys, how="outer", suffixes=("_base", "_new"), indicator=True, sort=False
@@ -248,7 +263,7 @@ def compare(
         ids = [
             i for i in dict.fromkeys([b.get("device_id"), n.get("device_id")]) if isinstance(i, str)
         ]
-        at = f" @{row['host']}" if by_host else ""
+        at = (f" @{row['host']}" if by_host else "") + (f" r{row['rank']}" if by_rank else "")
         device_b, device_n = b.get("device"), n.get("device")
         out.append(
             {
@@ -290,6 +305,8 @@ def _keyed(
     frame["_device"] = frame["device_id"].map(devices)
     if "host" in keys:
         frame["host"] = frame["host"].fillna("").astype(str)
+    if "rank" in keys:
+        frame["rank"] = frame["rank"].fillna(0).astype(int) if "rank" in frame else 0
     keep = [*keys, "device_id", "device", "status", "time_median_s", "time_min_s", "time_std_s"]
     return frame[keep].drop_duplicates(keys, keep="last")
 

@@ -52,9 +52,7 @@ def load(run_dir: str | Path) -> pd.DataFrame:
     run_dir = Path(run_dir)
     rows = results.read_journal(run_dir)
     if not rows:
-        raise results.RunFolderError(
-            f"{run_dir}: the journal has no readable rows (empty, or every line corrupt)"
-        )
+        raise results.RunFolderError(results.no_rows(run_dir))
     meta = results.read_metadata(run_dir)
     frame = pd.DataFrame(rows)
     extras = [c for c in frame.columns if c not in results.COLUMNS]
@@ -230,6 +228,14 @@ def prepare(frame: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = None)
         frame["variant_params"] = [
             ", ".join(filter(None, (v, "WGSL checks off" if o else "")))
             for v, o in zip(frame["variant_params"], off, strict=True)
+        ]
+    if "queue" in frame:
+        # Launches queued one by one (--no-hold) time the host's queueing too: another
+        # measure of the kernel than a held batch's.
+        direct = frame["queue"].astype(str).eq("direct")
+        frame["variant_params"] = [
+            ", ".join(filter(None, (v, "direct queue" if d else "")))
+            for v, d in zip(frame["variant_params"], direct, strict=True)
         ]
     if "work_group" in frame:
         frame["variant_params"] = [

@@ -189,15 +189,20 @@ def _write_set(
     )
     ref_variant = _reference_variant(rows, baseline_key)
     if ref_variant is not None:
+        # One reference a kernel, as RAJAPerf has one reference variant and tuning: the
+        # reference variant's default tuning, else the first it ran the kernel in (each
+        # tuning over itself made every tuning of it 1.000, a slower one too).
+        tunings = [t for v, t in columns if v == ref_variant]
+        first = "default" if "default" in tunings else tunings[0]
 
         def speedup(kernel: str, variant: str, tuning: str) -> str:
-            tunings = [t for v, t in columns if v == ref_variant]
-            ref_tuning = tuning if tuning in tunings else tunings[0]
-            ref = per_rep(kernel, ref_variant, ref_tuning)
+            ran = [t for t in (first, *tunings) if per_rep(kernel, ref_variant, t) is not None]
+            ref = per_rep(kernel, ref_variant, ran[0]) if ran else None
             here = per_rep(kernel, variant, tuning)
             return NOT_RUN if ref is None or here is None else f"{ref / here:.3f}"
 
-        title = f"Mean Speedup Report (T_ref/T_var): ref var = {ref_variant} "
+        named = f"{ref_variant} {first}" if len(tunings) > 1 else ref_variant
+        title = f"Mean Speedup Report (T_ref/T_var): ref var = {named} "
         emit("speedup-Average.csv", _matrix(title, kernels, columns, speedup, 3))
     return paths
 

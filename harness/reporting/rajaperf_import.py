@@ -175,8 +175,14 @@ def read_checksums(path: Path) -> dict[tuple[str, str], Checksum]:
     number, or a variant-tuning's second line, is named and left out."""
     found: dict[tuple[str, str], Checksum] = {}
     kernel = None
-    for number, line in _lines(path):
+    lines = _lines(path)
+    for number, line in lines:
         cells = line.split()
+        if len(cells) in (3, 4) and cells[1] in ("PASSED", "FAILED"):
+            # raja-perf.exe writes five cells a line: a line of fewer was cut short (the
+            # last of a file written to a full disk), its last cell cut too.
+            _warn(path, number, f"cut short: {len(cells)} of a checksum line's 5 cells: left out")
+            continue
         if len(cells) == 1 and set(cells[0]) <= set("-="):
             # A kernel's section ends with a rule: the next lines are another kernel's,
             # which a missing name line would leave under this one's name.
@@ -296,6 +302,12 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         row = _row(kernel, devices[name], data, _same_size(path, number, data, details, kernel))
         check = checks.get((kernel, f"{variant}-{tuning}"))
         row["checksum"] = check.value if check else None
+        if checks and check is None and _column(data, "Checksum") in ("PASSED", "FAILED"):
+            _warn(
+                path,
+                number,
+                f"{CHECKSUMS} has no checksum of {kernel} {variant}-{tuning}: its row has none",
+            )
         verdict = _column(data, "Checksum")
         if check and verdict in ("PASSED", "FAILED") and check.verdict != verdict:
             why = f"'Checksum' is {verdict}, but {check.verdict} in {CHECKSUMS}:{check.line}"

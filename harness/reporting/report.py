@@ -463,7 +463,7 @@ def noise_story(frame: pd.DataFrame) -> list[str]:
         told.append(verdict[0].upper() + verdict[1:] + ".")
     unstable = [
         f"{r['case']}{f' ({v})' if (v := r.get('variant_params')) else ''} "
-        f"n={_size(r['size'])} on {r['series_id']}"
+        f"{r.get('precision')} n={_size(r['size'])} on {r['series_id']}"
         for r in records
         if r.get("status") == "ok" and str(r.get("unstable")).lower() in ("true", "1")
     ]
