@@ -240,6 +240,37 @@ def test_an_include_in_a_skipped_group_keeps_the_lines_after_it_numbered(
     assert {file for file, _ in live_lines("#define GPU 1\n" + text)} >= {"main.c", "inc.h"}
 
 
+def test_no_mutant_makes_a_declaration_that_cannot_compile() -> None:
+    """`LOCAL SCAN_T* tile` became `LOCAL SCAN_T/ tile` and a `GLOBAL const REAL*`
+    declaration was deleted: stillborn mutants that filled a --sample's places."""
+    source = (
+        "KERNEL void f(LOCAL SCAN_T* tile, GLOBAL WORD* keys, const uint n) {\n"
+        "    GLOBAL const REAL* row = keys;\n"
+        "    tile[0] = keys[1] * n;\n"
+        "}\n"
+    )
+    made = {(m.line, m.mutated.strip()) for m in make_mutants("k.c", source)}
+    assert {line for line, _ in made} == {3}
+    assert (3, "tile[0] = keys[1] / n;") in made
+
+
+def test_a_macro_never_expanded_compiles_nothing(tmp_path: Path) -> None:
+    """Apps_DIFFUSION3DPA includes mfem.h's EACH_Q and never expands it: mutants of
+    its #define were counted as survivors no check could kill."""
+    (tmp_path / "main.c").write_text(
+        "#define UNUSED(k) for (int k = 0; k < 4; ++k)\n"
+        "#define USED(k) for (int k = 0; k < 8; ++k)\n"
+        "#define TESTED 1\n"
+        "#define INNER 3\n"
+        "#define OUTER (INNER + 1)\n"
+        "#ifdef TESTED\n"
+        "int f(void) { int s = OUTER; USED(i) s += i; return s; }\n"
+        "#endif\n"
+    )
+    text = sources.expand(tmp_path / "main.c").with_line_directives()
+    assert {line for file, line in live_lines(text) if file == "main.c"} == {2, 3, 4, 5, 7}
+
+
 @pytest.mark.parametrize("form", ["cpu", "gpu"])
 def test_wgsl_mutants_are_made_only_in_the_branch_the_device_takes(
     form: str, monkeypatch: pytest.MonkeyPatch

@@ -12,6 +12,7 @@ from conftest import FIXTURES, cut_journal, harness, need_backend, run_folder
 
 pytest.importorskip("matplotlib")
 
+from harness.execution import results
 from harness.reporting import plot
 from harness.reporting.frames import load_runs
 
@@ -261,3 +262,38 @@ def test_rajaperf_speedups_have_one_reference_a_kernel(tmp_path: Path) -> None:
         "item_partition": "1.000",
         "chunk_partition": f"{mean['item'] / mean['chunk']:.3f}",
     }
+
+
+def test_the_resume_command_of_an_mpi_run_starts_its_ranks(tmp_path: Path) -> None:
+    """show gave 'harness run --resume' for a run of two ranks, which refuses it."""
+    meta = {"ranks": [{"rank": 0}, {"rank": 1}]}
+    assert results.resume_command(tmp_path / "a b", meta) == (
+        f"mpirun -n 2 harness run --resume '{tmp_path / 'a b'}'"
+    )
+    assert results.resume_command(tmp_path, {}) == f"harness run --resume {tmp_path}"
+
+
+def test_a_merged_run_against_a_single_one_is_judged_host_by_host(tmp_path: Path) -> None:
+    """Of the merged run's two hosts' rows of a case only the last was compared: a
+    regression on the other host passed."""
+    runs = {}
+    for name in ("base", "a", "b"):
+        proc = harness("run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
+                       "--out", str(tmp_path / name))  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        runs[name] = run_folder(tmp_path / name)
+    proc = harness("merge", str(runs["a"]), str(runs["b"]), "--out", str(tmp_path / "m"))
+    assert proc.returncode == 0, proc.stderr
+    merged = run_folder(tmp_path / "m")
+    for base, new, several, one in ((runs["base"], merged, "new", "base"),
+                                    (merged, runs["base"], "base", "new")):  # fmt: skip
+        proc = harness("compare", "--threshold", "99", str(base), str(new))
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        table = [line for line in proc.stdout.splitlines() if line.startswith("Stream_TRIAD")]
+        # One row a host, each labelled with its source run (both on this machine).
+        assert len(table) == 2
+        assert {r for r in "ab" for line in table if f"({runs[r].name})" in line} == {"a", "b"}
+        assert (
+            f"note: the {several} run holds rows of 2 hosts (merged): each host's row of a case "
+            f"is judged against the {one} run's"
+        ) in proc.stdout + proc.stderr

@@ -401,9 +401,17 @@ def test_checksums_under_a_missing_kernel_name_are_not_given_to_the_kernel_befor
     checksums.write_text("".join(lines[:gone] + lines[gone + 1 :]))
     proc = harness("import-rajaperf", str(folder), "--out", str(tmp_path / "o"))
     assert proc.returncode == 0, proc.stderr
+    data = folder / "RAJAPerf-kernel-run-data.csv"
     assert proc.stderr.splitlines() == [
-        f"warning: {checksums}:{n}: a checksum with no kernel's name before it: left out"
-        for n in (gone + 2, gone + 3)
+        *(
+            f"warning: {checksums}:{n}: a checksum with no kernel's name before it: left out"
+            for n in (gone + 2, gone + 3)
+        ),
+        *(
+            f"warning: {data}:{n}: RAJAPerf-checksum.txt has no checksum of Stream_TRIAD "
+            f"{variant}-default: its row has none"
+            for n, variant in ((5, "Base_Seq"), (6, "Base_OpenMP"))
+        ),
     ]
     rows = [
         json.loads(x)

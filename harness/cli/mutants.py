@@ -81,6 +81,8 @@ class _Job:
     chosen: list[Mutant]
     dead: int
     outcomes: list[Outcome] = field(default_factory=list)
+    #: How many mutants its code holds before --lines and --sample narrow them.
+    made: int = 0
     problem: str | None = None
     finished: bool = False
 
@@ -217,7 +219,7 @@ def _plan(
                 every, dead = all_mutants(
                     spec, device.backend, device, precisions(args), dict(params)
                 )
-                jobs.append(_Job(spec, device, every, dead))
+                jobs.append(_Job(spec, device, every, dead, made=len(every)))
     for lines in args.lines or ():
         if not any(lines.holds(m) for job in jobs for m in job.chosen):
             raise UsageError(_no_mutant_on(lines, jobs, files[lines.file]))
@@ -355,8 +357,11 @@ def _run(
     compiled mutants go with it), recording into ``job`` as they end."""
     device = job.device.id
     uncompiled = f" ({job.dead} more in code it does not compile)" if job.dead else ""
+    count = len(job.chosen)
+    # Of how many, where --lines or --sample narrowed them: a sample of 3 read as all.
+    of = f"{count} of {job.made} mutants" if count < job.made else f"{count} mutants"
     print(
-        f"{job.spec.name} on {device}: {len(job.chosen)} mutants{uncompiled}",
+        f"{job.spec.name} on {device}: {of}{uncompiled}",
         file=sys.stderr,
         flush=True,
     )

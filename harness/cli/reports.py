@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import errno
 import os
-import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -616,7 +615,7 @@ def _stopped_short(new: Path, meta: dict[str, Any], left: int) -> str | None:
     if _cut_short(meta):
         return (
             f"{new} was interrupted (or is still running) before {left} row(s) of the base "
-            f"ran in it; finish it with harness run --resume {shlex.quote(str(new))}"
+            f"ran in it; finish it with {results.resume_command(new, meta)}"
         )
     if not (new / results.METADATA).is_file():
         return (
@@ -693,7 +692,7 @@ def _note_short(run_dir: Path, meta: dict[str, Any], done: str) -> None:
         fix = (
             "it merges runs, one of which stopped short"
             if "merged_from" in meta
-            else f"continue it with: harness run --resume {shlex.quote(str(run_dir))}"
+            else f"continue it with: {results.resume_command(run_dir, meta)}"
         )
         print(f"note: {run_dir} {short}: the rows it kept are {done}; {fix}", file=sys.stderr)
 

@@ -85,7 +85,7 @@ def run_command(args: argparse.Namespace, bar: bool | None = None) -> tuple[int,
     """`harness run` for parsed arguments: its exit status and run folder. ``bar``
     asks for a live progress bar (default: where stderr is a terminal); an
     ``args.quiet`` run prints no table at its end."""
-    world = ranks.world()
+    world = ranks.world(getattr(args, "lost_after", ranks.LOST_AFTER_S))
     try:
         return _run_command(args, bar, world)
     except UsageError as exc:
@@ -116,11 +116,8 @@ def run_command(args: argparse.Namespace, bar: bool | None = None) -> tuple[int,
     except KeyboardInterrupt:
         if world is None:
             raise
-        print(
-            f"harness run: rank {world.rank} interrupted; what it was writing may be incomplete",
-            file=sys.stderr,
-            flush=True,
-        )
+        ends = "it ends the run" if world.rank == 0 else "rank 0 ends the run"
+        print(f"harness run: rank {world.rank} interrupted; {ends}", file=sys.stderr, flush=True)
         # Rank 0 ends the run as interrupted and tells the others, which wait for it.
         if world.rank == 0:
             world.release(130)

@@ -350,19 +350,29 @@ def launched_ranks(local: bool = False) -> int:
     return 1
 
 
-def world() -> World | None:
+def world(lost_after: float = LOST_AFTER_S) -> World | None:
     """The MPI world, where an MPI launcher started this process as one of several
-    ranks and mpi4py is installed; None otherwise."""
+    ranks and mpi4py is installed; None otherwise.
+
+    MPI_Init and the node's split wait for every rank, before any heartbeat: a
+    rank stopped then held the others there for ever. An alarm, whose default
+    action ends the process (and mpirun then the job), bounds them by
+    ``lost_after`` seconds."""
     if not any(name in os.environ for name in LAUNCHER_VARIABLES):
         return None
+    if math.isfinite(lost_after):
+        signal.alarm(math.ceil(lost_after) + 1)
     try:
         from mpi4py import MPI
+
+        comm = MPI.COMM_WORLD
+        if comm.Get_size() < 2:
+            return None
+        local = comm.Split_type(MPI.COMM_TYPE_SHARED).Get_rank()
     except ImportError:
         return None
-    comm = MPI.COMM_WORLD
-    if comm.Get_size() < 2:
-        return None
-    local = comm.Split_type(MPI.COMM_TYPE_SHARED).Get_rank()
+    finally:
+        signal.alarm(0)
     return World(comm, comm.Get_rank(), comm.Get_size(), local, MPI.Get_processor_name())
 
 

@@ -1220,6 +1220,14 @@ def losses(run_dir: Path) -> str | None:
     return "; ".join(found) or None
 
 
+def resume_command(run_dir: Path, meta: dict[str, Any]) -> str:
+    """The command that finishes a run, to paste: an MPI run's resumes with as many
+    ranks (without mpirun it is refused)."""
+    ranks = meta.get("ranks")
+    launch = f"mpirun -n {len(ranks)} " if isinstance(ranks, list) and len(ranks) > 1 else ""
+    return f"{launch}harness run --resume {shlex.quote(str(run_dir))}"
+
+
 def no_rows(run_dir: Path) -> str:
     """Why a run's journal gives no row, in words, for a command that has nothing
     to read: a run still being written, or stopped, before its first row (and how
@@ -1241,7 +1249,7 @@ def no_rows(run_dir: Path) -> str:
             how = "was interrupted" if meta.get("interrupted") else "stopped"
             return (
                 f"{run_dir}: no row: the run {how} before its first row; continue it with: "
-                f"harness run --resume {shlex.quote(str(run_dir))}"
+                f"{resume_command(run_dir, meta)}"
             )
         return f"{run_dir}: no row: its journal is empty"
     return f"{run_dir}: the journal has no readable rows (every line corrupt)"

@@ -309,15 +309,16 @@ def shown(path: Path) -> str:
         return str(path.resolve())
 
 
-def preprocess_c(text: str, *, markers: bool) -> str:
+def preprocess_c(text: str, *, markers: bool, used: bool = False) -> str:
     """C text after the C preprocessor, with no system macros or headers (so the
     backends' own macros, REAL and the description's, stay words). With
     ``markers``, ``# line "file"`` lines say where the output came from and
-    ``#define`` lines are kept."""
+    ``#define`` lines are kept; with ``used``, the ``#define`` lines of the macros
+    expanded or tested alone are (where they were used, not defined)."""
     cpp = shutil.which("cpp")
     if cpp is None:
         raise RuntimeError("reading C sources needs the C preprocessor: install cpp (gcc)")
-    flags = ["-dD"] if markers else ["-P"]
+    flags = ["-dU"] if used else ["-dD"] if markers else ["-P"]
     done = subprocess.run(
         [cpp, *flags, "-undef", "-nostdinc", "-x", "c", "-"],
         input=text,

@@ -103,25 +103,45 @@ _TEMPLATED = {
     "mat4x4",
     "template",
 }
-#: Words that start a declaration or a statement whose deletion cannot compile.
-_NOT_DELETABLE = {
-    "let",
-    "var",
-    "const",
-    "return",
-    "break",
-    "continue",
-    "for",
-    "while",
-    "fn",
-    "struct",
-    "__local",
-    "__shared__",
+#: Address-space and other qualifiers (the dialect's and OpenCL's): the name after
+#: one is a type, and a ``*`` after that declares a pointer (``LOCAL SCAN_T* tile``).
+_QUALIFIERS = {
+    "GLOBAL",
+    "LOCAL",
+    "CONSTANT",
+    "PRIVATE",
+    "DEVICE",
     "__global",
+    "__local",
+    "__constant",
     "__private",
-    "static",
-    "typedef",
-} | _TYPE_WORDS
+    "const",
+    "restrict",
+    "volatile",
+}
+#: Words that start a declaration or a statement whose deletion cannot compile.
+_NOT_DELETABLE = (
+    {
+        "let",
+        "var",
+        "const",
+        "return",
+        "break",
+        "continue",
+        "for",
+        "while",
+        "fn",
+        "struct",
+        "__local",
+        "__shared__",
+        "__global",
+        "__private",
+        "static",
+        "typedef",
+    }
+    | _TYPE_WORDS
+    | _QUALIFIERS
+)
 _ASSIGNMENT = re.compile(r"(?<![=!<>])=(?!=)|\+=|-=|\*=|/=|%=|&=|\|=|\^=|<<=|>>=|\+\+|--")
 
 
@@ -256,8 +276,12 @@ def _skipped(tokens: list[_Token]) -> set[int]:
     return skip
 
 
-def _is_binary(previous: _Token | None) -> bool:
+def _is_binary(previous: _Token | None, before: _Token | None = None) -> bool:
+    """Whether an operator after ``previous`` (and ``before`` that) is binary: not
+    after a type word, nor after a type a qualifier names."""
     if previous is None:
+        return False
+    if previous.kind == "name" and before is not None and before.text in _QUALIFIERS:
         return False
     if previous.kind == "number":
         return True
@@ -327,7 +351,8 @@ def mutants(file: str, text: str) -> Iterator[Mutant]:
             if i + 1 < len(tokens) and tokens[i + 1].text == "(":
                 add(token, "min/max", _NAME_SWAPS[token.text])
         elif token.text in _SWAPS:
-            if token.text in _MAYBE_UNARY and not _is_binary(previous):
+            before = tokens[i - 2] if i > 1 else None
+            if token.text in _MAYBE_UNARY and not _is_binary(previous, before):
                 continue
             kind = "comparison" if token.text in ("<", "<=", ">", ">=", "==", "!=") else "operator"
             add(token, kind, _SWAPS[token.text])
@@ -349,16 +374,24 @@ def live_lines(text: str) -> set[tuple[str, int]]:
     """The (file, line) pairs of a C text with ``#line`` directives that the
     preprocessor keeps: code under a false ``#if`` is not compiled, so a mutant
     there cannot be told apart by any check and is not made. Lines of a kept
-    ``#define`` count, continuation lines included."""
+    ``#define`` of a macro the code expands (or a directive tests) count,
+    continuation lines included: one never expanded compiles nothing."""
     live: set[tuple[str, int]] = set()
     marker = re.compile(r'#\s*(\d+)\s+"([^"]*)"')
+    define = re.compile(r"#\s*define\s+(\w+)")
+    used = {
+        found[1]
+        for out in sources.preprocess_c(text, markers=True, used=True).split("\n")
+        if (found := define.match(out))
+    }
     file, line = "", 0
     for out in sources.preprocess_c(text, markers=True).split("\n"):
         found = marker.match(out)
         if found:
             file, line = Path(found[2]).name, int(found[1])
             continue
-        if out.strip():
+        named = define.match(out)
+        if out.strip() and (named is None or named[1] in used):
             live.add((file, line))
         line += 1
     return live

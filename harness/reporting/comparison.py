@@ -215,7 +215,23 @@ def compare(
     }
     held = {name: len(found) for name, found in hosts.items()}
     by_host = max(held.values()) > 1 and bool(hosts["base"] & hosts["new"])
-    if max(held.values()) > 1 and not by_host:
+    single = [name for name, count in held.items() if count <= 1]
+    fanned = max(held.values()) > 1 and not by_host and len(single) == 1
+    if fanned:
+        # One run of one host against a merged one: each host's row of a case is
+        # judged against the one run's row (only the last host's was).
+        several = "new" if single[0] == "base" else "base"
+        one = base if single[0] == "base" else new
+        each = pd.concat([one.assign(host=h) for h in sorted(hosts[several])])
+        base, new = (each, new) if single[0] == "base" else (base, each)
+        hosts[single[0]] = hosts[several]
+        by_host = True
+        notes.append(
+            f"the {several} run holds rows of {held[several]} hosts (merged): each host's row "
+            f"of a case is judged against the {single[0]} run's"
+        )
+        held[single[0]] = 1
+    elif max(held.values()) > 1 and not by_host:
         several = " and ".join(f"the {n} run" for n, count in held.items() if count > 1)
         notes.append(
             f"{several} holds rows of several hosts (merged), none of them the other's: "
@@ -224,6 +240,7 @@ def compare(
         )
     if by_host:
         keys.append("host")
+    if by_host and not fanned:
         several = " and ".join(
             f"the {name} run holds {n} hosts' rows" for name, n in held.items() if n > 1
         )

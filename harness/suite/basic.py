@@ -185,7 +185,8 @@ REDUCE3_INT = KernelSpec(
             "between the min and max; here every chunk sum is far below the min",
         ),
     ),
-    check_sizes=CHUNKED_CHECK_SIZES,
+    # The fold launch's stride counts only past 256 partials (MANY_PARTIALS_SIZE).
+    check_sizes=(*CHUNKED_CHECK_SIZES, MANY_PARTIALS_SIZE),
 )
 
 

@@ -23,7 +23,13 @@ from harness.model.spec import (
     Traffic,
 )
 from harness.suite.forall import FORALL_CHECK_SIZES, GROUP, N, as_f64, one_launch, per_item
-from harness.suite.scan import CHUNKED_CHECK_SIZES, CHUNKS_FIXED, chunking, partial_groups
+from harness.suite.scan import (
+    CHUNKED_CHECK_SIZES,
+    CHUNKS_FIXED,
+    MANY_PARTIALS_SIZE,
+    chunking,
+    partial_groups,
+)
 
 GROUP_NAME = "Lcals"
 
@@ -246,7 +252,8 @@ FIRST_MIN = KernelSpec(
             "the end (the guard's huge finite value) would",
         ),
     ),
-    check_sizes=CHUNKED_CHECK_SIZES,
+    # The fold launch's stride counts only past 256 partials (MANY_PARTIALS_SIZE).
+    check_sizes=(*CHUNKED_CHECK_SIZES, MANY_PARTIALS_SIZE),
 )
 
 

@@ -26,6 +26,7 @@ from harness.suite.scan import (
     CHUNKED_CHECK_SIZES,
     CHUNKS_FIXED,
     COUNT,
+    MANY_PARTIALS_SIZE,
     chunked_launch,
     fold_launch,
     partial_groups,
@@ -243,7 +244,8 @@ DOT = KernelSpec(
             "index barely shows; these are distinct random factors and dot starts nonzero",
         ),
     ),
-    check_sizes=CHUNKED_CHECK_SIZES,
+    # The fold launch's stride counts only past 256 partials (MANY_PARTIALS_SIZE).
+    check_sizes=(*CHUNKED_CHECK_SIZES, MANY_PARTIALS_SIZE),
 )
 
 

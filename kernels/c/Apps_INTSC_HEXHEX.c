@@ -123,9 +123,9 @@ DEVICE void tri_tet(GLOBAL const REAL* xds, GLOBAL const REAL* yds, GLOBAL const
         const REAL cyz = y[a] * z[b] - z[a] * y[b];
         const REAL czx = z[a] * x[b] - x[a] * z[b];
         const REAL cxy = x[a] * y[b] - y[a] * x[b];
-        for (int k = 0; k < 3; k++) {
-            p[r][k] = ((xds[dv[k]] - x[0]) * cyz + (yds[dv[k]] - y[0]) * czx +
-                       (zds[dv[k]] - z[0]) * cxy) *
+        for (int v = 0; v < 3; v++) {
+            p[r][v] = ((xds[dv[v]] - x[0]) * cyz + (yds[dv[v]] - y[0]) * czx +
+                       (zds[dv[v]] - z[0]) * cxy) *
                       deti;
         }
     }

@@ -144,9 +144,9 @@ fn tri_tet(at: i32, dv: array<i32, 3>, tin: array<array<REAL, 4>, 3>) -> vec4<RE
         let cyz = y[a] * z[b] - z[a] * y[b];
         let czx = z[a] * x[b] - x[a] * z[b];
         let cxy = x[a] * y[b] - y[a] * x[b];
-        for (var k = 0; k < 3; k++) {
-            p[r][k] = ((xds[at + dv[k]] - x[0]) * cyz + (yds[at + dv[k]] - y[0]) * czx +
-                       (zds[at + dv[k]] - z[0]) * cxy) * deti;
+        for (var v = 0; v < 3; v++) {
+            p[r][v] = ((xds[at + dv[v]] - x[0]) * cyz + (yds[at + dv[v]] - y[0]) * czx +
+                       (zds[at + dv[v]] - z[0]) * cxy) * deti;
         }
     }
     for (var k = 0; k < 3; k++) {

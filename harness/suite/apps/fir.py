@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from harness.model.rajaperf import DataInit
-from harness.model.spec import NORMAL, Grid, KernelSpec, Tolerance, Traffic
+from harness.model.spec import NORMAL, CheckCase, Grid, KernelSpec, Tolerance, Traffic
 from harness.suite.apps.shared import GROUP_NAME, real, wide
 from harness.suite.forall import FORALL_CHECK_SIZES, N, one_launch, per_item
 
@@ -22,6 +22,16 @@ def _fir_init(size: int, seed: int, precision: str) -> dict:
         "in": d.rand_value(size + FIR_LEN - 1),
         "out": d.const(size, 0.0),
         "coeff": np.array(FIR_COEFF),
+    }
+
+
+def _fir_taps_init(size: int, seed: int, precision: str) -> dict:
+    """Distinct random taps and inputs: RAJAPerf's taps read the same backwards."""
+    rng = np.random.default_rng(seed)
+    return {
+        "in": rng.uniform(-1.0, 1.0, size + FIR_LEN - 1),
+        "out": np.zeros(size),
+        "coeff": rng.uniform(0.5, 1.5, FIR_LEN) * rng.choice((-1.0, 1.0), FIR_LEN),
     }
 
 
@@ -64,5 +74,13 @@ KERNEL = KernelSpec(
     flops=lambda n: 2 * FIR_LEN * n,
     default_reps=160,
     tolerance=_FIR_TOLERANCE,
+    check_cases=(
+        CheckCase(
+            "taps",
+            _fir_taps_init,
+            "RAJAPerf's taps (3 at every fifth, -1 elsewhere) are a palindrome, so taps "
+            "read in reverse order (a convolution) match; these are distinct random taps",
+        ),
+    ),
     check_sizes=FORALL_CHECK_SIZES,
 )
