@@ -200,6 +200,17 @@ def _row(median: float, minimum: float, std: float, status: str = "ok") -> dict:
         ),
         (_row(math.nan, math.nan, math.nan, "skipped"), _row(1.0, 1.0, 0.0), comparison.NOT_TIMED),
         (_row(1.0, 1.0, 0.0), _row(math.nan, math.nan, math.nan, "error"), comparison.BROKEN),
+        # One slow repetition makes the deviation large, not the quartiles' range.
+        (
+            {**_row(1.0, 0.98, 3.0), "time_q1_s": 0.99, "time_q3_s": 1.02},
+            {**_row(60.0, 59.9, 0.1), "time_q1_s": 59.95, "time_q3_s": 60.05},
+            comparison.REGRESSION,
+        ),
+        (
+            {**_row(1.0, 0.8, 0.01), "time_q1_s": 0.85, "time_q3_s": 1.15},
+            {**_row(1.2, 1.1, 0.01), "time_q1_s": 1.15, "time_q3_s": 1.25},
+            comparison.NOISE,  # within the quartiles' range
+        ),
     ],
 )
 def test_the_noise_rule(base: dict, new: dict, verdict: str) -> None:
@@ -211,7 +222,7 @@ def test_threshold_must_be_a_percentage(runs: dict[str, Path]) -> None:
         proc = harness("compare", str(runs["base"]), str(runs["base"]), "--threshold", bad)
         assert proc.returncode == 2 and "--threshold" in proc.stderr
     assert (
-        "spread = max(standard deviation, median - minimum)" in harness("compare", "--help").stdout
+        "spread = max(interquartile range, median - minimum)" in harness("compare", "--help").stdout
     )
 
 

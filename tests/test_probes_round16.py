@@ -297,3 +297,49 @@ def test_a_merged_run_against_a_single_one_is_judged_host_by_host(tmp_path: Path
             f"note: the {several} run holds rows of 2 hosts (merged): each host's row of a case "
             f"is judged against the {one} run's"
         ) in proc.stdout + proc.stderr
+
+
+def test_an_imported_run_reports_beside_ours_as_the_same_problems(tmp_path: Path) -> None:
+    """Imported rows (no cache, no transfers) were other problems than ours: each
+    kernel twice in the portability table, each half 'did not run' on the other;
+    RAJA_CUDA was a CPU, and the importing host's."""
+    source = shutil.copytree(FIXTURES / "rajaperf_output", tmp_path / "src")
+    for name in ("RAJAPerf-kernel-run-data.csv", "RAJAPerf-checksum.txt"):
+        path = source / name
+        path.write_text(path.read_text().replace("Base_OpenMP", "RAJA_CUDA  "))
+    proc = harness("import-rajaperf", str(source), "--out", str(tmp_path / "imp"))
+    assert proc.returncode == 0, proc.stderr
+    imported = run_folder(tmp_path / "imp")
+    devices = json.loads((imported / "metadata.json").read_text())["devices"]
+    assert [(d["name"], d["kind"]) for d in devices] == [
+        ("Base_Seq default", "cpu"),
+        ("RAJA_CUDA default", "gpu"),
+    ]
+    proc = harness("run", "-k", "Stream_COPY", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu",
+                   "--size", "100000", "--reps", "2", "--out", str(tmp_path / "ours"))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    proc = harness("report", str(run_folder(tmp_path / "ours")), str(imported),
+                   "--out", str(tmp_path / "rep"))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    text = (tmp_path / "rep" / "report.md").read_text()
+    assert "## Across APIs" not in text  # no device of the import is this host's CPU
+    table = text.split("## Performance portability")[1].split("| Suite")[0]
+    kernels = [line.split("|")[1].strip() for line in table.splitlines() if line.startswith("| ")]
+    assert kernels[2:] == ["Stream_COPY", "Stream_TRIAD", "Basic_DAXPY"]
+
+
+def test_a_report_refuses_to_overwrite_raja_perf_exes_own_output(tmp_path: Path) -> None:
+    """report --out into raja-perf.exe's output folder replaced its measurements
+    with ours, which an import then presented as a RAJAPerf variant."""
+    source = shutil.copytree(FIXTURES / "rajaperf_output", tmp_path / "rajaperf-out")
+    before = {p.name: p.read_bytes() for p in source.iterdir()}
+    proc = harness("run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
+                   "--out", str(tmp_path / "ours"))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    proc = harness("report", str(run_folder(tmp_path / "ours")), "--out", str(source))
+    assert proc.returncode == 2
+    assert proc.stderr.strip().startswith(
+        f"harness: error: output folder {source}: holds RAJAPerf files (RAJAPerf-checksum.txt, "
+    )
+    assert "raja-perf.exe's own output, which this report would overwrite" in proc.stderr
+    assert {p.name: p.read_bytes() for p in source.iterdir()} == before

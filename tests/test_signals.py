@@ -211,3 +211,29 @@ def test_a_stop_during_the_last_row_ends_a_whole_run_with_130(tmp_path: Path) ->
     (row,) = rows_of(folder)
     assert row["reason"] == "timed out after 4 s during Stream_TRIAD on opencl:0"
     assert results.read_metadata(folder)["interrupted"] is False
+
+
+def test_two_stops_during_one_long_step_are_two(tmp_path: Path) -> None:
+    """Python runs a handler once for two of one signal that come while the main
+    thread is in one C call (making a row's eight million inputs): the second
+    SIGTERM was lost, and the row ran on to its end."""
+    need_backend("opencl")
+    log = tmp_path / "log"
+    with log.open("w") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "harness", "run", "-k", "Stream", "-b", "opencl",
+             "--size", "8000000", "--reps", "30", "--out", str(tmp_path / "out")],
+            stdout=subprocess.DEVNULL, stderr=err, start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + 120
+        while "rows to run" not in log.read_text():
+            assert time.monotonic() < deadline and proc.poll() is None, log.read_text()
+            time.sleep(0.02)
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=120)
+    said = log.read_text()
+    assert proc.returncode == 143, said
+    assert "SIGTERM: stopping now" in said

@@ -61,7 +61,8 @@ ratio = new median / base median. A row is
   regression   ratio > 1 + PCT/100 and |new - base| > spread(base) + spread(new)
   improvement  ratio < 1 - PCT/100 and |new - base| > spread(base) + spread(new)
   noise        otherwise
-where spread = max(standard deviation, median - minimum) of the row's repetitions.
+where spread = max(interquartile range, median - minimum) of the row's repetitions
+(the standard deviation for a row without quartiles).
 'broken' (ok in base, fail or error in new) counts as a regression, and so does
 'no longer timed' (timed in base; skipped or untimed in new: work not done);
 'fixed', 'not timed' (in neither run), 'only in base' and 'only in new' are listed
@@ -365,7 +366,17 @@ def _check_earlier(out: Path, frame: Any, html: bool, reference: str | None) -> 
 
     if not out.is_dir():
         return
-    stale = rajaperf_files.earlier(out) - rajaperf_files.planned(frame, reference)
+    found = rajaperf_files.earlier(out)
+    ours = any((out / name).is_file() for name in ("report.md", "report.html"))
+    if found and not ours:
+        # RAJAPerf's files with no report beside them: raja-perf.exe's own output,
+        # which this report would overwrite (and an import then take for RAJAPerf's).
+        shown = ", ".join(sorted(map(str, found))[:3]) + (", ..." if len(found) > 3 else "")
+        raise UsageError(
+            f"output folder {out}: holds RAJAPerf files ({shown}) and no report of ours: "
+            "raja-perf.exe's own output, which this report would overwrite; give another --out"
+        )
+    stale = found - rajaperf_files.planned(frame, reference)
     if not html and (out / "report.html").is_file():
         stale.add(Path("report.html"))
     if stale:

@@ -169,6 +169,21 @@ class _Stop:
         self.received: list[int] = []
         #: Whether a second signal may raise here (not while rows are written).
         self.cuttable = True
+        #: Where each signal's arrival is written (`_handling`): Python runs a handler
+        #: once for two of one signal that came during one long C call (making a
+        #: row's inputs), and the second Ctrl-C was lost.
+        self.wakeup: int | None = None
+
+    def arrivals(self, signum: int) -> list[int]:
+        """The stop signals come since the last look, each as often as it came; none
+        where a look before took this one's too."""
+        if self.wakeup is None:
+            return [signum]
+        try:
+            written = os.read(self.wakeup, 4096)
+        except BlockingIOError:
+            written = b""
+        return [s for s in written if s in STOP_SIGNALS]
 
     def status(self) -> int:
         """The exit status of a run these signals stopped: 143 after a second
@@ -177,6 +192,10 @@ class _Stop:
         return 143 if twice else 130
 
     def __call__(self, signum: int, frame: Any) -> None:
+        for each in self.arrivals(signum):
+            self._take(each)
+
+    def _take(self, signum: int) -> None:
         self.received.append(signum)
         name = "interrupt" if signum == signal.SIGINT else signal.Signals(signum).name
         if len(self.received) == 1:
@@ -233,11 +252,20 @@ def _handling(stop: _Stop) -> Iterator[None]:
         yield
         return
     previous = {s: signal.signal(s, stop) for s in STOP_SIGNALS}
+    read, write = os.pipe()
+    os.set_blocking(read, False)
+    os.set_blocking(write, False)
+    before = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    stop.wakeup = read
     try:
         yield
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+        signal.set_wakeup_fd(before)
+        stop.wakeup = None
+        os.close(read)
+        os.close(write)
 
 
 def _open_journal(run_dir: Path, meta: dict[str, Any], what: str) -> results.Journal:

@@ -54,8 +54,15 @@ FAILING = (REGRESSION, BROKEN, NO_LONGER_TIMED)
 
 
 def spread(row: Any) -> float:
-    """How much a row's repetitions vary: max(std, median - min), 0 where unknown."""
-    values = [row.get("time_std_s"), _minus(row.get("time_median_s"), row.get("time_min_s"))]
+    """How much a row's repetitions vary: max(interquartile range, median - min), 0
+    where unknown; the standard deviation where the row has no quartiles (an older
+    run's). One slow repetition of five (a host busy for a moment) made the
+    deviation a hundred times the median's spread, and a 65x regression noise."""
+    iqr = _minus(row.get("time_q3_s"), row.get("time_q1_s"))
+    values = [
+        iqr if iqr is not None else row.get("time_std_s"),
+        _minus(row.get("time_median_s"), row.get("time_min_s")),
+    ]
     return max([float(v) for v in values if _finite(v)], default=0.0)
 
 
@@ -221,16 +228,11 @@ def compare(
         # One run of one host against a merged one: each host's row of a case is
         # judged against the one run's row (only the last host's was).
         several = "new" if single[0] == "base" else "base"
-        one = base if single[0] == "base" else new
-        each = pd.concat([one.assign(host=h) for h in sorted(hosts[several])])
-        base, new = (each, new) if single[0] == "base" else (base, each)
-        hosts[single[0]] = hosts[several]
         by_host = True
         notes.append(
             f"the {several} run holds rows of {held[several]} hosts (merged): each host's row "
             f"of a case is judged against the {single[0]} run's"
         )
-        held[single[0]] = 1
     elif max(held.values()) > 1 and not by_host:
         several = " and ".join(f"the {n} run" for n, count in held.items() if count > 1)
         notes.append(
@@ -264,6 +266,15 @@ def compare(
         )
         notes.append(f"{several}: rows are matched rank by rank (a run of one process is rank 0)")
     base, new = _keyed(base, extras, keys, base_keys), _keyed(new, extras, keys, new_keys)
+    if fanned:
+        # The one run's row of a case stands beside each host's row of it (a case
+        # no host holds stays one row, without a host).
+        case = [k for k in keys if k != "host"]
+        one, other = (base, new) if single[0] == "base" else (new, base)
+        pairs = other[[*case, "host"]].drop_duplicates()
+        one = one.drop(columns="host").merge(pairs, on=case, how="left")
+        one["host"] = one["host"].fillna("")
+        base, new = (one, other) if single[0] == "base" else (other, one)
     merged = base.merge(
         new, on=keys, how="outer", suffixes=("_base", "_new"), indicator=True, sort=False
     )
@@ -280,7 +291,9 @@ def compare(
         ids = [
             i for i in dict.fromkeys([b.get("device_id"), n.get("device_id")]) if isinstance(i, str)
         ]
-        at = (f" @{row['host']}" if by_host else "") + (f" r{row['rank']}" if by_rank else "")
+        at = (f" @{row['host']}" if by_host and row["host"] else "") + (
+            f" r{row['rank']}" if by_rank else ""
+        )
         device_b, device_n = b.get("device"), n.get("device")
         out.append(
             {
@@ -321,7 +334,7 @@ def _keyed(
     frame["size"] = frame["size"].astype("Int64")
     frame["_device"] = frame["device_id"].map(devices)
     if "host" in keys:
-        frame["host"] = frame["host"].fillna("").astype(str)
+        frame["host"] = frame["host"].fillna("").astype(str) if "host" in frame else ""
     if "rank" in keys:
         frame["rank"] = frame["rank"].fillna(0).astype(int) if "rank" in frame else 0
     keep = [*keys, "device_id", "device", "status", "time_median_s", "time_min_s", "time_std_s"]

@@ -214,6 +214,11 @@ def prepare(frame: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = None)
             ", ".join(filter(None, (v, "cold cache" if c else "")))
             for v, c in zip(frame["variant_params"], cold, strict=True)
         ]
+    # A row without them (an imported RAJAPerf run's) was measured as RAJAPerf
+    # measures: hot cache, data resident.
+    frame["cache"] = (
+        frame["cache"].astype(object).fillna("hot").astype(str) if "cache" in frame else "hot"
+    )
     if "transfers" in frame:
         frame["transfers"] = frame["transfers"].astype(object).fillna("resident").astype(str)
     else:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.execution import results
+from harness.reporting.rajaperf_import import BACKEND as IMPORTED
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -111,7 +112,11 @@ def add_platforms(frame: pd.DataFrame) -> pd.DataFrame:
             keys.append(f"{host} pci {entry['pci_bus_id']}")
             labels.append(where + label)
             matched.append("PCI bus id")
-        elif is_cpu_device(backend, kind or str(entry.get("kind") or ""), label):
+        elif backend != IMPORTED and is_cpu_device(
+            backend, kind or str(entry.get("kind") or ""), label
+        ):
+            # An imported run's variant ran wherever raja-perf.exe ran, not
+            # (as far as the import can tell) on the CPU of the host that imported it.
             keys.append(f"{host} cpu")
             labels.append("")
             matched.append("the host's CPU")

@@ -289,7 +289,9 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
                 "backend": BACKEND,
                 "name": name,
                 "vendor": "RAJAPerf",
-                "kind": "gpu" if any(api in variant for api in GPU_VARIANTS) else "cpu",
+                "kind": "gpu"
+                if any(api.lower() in variant.lower() for api in GPU_VARIANTS)
+                else "cpu",
                 "driver": "raja-perf.exe",
                 "api": f"RAJAPerf {variant}",
                 "features": [],
