@@ -286,6 +286,8 @@ def test_compare_of_mpi_runs_judges_every_rank(tmp_path: Path) -> None:
             command, capture_output=True, text=True, timeout=300, env={**_mpi_env(), **slow}
         )
         assert done.returncode == 0, done.stderr[-3000:]
+        # Progress lines name each row's rank, as the table does.
+        assert "My_SAXPY on cpu:0 r0" in done.stderr and "My_SAXPY on cpu:0 r1" in done.stderr
         runs[name] = run_folder(tmp_path / name)
     proc = subprocess.run(
         [sys.executable, "-m", "harness", "compare", str(runs["base"]), str(runs["new"])],

@@ -34,6 +34,12 @@ from harness.execution.workers import CHECK_LANES, STOP_SIGNALS, InProcess, Work
 from harness.reporting import table
 
 
+def _where(row: dict[str, Any]) -> str:
+    """A row's device as the table names it: with its MPI rank in an MPI run."""
+    rank = row.get("rank")
+    return f"{row['device_id']} r{rank}" if isinstance(rank, int) else str(row["device_id"])
+
+
 class Progress:
     """How a run reports its rows as they finish: a line per row (a log, as in CI),
     or a live bar with the row in hand and the time left (tqdm: on a terminal, and
@@ -51,7 +57,7 @@ class Progress:
     def row(self, i: int, row: dict[str, Any]) -> None:
         """Report the ``i``-th row (from 0), just finished."""
         line = (
-            f"[{i + 1}/{self.total}] {table.label(row, suite.PARAMS)} on {row['device_id']} "
+            f"[{i + 1}/{self.total}] {table.label(row, suite.PARAMS)} on {_where(row)} "
             f"{row['precision']} n={row['size']}: {row['status']}"
         )
         if row.get("time_median_s"):
@@ -67,7 +73,7 @@ class Progress:
         if row["status"] not in ("ok", "skipped") or sized:
             self._bar.write(line, file=sys.stderr)
         self._bar.set_postfix_str(
-            f"{table.label(row, suite.PARAMS)} on {row['device_id']}", refresh=False
+            f"{table.label(row, suite.PARAMS)} on {_where(row)}", refresh=False
         )
         self._bar.update(1)
 
