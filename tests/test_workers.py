@@ -84,7 +84,7 @@ def test_a_driver_hanging_while_listing_times_out(tmp_path: Path) -> None:
     proc = harness(*args, env=env, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.strip().endswith(
-        "harness: error: backend opencl is unavailable: timed out after 3 s while listing devices"
+        "harness: error: backend opencl is unavailable: timed out after 10 s while listing devices"
     )
 
 

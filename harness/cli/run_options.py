@@ -16,6 +16,7 @@ from harness.execution.runner import (
     WGSL_CHECKS,
 )
 from harness.execution.sampling import StopRule
+from harness.execution.workers import LIST_FLOOR_S
 from harness.model import partition
 from harness.model.modes import CACHE_MODES, TRANSFER_MODES
 from harness.model.spec import PRECISIONS
@@ -332,7 +333,8 @@ def _process(run: argparse.ArgumentParser) -> None:
         help="per row: a kernel still running after this long is killed with its worker "
         "and recorded as an error (default: 120 s plus 1 s per 100000 elements, ten times "
         "that on a simulator); "
-        "also how long a backend may take to list its devices (default: 120 s); "
+        "also how long a backend may take to list its devices (default: 120 s; at least "
+        f"{LIST_FLOOR_S:g} s, which a driver needs to start); "
         f"at most {MAX_SECONDS} (one week)",
     )
     run.add_argument(

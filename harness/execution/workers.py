@@ -345,8 +345,10 @@ def _death(exitcode: int | None) -> str:
     return f"worker crashed: exit code {exitcode}"
 
 
-#: Seconds a worker may take to list its backend's devices, unless told otherwise.
-LIST_TIMEOUT = 120.0
+#: Seconds a worker may take to list its backend's devices, unless told otherwise,
+#: and the least it is given: starting a driver (PoCL, lavapipe) takes a second or
+#: more, and a --timeout sized for millisecond rows made it 'unavailable'.
+LIST_TIMEOUT, LIST_FLOOR_S = 120.0, 10.0
 
 
 @dataclass
@@ -470,7 +472,7 @@ class Workers:
     """
 
     def __init__(self, list_timeout: float | None = None) -> None:
-        self.list_timeout = list_timeout or LIST_TIMEOUT
+        self.list_timeout = max(list_timeout, LIST_FLOOR_S) if list_timeout else LIST_TIMEOUT
         self.options = RunOptions()
         self.devices: dict[str, dict[str, Any]] = {}
         self._spare: dict[str, _Worker] = {}
