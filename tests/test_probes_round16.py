@@ -27,6 +27,7 @@ def variants(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "run", "-k", "Stream_COPY", "-b", "opencl", "--sizes", "1000,4000", "--reps", "2",
         "--cache", "hot", "cold", "--transfers", "resident", "per-rep",
         "--precision", "f64", "f32", "--out", str(out),
+        env={"HARNESS_PEAKS": str(out / "no-peaks.json")},  # no measured peak here
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     return run_folder(out)
@@ -61,6 +62,17 @@ def test_every_sweep_line_has_a_style_of_its_own(variants: Path) -> None:
     f64, f32 = plain["f64"], plain["f32"]
     assert (f64.get_color(), f64.get_marker()) == (f32.get_color(), f32.get_marker())
     assert (f64.get_fillstyle(), f32.get_fillstyle()) == ("full", "none")
+    # The sizes measured are the ticks (a round tick between them named neither).
+    assert list(time_ax.get_xticks()) == [1000.0, 4000.0]
+    assert [t.get_text() for t in time_ax.get_xticklabels()] == ["1k", "4k"]
+
+
+def test_the_saturation_plot_speaks_of_peaks_only_where_it_draws_them(variants: Path) -> None:
+    frame, _ = load_runs([variants])
+    fig = plot.plot_saturation(frame)
+    said = " ".join(t.get_text() for t in fig.findobj(lambda o: hasattr(o, "get_text")))
+    assert "ringed: the smallest size" in said
+    assert "dashed" not in said  # the run's device has no measured peak
 
 
 def test_rows_removed_with_their_count_fail_compare(tmp_path: Path) -> None:

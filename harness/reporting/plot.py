@@ -292,6 +292,22 @@ def _log_ticks(axis: Any, values: Any, text: Callable[[float], str] = "{:g}".for
     axis.set_minor_formatter(NullFormatter())
 
 
+def _size_ticks(axis: Any, sizes: Any) -> None:
+    """A sweep's size axis labelled at the sizes measured, where they are few enough
+    to read (a round tick between two of them named none), else as `_log_ticks`."""
+    measured = sorted({float(v) for v in np.asarray(sizes, dtype=float) if v > 0})
+    if not 1 < len(measured) <= MAX_SIZE_TICKS:
+        _log_ticks(axis, measured, _si)
+        return
+    axis.set_major_locator(FixedLocator(measured))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: _si(v)))
+    axis.set_minor_formatter(NullFormatter())
+
+
+#: The most sizes a sweep's axis names one by one.
+MAX_SIZE_TICKS = 8
+
+
 def _largest(frame: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """Each case's rows at its largest size (bar charts show one size per kernel),
     and a note naming each device (series) left without a row there: one whose
@@ -906,7 +922,7 @@ def plot_sweep(frame: pd.DataFrame, kernel: str) -> Figure:
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(SWEEP_XLABEL)
-        _log_ticks(ax.xaxis, done["size"], _si)
+        _size_ticks(ax.xaxis, done["size"])
     _log_ticks(left.yaxis, done["time_median_s"], format_time)
     _log_ticks(right.yaxis, np.concatenate(rates))
     left.set_ylabel(SWEEP_TIME_YLABEL)
@@ -991,9 +1007,10 @@ def plot_cross_api(frame: pd.DataFrame) -> Figure:
 
 SATURATION_TITLE = "Throughput vs problem size: where each device saturates"
 SATURATION_NOTE = (
-    "a line per device and API; dashed: the device's measured peak; ringed: the smallest "
-    "size reaching {share:.0%} of the best throughput"
+    "a line per device and API; {peak}ringed: the smallest size reaching {share:.0%} of "
+    "the best throughput"
 )
+SATURATION_PEAK = "dashed: the device's measured peak; "
 
 
 @_styled
@@ -1010,13 +1027,16 @@ def plot_saturation(frame: pd.DataFrame) -> Figure:
     columns = throughput_columns(done)
     style = styles(frame)
     panels = list(dict.fromkeys(zip(found["case"], found["precision"], strict=True)))
+    peaks = [
+        c for c in ("peak_gflops_per_s", "peak_gbytes_per_s") if c in done and (done[c] > 0).any()
+    ]
     several = found["precision"].nunique() > 1
     cols = min(3, len(panels))
     lines = math.ceil(len(panels) / cols)
     fig, panel = _canvas(
         (1.5 + 5.2 * cols, 1.8 + 4.2 * lines),
         SATURATION_TITLE,
-        SATURATION_NOTE.format(share=SATURATION),
+        SATURATION_NOTE.format(share=SATURATION, peak=SATURATION_PEAK if peaks else ""),
         left_out,
     )
     axes = panel.subplots(lines, cols, squeeze=False).ravel()
@@ -1060,8 +1080,7 @@ def plot_saturation(frame: pd.DataFrame) -> Figure:
                 drawn.append(peak)
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _si(v)))
-        ax.xaxis.set_minor_formatter(NullFormatter())
+        _size_ticks(ax.xaxis, mine["size"])
         _log_ticks(ax.yaxis, drawn)
         ax.set_title(f"{case}" + (f" ({precision})" if several else ""), loc="left", fontsize=12)
         ax.set_xlabel(SWEEP_XLABEL)
