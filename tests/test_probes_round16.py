@@ -355,3 +355,33 @@ def test_a_report_refuses_to_overwrite_raja_perf_exes_own_output(tmp_path: Path)
     )
     assert "raja-perf.exe's own output, which this report would overwrite" in proc.stderr
     assert {p.name: p.read_bytes() for p in source.iterdir()} == before
+
+
+def test_a_merged_run_keeps_each_sources_peaks(tmp_path: Path) -> None:
+    """A merged run dropped its sources' measured peaks: no roofline ('run harness
+    peak before the run'), and a report whose '% peak' pointed at no Peaks table."""
+    runs = []
+    for name in ("a", "b"):
+        env = {"HARNESS_PEAKS": str(tmp_path / f"{name}.json")}
+        proc = harness("peak", "-b", "cpu", "--span", "0.5", "--max-time", "0.3",
+                       "--bandwidth-size", "1000000", "--fma-size", "65536", "--force",
+                       env=env)  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        proc = harness("run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "100000", "--reps",
+                       "2", "--out", str(tmp_path / name), env=env)  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        runs.append(run_folder(tmp_path / name))
+    proc = harness("merge", *map(str, runs), "--out", str(tmp_path / "m"))
+    assert proc.returncode == 0, proc.stderr
+    merged = run_folder(tmp_path / "m")
+    own = [json.loads((r / "metadata.json").read_text())["peaks"]["cpu:0"] for r in runs]
+    frame, _ = load_runs([merged])
+    by_source = dict(zip(frame["source_run"], frame["peak_gbytes_per_s"], strict=True))
+    assert by_source == {
+        r.name: max(p["copy_gbytes_per_s"], p["triad_gbytes_per_s"])
+        for r, p in zip(runs, own, strict=True)
+    }
+    proc = harness("report", str(merged), "--out", str(tmp_path / "rep"))
+    assert proc.returncode == 0, proc.stderr
+    peaks = (tmp_path / "rep" / "report.md").read_text().split("## Peaks")[1].split("\n## ")[0]
+    assert sum(": cpu:0 |" in line for line in peaks.splitlines()) == 2  # one a host

@@ -333,9 +333,20 @@ def merge(
                     if line in samples:
                         row["samples_s"] = samples[line]
                     journal.append(row)
-                # A merged run's devices name their hosts, as its rows do.
+                # A merged run's devices name their hosts, as its rows do, and keep
+                # the peaks their run placed their rows against (one id is a device
+                # of each host, so the metadata's peaks by id cannot hold them).
+                measured = meta.get("peaks") if isinstance(meta.get("peaks"), dict) else {}
                 devices += [
-                    dict(d, host=label.get(str(d["host"]), host) if d.get("host") else host)
+                    dict(
+                        d,
+                        host=label.get(str(d["host"]), host) if d.get("host") else host,
+                        **(
+                            {"peaks": d.get("peaks") or measured.get(str(d.get("id")))}
+                            if d.get("peaks") or measured.get(str(d.get("id")))
+                            else {}
+                        ),
+                    )
                     for d in meta.get("devices") or []
                 ]
                 source = {**meta, "run": name, "path": str(run_dir.resolve())}

@@ -72,7 +72,7 @@ def load(run_dir: str | Path) -> pd.DataFrame:
     # A merged run's rows name their own hosts (`harness.execution.merge`).
     host = merge.hostname(run_dir, meta)
     frame["host"] = frame["host"].fillna(host) if "host" in frame else host
-    add_peaks(frame, meta.get("peaks") or {})
+    add_peaks(frame, meta.get("peaks") or {}, meta.get("devices") or [])
     add_device_kinds(frame, meta.get("devices") or [])
     frame.attrs["metadata"] = meta
     return frame
@@ -92,19 +92,27 @@ def _rate(value: Any) -> float | None:
     return float(value) if math.isfinite(value) and value > 0 else None
 
 
-def add_peaks(frame: pd.DataFrame, peaks: dict[str, Any]) -> None:
+def add_peaks(frame: pd.DataFrame, peaks: dict[str, Any], devices: Sequence[Any] = ()) -> None:
     """Each row's device peaks from a run's metadata (`harness peak`), where measured:
     ``peak_gbytes_per_s`` (the better of copy and triad) and ``peak_gflops_per_s``
-    (FMA throughput at the row's precision)."""
+    (FMA throughput at the row's precision). A merged run's devices hold their own
+    (`harness.execution.merge`), by host and id."""
+    held = {
+        (str(d.get("host") or ""), str(d.get("id"))): d["peaks"]
+        for d in devices
+        if isinstance(d, dict) and isinstance(d.get("peaks"), dict)
+    }
+    hosts = frame["host"] if "host" in frame else [""] * len(frame)
 
-    def of(device: Any) -> dict[str, Any]:
-        peak = peaks.get(str(device))
+    def of(host: Any, device: Any) -> dict[str, Any]:
+        peak = held.get((str(host), str(device))) or peaks.get(str(device))
         return peak if isinstance(peak, dict) else {}
 
-    frame["peak_gbytes_per_s"] = [peak_bandwidth(of(d)) for d in frame["device_id"]]
+    pairs = list(zip(hosts, frame["device_id"], strict=True))
+    frame["peak_gbytes_per_s"] = [peak_bandwidth(of(h, d)) for h, d in pairs]
     frame["peak_gflops_per_s"] = [
-        _rate((of(d).get("fma_gflops_per_s") or {}).get(str(p)))
-        for d, p in zip(frame["device_id"], frame["precision"], strict=True)
+        _rate((of(h, d).get("fma_gflops_per_s") or {}).get(str(p)))
+        for (h, d), p in zip(pairs, frame["precision"], strict=True)
     ]
     for column in ("peak_gbytes_per_s", "peak_gflops_per_s"):
         frame[column] = frame[column].astype(float)

@@ -394,19 +394,42 @@ def pct_of_peak(frame: pd.DataFrame) -> pd.Series:
     return column("pct_peak_bw").fillna(100 * column("gbytes_per_s") / peak.where(peak > 0))
 
 
+def _run_peaks(meta: dict[str, Any]) -> dict[str, Any]:
+    """A run's peaks by device: by id, or, in a merged run, whose devices keep their
+    own (`harness.execution.merge`), by "host: id"."""
+    if not meta.get("merged_from"):
+        peaks = meta.get("peaks")
+        return peaks if isinstance(peaks, dict) else {}
+    return {
+        f"{d.get('host') or '-'}: {d.get('id')}": d["peaks"]
+        for d in meta.get("devices") or []
+        if isinstance(d, dict) and isinstance(d.get("peaks"), dict)
+    }
+
+
 def _peaks_table(frame: pd.DataFrame, metas: list[dict[str, Any]]) -> Table:
     """Each device's peaks as its run's metadata holds them (`harness peak`): the
     figures, when and where they were measured, and what was noted then."""
     rows = []
     multi = len(metas) > 1
-    if not any(meta.get("peaks") for meta in metas):
+    if not any(_run_peaks(meta) for meta in metas):
         return Table("Peaks", [], [])
     for meta in metas:
-        peaks = meta.get("peaks") or {}
+        peaks = _run_peaks(meta)
         ran = frame[(frame["run"] == meta["run"]) & frame["time_median_s"].gt(0)]
-        host = str((meta.get("host") or {}).get("hostname") or "-")
-        for device in dict.fromkeys([*peaks, *ran["device_id"].astype(str)]):
+        merged = bool(meta.get("merged_from"))
+        shown = (
+            ran["host"].astype(str) + ": " + ran["device_id"].astype(str)
+            if merged
+            else ran["device_id"].astype(str)
+        )
+        for device in dict.fromkeys([*peaks, *shown]):
             peak = peaks.get(device)
+            host = (
+                device.rsplit(": ", 1)[0]
+                if merged
+                else str((meta.get("host") or {}).get("hostname") or "-")
+            )
             cells = [meta["run"]] if multi else []
             if not isinstance(peak, dict):
                 cells += [device, "-", "-", "-", "-", "-", "not measured"]
