@@ -385,3 +385,17 @@ def test_a_merged_run_keeps_each_sources_peaks(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     peaks = (tmp_path / "rep" / "report.md").read_text().split("## Peaks")[1].split("\n## ")[0]
     assert sum(": cpu:0 |" in line for line in peaks.splitlines()) == 2  # one a host
+
+
+def test_a_run_made_inside_another_says_so(tmp_path: Path) -> None:
+    """--out naming a run folder nested a new run in it without a word."""
+    first = tmp_path / "first"
+    args = ["run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2"]
+    assert harness(*args, "--out", str(first)).returncode == 0
+    run = run_folder(first)
+    proc = harness(*args, "--out", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        f"note: {run} is a run folder; the new run goes inside it, a folder of its own "
+        "(--resume continues a run in its folder)"
+    ) in proc.stderr
