@@ -304,18 +304,22 @@ def test_compare_of_mpi_runs_judges_every_rank(tmp_path: Path) -> None:
     assert "rows are matched rank by rank" in proc.stdout + proc.stderr
 
 
+def _small_job(out: Path) -> subprocess.Popen:
+    """A job of two ranks, one Stream_TRIAD row each, a rank lost after 3 s of silence."""
+    command = [
+        _mpirun(), "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run",
+        "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
+        "--lost-after", "3", "--out", str(out),
+    ]  # fmt: skip
+    return subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_mpi_env()
+    )
+
+
 def test_a_rank_0_stopped_after_the_run_ended_does_not_hold_the_job(tmp_path: Path) -> None:
     """Rank 0 stopped once it had written the summary: the other ranks waited in
     MPI_Finalize for it for ever, and so did the job."""
-    mpirun = _mpirun()
-    command = [
-        mpirun, "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run",
-        "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
-        "--lost-after", "3", "--out", str(tmp_path),
-    ]  # fmt: skip
-    job = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_mpi_env()
-    )
+    job = _small_job(tmp_path)
     deadline = time.monotonic() + 300
     while not list(tmp_path.glob("run-*/summary.txt")):
         assert time.monotonic() < deadline and job.poll() is None, job.communicate()[1][-3000:]
@@ -348,15 +352,7 @@ def _rank_pid(rank: int, out: Path) -> int | None:
 def test_a_rank_stopped_while_mpi_starts_does_not_hold_the_job(tmp_path: Path) -> None:
     """A rank stopped before MPI_Init was done held the other in it, before any
     heartbeat, for ever."""
-    mpirun = _mpirun()
-    command = [
-        mpirun, "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run",
-        "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
-        "--lost-after", "3", "--out", str(tmp_path),
-    ]  # fmt: skip
-    job = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_mpi_env()
-    )
+    job = _small_job(tmp_path)
     deadline = time.monotonic() + 60
     pid = None
     while pid is None:

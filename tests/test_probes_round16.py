@@ -17,6 +17,22 @@ from harness.reporting import plot
 from harness.reporting.frames import load_runs
 
 
+def _quick(out: Path, *kernels: str) -> Path:
+    """A finished run of ``kernels`` (Stream_TRIAD) on numpy at 1000, two repetitions."""
+    proc = harness("run", "-k", *(kernels or ("Stream_TRIAD",)), "-b", "cpu", "--size", "1000",
+                   "--reps", "2", "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return run_folder(out)
+
+
+def _edit_meta(run: Path, **values: object) -> dict:
+    """The run's metadata with ``values`` set, written back."""
+    meta = json.loads((run / "metadata.json").read_text())
+    meta.update(values)
+    (run / "metadata.json").write_text(json.dumps(meta, indent=2))
+    return meta
+
+
 @pytest.fixture(scope="module")
 def variants(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A real run of one kernel at two sizes, two precisions, two cache states and
@@ -78,15 +94,7 @@ def test_the_saturation_plot_speaks_of_peaks_only_where_it_draws_them(variants: 
 def test_rows_removed_with_their_count_fail_compare(tmp_path: Path) -> None:
     """A run counts its rows at its end; removing a row and the count as well passed
     compare ("1 only in base"), as a run of a version that counted none would."""
-    runs = []
-    for name in ("base", "new"):
-        proc = harness(
-            "run", "-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000",
-            "--reps", "3", "--out", str(tmp_path / name),
-        )  # fmt: skip
-        assert proc.returncode == 0, proc.stderr
-        runs.append(run_folder(tmp_path / name))
-    base, new = runs
+    base, new = (_quick(tmp_path / n, "Stream_TRIAD", "Basic_DAXPY") for n in ("base", "new"))
     meta = json.loads((new / "metadata.json").read_text())
     assert (meta["format"], meta["journal_rows"]) == (2, 2)
     del meta["journal_rows"]
@@ -120,14 +128,8 @@ def test_rows_removed_with_their_count_fail_compare(tmp_path: Path) -> None:
 def test_an_end_that_is_no_time_of_the_run_is_named(tmp_path: Path, end: str, why: str) -> None:
     """An 'end' no run writes was read as the end of a run: compare took the run
     as finished."""
-    out = tmp_path / "out"
-    proc = harness("run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
-                   "--out", str(out))  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    run = run_folder(out)
-    meta = json.loads((run / "metadata.json").read_text())
-    meta["end"] = end
-    (run / "metadata.json").write_text(json.dumps(meta, indent=2))
+    run = _quick(tmp_path / "out")
+    meta = _edit_meta(run, end=end)
     line = next(
         i for i, x in enumerate((run / "metadata.json").read_text().splitlines(), 1) if '"end"' in x
     )
@@ -142,17 +144,11 @@ def test_an_end_that_is_no_time_of_the_run_is_named(tmp_path: Path, end: str, wh
 def test_a_resume_takes_a_sized_down_row_as_done(tmp_path: Path) -> None:
     """A row sized down to fit its device has the size it ran at, not the planned
     one: a resume measured it again, and the journal then held its case twice."""
-    out = tmp_path / "out"
-    proc = harness("run", "-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000",
-                   "--reps", "2", "--out", str(out))  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    run = run_folder(out)
+    run = _quick(tmp_path / "out", "Stream_TRIAD", "Basic_DAXPY")
     first = json.loads((run / "journal.jsonl").read_text().splitlines()[0])
     first.update(size=500, sized_from=1000)
     (run / "journal.jsonl").write_text(json.dumps(first) + "\n")
-    meta = json.loads((run / "metadata.json").read_text())
-    meta.update(interrupted=True, journal_rows=1)
-    (run / "metadata.json").write_text(json.dumps(meta))
+    _edit_meta(run, interrupted=True, journal_rows=1)
     proc = harness("run", "--resume", str(run))
     assert proc.returncode == 0, proc.stderr
     assert f"resuming {run}: 1 rows done" in proc.stderr
@@ -166,15 +162,9 @@ def test_a_resume_takes_a_sized_down_row_as_done(tmp_path: Path) -> None:
 def test_the_resume_command_given_is_one_a_shell_runs_as_it_is(tmp_path: Path) -> None:
     """A folder with a space (or a `$(...)`) made the printed command, pasted, resume
     nothing, or run what the path held."""
-    out = tmp_path / "my runs $(touch x)"
-    proc = harness("run", "-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000",
-                   "--reps", "2", "--out", str(out))  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    run = run_folder(out)
+    run = _quick(tmp_path / "my runs $(touch x)", "Stream_TRIAD", "Basic_DAXPY")
     cut_journal(run, 1)
-    meta = json.loads((run / "metadata.json").read_text())
-    meta["interrupted"] = True
-    (run / "metadata.json").write_text(json.dumps(meta))
+    _edit_meta(run, interrupted=True)
     proc = harness("show", str(run))
     assert proc.returncode == 0, proc.stderr
     (said,) = [x for x in proc.stderr.splitlines() if "continue it with: " in x]
@@ -186,15 +176,9 @@ def test_a_run_stopped_before_its_first_row_says_so_and_how_to_finish_it(
     tmp_path: Path,
 ) -> None:
     """`show` of it said its journal was corrupt."""
-    out = tmp_path / "out"
-    proc = harness("run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
-                   "--out", str(out))  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    run = run_folder(out)
+    run = _quick(tmp_path / "out")
     cut_journal(run, 0)
-    meta = json.loads((run / "metadata.json").read_text())
-    meta["interrupted"] = True
-    (run / "metadata.json").write_text(json.dumps(meta))
+    _edit_meta(run, interrupted=True)
     for command in ("show", "report", "plot"):
         proc = harness(
             command, str(run), *(["--out", str(tmp_path / command)] * (command != "show"))
@@ -288,12 +272,7 @@ def test_the_resume_command_of_an_mpi_run_starts_its_ranks(tmp_path: Path) -> No
 def test_a_merged_run_against_a_single_one_is_judged_host_by_host(tmp_path: Path) -> None:
     """Of the merged run's two hosts' rows of a case only the last was compared: a
     regression on the other host passed."""
-    runs = {}
-    for name in ("base", "a", "b"):
-        proc = harness("run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
-                       "--out", str(tmp_path / name))  # fmt: skip
-        assert proc.returncode == 0, proc.stderr
-        runs[name] = run_folder(tmp_path / name)
+    runs = {name: _quick(tmp_path / name) for name in ("base", "a", "b")}
     proc = harness("merge", str(runs["a"]), str(runs["b"]), "--out", str(tmp_path / "m"))
     assert proc.returncode == 0, proc.stderr
     merged = run_folder(tmp_path / "m")
@@ -345,10 +324,7 @@ def test_a_report_refuses_to_overwrite_raja_perf_exes_own_output(tmp_path: Path)
     with ours, which an import then presented as a RAJAPerf variant."""
     source = shutil.copytree(FIXTURES / "rajaperf_output", tmp_path / "rajaperf-out")
     before = {p.name: p.read_bytes() for p in source.iterdir()}
-    proc = harness("run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
-                   "--out", str(tmp_path / "ours"))  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    proc = harness("report", str(run_folder(tmp_path / "ours")), "--out", str(source))
+    proc = harness("report", str(_quick(tmp_path / "ours")), "--out", str(source))
     assert proc.returncode == 2
     assert proc.stderr.strip().startswith(
         f"harness: error: output folder {source}: holds RAJAPerf files (RAJAPerf-checksum.txt, "
@@ -389,11 +365,9 @@ def test_a_merged_run_keeps_each_sources_peaks(tmp_path: Path) -> None:
 
 def test_a_run_made_inside_another_says_so(tmp_path: Path) -> None:
     """--out naming a run folder nested a new run in it without a word."""
-    first = tmp_path / "first"
-    args = ["run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2"]
-    assert harness(*args, "--out", str(first)).returncode == 0
-    run = run_folder(first)
-    proc = harness(*args, "--out", str(run))
+    run = _quick(tmp_path / "first")
+    proc = harness("run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
+                   "--out", str(run))  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert (
         f"note: {run} is a run folder; the new run goes inside it, a folder of its own "

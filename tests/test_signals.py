@@ -34,6 +34,13 @@ def start_group(args: list[str], out: Path, **env: str) -> subprocess.Popen:
     )
 
 
+def _term_group(proc: subprocess.Popen, after: float) -> str:
+    """SIGTERM to the run's process group ``after`` seconds on; what it said."""
+    time.sleep(after)
+    os.killpg(proc.pid, signal.SIGTERM)
+    return proc.communicate(timeout=120)[1]
+
+
 def rows_of(folder: Path) -> list[dict]:
     with (folder / results.RESULTS).open() as f:
         return list(csv.DictReader(f))
@@ -45,9 +52,7 @@ def test_sigterm_to_the_group_records_no_crash_of_the_row_in_hand(tmp_path: Path
     need_backend("opencl")
     proc = start_group([*HANGING, "--timeout", "4"], tmp_path)
     folder = wait_rows(tmp_path, 3)
-    time.sleep(0.5)
-    os.killpg(proc.pid, signal.SIGTERM)
-    _, err = proc.communicate(timeout=120)
+    err = _term_group(proc, after=0.5)
     assert proc.returncode == 130, err
     assert "SIGTERM: stopping after the current row" in err
     assert "signal 15" not in err
@@ -203,9 +208,7 @@ def test_a_stop_during_the_last_row_ends_a_whole_run_with_130(tmp_path: Path) ->
     hang = ["-k", "Stream_TRIAD", "-b", "opencl", "--size", "1000", "--reps", "1"]
     proc = start_group([*hang, "--sources", str(FIXTURES / "hang"), "--timeout", "4"], tmp_path)
     folder = wait_rows(tmp_path, 0)
-    time.sleep(1.5)
-    os.killpg(proc.pid, signal.SIGTERM)
-    _, err = proc.communicate(timeout=120)
+    err = _term_group(proc, after=1.5)
     assert proc.returncode == 130, err
     assert "stopped after the last row: all 1 rows run" in err
     (row,) = rows_of(folder)
