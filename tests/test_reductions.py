@@ -281,11 +281,12 @@ def test_chunked_check_sizes_span_several_ragged_chunks() -> None:
     assert groups == 3 and chunk % 256 and (large - (groups - 1) * chunk) % 256
     assert chunking(exact) == (3, exact // 3) and exact % 3 == 0
     assert chunking(five)[0] == 5 and folded(5, (5, 1)) == (3, 2)
-    for kernel in ("Algorithm_HISTOGRAM", "Basic_REDUCE3_INT"):
-        assert suite.BY_NAME[kernel].sizes_for_check == CHUNKED_CHECK_SIZES
-    # The reduction and the scans also fold more partials than work-items.
+    assert suite.BY_NAME["Algorithm_HISTOGRAM"].sizes_for_check == CHUNKED_CHECK_SIZES
+    # The reductions, scans and first minimum also fold more partials than a fold
+    # launch has work-items, where its loop's stride counts.
     assert chunking(MANY_PARTIALS_SIZE)[0] == 257
-    for kernel in ("Algorithm_REDUCE_SUM", "Algorithm_SCAN", "Basic_INDEXLIST_3LOOP"):
+    folding = ("Algorithm_REDUCE_SUM", "Algorithm_SCAN", "Basic_INDEXLIST_3LOOP")
+    for kernel in (*folding, "Basic_REDUCE3_INT", "Stream_DOT", "Lcals_FIRST_MIN"):
         sizes = suite.BY_NAME[kernel].sizes_for_check
         assert sizes == (*CHUNKED_CHECK_SIZES, MANY_PARTIALS_SIZE)
 

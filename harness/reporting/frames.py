@@ -69,6 +69,9 @@ def load(run_dir: str | Path) -> pd.DataFrame:
     frame["partition_asked"] = frame["partition"].isin(
         [p for p in asked if isinstance(p, str) and p != "auto"]
     )
+    # Rows of a run that queued launches one by one (--no-hold), in a merged run by
+    # the source run they came from: a library's calls are queued so in any run.
+    frame["held_off"] = _held_off(frame, meta, options)
     # A merged run's rows name their own hosts (`harness.execution.merge`).
     host = merge.hostname(run_dir, meta)
     frame["host"] = frame["host"].fillna(host) if "host" in frame else host
@@ -82,6 +85,20 @@ def peak_bandwidth(peak: dict[str, Any]) -> float | None:
     """A device's bandwidth peak in a run's metadata: the better of copy and triad."""
     found = [_rate(peak.get(key)) for key in PEAK_BANDWIDTH]
     return max((v for v in found if v is not None), default=None)
+
+
+def _held_off(frame: pd.DataFrame, meta: dict[str, Any], options: dict[str, Any]) -> list[bool]:
+    """Whether each row's run asked for launches queued one by one (``--no-hold``)."""
+    sources = meta.get("merged_from")
+    if isinstance(sources, list) and "source_run" in frame:
+        off = {
+            str(src.get("run")): isinstance(src.get("options"), dict)
+            and src["options"].get("hold") is False
+            for src in sources
+            if isinstance(src, dict)
+        }
+        return [off.get(str(run), False) for run in frame["source_run"]]
+    return [options.get("hold") is False] * len(frame)
 
 
 def _rate(value: Any) -> float | None:
@@ -245,7 +262,8 @@ def prepare(frame: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = None)
     if "queue" in frame:
         # Launches queued one by one (--no-hold) time the host's queueing too: another
         # measure of the kernel than a held batch's.
-        direct = frame["queue"].astype(str).eq("direct")
+        held_off = frame.get("held_off", False)
+        direct = frame["queue"].astype(str).eq("direct") & held_off
         frame["variant_params"] = [
             ", ".join(filter(None, (v, "direct queue" if d else "")))
             for v, d in zip(frame["variant_params"], direct, strict=True)
