@@ -387,7 +387,7 @@ def _execute_run(
     if interrupted:
         print(
             f"interrupted: {finished} of {len(tasks)} rows run; "
-            f"continue with: harness run --resume {shlex.quote(str(run_dir))}",
+            f"continue with: {results.resume_command(run_dir, meta)}",
             file=sys.stderr,
         )
         return stop.status(), run_dir
@@ -631,7 +631,7 @@ def _execute_ranks(
                 _end_ranks_run(run_dir, meta, journal, progress, interrupted=True)
                 print(
                     f"interrupted: {finished} of {progress.total} rows run; continue with: "
-                    f"mpirun -n {world.size} harness run --resume {shlex.quote(str(run_dir))}",
+                    f"{results.resume_command(run_dir, meta)}",
                     file=sys.stderr,
                 )
                 # The other ranks took the signal too, or wait for this one's word.
