@@ -179,6 +179,13 @@ def run_folder(out: Path) -> Path:
     return folders[0]
 
 
+def source_names(merged: Path) -> list[str]:
+    """The names a merged run gives the runs it merged, in order: a folder's name, or
+    with folders above it where two runs began in the same second (`merge.run_names`)."""
+    meta = json.loads((merged / "metadata.json").read_text())
+    return [source["run"] for source in meta["merged_from"]]
+
+
 def finished_run(out: Path, *args: str) -> Path:
     """The run folder of ``harness run ARGS --out OUT``, which must pass: a run to
     read, or to copy with `copy_run` and damage."""

@@ -13,7 +13,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT, copy_run, harness, need_backend, one_error, run_folder
+from conftest import (
+    FIXTURES,
+    ROOT,
+    copy_run,
+    harness,
+    need_backend,
+    one_error,
+    run_folder,
+    source_names,
+)
 
 from harness.api import run_arguments
 from harness.backends import get as get_backend
@@ -708,8 +717,9 @@ def test_compare_refuses_two_merged_runs_that_share_a_run(tmp_path: Path) -> Non
         merged[name] = run_folder(out)
     proc = harness("compare", str(merged["ab"]), str(merged["ac"]))
     assert proc.returncode == 2, proc.stderr
+    shared = source_names(merged["ab"])[0]
     assert one_error(proc.stderr) == (
-        f"compare: {merged['ab']} and {merged['ac']} both hold {a.name} (in their "
+        f"compare: {merged['ab']} and {merged['ac']} both hold {shared} (in their "
         "merged_from), whose rows would be compared with themselves; compare runs that share "
         "no run"
     )

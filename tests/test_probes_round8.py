@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import harness, need_backend, one_error, run_folder, shifted
+from conftest import harness, need_backend, one_error, run_folder, shifted, source_names
 
 from harness.backends import cuda_compile
 
@@ -73,13 +73,14 @@ def test_compare_fails_where_the_new_run_merges_a_run_that_never_ended(
     proc = harness("compare", str(run), str(new))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "only in base" in proc.stdout
+    killed_name = source_names(new)[0]
     assert (
-        f"fail: {new} merges {killed.name}, which had not ended (its metadata has no end) when "
+        f"fail: {new} merges {killed_name}, which had not ended (its metadata has no end) when "
         f"merged, and 1 row(s) of the base are not in {new}: they may be work that run did "
         "not do"
     ) in proc.stderr
     report = harness("report", str(new), "--out", str(tmp_path / "r"))
-    assert f"note: {new.name}: merges {killed.name}, interrupted; 2 rows were kept" in (
+    assert f"note: {new.name}: merges {killed_name}, interrupted; 2 rows were kept" in (
         report.stderr
     )
 
@@ -101,7 +102,8 @@ def test_compare_fails_where_the_new_run_merges_a_journal_with_damaged_lines(
     proc = harness("compare", str(base), str(new))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert (
-        f"fail: {new} merges {run.name}, which had 1 damaged journal line(s) when merged, and "
+        f"fail: {new} merges {source_names(new)[0]}, which had 1 damaged journal line(s) when "
+        "merged, and "
         f"1 row(s) of the base are not in {new}"
     ) in proc.stderr
 
