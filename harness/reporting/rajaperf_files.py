@@ -113,10 +113,16 @@ def _token(text: str) -> str:
 def _variant_names(frame: pd.DataFrame) -> dict[str, str]:
     first = frame.drop_duplicates("series_key")
     names = dict(zip(first["series_key"], first["device_id"].astype(str), strict=True))
-    if len(set(names.values())) < len(names):
+    if len(set(names.values())) < len(names) and first["host"].nunique() > 1:
         names = {
             k: f"{h}/{d}" if h else d
             for k, h, d in zip(first["series_key"], first["host"], first["device_id"], strict=True)
+        }
+    if len(set(names.values())) < len(names) and "rank" in first:
+        # An MPI run's ranks share a device where there are fewer than ranks.
+        names = {
+            k: names[k] if r != r else f"{names[k]}.r{int(r)}"
+            for k, r in zip(first["series_key"], first["rank"], strict=True)
         }
     if len(set(names.values())) < len(names):
         names = {

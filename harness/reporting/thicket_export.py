@@ -4,14 +4,15 @@ RAJAPerf runs) loads with ``Thicket.from_caliperreader``.
 RAJAPerf writes one ``.cali`` profile per variant and tuning: a region tree
 ``RAJAPerf`` > group > kernel with timing metrics per region, and the run's
 Adiak metadata as globals. The export writes the same shape: one profile per
-host (a merged run holds several machines' rows), device, precision, problem
-size and variant options (a sort's strategy, the transfer mode...: RAJAPerf's
-tuning), its kernel regions carrying
+host (a merged run holds several machines' rows), MPI rank (where a run has
+several), device, precision, problem size and variant options (a sort's
+strategy, the transfer mode...: RAJAPerf's tuning), its kernel regions carrying
 ``Avg time/rank`` (the row's median time per repetition, RAJAPerf's metric
 name), ``Min time/rank``, ``Max time/rank``, ``Reps``, ``ProblemSize``,
 ``Bytes/Rep`` and ``Flops/Rep``, and RAJAPerf's metadata keys (``variant``,
 ``tuning``, ``ProblemSizeRunParam``, ``cluster`` (the profile's host),
-``launchdate``, ``jobsize``) plus the device's name, API and driver.
+``launchdate``, ``jobsize``) plus the device's name, API and driver, and
+Caliper's ``mpi.rank`` in an MPI run's profiles.
 
 The ``.cali`` format is Caliper's text stream: ``node`` records define
 attributes and the region tree, ``ctx`` records attach metric values to a
@@ -107,14 +108,20 @@ def _finite(value: Any) -> bool:
 
 def profiles(frame: pd.DataFrame, meta: dict[str, Any]) -> dict[str, str]:
     """The .cali text of each profile of a prepared run frame, by file name: one
-    per host (a merged run holds several), device, precision, size and tuning."""
+    per host (a merged run holds several), MPI rank, device, precision, size and
+    tuning."""
     timed = frame[(frame["status"] == "ok") & frame["time_median_s"].notna()]
     # `frames.load` gives every row its host: a merged run's rows their own.
     timed = timed.assign(_host=timed["host"].fillna("").astype(str))
     several = timed["_host"].nunique() > 1
+    # An MPI run's ranks time alike regions each: a profile apiece, as RAJAPerf's
+    # files give each rank a variant, so that no region is recorded twice in one.
+    ranks = timed["rank"].map(lambda r: -1 if r != r else int(r)) if "rank" in timed else -1
+    timed = timed.assign(_rank=ranks)
+    by_rank = timed["_rank"].nunique() > 1
     out: dict[str, str] = {}
-    keys = ["_host", "device_id", "precision", "size", "variant_params"]
-    for (host, device_id, precision, size, variant), rows in timed.groupby(
+    keys = ["_host", "_rank", "device_id", "precision", "size", "variant_params"]
+    for (host, rank, device_id, precision, size, variant), rows in timed.groupby(
         keys, sort=False, dropna=False
     ):
         tuning = re.sub(r"[^A-Za-z0-9.]+", "_", variant) if variant else "default"
@@ -148,9 +155,11 @@ def profiles(frame: pd.DataFrame, meta: dict[str, Any]) -> dict[str, str]:
                 "jobsize": 1,
                 "run": first["run"],
                 "harness_version": meta.get("harness_version") or "",
+                **({"mpi.rank": rank} if by_rank else {}),
             }
         )
-        parts = [*([host] if several else []), device_id, precision]
+        parts = [*([host] if several else []), *([f"r{rank}"] if by_rank else [])]
+        parts += [device_id, precision]
         parts += [f"n{int(size)}" if known else "n-unknown", tuning]
         name = re.sub(r"[^A-Za-z0-9_.-]+", "_", "-".join(map(str, parts)))
         # Two profiles whose names differ only in characters a file name drops stay two.
