@@ -15,7 +15,9 @@ import fnmatch
 import itertools
 import json
 import os
+import select
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -284,6 +286,28 @@ def plant(root: Path, language: str, file: str, old: str, new: str) -> Path:
             text = text.replace(old, new)
         (folder / path.name).write_text(text, encoding="utf-8")
     return root
+
+
+def interrupted(
+    args: list[str], seen: str, signum: int = signal.SIGINT
+) -> subprocess.CompletedProcess:
+    """``harness ARGS``, sent ``signum`` once its stderr shows ``seen``; what it printed."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")},
+    )
+    assert proc.stderr is not None
+    err = b""
+    deadline = time.monotonic() + 60
+    while seen.encode() not in err:
+        assert time.monotonic() < deadline and proc.poll() is None, err.decode()
+        if select.select([proc.stderr], [], [], 0.05)[0]:
+            err += os.read(proc.stderr.fileno(), 65536)
+    proc.send_signal(signum)
+    out, rest = proc.communicate(timeout=60)
+    return subprocess.CompletedProcess(args, proc.returncode, out.decode(), (err + rest).decode())
 
 
 def start_run(args: list[str], out: Path, **popen: Any) -> subprocess.Popen:

@@ -6,17 +6,23 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import shutil
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import harness, need_backend, one_error, run_folder, shifted, wait_rows
+from conftest import (
+    harness,
+    interrupted,
+    need_backend,
+    one_error,
+    run_folder,
+    shifted,
+    wait_rows,
+)
 
 QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
 
@@ -24,28 +30,6 @@ RAJAPERF = Path(__file__).resolve().parent / "fixtures" / "rajaperf_output"
 
 #: Brackets nested far past Python's recursion limit.
 DEEP = "[" * 100_000 + "]" * 100_000
-
-
-def interrupted(
-    args: list[str], seen: str, signum: int = signal.SIGINT
-) -> subprocess.CompletedProcess:
-    """``harness ARGS``, sent ``signum`` once its stderr shows ``seen``; what it printed."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "harness", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")},
-    )
-    assert proc.stderr is not None
-    err = b""
-    deadline = time.monotonic() + 60
-    while seen.encode() not in err:
-        assert time.monotonic() < deadline and proc.poll() is None, err.decode()
-        if select.select([proc.stderr], [], [], 0.05)[0]:
-            err += os.read(proc.stderr.fileno(), 65536)
-    proc.send_signal(signum)
-    out, rest = proc.communicate(timeout=60)
-    return subprocess.CompletedProcess(args, proc.returncode, out.decode(), (err + rest).decode())
 
 
 def _nest_in_metadata(run: Path, depth: int) -> int:

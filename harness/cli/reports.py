@@ -349,7 +349,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     with results.hold_output(out):
         _check_earlier(out, frame, args.html, reference)
         try:
-            with results.no_earlier_left(out, planned, "report"):
+            with results.no_earlier_left(out, planned, "report", keep_own=False):
                 return _write_report(args, frame, metas, built, out, baseline_key)
         except OutputError:
             raise

@@ -375,25 +375,34 @@ def check_out(out: Path, named: str = "output folder") -> None:
 
 
 @contextlib.contextmanager
-def no_earlier_left(out: Path, planned: list[Path], what: str) -> Iterator[None]:
+def no_earlier_left(
+    out: Path, planned: list[Path], what: str, keep_own: bool = True
+) -> Iterator[None]:
     """Where the writing stops short (Ctrl-C, SIGTERM, a full disk), remove the files
     of ``planned`` that an earlier report or plot left in ``out`` and this one had
     not yet replaced: beside the files this one wrote, they would pass for its own
-    (a report.md of other runs beside this report's RAJAPerf files)."""
+    (a report.md of other runs beside this report's RAJAPerf files). Without
+    ``keep_own`` the files this one wrote go too: a set that is whole or not at
+    all (a report's RAJAPerf files without its report.md pass for raja-perf.exe's)."""
     before = {path: path.stat().st_ino for path in planned if path.is_file()}
     try:
         yield
     except (KeyboardInterrupt, OSError) as exc:
         # Every file is replaced whole (a new inode), so one of the same inode is earlier.
         stale = [p for p, inode in before.items() if p.is_file() and p.stat().st_ino == inode]
-        for path in stale:
+        own = [] if keep_own else [p for p in planned if p.is_file() and p not in stale]
+        for path in (*stale, *own):
             path.unlink(missing_ok=True)
-        if stale and isinstance(exc, KeyboardInterrupt):
-            print(
-                f"\nnote: {what} interrupted: removed {len(stale)} file(s) of an earlier {what} "
-                f"from {out} that this one had not yet replaced",
-                file=sys.stderr,
+        if (stale or own) and isinstance(exc, KeyboardInterrupt):
+            earlier = f"{len(stale)} file(s) of an earlier {what}"
+            said = (
+                f"removed {earlier} from {out} that this one had not yet replaced"
+                if not own
+                else f"removed the {len(own)} file(s) it had written"
+                + (f" and {earlier} that it had not yet replaced" if stale else "")
+                + f" from {out}: a {what} is whole or not at all"
             )
+            print(f"\nnote: {what} interrupted: {said}", file=sys.stderr)
         raise
 
 

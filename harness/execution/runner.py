@@ -32,12 +32,14 @@ from harness.execution.transfers import Mover
 from harness.model import partition, sources
 from harness.model.rajaperf import checksum as array_checksum
 from harness.model.spec import (
+    STALE,
     KernelSpec,
     ResolvedLaunch,
     axes,
     device_words,
     numpy_dtype,
     param_choices,
+    stale_inputs,
 )
 from harness.model.verify import (
     Verdict,
@@ -414,6 +416,10 @@ def make_data(spec: KernelSpec, task: Task, seed: int, check: bool = True) -> Da
     for case in spec.check_cases if check and within else ():
         extra = make_inputs(spec, task.size, seed, task.precision, case.init)
         cases.append(Case(case.name, extra, spec.reference(extra)))
+    own = [case.inputs for case in cases[1:]]
+    stale = stale_inputs(spec.arrays, inputs, seed, own) if check and within else None
+    if stale is not None:
+        cases.append(Case(STALE, stale, spec.reference(stale)))
     return tuple(cases)
 
 

@@ -341,6 +341,47 @@ class CheckCase:
     why: str
 
 
+#: The name of the check case every kernel gets where an output starts constant.
+STALE = "stale"
+STALE_WHY = (
+    "its outputs start as 0 (or another constant) in the timed inputs, so a kernel "
+    "that adds to an output it should set, or sets one it should add to, matched; "
+    "here they start as earlier contents would, varied"
+)
+
+
+def constant(value: np.ndarray) -> bool:
+    """Whether an array holds one value throughout (an empty one does)."""
+    return value.size == 0 or bool((value == value.flat[0]).all())
+
+
+def stale_inputs(
+    arrays: Sequence[Array],
+    inputs: Mapping[str, Any],
+    seed: int,
+    varied: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any] | None:
+    """``inputs`` with every written array (``out`` or ``inout``) that holds one
+    value throughout, here and in each of ``varied`` (the description's own check
+    cases, whose varied start would show the same bugs), given varied contents of
+    its type instead; None where no written array is so: the inputs of the
+    `STALE` check case."""
+    rng = np.random.default_rng([seed, zlib.crc32(STALE.encode())])
+    stale = dict(inputs)
+    for array in arrays:
+        value = inputs[array.name]
+        if array.intent not in ("out", "inout") or value.size == 0:
+            continue
+        if not all(constant(case[array.name]) for case in (inputs, *varied)):
+            continue
+        if value.dtype.kind == "f":
+            contents = rng.uniform(0.5, 1.5, value.size)
+        else:
+            contents = rng.integers(1, 64, value.size)
+        stale[array.name] = contents.astype(value.dtype)
+    return stale if any(stale[a] is not inputs[a] for a in stale) else None
+
+
 CpuEntry = Callable[..., None]
 Verify = Callable[[Inputs, dict[str, np.ndarray], dict[str, np.ndarray]], Verdict]
 

@@ -193,13 +193,20 @@ def _histogram_init(size: int, seed: int, precision: str) -> dict:
 def _histogram_check_init(size: int, seed: int, precision: str) -> dict:
     """Bins drawn at random, so every group sees most bins, and stale counts to clear.
 
-    The last bin holds exactly one item of each group's chunk, a local count of 1.
+    The last bin holds exactly one item of each group's chunk, a local count of 1,
+    and the one before it exactly ``NUM_BINS`` where the chunk has room: counts
+    equal to the kernel's other small numbers, which a wrong test against them
+    (``!= num_bins`` for ``!= 0``) drops.
     """
     rng = np.random.default_rng(seed)
-    bins = rng.integers(0, NUM_BINS - 1, size)
+    bins = rng.integers(0, NUM_BINS - 2, size)
     _, chunk = chunking(size)
     for start in range(0, size, chunk):
-        bins[rng.integers(start, min(start + chunk, size))] = NUM_BINS - 1
+        stop = min(start + chunk, size)
+        picked = rng.choice(np.arange(start, stop), min(NUM_BINS + 1, stop - start), replace=False)
+        bins[picked[0]] = NUM_BINS - 1
+        if picked.size > NUM_BINS:
+            bins[picked[1:]] = NUM_BINS - 2
     return {
         "bins": bins,
         "counts": rng.integers(1, 1000, NUM_BINS),

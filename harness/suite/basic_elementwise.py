@@ -329,6 +329,11 @@ def _init_view_offset_init(size: int, seed: int, precision: str) -> dict:
     return {**_init_view_init(size, seed, precision), "ibegin": 1}
 
 
+def _init_view_offset_check_init(size: int, seed: int, precision: str) -> dict:
+    """Another first index than RAJAPerf's 1."""
+    return {**_init_view_init(size, seed, precision), "ibegin": 7}
+
+
 def _init_view_cpu(grid: Grid, a: np.ndarray, v, n: int) -> None:
     a[:n] = np.arange(1, n + 1, dtype=a.dtype) * v
 
@@ -376,6 +381,14 @@ INIT_VIEW1D_OFFSET = KernelSpec(
     default_reps=2500,
     tolerance=TIGHT,
     rajaperf_features=("Forall", "View"),
+    check_cases=(
+        CheckCase(
+            "offset",
+            _init_view_offset_check_init,
+            "RAJAPerf's first index is 1, so a kernel that uses 1 where it should use "
+            "ibegin matched; here it is 7",
+        ),
+    ),
     check_sizes=FORALL_CHECK_SIZES,
 )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from harness.model.rajaperf import DataInit
-from harness.model.spec import NORMAL, Array, Grid, KernelSpec, Launch, Traffic
+from harness.model.spec import NORMAL, Array, CheckCase, Grid, KernelSpec, Launch, Traffic
 from harness.suite.apps.mesh import INDEX, INDEX_BYTES, domain_3d
 from harness.suite.apps.shared import (
     GROUP_NAME,
@@ -51,6 +51,15 @@ def _matvec_init(size: int, seed: int, precision: str) -> dict:
     out.update((name, d.data(length)) for name in _MATVEC_STORED)
     d.const(dom.n_real_zones, -1)  # real_zones
     out.update(real_zones=dom.real_zones(), jp=dom.jp, kp=dom.kp)
+    return out
+
+
+def _matvec_check_init(size: int, seed: int, precision: str) -> dict:
+    """RAJAPerf's inputs, with x and every stored coefficient independent random values."""
+    out = _matvec_init(size, seed, precision)
+    rng = np.random.default_rng(seed)
+    for name in ("x", *_MATVEC_STORED):
+        out[name] = rng.uniform(0.5, 1.5, out[name].size)
     return out
 
 
@@ -130,5 +139,14 @@ KERNEL = KernelSpec(
     default_reps=100,
     check_size=10_000,
     tolerance=NORMAL,
+    check_cases=(
+        CheckCase(
+            "random",
+            _matvec_check_init,
+            "RAJAPerf's fill alternates two factors by array, so half the coefficients "
+            "equal one another and the rest equal x: a term that reads the wrong one "
+            "matched; here each is its own",
+        ),
+    ),
     check_sizes=(10_000, MESH_CHECK_SIZE),
 )

@@ -1,0 +1,149 @@
+"""Hostile probes, round 17: bugs planted outside the mutation operators' set that
+the check let through, and outputs an interrupt left looking like someone else's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import harness, interrupted, need_backend, plant, run_folder
+
+from harness import suite
+from harness.execution.runner import Runner, RunOptions, Task, make_data
+from harness.model.spec import STALE, Array, stale_inputs
+
+SPECS = {k.name: k for k in suite.ALL}
+LANGUAGES = {"opencl": ("c", ".c"), "wgpu": ("wgsl", ".wgsl")}
+
+#: Bugs RAJAPerf's inputs and the earlier checks let through: (kernel, backend, line
+#: as shipped, planted bug, the check case that now sees it).
+PLANTED = [
+    # Outputs that start at 0: setting one that should be added to, and the reverse.
+    ("Basic_DAXPY", "opencl", "y[i] += a * x[i];", "y[i] = a * x[i];", STALE),
+    ("Basic_DAXPY", "wgpu", "y[i] += s.a * x[i];", "y[i] = s.a * x[i];", STALE),
+    ("Stream_COPY", "opencl", "c[i] = a[i];", "c[i] += a[i];", STALE),
+    (
+        "Stream_TRIAD",
+        "wgpu",
+        "a[i] = b[i] + s.alpha * c[i];",
+        "a[i] += b[i] + s.alpha * c[i];",
+        STALE,
+    ),
+    ("Apps_LTIMES", "opencl", "REAL acc = phi[t];", "REAL acc = 0;", STALE),
+    ("Basic_PI_ATOMIC", "opencl", "pi_final[0] = 4 * pi[0];", "pi_final[0] += 4 * pi[0];", STALE),
+    # RAJAPerf's first index is always 1.
+    (
+        "Basic_INIT_VIEW1D_OFFSET",
+        "opencl",
+        "a[i - ibegin] = (REAL)i * v;",
+        "a[i - 1] = (REAL)i * v;",
+        "offset",
+    ),
+    # Half the stencil's coefficients equal one another, the rest equal x.
+    (
+        "Apps_MATVEC_3D_STENCIL",
+        "opencl",
+        "b[i] = dbl[i] * x[d - jp - 1]",
+        "b[i] = dbr[i] * x[d - jp - 1]",
+        "random",
+    ),
+    # A group's count of exactly num_bins dropped.
+    (
+        "Algorithm_HISTOGRAM",
+        "opencl",
+        "local_counts[lid] != 0",
+        "local_counts[lid] != num_bins",
+        "random",
+    ),
+    ("Algorithm_HISTOGRAM", "wgpu", "if (c != 0u) {", "if (c != s.num_bins) {", "random"),
+]
+
+
+@pytest.mark.parametrize(("kernel", "backend", "line", "bug", "case"), PLANTED)
+def test_a_planted_bug_the_check_let_through_fails(
+    kernel: str, backend: str, line: str, bug: str, case: str, tmp_path: Path
+) -> None:
+    need_backend(backend)
+    language, extension = LANGUAGES[backend]
+    plant(tmp_path, language, f"{kernel}{extension}", line, bug)
+    spec = SPECS[kernel]
+    failed = []
+    for size in spec.sizes_for_check:
+        task = Task(kernel, backend, 0, size, "f64")
+        row = Runner(RunOptions(check=True, sources=(tmp_path,))).execute(task)
+        assert row["source"].startswith(str(tmp_path))
+        failed.append(row["status"] == "fail" and f"check case '{case}': " in row["reason"])
+    assert any(failed), kernel
+
+
+def test_the_stale_case_varies_only_outputs_that_start_constant() -> None:
+    arrays = (
+        Array("x", "real", len),
+        Array("y", "real", len, "inout"),
+        Array("z", "real", len, "out"),
+        Array("counts", "u32", len, "out"),
+        Array("w", "real", len, "out"),
+    )
+    inputs = {
+        "x": np.zeros(8),
+        "y": np.zeros(8),
+        "z": np.arange(8.0),
+        "counts": np.zeros(8, dtype=np.uint32),
+        "w": np.zeros(8),
+        "n": 8,
+    }
+    # w is varied by one of the description's own check cases already.
+    stale = stale_inputs(arrays, inputs, seed=1, varied=[{**inputs, "w": np.arange(8.0)}])
+    assert stale is not None
+    assert stale["x"] is inputs["x"] and stale["z"] is inputs["z"] and stale["w"] is inputs["w"]
+    assert stale["n"] == 8
+    assert stale["y"].dtype == np.float64 and len(set(stale["y"])) == 8
+    assert ((stale["y"] >= 0.5) & (stale["y"] <= 1.5)).all()
+    assert stale["counts"].dtype == np.uint32 and len(set(stale["counts"])) > 1
+    again = stale_inputs(arrays, inputs, seed=1)
+    assert again is not None and np.array_equal(again["y"], stale["y"])
+    varied = {"y": np.arange(8.0), "counts": np.arange(8), "w": np.arange(8.0)}
+    assert stale_inputs(arrays, {**inputs, **varied}, seed=1) is None
+
+
+def test_only_kernels_with_a_constant_output_get_the_stale_case() -> None:
+    def names(kernel: str) -> list[str]:
+        task = Task(kernel, "cpu", 0, 1000, "f64")
+        return [case.name for case in make_data(SPECS[kernel], task, seed=1)]
+
+    assert names("Basic_DAXPY") == ["timed", STALE]
+    # Its own random case already starts every array varied.
+    assert STALE not in names("Polybench_ADI")
+    # Keys to sort start varied (where there are two or more).
+    assert STALE not in names("Algorithm_SORT")
+    # Timed rows (no check) leave every check case to --check.
+    spec = SPECS["Basic_DAXPY"]
+    task = Task("Basic_DAXPY", "cpu", 0, 1000, "f64")
+    assert [c.name for c in make_data(spec, task, seed=1, check=False)] == ["timed"]
+
+
+@pytest.mark.full  # a report with plots: seconds of matplotlib
+def test_an_interrupted_report_leaves_nothing_a_rerun_refuses(tmp_path: Path) -> None:
+    """A report stopped while drawing its HTML's plots left its RAJAPerf files without
+    report.md, and the same command again refused the folder as raja-perf.exe's own
+    output: one Ctrl-C locked a run's default report folder for good."""
+    proc = harness(
+        "run", "-k", "Stream_TRIAD", "-b", "cpu", "--sizes", "1000,2000", "--reps", "2",
+        "--out", str(tmp_path / "runs"),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(tmp_path / "runs")
+    out = run / "report"
+    for earlier in (False, True):
+        if earlier:
+            assert harness("report", str(run), "--html").returncode == 0
+        stopped = interrupted(["report", str(run), "--html"], "[2/")
+        assert stopped.returncode == 130, stopped.stderr
+        assert "Traceback" not in stopped.stderr
+        left = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+        assert not [name for name in left if "RAJAPerf" in name or name.startswith("report")]
+        assert "a report is whole or not at all" in stopped.stderr
+        again = harness("report", str(run), "--html")
+        assert again.returncode == 0, again.stderr
+        assert (out / "report.md").is_file() and (out / "SIZE_000002000").is_dir()
