@@ -232,7 +232,11 @@ def test_a_write_failure_at_the_end_is_one_line_after_the_table(
     assert captured.out.startswith("kernel")
     (error,) = [line for line in captured.err.splitlines() if "error" in line]
     assert error.startswith(f"harness: error: cannot write to mutants folder {tmp_path}/mutants-")
-    assert error.endswith(": No space left on device")
+    assert error.endswith(
+        ": No space left on device; nothing was kept (the table above is the result); free "
+        "some space and run it again"
+    )
+    assert not list(tmp_path.iterdir())
 
 
 # Other bad input: one line, exit 2, before any mutant runs.

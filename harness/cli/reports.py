@@ -279,18 +279,22 @@ def _out_dir(args: argparse.Namespace, default: str) -> Path:
     return out
 
 
-def _written(out: Path, error: OSError) -> UsageError:
+def _written(out: Path, error: OSError, kept: bool = True) -> UsageError:
     """A write into ``out`` that failed half-way: what to do, in a line (free some
     space where the disk is full; else the file that failed, with why). Each file
     is written whole or not at all, and an earlier one's files it had not yet
     replaced are gone (`results.no_earlier_left`): those there are this one's, short of
-    the rest."""
+    the rest; or, not ``kept`` (a report), none is."""
     full = error.errno in (errno.ENOSPC, errno.EDQUOT)
     todo = "free some space and run it again" if full else "give --out another folder"
     where = "" if full or not error.filename else f" at {error.filename}"
+    left = (
+        "the files written before are whole, the rest are missing"
+        if kept
+        else "none of its files was kept (a report is whole or not at all)"
+    )
     return UsageError(
-        f"output folder {out}: writing stopped{where} ({error.strerror or error}); the "
-        f"files written before are whole, the rest are missing; {todo}"
+        f"output folder {out}: writing stopped{where} ({error.strerror or error}); {left}; {todo}"
     )
 
 
@@ -354,7 +358,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
         except OutputError:
             raise
         except OSError as exc:
-            raise _written(out, exc) from None
+            raise _written(out, exc, kept=False) from None
 
 
 def _check_earlier(out: Path, frame: Any, html: bool, reference: str | None) -> None:

@@ -393,6 +393,11 @@ def no_earlier_left(
         own = [] if keep_own else [p for p in planned if p.is_file() and p not in stale]
         for path in (*stale, *own):
             path.unlink(missing_ok=True)
+        # Folders (a report's per-size ones) that held only what was removed go too.
+        emptied = {p.parent for p in (*stale, *own) if p.parent != out}
+        for folder in sorted(emptied, key=lambda f: len(f.parts), reverse=True):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
         if (stale or own) and isinstance(exc, KeyboardInterrupt):
             earlier = f"{len(stale)} file(s) of an earlier {what}"
             said = (

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import errno
 import fnmatch
 import io
 import random
@@ -38,6 +39,7 @@ from harness import suite
 from harness.backends import get as get_backend
 from harness.backends.base import DeviceInfo
 from harness.errors import UsageError
+from harness.execution import results
 from harness.execution.runner import RunOptions, Task, plan
 from harness.execution.workers import Workers
 from harness.model import sources
@@ -537,9 +539,8 @@ class WriteFailed(UsageError):
 
 
 def _write(path: Path, text: str) -> None:
-    """One file of a mutants folder, written whole (tests stand a full disk in for it)."""
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        f.write(text)
+    """One file of a mutants folder, written whole or not at all."""
+    results.write_text(path, text)
 
 
 def write_folder(
@@ -547,8 +548,10 @@ def write_folder(
 ) -> Path:
     """A new ``mutants-...`` folder under ``out`` with mutants.csv and summary.txt
     (which ends with ``scope``, what narrowed the run, where something did);
-    WriteFailed naming the folder and the error where writing fails."""
+    WriteFailed naming the folder and the error where writing fails, which
+    leaves no folder (a mutants.csv without its summary reads as a whole run)."""
     folder = out
+    made = False
     try:
         out.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("mutants-%Y%m%d-%H%M%S")
@@ -556,6 +559,7 @@ def write_folder(
             folder = out / (stamp if n == 0 else f"{stamp}-{n}")
             try:
                 folder.mkdir()
+                made = True
                 break
             except FileExistsError:
                 continue
@@ -573,8 +577,13 @@ def write_folder(
         summary = format_summary(tallies, outcomes) + (f"\n\n{scope}" if scope else "")
         _write(folder / "summary.txt", summary + "\n")
     except OSError as exc:
+        if made:
+            shutil.rmtree(folder, ignore_errors=True)
+        full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
+        todo = "free some space and run it again" if full else "give --out another folder"
         raise WriteFailed(
-            f"cannot write to mutants folder {folder}: {exc.strerror or exc}"
+            f"cannot write to mutants folder {folder}: {exc.strerror or exc}; nothing was "
+            f"kept (the table above is the result); {todo}"
         ) from None
     return folder
 
