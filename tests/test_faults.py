@@ -14,6 +14,7 @@ from conftest import FIXTURES, harness, need_backend, run_folder, start_run, wai
 from harness.backends.opencl import OpenCLExecution
 from harness.execution import results
 from harness.execution.runner import Runner, RunOptions, Task
+from harness.model import sources
 from harness.reporting.table import format_rows
 
 STREAM = ["-k", "Stream", "-b", "cpu", "opencl"]
@@ -73,6 +74,10 @@ def test_a_hanging_kernel_times_out_and_the_run_goes_on(tmp_path: Path) -> None:
     rows = {r["kernel"]: r for r in rows_of(run_folder(tmp_path))}
     assert rows["Stream_TRIAD"]["reason"] == "timed out after 4 s during Stream_TRIAD on opencl:0"
     assert rows["Stream_COPY"]["status"] == rows["Stream_ADD"]["status"] == "ok"
+    # The row names the source that hung, as a row that ended does (it had none).
+    hung = FIXTURES / "hang" / "opencl" / "Stream_TRIAD.cl"
+    assert rows["Stream_TRIAD"]["source"] == str(hung)
+    assert rows["Stream_TRIAD"]["source_sha256"] == sources.digest(hung)
 
 
 def test_more_memory_than_the_device_has_is_an_error_row(tmp_path: Path) -> None:

@@ -147,3 +147,23 @@ def test_an_interrupted_report_leaves_nothing_a_rerun_refuses(tmp_path: Path) ->
         again = harness("report", str(run), "--html")
         assert again.returncode == 0, again.stderr
         assert (out / "report.md").is_file() and (out / "SIZE_000002000").is_dir()
+
+
+def test_a_check_that_verified_nothing_does_not_pass(tmp_path: Path) -> None:
+    """--check of rows a device can only skip exited 0, a gate passed on no work;
+    a check with some row verified still passes beside its skipped ones."""
+    need_backend("wgpu")
+    proc = harness(
+        "run", "-k", "Demo_SGEMV", "--impl", "library", "-b", "wgpu", "--check",
+        "--out", str(tmp_path / "none"),
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        "nothing was verified: all 2 rows were skipped (the reasons are above); a check "
+        "that verifies nothing does not pass"
+    )
+    proc = harness(
+        "run", "-k", "Demo_SGEMV", "-b", "wgpu", "--check", "--out", str(tmp_path / "some")
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "2 ok, 0 fail, 0 error, 2 skipped" in proc.stdout

@@ -396,7 +396,7 @@ def _execute_run(
         # but a job stopped (scancel) says so by its status.
         print(f"stopped after the last row: all {len(tasks)} rows run", file=sys.stderr)
         return stop.status(), run_dir
-    return (1 if any(r["status"] in ("fail", "error") for r in rows) else 0), run_dir
+    return _status(rows, args), run_dir
 
 
 def _show(summary: str, run_dir: Path) -> None:
@@ -642,8 +642,23 @@ def _execute_ranks(
             rows, summary = _end_ranks_run(run_dir, meta, journal, progress, interrupted=False)
             if not getattr(args, "quiet", False):
                 _show(summary, run_dir)
-            status = 1 if any(r["status"] in ("fail", "error") for r in rows) else 0
+            status = _status(rows, args)
         return world.finish(status), run_dir
+
+
+def _status(rows: list[dict[str, Any]], args: argparse.Namespace) -> int:
+    """A finished run's exit status: 1 where a row failed or errored, or where a
+    check (``--check``) verified nothing, every row skipped; else 0."""
+    if any(r["status"] in ("fail", "error") for r in rows):
+        return 1
+    if getattr(args, "check", None) and rows and all(r["status"] == "skipped" for r in rows):
+        print(
+            f"nothing was verified: all {len(rows)} rows were skipped (the reasons are above); "
+            "a check that verifies nothing does not pass",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
 
 
 def _end_ranks_run(

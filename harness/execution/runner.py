@@ -423,6 +423,21 @@ def make_data(spec: KernelSpec, task: Task, seed: int, check: bool = True) -> Da
     return tuple(cases)
 
 
+def task_source(
+    spec: KernelSpec, backend: base.Backend | type[base.Backend], extra: Sequence[Path]
+) -> Path | None:
+    """The source file a backend compiles for a kernel (``extra`` folders first, as
+    ``--sources`` gives them), or None where it has none or compiles no source."""
+    if backend.language is None:
+        return None
+    return sources.find(backend.language, backend.extension, spec.source_name, extra)
+
+
+def source_fields(source: Path) -> dict[str, str]:
+    """A row's record of the source it ran: its path as shown, and its text's hash."""
+    return {"source": sources.shown(source), "source_sha256": sources.digest(source)}
+
+
 def kernel_checksum(spec: KernelSpec, outputs: dict[str, np.ndarray]) -> float:
     """RAJAPerf's checksum of the verified arrays (or the description's own),
     totalled in long double as RAJAPerf totals it."""
@@ -826,17 +841,14 @@ class Runner:
                 return _skip(row, f"needs {', '.join(sorted(missing))}, which this device lacks")
             source = None
             if backend.language is not None:
-                source = sources.find(
-                    backend.language, backend.extension, spec.source_name, self.options.sources
-                )
+                source = task_source(spec, backend, self.options.sources)
                 if source is None:
                     where = " or ".join(
                         f"kernels/{folder}/{spec.source_name}{suffix}"
                         for folder, suffix in sources.places(backend.language, backend.extension)
                     )
                     return _skip(row, f"no source {where}")
-                row["source"] = sources.shown(source)
-                row["source_sha256"] = sources.digest(source)
+                row.update(source_fields(source))
             fitted = self._fitted_size(spec, task, session, source)
             if fitted is not None:
                 size, why = fitted

@@ -52,7 +52,7 @@ from typing import Any
 import numpy as np
 
 from harness import suite
-from harness.backends import Catalog, catalog, drivers_loaded
+from harness.backends import BACKENDS, Catalog, catalog, drivers_loaded
 from harness.execution import energy
 from harness.execution.runner import (
     Case,
@@ -66,6 +66,9 @@ from harness.execution.runner import (
     default_timeout,
     host_available_bytes,
     make_data,
+    source_fields,
+    task_source,
+    task_spec,
 )
 from harness.model.spec import KernelSpec, library_routine
 
@@ -762,6 +765,11 @@ class Workers:
             status="error",
             reason=f"{problem} during {task.kernel} on {task.backend}:{task.device}",
         )
+        # The source it ran, as a row that ended says: where a planted bug crashed.
+        kind = BACKENDS.get(task.backend)
+        source = task_source(task_spec(task), kind, self.options.sources) if kind else None
+        if source is not None:
+            row.update(source_fields(source))
         return row
 
     def close(self) -> None:
