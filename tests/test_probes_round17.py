@@ -167,3 +167,30 @@ def test_a_check_that_verified_nothing_does_not_pass(tmp_path: Path) -> None:
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "2 ok, 0 fail, 0 error, 2 skipped" in proc.stdout
+
+
+def test_a_run_that_ended_while_read_is_not_sent_to_resume(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A plot begun while a run was writing, which ended before the plot's note,
+    said the run had not ended and to resume it (with nothing left to do)."""
+    from harness.cli import reports
+    from harness.execution import results
+
+    proc = harness(
+        "run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
+        "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(tmp_path)
+    ended = results.read_metadata(run)
+    as_read = {k: v for k, v in ended.items() if k != "end"}
+    reports._note_short(run, as_read, "plotted")
+    assert capsys.readouterr().err == (
+        f"note: {run} ended while its rows were read: those it had then are plotted; run "
+        "this again for all of them\n"
+    )
+    # Still without an end on disk: the note sends it to be resumed.
+    results.write_json(run / "metadata.json", as_read)
+    reports._note_short(run, as_read, "plotted")
+    assert "continue it with: harness run --resume" in capsys.readouterr().err

@@ -703,6 +703,18 @@ def _note_short(run_dir: Path, meta: dict[str, Any], done: str) -> None:
         )
         return
     short = _cut_short(meta)
+    try:
+        now = results.read_metadata(run_dir) if short else {}
+    except results.RunFolderError:
+        now = meta
+    if short and not _cut_short(now) and now.get("end") != meta.get("end"):
+        # It was being written when its rows were read, and has ended since.
+        print(
+            f"note: {run_dir} ended while its rows were read: those it had then are {done}; "
+            "run this again for all of them",
+            file=sys.stderr,
+        )
+        return
     if short:
         fix = (
             "it merges runs, one of which stopped short"
