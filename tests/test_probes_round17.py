@@ -3,6 +3,10 @@ the check let through, and outputs an interrupt left looking like someone else's
 
 from __future__ import annotations
 
+import gc
+import os
+import signal
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -177,12 +181,7 @@ def test_a_run_that_ended_while_read_is_not_sent_to_resume(
     from harness.cli import reports
     from harness.execution import results
 
-    proc = harness(
-        "run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
-        "--out", str(tmp_path),
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    run = run_folder(tmp_path)
+    run = _quick_run(tmp_path)
     ended = results.read_metadata(run)
     as_read = {k: v for k, v in ended.items() if k != "end"}
     reports._note_short(run, as_read, "plotted")
@@ -194,3 +193,76 @@ def test_a_run_that_ended_while_read_is_not_sent_to_resume(
     results.write_json(run / "metadata.json", as_read)
     reports._note_short(run, as_read, "plotted")
     assert "continue it with: harness run --resume" in capsys.readouterr().err
+
+
+def _show_with(monkeypatch: pytest.MonkeyPatch, run: Path, trigger: object) -> int:
+    """``harness show RUN`` in this process, ``trigger`` called as it reads the run."""
+    from harness.cli import main
+    from harness.execution import results
+
+    read = results.ensure_csv
+
+    def reading(run_dir: Path) -> object:
+        trigger()  # type: ignore[operator]
+        return read(run_dir)
+
+    monkeypatch.setattr(results, "ensure_csv", reading)
+    return main(["show", str(run)])
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_swallowed_in_a_finalizer_still_stops_the_command(
+    signum: int,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A signal whose KeyboardInterrupt is raised inside a weakref callback (which
+    matplotlib's transforms use all through a plot) is only reported by Python:
+    the plot ran on to its end and exited 0, a cancelled job reported success."""
+    run = _quick_run(tmp_path)
+
+    class Held:
+        pass
+
+    def signal_in_a_finalizer() -> None:
+        held = Held()
+        weakref.finalize(held, os.kill, os.getpid(), signum)
+        del held
+        gc.collect()
+
+    assert _show_with(monkeypatch, run, signal_in_a_finalizer) == 130
+    err = capsys.readouterr().err
+    assert err.endswith(
+        "harness show: stopped by a signal, which reached it only once its work was done: "
+        "its output is whole\n"
+    )
+
+
+def test_an_error_in_cleanup_after_a_signal_is_the_interrupt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A signal inside matplotlib's savefig left its figure half-adjusted, whose
+    cleanup then raised AttributeError: a traceback and exit 1, not 130."""
+    run = _quick_run(tmp_path)
+
+    def signal_then_a_failing_cleanup() -> None:
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+        finally:
+            raise AttributeError("'Axes' object has no attribute 'apply_aspect'")
+
+    assert _show_with(monkeypatch, run, signal_then_a_failing_cleanup) == 130
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.endswith("harness show: interrupted; what it was writing may be incomplete\n")
+
+
+def _quick_run(out: Path) -> Path:
+    proc = harness(
+        "run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
+        "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return run_folder(out)

@@ -207,9 +207,22 @@ def _suite_files(argv: Sequence[str]) -> list[str]:
     return files
 
 
-def _as_interrupt(signum: int, frame: Any) -> NoReturn:
-    """SIGTERM (a batch system's stop) taken as Ctrl-C is: the command stops where it is."""
-    raise KeyboardInterrupt
+class _LateSignal(KeyboardInterrupt):
+    """A stop signal that arrived while the command ran but was swallowed where it
+    was raised (a weakref callback or finalizer, which Python only reports), so
+    that the command ran on to its end: its output is whole, and its status 130."""
+
+
+def _signalled(exc: BaseException) -> bool:
+    """Whether an exception was raised by, or while handling, a stop signal's
+    KeyboardInterrupt (a library's cleanup failing on the interrupted state)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__context__ or exc.__cause__
+    return False
 
 
 @contextlib.contextmanager
@@ -218,16 +231,33 @@ def _terminable() -> Iterator[None]:
     ``mutants`` put their own handlers over them while they measure). SIGINT too,
     since a command started in the background of a script inherits it ignored, and
     would then run on through an interrupt sent to its process group. Only the
-    main thread may handle signals."""
+    main thread may handle signals.
+
+    Each signal is also counted, so that one is never lost: an error raised in the
+    interrupted library's cleanup (matplotlib's half-saved figure) is the
+    interrupt, and a KeyboardInterrupt swallowed where it was raised (in a weakref
+    callback) ends the command with `_LateSignal` once it is done."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {
-        signal.SIGTERM: signal.signal(signal.SIGTERM, _as_interrupt),
-        signal.SIGINT: signal.signal(signal.SIGINT, signal.default_int_handler),
-    }
+    received: list[int] = []
+
+    def stop(signum: int, frame: Any) -> NoReturn:
+        received.append(signum)
+        raise KeyboardInterrupt
+
+    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGTERM, signal.SIGINT)}
     try:
         yield
+    except KeyboardInterrupt:
+        raise
+    except Exception as exc:
+        if received or _signalled(exc):
+            raise KeyboardInterrupt from exc
+        raise
+    else:
+        if received:
+            raise _LateSignal
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
@@ -266,13 +296,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             # What is still buffered is written now, where a failure is caught below.
             sys.stdout.flush()
             return status
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         # A second signal now ends the process as it would have without us.
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        print(
-            f"\n{command}: interrupted; what it was writing may be incomplete",
-            file=sys.stderr,
+        said = (
+            "stopped by a signal, which reached it only once its work was done: its output is whole"
+            if isinstance(exc, _LateSignal)
+            else "interrupted; what it was writing may be incomplete"
         )
+        print(f"\n{command}: {said}", file=sys.stderr)
         return 130
     except (UsageError, suite.SelectionError, results.RunFolderError) as exc:
         print(f"harness: error: {exc}", file=sys.stderr)
