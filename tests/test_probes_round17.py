@@ -7,6 +7,7 @@ import gc
 import os
 import signal
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -195,22 +196,40 @@ def test_a_run_that_ended_while_read_is_not_sent_to_resume(
     assert "continue it with: harness run --resume" in capsys.readouterr().err
 
 
-def _show_with(monkeypatch: pytest.MonkeyPatch, run: Path, trigger: object) -> int:
-    """``harness show RUN`` in this process, ``trigger`` called as it reads the run."""
+def _command_with(
+    monkeypatch: pytest.MonkeyPatch, trigger: Callable[[], None], step: str, *args: str
+) -> int:
+    """``harness ARGS`` in this process, ``trigger`` called as it enters
+    ``results.STEP``."""
     from harness.cli import main
     from harness.execution import results
 
-    read = results.ensure_csv
+    original = getattr(results, step)
 
-    def reading(run_dir: Path) -> object:
-        trigger()  # type: ignore[operator]
-        return read(run_dir)
+    def entered(*given: object, **named: object) -> object:
+        trigger()
+        return original(*given, **named)
 
-    monkeypatch.setattr(results, "ensure_csv", reading)
-    return main(["show", str(run)])
+    monkeypatch.setattr(results, step, entered)
+    return main(list(args))
 
 
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def _signal_in_a_finalizer(signum: int) -> Callable[[], None]:
+    """What sends ``signum`` from inside a weakref callback, as garbage collection
+    runs matplotlib's all through a plot."""
+
+    class Held:
+        pass
+
+    def trigger() -> None:
+        held = Held()
+        weakref.finalize(held, os.kill, os.getpid(), signum)
+        del held
+        gc.collect()
+
+    return trigger
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_swallowed_in_a_finalizer_still_stops_the_command(
     signum: int,
@@ -219,22 +238,25 @@ def test_a_signal_swallowed_in_a_finalizer_still_stops_the_command(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """A signal whose KeyboardInterrupt is raised inside a weakref callback (which
-    matplotlib's transforms use all through a plot) is only reported by Python:
-    the plot ran on to its end and exited 0, a cancelled job reported success."""
+    matplotlib's transforms use all through a plot) was only reported by Python,
+    with a traceback: the plot ran on to its end and exited 0, a cancelled job
+    reported success. It now stops at the next file, or ends with 130 after the
+    last."""
     run = _quick_run(tmp_path)
-
-    class Held:
-        pass
-
-    def signal_in_a_finalizer() -> None:
-        held = Held()
-        weakref.finalize(held, os.kill, os.getpid(), signum)
-        del held
-        gc.collect()
-
-    assert _show_with(monkeypatch, run, signal_in_a_finalizer) == 130
+    trigger = _signal_in_a_finalizer(signum)
+    out = tmp_path / "profiles"
+    status = _command_with(
+        monkeypatch, trigger, "check_out", "export", str(run), "--thicket", "--out", str(out)
+    )
+    assert status == 130
     err = capsys.readouterr().err
-    assert err.endswith(
+    assert "Traceback" not in err and "Exception ignored" not in err
+    assert err.endswith("harness export: interrupted; what it was writing may be incomplete\n")
+    assert not list(out.glob("*.cali"))
+    # show writes nothing after it reads the rows: it ends, and says the signal came.
+    monkeypatch.undo()
+    assert _command_with(monkeypatch, trigger, "ensure_csv", "show", str(run)) == 130
+    assert capsys.readouterr().err.endswith(
         "harness show: stopped by a signal, which reached it only once its work was done: "
         "its output is whole\n"
     )
@@ -253,7 +275,10 @@ def test_an_error_in_cleanup_after_a_signal_is_the_interrupt(
         finally:
             raise AttributeError("'Axes' object has no attribute 'apply_aspect'")
 
-    assert _show_with(monkeypatch, run, signal_then_a_failing_cleanup) == 130
+    assert (
+        _command_with(monkeypatch, signal_then_a_failing_cleanup, "ensure_csv", "show", str(run))
+        == 130
+    )
     err = capsys.readouterr().err
     assert "Traceback" not in err
     assert err.endswith("harness show: interrupted; what it was writing may be incomplete\n")
@@ -266,3 +291,20 @@ def _quick_run(out: Path) -> Path:
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     return run_folder(out)
+
+
+def test_two_sigterms_end_a_command_with_143(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """report, plot and peak gave 130 for a batch system's SIGTERM and its second,
+    where the README (and run, merge, mutants) give 143."""
+    run = _quick_run(tmp_path)
+
+    def twice() -> None:
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+        finally:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    assert _command_with(monkeypatch, twice, "ensure_csv", "show", str(run)) == 143
+    assert "Traceback" not in capsys.readouterr().err

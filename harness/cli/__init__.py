@@ -207,6 +207,10 @@ def _suite_files(argv: Sequence[str]) -> list[str]:
     return files
 
 
+#: The stop signals the command now running has received (`_terminable`).
+_RECEIVED: list[int] = []
+
+
 class _LateSignal(KeyboardInterrupt):
     """A stop signal that arrived while the command ran but was swallowed where it
     was raised (a weakref callback or finalizer, which Python only reports), so
@@ -240,13 +244,23 @@ def _terminable() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    received: list[int] = []
+    received = _RECEIVED
+    received.clear()
 
     def stop(signum: int, frame: Any) -> NoReturn:
         received.append(signum)
         raise KeyboardInterrupt
 
+    def unraisable(report: Any) -> None:
+        # The signal is counted; the command stops at its next file instead of
+        # printing a traceback and running on.
+        if isinstance(report.exc_value, KeyboardInterrupt) and received:
+            results.lost_stop()
+        else:
+            hook(report)
+
     previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGTERM, signal.SIGINT)}
+    hook, sys.unraisablehook = sys.unraisablehook, unraisable
     try:
         yield
     except KeyboardInterrupt:
@@ -259,6 +273,8 @@ def _terminable() -> Iterator[None]:
         if received:
             raise _LateSignal
     finally:
+        sys.unraisablehook = hook
+        results.forget_lost_stops()
         for signum, handler in previous.items():
             signal.signal(signum, handler)
 
@@ -305,7 +321,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             else "interrupted; what it was writing may be incomplete"
         )
         print(f"\n{command}: {said}", file=sys.stderr)
-        return 130
+        # Two SIGTERMs (a batch system's stop, then its insistence) end as the second
+        # would have ended the process.
+        return 143 if _RECEIVED.count(signal.SIGTERM) > 1 else 130
     except (UsageError, suite.SelectionError, results.RunFolderError) as exc:
         print(f"harness: error: {exc}", file=sys.stderr)
         return 2

@@ -553,11 +553,31 @@ def write_json(path: Path, data: Any) -> None:
     write_text(path, json.dumps(data, indent=2, default=str) + "\n")
 
 
+#: Stop signals whose KeyboardInterrupt was lost where it was raised (a weakref
+#: callback or finalizer, which Python only reports): `lost_stop` counts them.
+_LOST_STOPS: list[int] = []
+
+
+def lost_stop() -> None:
+    """Count a stop signal whose KeyboardInterrupt was swallowed: the next file
+    `write_whole` would write raises it again, so that the command stops there."""
+    _LOST_STOPS.append(1)
+
+
+def forget_lost_stops() -> None:
+    """Forget the lost stop signals counted (a command's end: the next starts clean)."""
+    _LOST_STOPS.clear()
+
+
 def write_whole(path: Path, write: Callable[[Path], None]) -> None:
     """Have ``write`` write a temporary file beside ``path``, then rename it over
     ``path``: on a failure or an interruption (Ctrl-C, SIGTERM) the old file stays
     and the temporary one goes, so that no file is left cut short (a plot saved
-    half-way, under its own name, looked whole)."""
+    half-way, under its own name, looked whole). A stop signal lost before
+    (`lost_stop`) stops the command here, before the file."""
+    if _LOST_STOPS:
+        _LOST_STOPS.clear()
+        raise KeyboardInterrupt
     tmp = path.with_name(path.name + ".tmp")
     try:
         write(tmp)
