@@ -4,6 +4,7 @@ the check let through, and outputs an interrupt left looking like someone else's
 from __future__ import annotations
 
 import gc
+import json
 import os
 import signal
 import weakref
@@ -12,7 +13,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import harness, interrupted, need_backend, plant, run_folder
+from conftest import (
+    copy_run,
+    cut_journal,
+    harness,
+    interrupted,
+    need_backend,
+    plant,
+    run_folder,
+    source_names,
+)
 
 from harness import suite
 from harness.execution.runner import Runner, RunOptions, Task, make_data
@@ -308,3 +318,32 @@ def test_two_sigterms_end_a_command_with_143(
 
     assert _command_with(monkeypatch, twice, "ensure_csv", "show", str(run)) == 143
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_compare_fails_where_a_merged_node_stopped_short(tmp_path: Path) -> None:
+    """compare BASE MERGE(stopped, whole) judged each base row against the hosts that
+    held it only: the node whose job was cancelled lacked half the base's rows,
+    and the gate passed ('12 noise', exit 0)."""
+    proc = harness(
+        "run", "-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000",
+        "--reps", "2", "--out", str(tmp_path / "a"),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    base = run_folder(tmp_path / "a")
+    whole = copy_run(base, tmp_path / "whole")
+    stopped = copy_run(base, tmp_path / "stopped")
+    cut_journal(stopped, 1)
+    meta = json.loads((stopped / "metadata.json").read_text())
+    (stopped / "metadata.json").write_text(json.dumps({**meta, "interrupted": True}))
+    out = tmp_path / "merged"
+    assert harness("merge", str(stopped), str(whole), "--out", str(out)).returncode == 0
+    merged = run_folder(out)
+    proc = harness("compare", str(base), str(merged))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    # Each host's copy of the base's rows: the stopped one lacks one of the two.
+    assert proc.stdout.splitlines()[-1] == "3 noise, 1 only in base"
+    name = source_names(merged)[0]
+    assert (
+        f"fail: {merged} merges {name}, which was interrupted when merged, and 1 row(s) of "
+        f"the base are not in {merged}"
+    ) in proc.stderr

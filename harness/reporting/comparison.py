@@ -267,12 +267,14 @@ def compare(
         notes.append(f"{several}: rows are matched rank by rank (a run of one process is rank 0)")
     base, new = _keyed(base, extras, keys, base_keys), _keyed(new, extras, keys, new_keys)
     if fanned:
-        # The one run's row of a case stands beside each host's row of it (a case
-        # no host holds stays one row, without a host).
-        case = [k for k in keys if k != "host"]
+        # The one run's row of a case stands beside each host's row of it, and is
+        # "only in" the one run for each host with the device that lacks the case (a
+        # node whose job stopped short); a case of a device no host has stays one row,
+        # without a host.
         one, other = (base, new) if single[0] == "base" else (new, base)
-        pairs = other[[*case, "host"]].drop_duplicates()
-        one = one.drop(columns="host").merge(pairs, on=case, how="left")
+        device = ["backend", "_device"]
+        pairs = other[[*device, "host"]].drop_duplicates()
+        one = one.drop(columns="host").merge(pairs, on=device, how="left")
         one["host"] = one["host"].fillna("")
         base, new = (one, other) if single[0] == "base" else (other, one)
     merged = base.merge(
