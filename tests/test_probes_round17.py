@@ -25,7 +25,8 @@ from conftest import (
 )
 
 from harness import suite
-from harness.execution.runner import Runner, RunOptions, Task, make_data
+from harness.execution import results
+from harness.execution.runner import Task, make_data
 from harness.model.spec import STALE, Array, stale_inputs
 
 SPECS = {k.name: k for k in suite.ALL}
@@ -72,6 +73,32 @@ PLANTED = [
         "random",
     ),
     ("Algorithm_HISTOGRAM", "wgpu", "if (c != 0u) {", "if (c != s.num_bins) {", "random"),
+    # The default sums every array, so a kernel that ignores the count matched.
+    (
+        "Basic_ARRAY_OF_PTRS",
+        "opencl",
+        "for (uint a = 0; a < array_size; ++a) {",
+        "for (uint a = 0; a < MAX_ARRAY_SIZE; ++a) {",
+        "random",
+    ),
+    # Ties within one work-item's items: the later one taken.
+    (
+        "Lcals_FIRST_MIN",
+        "opencl",
+        "if (better(x[i], (int)i, val, loc)) {",
+        "if (better(x[i], initloc, val, loc)) {",
+        "ties",
+    ),
+    # A max begun at 0 where every value is negative.
+    (
+        "Basic_REDUCE_STRUCT",
+        "wgpu",
+        "s.n);\n    var r = Reduced(REAL(0), REAL(0), s.init_min, s.init_max, s.init_min, "
+        "s.init_max);",
+        "s.n);\n    var r = Reduced(REAL(0), REAL(0), s.init_min, s.init_max, s.init_min, "
+        "REAL(0));",
+        "one_sign",
+    ),
 ]
 
 
@@ -82,14 +109,16 @@ def test_a_planted_bug_the_check_let_through_fails(
     need_backend(backend)
     language, extension = LANGUAGES[backend]
     plant(tmp_path, language, f"{kernel}{extension}", line, bug)
-    spec = SPECS[kernel]
-    failed = []
-    for size in spec.sizes_for_check:
-        task = Task(kernel, backend, 0, size, "f64")
-        row = Runner(RunOptions(check=True, sources=(tmp_path,))).execute(task)
-        assert row["source"].startswith(str(tmp_path))
-        failed.append(row["status"] == "fail" and f"check case '{case}': " in row["reason"])
-    assert any(failed), kernel
+    proc = harness(
+        "run", "-k", kernel, "-b", backend, "--check", "--precision", "f64",
+        "--sources", str(tmp_path), "--out", str(tmp_path / "runs"),
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    failed = [
+        r for r in results.read_journal(run_folder(tmp_path / "runs")) if r["status"] == "fail"
+    ]
+    assert failed and all(r["source"].startswith(str(tmp_path)) for r in failed)
+    assert any(r["reason"].startswith(f"check case '{case}': ") for r in failed), failed
 
 
 def test_the_stale_case_varies_only_outputs_that_start_constant() -> None:
@@ -190,7 +219,6 @@ def test_a_run_that_ended_while_read_is_not_sent_to_resume(
     """A plot begun while a run was writing, which ended before the plot's note,
     said the run had not ended and to resume it (with nothing left to do)."""
     from harness.cli import reports
-    from harness.execution import results
 
     run = _quick_run(tmp_path)
     ended = results.read_metadata(run)
@@ -212,7 +240,6 @@ def _command_with(
     """``harness ARGS`` in this process, ``trigger`` called as it enters
     ``results.STEP``."""
     from harness.cli import main
-    from harness.execution import results
 
     original = getattr(results, step)
 

@@ -669,6 +669,14 @@ def _reduce_struct_check_init(size: int, seed: int, precision: str) -> dict:
     return {"x": x, "y": y, **_reduce_struct_scratch(size, precision)}
 
 
+def _reduce_struct_one_sign_init(size: int, seed: int, precision: str) -> dict:
+    """Every x positive and every y negative: a min or max begun at 0, not at its
+    initial bound, then stays 0 (RAJAPerf's and the random values reach 0 or past it)."""
+    rng = np.random.default_rng(seed)
+    x, y = rng.uniform(1.0, 3.0, size), rng.uniform(-4.0, -1.0, size)
+    return {"x": x, "y": y, **_reduce_struct_scratch(size, precision)}
+
+
 def _reduce_struct_rows(x: np.ndarray, y: np.ndarray, starts: np.ndarray) -> list[np.ndarray]:
     """Sums, mins and maxes of the ranges beginning at ``starts``, as POINTS orders them."""
     return [
@@ -742,6 +750,13 @@ REDUCE_STRUCT = KernelSpec(
             "RAJAPerf's x and y rise with i, so each min is the first item and each max "
             "the last, of every chunk too, and both are never negative; here values "
             "of both signs are random and each extreme lies inside a chunk past the first",
+        ),
+        CheckCase(
+            "one_sign",
+            _reduce_struct_one_sign_init,
+            "both of RAJAPerf's minimums are 0 and the random values cross 0, so a min "
+            "or max begun at 0 rather than at its bound matched; here x is all positive "
+            "and y all negative",
         ),
     ),
     check_sizes=CHUNKED_CHECK_SIZES,

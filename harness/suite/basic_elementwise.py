@@ -43,6 +43,8 @@ ARRAY_SIZE = Param(
     (str(MAX_ARRAY_SIZE),),
     "Basic_ARRAY_OF_PTRS's number of arrays summed, as RAJAPerf's "
     f"--array_of_ptrs_array_size (1 to {MAX_ARRAY_SIZE}, default {MAX_ARRAY_SIZE})",
+    # The default sums every array: a kernel that ignores the count matched there.
+    checked=(str(MAX_ARRAY_SIZE), "5"),
 )
 
 

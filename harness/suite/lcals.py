@@ -150,13 +150,17 @@ def _first_min_init(size: int, seed: int, precision: str) -> dict:
 
 
 def _first_min_ties_init(size: int, seed: int, precision: str) -> dict:
-    """Small random integers, so the minimum recurs in many groups and work-items.
+    """Small random integers, so the minimum recurs in many groups and work-items,
+    and a run of it from its first place on, so that the work-item holding the
+    first one (items stride by GROUP, or take a slice) meets it again after.
 
     x[0] is above the minimum, so the first minimum is not the initial location.
     """
     rng = np.random.default_rng(seed)
     x = rng.integers(-32, 32, size).astype(np.float64)
     x[0] = 32.0
+    first = int(np.argmin(x))
+    x[first : first + 2 * GROUP + 1] = x[first]
     return _first_min_inputs(x)
 
 
