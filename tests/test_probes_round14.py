@@ -664,7 +664,10 @@ def test_a_resume_of_a_whole_sort_run_runs_nothing(tmp_path: Path) -> None:
     run = run_folder(out)
     proc = harness("run", "--resume", str(run))
     assert proc.returncode == 0, proc.stderr
-    assert f"run folder: {run} (0 rows to run)" in proc.stderr.splitlines()
+    assert (
+        f"nothing to resume: {run} ran to its end (1 row); it is left as it was"
+        in proc.stderr.splitlines()
+    )
     assert _warnings(proc.stderr) == []
     assert len(_rows(run)) == 1
 

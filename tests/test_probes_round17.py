@@ -19,6 +19,7 @@ from conftest import (
     harness,
     interrupted,
     need_backend,
+    one_error,
     plant,
     run_folder,
     source_names,
@@ -374,3 +375,63 @@ def test_compare_fails_where_a_merged_node_stopped_short(tmp_path: Path) -> None
         f"fail: {merged} merges {name}, which was interrupted when merged, and 1 row(s) of "
         f"the base are not in {merged}"
     ) in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("values", "said"),
+    [
+        (
+            {"journal_rows": None},
+            "'journal_rows' is null; a whole number (the rows the journal held at the run's "
+            "end) is accepted",
+        ),
+        (
+            {"format": None},
+            "'format' is null; a whole number (the run folder's format) is accepted",
+        ),
+        (
+            {"format": 3},
+            "'format' is 3, newer than this harness reads (up to 2): read it with the harness "
+            "that wrote it",
+        ),
+        ({"devices": None}, "'devices' is null; a list of objects is accepted"),
+    ],
+)
+def test_metadata_a_run_never_writes_is_refused(values: dict, said: str, tmp_path: Path) -> None:
+    """'journal_rows': null turned off the check for rows removed since the run counted
+    them (compare then passed on a row deleted by hand); a format 3 was read as 2."""
+    base = _quick_run(tmp_path / "base")
+    run = copy_run(base, tmp_path / "damaged")
+    meta = json.loads((run / "metadata.json").read_text())
+    (run / "metadata.json").write_text(json.dumps({**meta, **values}, indent=2))
+    for args in (["show", str(run)], ["compare", str(base), str(run)]):
+        proc = harness(*args)
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        error = one_error(proc.stderr)
+        assert error.startswith(f"{run / 'metadata.json'}:")
+        assert error.endswith(said)
+
+
+def test_rows_of_a_run_that_lists_no_device_are_damaged(tmp_path: Path) -> None:
+    """'devices': [] turned off the check that a row's device is one the run lists."""
+    run = _quick_run(tmp_path)
+    meta = json.loads((run / "metadata.json").read_text())
+    (run / "metadata.json").write_text(json.dumps({**meta, "devices": []}, indent=2))
+    proc = harness("show", str(run))
+    assert "'device_id' is 'cpu:0', a device metadata.json does not list; it lists none" in (
+        proc.stderr
+    )
+    assert proc.returncode == 2 and "the journal has no readable rows" in proc.stderr
+
+
+def test_a_resume_of_a_whole_run_leaves_it_as_it_was(tmp_path: Path) -> None:
+    """--resume of a run that had ended rewrote its end (minutes after its start for
+    a run of a second) and added a resume that ran nothing."""
+    run = _quick_run(tmp_path)
+    before = (run / "metadata.json").read_bytes()
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        f"nothing to resume: {run} ran to its end (1 row); it is left as it was"
+    )
+    assert (run / "metadata.json").read_bytes() == before

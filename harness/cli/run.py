@@ -317,6 +317,15 @@ def _execute_run(
             )
         _forget_cut_rows(args.resume, saved)
         run_dir, meta, tasks = resumed_run(args, saved, executor.catalogs)
+        if not tasks and saved.get("end") and not saved.get("interrupted") and _whole(run_dir):
+            # Its end and metadata stay the run's own: nothing was run again.
+            rows = results.read_journal(run_dir)
+            print(
+                f"nothing to resume: {run_dir} ran to its end ({len(rows)} "
+                f"row{'' if len(rows) == 1 else 's'}); it is left as it was",
+                file=sys.stderr,
+            )
+            return _status(rows, args), run_dir
     else:
         new_dir, meta, tasks = new_run(args, executor.catalogs)
         assert new_dir is not None
@@ -644,6 +653,20 @@ def _execute_ranks(
                 _show(summary, run_dir)
             status = _status(rows, args)
         return world.finish(status), run_dir
+
+
+def _whole(run_dir: Path) -> bool:
+    """Whether a run's journal ends with a whole line (a torn last line is mended by
+    a resume, which opens the journal)."""
+    try:
+        with open(run_dir / results.JOURNAL, "rb") as journal:
+            journal.seek(0, os.SEEK_END)
+            if journal.tell() == 0:
+                return True
+            journal.seek(-1, os.SEEK_END)
+            return journal.read(1) == b"\n"
+    except OSError:
+        return False
 
 
 def _status(rows: list[dict[str, Any]], args: argparse.Namespace) -> int:

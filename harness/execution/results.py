@@ -47,6 +47,8 @@ METADATA = "metadata.json"
 #: counts its journal's rows at its end (``journal_rows``), so a count removed
 #: is damage, not a run of a version that did not count them.
 FORMAT = 2
+#: Metadata keys a run never writes as null.
+NEVER_NULL = ("format", "journal_rows", "devices")
 RESULTS = "results.csv"
 SUMMARY = "summary.txt"
 LOCK = ".lock"
@@ -1095,6 +1097,8 @@ class _Known:
     #: Whether the run ended without counting its rows though its format counts
     #: them (`FORMAT`): its count was removed, and rows removed with it.
     uncounted: bool = False
+    #: Whether the metadata lists the run's devices (an empty list lists none).
+    listed: bool = False
 
     @classmethod
     def of(cls, run_dir: Path) -> _Known:
@@ -1132,7 +1136,8 @@ class _Known:
             and "journal_rows" not in meta
         )
         counted = meta.get("journal_rows")
-        return cls(params, tolerances, devices, counted, backends, names, uncounted)
+        listing = not meta.get("merged_from") and isinstance(meta.get("devices"), list)
+        return cls(params, tolerances, devices, counted, backends, names, uncounted, listing)
 
     def contradicted(self, row: dict[str, Any]) -> str | None:
         """Why a row cannot be one of the run's: a kernel it did not run, a device
@@ -1141,11 +1146,13 @@ class _Known:
         if self.kernels is not None and row["kernel"] not in self.kernels:
             return f"'kernel' is {row['kernel']!r}, which is none of the run's in {METADATA}"
         device = row["device_id"]
-        if self.backends and device not in self.backends:
-            return (
-                f"'device_id' is {device!r}, a device {METADATA} does not list; one of "
-                f"{', '.join(self.backends)} is accepted"
+        if (self.backends or self.listed) and device not in self.backends:
+            accepted = (
+                f"one of {', '.join(self.backends)} is accepted"
+                if self.backends
+                else "it lists none, which a run with rows never does"
             )
+            return f"'device_id' is {device!r}, a device {METADATA} does not list; {accepted}"
         listed = self.backends.get(device)
         if isinstance(listed, str) and row["backend"] != listed:
             return (
@@ -1381,7 +1388,10 @@ def read_metadata(run_dir: Path) -> dict[str, Any]:
     if not isinstance(meta, dict):
         raise RunFolderError(f"{path}:1: a JSON {_kind(meta)}, not an object")
     for key, (shape, fits) in METADATA_SHAPES.items():
-        if meta.get(key) is not None and not fits(meta[key]):
+        # A count or format a run writes is never null: one made so (by hand) would
+        # turn off the checks that read it (rows removed since the run counted them).
+        damaged = meta.get(key) is not None and not fits(meta[key])
+        if damaged or (key in NEVER_NULL and key in meta and meta[key] is None):
             # The least indented of the key's lines: an entry of the same name further
             # in (the options' kernels) is not the one meant.
             given = re.finditer(rf'^([ \t]*)"{key}"\s*:', text, re.MULTILINE)
@@ -1390,6 +1400,13 @@ def read_metadata(run_dir: Path) -> dict[str, Any]:
             raise RunFolderError(
                 f"{path}:{line}: {key!r} is {_shown(meta[key])}; {shape} is accepted"
             )
+    if isinstance(meta.get("format"), int) and meta["format"] > FORMAT:
+        given = re.search(r'^[ \t]*"format"\s*:', text, re.MULTILINE)
+        line = text[: given.start()].count("\n") + 1 if given else 1
+        raise RunFolderError(
+            f"{path}:{line}: 'format' is {meta['format']}, newer than this harness reads "
+            f"(up to {FORMAT}): read it with the harness that wrote it"
+        )
     start, end = read_time(meta.get("start")), read_time(meta.get("end"))
     if start and end and (start.tzinfo is None) == (end.tzinfo is None) and end < start:
         given = re.search(r'^[ \t]*"end"\s*:', text, re.MULTILINE)
