@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import shutil
 import signal
 import weakref
 from collections.abc import Callable
@@ -14,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import (
+    FIXTURES,
     copy_run,
     cut_journal,
     harness,
@@ -435,3 +437,30 @@ def test_a_resume_of_a_whole_run_leaves_it_as_it_was(tmp_path: Path) -> None:
         f"nothing to resume: {run} ran to its end (1 row); it is left as it was"
     )
     assert (run / "metadata.json").read_bytes() == before
+
+
+def test_an_import_of_a_cut_short_run_data_file_says_so_where_it_is_used(
+    tmp_path: Path,
+) -> None:
+    """raja-perf.exe killed mid-write: the import warned once of the cut line, then
+    the run folder looked whole, and compare passed on the rows it lacked."""
+    source = tmp_path / "cut"
+    shutil.copytree(FIXTURES / "rajaperf_output", source)
+    data = source / "RAJAPerf-kernel-run-data.csv"
+    text = data.read_bytes()
+    data.write_bytes(text[: len(text) // 2])
+    for folder, out in ((FIXTURES / "rajaperf_output", "whole"), (source, "imported")):
+        proc = harness("import-rajaperf", str(folder), "--out", str(tmp_path / out))
+        assert proc.returncode == 0, proc.stderr
+    whole, imported = run_folder(tmp_path / "whole"), run_folder(tmp_path / "imported")
+    unread = json.loads((imported / "metadata.json").read_text())["unread_lines"]
+    assert unread["file"] == "RAJAPerf-kernel-run-data.csv" and len(unread["lines"]) == 1
+    assert "unread_lines" not in json.loads((whole / "metadata.json").read_text())
+    said = "was imported from a RAJAPerf-kernel-run-data.csv with 1 line(s) it could not read"
+    proc = harness("compare", str(whole), str(imported))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert f"fail: {imported} {said}, and " in proc.stderr
+    proc = harness("show", str(imported))
+    assert f"note: {imported} {said}: the rows it kept are shown; import it again from " in (
+        proc.stderr
+    )

@@ -627,6 +627,11 @@ def _stopped_short(new: Path, meta: dict[str, Any], left: int) -> str | None:
                 f"{new} merges {source.get('run')}, which {why} when merged, and {left} "
                 f"row(s) of the base are not in {new}: they may be work that run did not do"
             )
+    if results.unread_lines(meta):
+        return (
+            f"{new} {_cut_short(meta)}, and {left} row(s) of the base are not in it: they "
+            "may be on those lines"
+        )
     if _cut_short(meta):
         return (
             f"{new} was interrupted (or is still running) before {left} row(s) of the base "
@@ -657,6 +662,9 @@ def _cut_short(meta: dict[str, Any]) -> str | None:
     missing = meta.get("missing_rows")
     if isinstance(missing, int) and missing > 0:
         return f"had {missing} row(s) fewer than it counted at its end"
+    unread = results.unread_lines(meta)
+    if unread:
+        return f"was imported from a {unread[0]} with {len(unread[1])} line(s) it could not read"
     return None
 
 
@@ -719,6 +727,8 @@ def _note_short(run_dir: Path, meta: dict[str, Any], done: str) -> None:
         fix = (
             "it merges runs, one of which stopped short"
             if "merged_from" in meta
+            else "import it again from whole files"
+            if "imported_from" in meta
             else f"continue it with: {results.resume_command(run_dir, meta)}"
         )
         print(f"note: {run_dir} {short}: the rows it kept are {done}; {fix}", file=sys.stderr)

@@ -1251,6 +1251,16 @@ def repeated_cases(run_dir: Path) -> list[tuple[int, int]]:
     return _scan(run_dir).repeats
 
 
+def unread_lines(meta: dict[str, Any]) -> tuple[str, list[int]] | None:
+    """The source file and line numbers an imported run could not read (its
+    metadata's ``unread_lines``), or None where it read every line."""
+    unread = meta.get("unread_lines")
+    if not isinstance(unread, dict) or not isinstance(unread.get("lines"), list):
+        return None
+    lines = [n for n in unread["lines"] if isinstance(n, int)]
+    return (str(unread.get("file")), lines) if lines else None
+
+
 def losses(run_dir: Path) -> str | None:
     """What a run's journal lost, in words (its damaged lines, rows removed since
     the run counted them), or None where it lost nothing: a row lost may be any row
@@ -1265,6 +1275,16 @@ def losses(run_dir: Path) -> str | None:
         found.append(_missing(run_dir, scan.missing))
     if scan.uncounted:
         found.append(_uncounted(run_dir))
+    try:
+        unread = unread_lines(read_metadata(run_dir))
+    except RunFolderError:
+        unread = None
+    if unread:
+        file, numbers = unread
+        shown = ", ".join(map(str, numbers[:5])) + (", ..." if len(numbers) > 5 else "")
+        found.append(
+            f"{Path(run_dir)} was imported from a {file} with unreadable line(s) ({shown})"
+        )
     return "; ".join(found) or None
 
 

@@ -231,8 +231,10 @@ def _details(path: Path) -> dict[str, dict[str, str]]:
     return found
 
 
-def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The rows and the devices (variant-tunings) of a RAJAPerf output folder.
+def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[int]]:
+    """The rows, the devices (variant-tunings) of a RAJAPerf output folder, and the
+    numbers of its run-data lines that could not be read (cut short, not text): a
+    row lost there may be any row, which the imported run must say.
 
     A damaged row (cut short, a time of 0 or below, a number no run gives) is
     named in a warning and becomes an error row saying why, or is skipped where
@@ -263,9 +265,11 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     seen: dict[tuple[str, str, str], int] = {}
     undetailed: set[str] = set()
     path = folder / RUN_DATA
+    unread: list[int] = []
     for number, data in _table(path):
         if isinstance(data, str):
             _warn(path, number, f"{data}: skipped")
+            unread.append(number)
             continue
         kernel, variant, tuning = (_column(data, c) for c in ("Kernel", "Variant", "Tuning"))
         if not (kernel and variant and tuning):
@@ -326,7 +330,7 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         raise UsageError(
             f"{path}: no usable row: all {len(rows)} are damaged (the first: {rows[0]['reason']})"
         )
-    return rows, list(devices.values())
+    return rows, list(devices.values()), unread
 
 
 def _same_size(
@@ -454,7 +458,7 @@ def digest(folder: Path) -> str:
 def import_folder(folder: Path, out: Path) -> Path:
     """Write a RAJAPerf output folder's rows as a new run folder under ``out``
     (`results.write_new` checks ``out`` once the folder read is known to be one)."""
-    rows, devices = rows_of(folder)
+    rows, devices, unread = rows_of(folder)
     meta = {
         "harness_version": __version__,
         "format": results.FORMAT,
@@ -467,6 +471,7 @@ def import_folder(folder: Path, out: Path) -> Path:
         "devices": devices,
         "kernels": list(dict.fromkeys(r["kernel"] for r in rows)),
         "journal_rows": len(rows),
+        **({"unread_lines": {"file": RUN_DATA, "lines": unread}} if unread else {}),
     }
 
     def fill(run_dir: Path) -> None:
