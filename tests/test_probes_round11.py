@@ -86,13 +86,22 @@ def test_a_report_of_peaks_whose_notes_are_a_number_is_one_line(run: Path, tmp_p
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == (
         f"{run / 'metadata.json'}:1: 'peaks' is an object; an object of each device's peaks "
-        "(objects, FMA rates an object by precision, notes and warnings lists) is accepted"
+        "(objects, figures positive numbers, FMA rates an object of them by precision, notes "
+        "and warnings lists) is accepted"
     )
     assert not (tmp_path / "report").exists()
 
 
 @pytest.mark.parametrize(
-    "damage", [{"warnings": 5}, {"fma_gflops_per_s": [1.0]}], ids=["warnings", "fma"]
+    "damage",
+    [
+        {"warnings": 5},
+        {"fma_gflops_per_s": [1.0]},
+        {"copy_gbytes_per_s": "abc"},
+        {"triad_gbytes_per_s": -5},
+        {"fma_gflops_per_s": {"f64": True}},
+    ],
+    ids=["warnings", "fma", "text", "negative", "true"],
 )
 def test_a_store_of_damaged_peaks_places_no_row_and_the_run_stays_readable(
     damage: dict[str, object], tmp_path: Path
@@ -114,9 +123,10 @@ def test_a_store_of_damaged_peaks_places_no_row_and_the_run_stays_readable(
     )
     assert proc.returncode == 0, proc.stderr
     assert (
-        f"warning: peaks store {store}: {key!r} holds damaged peaks (FMA rates should be an "
-        "object by precision, notes and warnings lists); it is left as it is: repair or remove "
-        "it, or point HARNESS_PEAKS at another file; no row is placed against a peak"
+        f"warning: peaks store {store}: {key!r} holds damaged peaks (figures should be "
+        "positive numbers, FMA rates an object of them by precision, notes and warnings "
+        "lists); it is left as it is: repair or remove it, or point HARNESS_PEAKS at another "
+        "file; no row is placed against a peak"
     ) in proc.stderr.splitlines()
     (folder,) = out.iterdir()
     shown = harness("show", str(folder))

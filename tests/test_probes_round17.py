@@ -464,3 +464,25 @@ def test_an_import_of_a_cut_short_run_data_file_says_so_where_it_is_used(
     assert f"note: {imported} {said}: the rows it kept are shown; import it again from " in (
         proc.stderr
     )
+
+
+def test_a_peaks_store_that_is_a_link_is_written_through(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store linked to a file shared between machines was replaced by a file of its
+    own at the link's place: the shared file never saw the peaks."""
+    from harness.backends import get as get_backend
+    from harness.execution import peaks
+
+    shared = tmp_path / "shared" / "peaks.json"
+    shared.parent.mkdir()
+    shared.write_text("{}\n")
+    link = tmp_path / "peaks.json"
+    link.symlink_to(shared)
+    monkeypatch.setenv("HARNESS_PEAKS", str(link))
+    device = get_backend("cpu").default_devices()[0].as_dict()
+    peak = {"device": device, "measured": "2026-11-29T10:00:00+0000", "notes": []}
+    peak.update(copy_gbytes_per_s=10.0, warnings=[], fma_gflops_per_s={"f64": 1.0})
+    assert peaks.keep(device, peak) == shared
+    assert link.is_symlink()
+    assert json.loads(shared.read_text()) == {peaks.device_key(device): peak}

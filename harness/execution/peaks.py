@@ -90,11 +90,12 @@ def store_path() -> Path:
     """Where measured peaks are kept: ``$HARNESS_PEAKS`` (a leading ``~`` the home
     folder, as a shell would have it, not a folder named ``~`` made in the current
     one; a blank value as unset), else under ``$XDG_CACHE_HOME`` where it is an
-    absolute path (the XDG spec ignores a relative one), else ``~/.cache``."""
+    absolute path (the XDG spec ignores a relative one), else ``~/.cache``; where
+    that is a link, the file it points to."""
     given = os.environ.get("HARNESS_PEAKS", "")
-    if given.strip():
-        return Path(given).expanduser()
-    return user_cache() / "peaks.json"
+    path = Path(given).expanduser() if given.strip() else user_cache() / "peaks.json"
+    # A link (to a store shared between machines) is written through, not replaced.
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
 def device_key(device: Mapping[str, Any]) -> str:
@@ -141,8 +142,9 @@ def read_store(path: Path | None = None) -> dict[str, Any]:
     damaged = next((k for k, v in stored.items() if not peak_shaped(v)), None)
     if damaged is not None:
         raise StoreError(
-            f"peaks store {path}: {damaged!r} holds damaged peaks (FMA rates should be an "
-            f"object by precision, notes and warnings lists); {fix}"
+            f"peaks store {path}: {damaged!r} holds damaged peaks (figures should be "
+            "positive numbers, FMA rates an object of them by precision, notes and warnings "
+            f"lists); {fix}"
         )
     return stored
 
