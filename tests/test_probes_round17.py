@@ -486,3 +486,15 @@ def test_a_peaks_store_that_is_a_link_is_written_through(
     assert peaks.keep(device, peak) == shared
     assert link.is_symlink()
     assert json.loads(shared.read_text()) == {peaks.device_key(device): peak}
+
+
+def test_a_flush_count_rounded_to_whole_words_is_not_called_a_cap(tmp_path: Path) -> None:
+    """--flush-bytes 4095 said it was 'more than a quarter of cpu:0's memory'."""
+    proc = harness(
+        "run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "3", "--cache",
+        "cold", "--flush-bytes", "4095", "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "more than a quarter" not in proc.stderr
+    (row,) = results.read_journal(run_folder(tmp_path))
+    assert row["flush_bytes"] == 4092

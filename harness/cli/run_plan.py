@@ -222,7 +222,8 @@ def _check_flush(flush_bytes: int | None, caches: Sequence[str], devices: Sequen
     for device in devices:
         cache, where = last_level_cache(device)
         kept = 4 * flush_length(device, None, flush_bytes)
-        if kept < flush_bytes:
+        # Whole 4-byte words are flushed: a count rounded down to one is no cap.
+        if kept < 4 * (flush_bytes // 4):
             print(
                 f"note: --flush-bytes {flush_bytes / 2**20:g} MiB is more than a quarter of "
                 f"{device.id}'s memory: its cold rows flush {kept / 2**20:g} MiB (each row's "
