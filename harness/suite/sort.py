@@ -641,7 +641,7 @@ def _verify(pairs: bool):
             return Verdict(
                 float("inf"),
                 f"keys: {differ.size} of {want.size} differ from the sorted input; first at "
-                f"index {at}: got {got[at]!r}, expected {want[at]!r}",
+                f"index {at}: got {got[at].item()!r}, expected {want[at].item()!r}",
             )
         if pairs:
             have = _pair_order(outputs["keys"], outputs["values"])
