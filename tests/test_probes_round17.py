@@ -209,6 +209,10 @@ def test_a_check_that_verified_nothing_does_not_pass(tmp_path: Path) -> None:
         "nothing was verified: all 2 rows were skipped (the reasons are above); a check "
         "that verifies nothing does not pass"
     )
+    # Its resume, which has nothing to run, does not pass it either.
+    resumed = harness("run", "--resume", str(run_folder(tmp_path / "none")))
+    assert resumed.returncode == 1, resumed.stderr
+    assert "nothing was verified" in resumed.stderr
     proc = harness(
         "run", "-k", "Demo_SGEMV", "-b", "wgpu", "--check", "--out", str(tmp_path / "some")
     )  # fmt: skip

@@ -325,7 +325,7 @@ def _execute_run(
                 f"row{'' if len(rows) == 1 else 's'}); it is left as it was",
                 file=sys.stderr,
             )
-            return _status(rows, args), run_dir
+            return _status(rows, bool(saved["options"].get("check"))), run_dir
     else:
         new_dir, meta, tasks = new_run(args, executor.catalogs)
         assert new_dir is not None
@@ -405,7 +405,7 @@ def _execute_run(
         # but a job stopped (scancel) says so by its status.
         print(f"stopped after the last row: all {len(tasks)} rows run", file=sys.stderr)
         return stop.status(), run_dir
-    return _status(rows, args), run_dir
+    return _status(rows, bool(options.check)), run_dir
 
 
 def _show(summary: str, run_dir: Path) -> None:
@@ -651,7 +651,7 @@ def _execute_ranks(
             rows, summary = _end_ranks_run(run_dir, meta, journal, progress, interrupted=False)
             if not getattr(args, "quiet", False):
                 _show(summary, run_dir)
-            status = _status(rows, args)
+            status = _status(rows, bool(meta["options"].get("check")))
         return world.finish(status), run_dir
 
 
@@ -669,12 +669,13 @@ def _whole(run_dir: Path) -> bool:
         return False
 
 
-def _status(rows: list[dict[str, Any]], args: argparse.Namespace) -> int:
+def _status(rows: list[dict[str, Any]], check: bool) -> int:
     """A finished run's exit status: 1 where a row failed or errored, or where a
-    check (``--check``) verified nothing, every row skipped; else 0."""
+    check (the run's ``--check``, resumed too) verified nothing, every row
+    skipped; else 0."""
     if any(r["status"] in ("fail", "error") for r in rows):
         return 1
-    if getattr(args, "check", None) and rows and all(r["status"] == "skipped" for r in rows):
+    if check and rows and all(r["status"] == "skipped" for r in rows):
         print(
             f"nothing was verified: all {len(rows)} rows were skipped (the reasons are above); "
             "a check that verifies nothing does not pass",
