@@ -503,7 +503,7 @@ def _check_csv(path: Path) -> None:
     elif target.is_dir():
         why = "is a folder"
     elif not folder.is_dir():
-        why = f"{folder} is not a folder"
+        why = f"{folder} is not a folder" if folder.exists() else f"no folder {folder}"
     elif not os.access(folder, os.W_OK | os.X_OK) or (
         target.exists() and not os.access(target, os.W_OK)
     ):
