@@ -358,8 +358,11 @@ def test_compare_fails_where_a_merged_node_stopped_short(tmp_path: Path) -> None
     """compare BASE MERGE(stopped, whole) judged each base row against the hosts that
     held it only: the node whose job was cancelled lacked half the base's rows,
     and the gate passed ('12 noise', exit 0)."""
+    need_backend("opencl")
+    # Two devices: the stopped node ran its cpu row only, none on opencl, which it
+    # planned all the same (its metadata lists it).
     proc = harness(
-        "run", "-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000",
+        "run", "-k", "Stream_TRIAD", "-b", "cpu", "opencl", "--size", "1000",
         "--reps", "2", "--out", str(tmp_path / "a"),
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr

@@ -273,7 +273,20 @@ def compare(
         # without a host.
         one, other = (base, new) if single[0] == "base" else (new, base)
         device = ["backend", "_device"]
-        pairs = other[[*device, "host"]].drop_duplicates()
+        # The devices each host's run lists, as well as those it has rows of: a node
+        # stopped before its first row on a device planned that device all the same.
+        listed, keyed = (
+            (new_devices, new_keys) if single[0] == "base" else (base_devices, base_keys)
+        )
+        planned = pd.DataFrame(
+            [
+                {"backend": d.get("backend"), "_device": keyed.get(d.get("id")), "host": d["host"]}
+                for d in listed
+                if isinstance(d, dict) and d.get("host") and keyed.get(d.get("id"))
+            ],
+            columns=[*device, "host"],
+        )
+        pairs = pd.concat([other[[*device, "host"]], planned]).drop_duplicates()
         one = one.drop(columns="host").merge(pairs, on=device, how="left")
         one["host"] = one["host"].fillna("")
         base, new = (one, other) if single[0] == "base" else (other, one)
