@@ -404,6 +404,11 @@ def test_compare_fails_where_a_merged_node_stopped_short(tmp_path: Path) -> None
             "that wrote it",
         ),
         ({"devices": None}, "'devices' is null; a list of objects is accepted"),
+        (
+            {"unread_lines": {"file": "RAJAPerf-kernel-run-data.csv", "lines": ["5"]}},
+            "'unread_lines' is an object; an object naming the imported file and its unread "
+            'lines ({"file": text, "lines": a list of line numbers}) is accepted',
+        ),
     ],
 )
 def test_metadata_a_run_never_writes_is_refused(values: dict, said: str, tmp_path: Path) -> None:

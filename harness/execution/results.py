@@ -48,7 +48,7 @@ METADATA = "metadata.json"
 #: is damage, not a run of a version that did not count them.
 FORMAT = 2
 #: Metadata keys a run never writes as null.
-NEVER_NULL = ("format", "journal_rows", "devices")
+NEVER_NULL = ("format", "journal_rows", "devices", "unread_lines")
 RESULTS = "results.csv"
 SUMMARY = "summary.txt"
 LOCK = ".lock"
@@ -262,6 +262,17 @@ METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     ),
     "imported_from": ("text (a folder)", lambda v: isinstance(v, str)),
     "imported_sha256": ("text (a hash)", lambda v: isinstance(v, str)),
+    "unread_lines": (
+        'an object naming the imported file and its unread lines ({"file": text, '
+        '"lines": a list of line numbers})',
+        lambda v: (
+            isinstance(v, dict)
+            and isinstance(v.get("file"), str)
+            and isinstance(v.get("lines"), list)
+            and bool(v["lines"])
+            and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in v["lines"])
+        ),
+    ),
     "peaks": (
         "an object of each device's peaks (objects, figures positive numbers, FMA rates an "
         "object of them by precision, notes and warnings lists)",
