@@ -176,8 +176,11 @@ def check_options(params: tuple[tuple[str, tuple[str, ...]], ...] = ()) -> RunOp
     """The check each mutant must pass: every checked choice of the kernel's run
     options (as ``harness run --check full``) unless ``params`` narrow them, not
     the quick check's few, which would leave a mutant of another variant's code
-    alive and count it against the check."""
-    return RunOptions(check=True, check_all=True, params=params)
+    alive and count it against the check. WGSL sources are checked with their
+    compiler's bounds checks and without: a mutant that reads or writes past an
+    array passes where the checks clamp the index, and is a bug all the same
+    (``--wgsl-checks off`` rows compute something else)."""
+    return RunOptions(check=True, check_all=True, params=params, wgsl_checks=("on", "off"))
 
 
 class _Lab:
