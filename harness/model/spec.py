@@ -341,13 +341,11 @@ class CheckCase:
     why: str
 
 
-#: The name of the check case every kernel gets where an output starts constant.
+#: The name of the check case every kernel gets where an output starts constant:
+#: RAJAPerf starts most at 0, where a kernel that adds to an output it should set
+#: (or sets one it should add to) matches; there they start varied, as an earlier
+#: repetition's contents would.
 STALE = "stale"
-STALE_WHY = (
-    "its outputs start as 0 (or another constant) in the timed inputs, so a kernel "
-    "that adds to an output it should set, or sets one it should add to, matched; "
-    "here they start as earlier contents would, varied"
-)
 
 
 def constant(value: np.ndarray) -> bool:
