@@ -86,8 +86,7 @@ def test_a_report_of_peaks_whose_notes_are_a_number_is_one_line(run: Path, tmp_p
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == (
         f"{run / 'metadata.json'}:1: 'peaks' is an object; an object of each device's peaks "
-        "(objects, figures positive numbers, FMA rates an object of them by precision, notes "
-        "and warnings lists) is accepted"
+        "(objects, FMA rates an object by precision, notes and warnings lists) is accepted"
     )
     assert not (tmp_path / "report").exists()
 

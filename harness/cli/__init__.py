@@ -240,7 +240,9 @@ def _terminable() -> Iterator[None]:
     Each signal is also counted, so that one is never lost: an error raised in the
     interrupted library's cleanup (matplotlib's half-saved figure) is the
     interrupt, and a KeyboardInterrupt swallowed where it was raised (in a weakref
-    callback) ends the command with `_LateSignal` once it is done."""
+    callback, which Python reports as unraisable) stops it at its next file, or
+    ends it with `_LateSignal` once it is done. One a command chose to let pass
+    (an MPI rank's signal after its run ended) is no interruption."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -270,7 +272,7 @@ def _terminable() -> Iterator[None]:
             raise KeyboardInterrupt from exc
         raise
     else:
-        if received:
+        if results.lost_stops():
             raise _LateSignal
     finally:
         sys.unraisablehook = hook

@@ -138,8 +138,11 @@ def read_store(path: Path | None = None) -> dict[str, Any]:
             f"'host | backend | name | driver | api' and an object); not the file harness "
             f"peak writes, so {fix}"
         )
-    # A run copies its devices' entries into its metadata, which readers then refuse.
-    damaged = next((k for k, v in stored.items() if not peak_shaped(v)), None)
+    # A run copies its devices' entries into its metadata, which readers then refuse,
+    # and places its rows against their figures.
+    damaged = next(
+        (k for k, v in stored.items() if not (peak_shaped(v) and _figures_sensible(v))), None
+    )
     if damaged is not None:
         raise StoreError(
             f"peaks store {path}: {damaged!r} holds damaged peaks (figures should be "
@@ -147,6 +150,13 @@ def read_store(path: Path | None = None) -> dict[str, Any]:
             f"lists); {fix}"
         )
     return stored
+
+
+def _figures_sensible(peak: Mapping[str, Any]) -> bool:
+    """Whether every figure a peak gives is one a device can have (`_sensible`)."""
+    rates = peak.get("fma_gflops_per_s") or {}
+    figures = [peak.get("copy_gbytes_per_s"), peak.get("triad_gbytes_per_s"), *rates.values()]
+    return all(value is None or _sensible(value) for value in figures)
 
 
 def _entry(key: str, value: Any) -> bool:

@@ -193,23 +193,13 @@ def _kernel_facts(facts: Any) -> bool:
 
 def peak_shaped(peak: Any) -> bool:
     """Whether one device's peaks (`harness peak`, as a store or a run's metadata
-    holds them) are of the shapes readers take: an object, its figures positive
-    finite numbers where given, its FMA rates an object by precision, its notes
-    and warnings lists."""
-    if not isinstance(peak, dict) or not isinstance(peak.get("fma_gflops_per_s") or {}, dict):
-        return False
-    rates = peak.get("fma_gflops_per_s") or {}
-    figures = [peak.get("copy_gbytes_per_s"), peak.get("triad_gbytes_per_s"), *rates.values()]
-    return all(
-        value is None
-        or (
-            isinstance(value, (int, float))
-            and not isinstance(value, bool)
-            and math.isfinite(value)
-            and value > 0
-        )
-        for value in figures
-    ) and all(isinstance(peak.get(k) or [], list) for k in ("notes", "warnings"))
+    holds them) are of the shapes readers take: an object, its FMA rates an object
+    by precision, its notes and warnings lists."""
+    return (
+        isinstance(peak, dict)
+        and isinstance(peak.get("fma_gflops_per_s") or {}, dict)
+        and all(isinstance(peak.get(k) or [], list) for k in ("notes", "warnings"))
+    )
 
 
 #: The metadata.json entries that readers use: what each must be where present.
@@ -274,8 +264,8 @@ METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
         ),
     ),
     "peaks": (
-        "an object of each device's peaks (objects, figures positive numbers, FMA rates an "
-        "object of them by precision, notes and warnings lists)",
+        "an object of each device's peaks (objects, FMA rates an object by precision, "
+        "notes and warnings lists)",
         lambda v: isinstance(v, dict) and all(peak_shaped(p) for p in v.values()),
     ),
 }
@@ -585,6 +575,12 @@ def lost_stop() -> None:
     """Count a stop signal whose KeyboardInterrupt was swallowed: the next file
     `write_whole` would write raises it again, so that the command stops there."""
     _LOST_STOPS.append(1)
+
+
+def lost_stops() -> bool:
+    """Whether a lost stop signal (`lost_stop`) was never raised again: the command
+    wrote no file after it."""
+    return bool(_LOST_STOPS)
 
 
 def forget_lost_stops() -> None:
