@@ -604,3 +604,25 @@ def test_a_device_whose_rows_were_sized_down_is_named_under_the_bar_charts(
     texts = " ".join(t.get_text() for t in fig.findobj(Text))
     assert "left out, run only at a smaller size than their kernel's largest" in texts
     assert "Stream_COPY n=20k on opencl:0" in texts
+
+
+def test_time_plot_gives_each_precision_its_own_kernels(tmp_path: Path) -> None:
+    """A kernel of one precision only (Bitonic_F32) beside f64 kernels, as in the
+    default suite: each precision's panel names its own kernels, and `harness
+    plot` draws the run rather than failing on the f32 kernel in the f64 panel."""
+    out = tmp_path / "run"
+    proc = harness(
+        "run", "-b", "cpu", "-k", "Stream_COPY", "Bitonic_F32", "--reps", "3", "--out", str(out)
+    )
+    assert proc.returncode == 0, proc.stderr
+    folder = run_folder(out)
+    frame, _ = load_runs([folder])
+    fig = plot.plot_times(frame)
+    labels = {
+        ax.get_title(loc="left"): [t.get_text().split("\n")[0] for t in ax.get_xticklabels()]
+        for ax in fig.axes
+    }
+    assert labels == {"Stream (f64)": ["Stream_COPY"], "Sort (f32)": ["Bitonic_F32"]}
+    proc = harness("plot", str(folder), "--out", str(tmp_path / "plots"))
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "plots" / "time_by_kernel.png").is_file()

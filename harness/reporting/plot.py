@@ -512,11 +512,17 @@ def plot_times(frame: pd.DataFrame) -> Figure:
     done, smaller = _largest(_needs_timings(frame))
     style = styles(frame)
     precisions = list(dict.fromkeys(done["precision"]))
+    # Each precision's own cases: a kernel of one precision only (Bitonic_F32 beside
+    # f64 kernels) has no bar in the others' panels.
     for most in range(ROW_CASES, 2 * ROW_CASES + 1):
-        chunks = _rows_of_cases(done, most)
-        if len(chunks) * len(precisions) <= TIME_PANELS:
+        panels = [
+            (p, chunk)
+            for p in precisions
+            for chunk in _rows_of_cases(done[done["precision"] == p], most)
+        ]
+        if len(panels) <= TIME_PANELS:
             break
-    panels = [(p, chunk) for p in precisions for chunk in chunks]
+    chunks = [chunk for _, chunk in panels]
     per_case = int(done.groupby(["precision", "case"])["variant"].nunique().max())
     span = max(len(chunk) for chunk in chunks)
     width = min(20.0, max(8.0, 1.6 + span * (0.3 * per_case + 0.8)))
