@@ -9,6 +9,7 @@ import pytest
 from conftest import harness, run_folder
 
 from harness.execution import energy, results
+from harness.reporting import table
 
 
 def test_a_counter_rises_across_one_wrap_and_one_that_went_back_gives_nothing() -> None:
@@ -106,7 +107,8 @@ def test_a_device_without_a_counter_says_so() -> None:
 
 def test_timed_rows_have_the_energy_columns_and_the_metadata_says_where_from(tmp_path) -> None:
     proc = harness(
-        "run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "100000", "--reps", "5",
+        "run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "100000",
+        "--min-time", str(energy.MIN_WINDOW_S), "--max-time", str(2 * energy.MIN_WINDOW_S),
         "--out", str(tmp_path),
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
@@ -124,3 +126,34 @@ def test_timed_rows_have_the_energy_columns_and_the_metadata_says_where_from(tmp
         assert device["energy"]["source"] == "rapl"
         assert row["power_w"] > 0 and row["energy_j_per_rep"] > 0
         assert row["gbytes_per_j"] > 0 and row["gflops_per_j"] > 0
+
+
+def test_a_stretch_under_the_least_window_gives_no_energy() -> None:
+    """A counter's steps make a short stretch noise: 0.3 J over 0.06 s would read
+    5 W, or 0 or 900 W a step earlier or later, so it gives nothing."""
+    nothing = dict.fromkeys(energy.COLUMNS)
+    assert energy.columns(0.3, 0.06, 0.002, 8, 4) == nothing
+    below = energy.MIN_WINDOW_S * 0.99
+    assert energy.columns(12.0, below, 0.002, 8, 4) == nothing
+    row = energy.columns(12.0, energy.MIN_WINDOW_S, 0.002, 8, 4)
+    assert row["power_w"] == pytest.approx(12.0 / energy.MIN_WINDOW_S)
+
+
+def test_the_summary_names_rows_too_short_for_energy_on_a_metered_device() -> None:
+    """Rows of a device whose other rows have energy, timed for less than the least
+    window, are counted in a note; a device with no energy anywhere (no counter:
+    the metadata says why) is not."""
+    base = {"status": "ok", "kernel": "Stream_COPY", "precision": "f64", "size": 10}
+    rows = [
+        {**base, "device_id": "cuda:0", "power_w": 300.0, "timed_wall_s": 1.2},
+        {**base, "device_id": "cuda:0", "power_w": None, "timed_wall_s": 0.06},
+        {**base, "device_id": "cuda:0", "power_w": None, "timed_wall_s": 0.07},
+        {**base, "device_id": "wgpu:1", "power_w": None, "timed_wall_s": 0.06},
+    ]
+    text = table.format_rows(rows)
+    assert (
+        "note: 2 timed row(s) have no energy figures: their timed repetitions lasted under "
+        f"{energy.MIN_WINDOW_S:g} s, too short for the energy counter's steps "
+        f"(--min-time {energy.MIN_WINDOW_S:g} times every row that long)"
+    ) in text.splitlines()
+    assert table.short_energy(rows[:1] + rows[3:]) is None

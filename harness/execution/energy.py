@@ -35,6 +35,11 @@ POWERCAP = Path("/sys/class/powercap")
 
 #: The columns every timed row has (None where nothing was measured).
 COLUMNS = ("power_w", "energy_j_per_rep", "gflops_per_j", "gbytes_per_j")
+#: The shortest timed stretch an energy figure is given for. The counters move in
+#: steps (NVML's some tens of milliseconds apart on an H200), so a stretch of a few
+#: steps holds one more or one fewer by chance: over 0.06 s an H200 read 0 W on
+#: some rows and 500 to 940 W, past its 700 W limit, on others.
+MIN_WINDOW_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -164,9 +169,12 @@ def columns(
     """A timed row's energy columns (`COLUMNS`) from the joules used over its timed
     repetitions' ``window_s`` seconds of wall time: the mean power, that power times
     the median repetition time, and the bytes and FLOPs of a repetition per joule
-    (where it has any); every one None where nothing was measured."""
+    (where it has any); every one None where nothing was measured or the stretch
+    was shorter than `MIN_WINDOW_S`."""
     row: dict[str, float | None] = dict.fromkeys(COLUMNS)
-    if joules is None or not joules > 0 or not window_s > 0 or not math.isfinite(joules):
+    if joules is None or not joules > 0 or not math.isfinite(joules):
+        return row
+    if not window_s >= MIN_WINDOW_S:
         return row
     power = joules / window_s
     per_rep = power * median_s

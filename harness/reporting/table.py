@@ -8,6 +8,8 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from harness.execution import energy
+
 
 def format_time(seconds: Any) -> str:
     """A duration with a unit that keeps three significant digits readable."""
@@ -105,6 +107,9 @@ def format_rows(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
     host = host_summary(rows, params)
     if host:
         text.append(host)
+    short = short_energy(rows)
+    if short:
+        text.append(short)
     unstable = [named(r, params, hosts) for r in rows if _true(r.get("unstable"))]
     if unstable:
         text.append(
@@ -186,6 +191,38 @@ def host_summary(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) -
         f"host cost per row (time besides the timed repetitions): median {format_time(median)}, "
         f"largest {format_time(most)} ({named(row, params, several_hosts(rows))})"
     )
+
+
+def short_energy(rows: Sequence[dict[str, Any]]) -> str | None:
+    """A note on the timed rows without energy figures on devices that gave other
+    rows theirs, because their timed repetitions lasted under `energy.MIN_WINDOW_S`;
+    None where there are none."""
+    hosts = several_hosts(rows)
+    metered = {where(r, hosts) for r in rows if _number(r.get("power_w")) is not None}
+    short = [
+        r
+        for r in rows
+        if r.get("status") == "ok"
+        and where(r, hosts) in metered
+        and _number(r.get("power_w")) is None
+        and (_number(r.get("timed_wall_s")) or 0.0) < energy.MIN_WINDOW_S
+    ]
+    if not short:
+        return None
+    return (
+        f"note: {len(short)} timed row(s) have no energy figures: their timed repetitions "
+        f"lasted under {energy.MIN_WINDOW_S:g} s, too short for the energy counter's steps "
+        f"(--min-time {energy.MIN_WINDOW_S:g} times every row that long)"
+    )
+
+
+def _number(value: Any) -> float | None:
+    """A finite number from a journal or CSV cell; None where there is none."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _some(names: Sequence[str], most: int = 8) -> str:
