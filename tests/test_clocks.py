@@ -89,3 +89,72 @@ def test_rows_carry_their_clocks_and_the_summary_names_a_dropped_one(tmp_path) -
         "ran while their device's clock fell or it throttled: Stream_COPY f64 n=1000 on cpu:0 "
         "(clock fell from 2000 to 1700 MHz)" in format_rows([row])
     )
+
+
+class _Governor:
+    """A GPU clock that rises by ``step`` MHz for each repetition run, and a clock
+    of seconds that advances by ``tick`` at each reading: the ramp's inputs."""
+
+    def __init__(self, clock: float, step: float, highest: float | None = 1980.0) -> None:
+        self.clock, self.step, self.highest = clock, step, highest
+        self.runs, self.seconds = 0, 0.0
+
+    def read(self) -> clocks.Sample:
+        sample: clocks.Sample = {"clock_mhz": self.clock}
+        if self.highest:
+            sample["clock_max_mhz"] = self.highest
+        return sample
+
+    def work(self) -> None:
+        self.runs += 1
+        self.clock = min(self.clock + self.step, self.highest or self.clock)
+
+    def now(self) -> float:
+        self.seconds += 0.01
+        return self.seconds
+
+
+def test_a_low_clock_is_ramped_up_by_untimed_repetitions() -> None:
+    # 345 MHz, the H200's idle clock, rising 400 MHz a repetition: past 90% of
+    # 1980 (1782) after 4 repetitions.
+    gpu = _Governor(345.0, 400.0)
+    waited = clocks.ramp(gpu.read, gpu.work, limit_s=1.0, now=gpu.now)
+    assert gpu.runs == 4 and gpu.clock >= 0.9 * 1980
+    assert waited == pytest.approx(0.05)  # 5 readings of the clock of seconds past the first
+
+
+def test_a_clock_that_never_rises_is_waited_for_at_most_the_limit() -> None:
+    gpu = _Governor(345.0, 0.0)
+    waited = clocks.ramp(gpu.read, gpu.work, limit_s=0.5, now=gpu.now)
+    assert waited == pytest.approx(0.5, abs=0.011) and gpu.runs == 49
+
+
+def test_no_ramp_at_the_working_clock_or_without_a_highest_clock() -> None:
+    at_work = _Governor(1800.0, 100.0)
+    assert clocks.ramp(at_work.read, at_work.work, now=at_work.now) == 0.0
+    assert at_work.runs == 0
+    unknown = _Governor(345.0, 100.0, highest=None)
+    assert clocks.ramp(unknown.read, unknown.work, now=unknown.now) == 0.0
+    assert unknown.runs == 0
+
+
+def test_a_row_keeps_its_device_highest_clock_and_the_summary_names_low_rows() -> None:
+    row = clocks.columns({"clock_mhz": 1290.0, "clock_max_mhz": 1980.0}, {"clock_mhz": 1290.0})
+    assert row["clock_max_mhz"] == 1980.0 and row["clock_mhz_before"] == 1290.0
+    base = {"status": "ok", "kernel": "Stream_MUL", "precision": "f64", "size": 10}
+    rows = [
+        {**base, "device_id": "wgpu:0", **row, "clock_ramp_s": 1.0},
+        {**base, "device_id": "cuda:0", "clock_mhz_before": 1980.0, "clock_max_mhz": 1980.0},
+        {**base, "device_id": "wgpu:0", "clock_mhz_before": 1900.0, "clock_max_mhz": 1980.0,
+         "clock_ramp_s": 0.25},
+        {**base, "device_id": "cpu:0", "clock_mhz_before": 800.0},
+    ]  # fmt: skip
+    lines = format_rows(rows).splitlines()
+    assert (
+        "note: 2 row(s) first ran untimed for their device's clock to rise "
+        f"(up to 1 s; at most {clocks.RAMP_S:g} s a row)"
+    ) in lines
+    assert (
+        "warning: 1 row(s) were timed below their device's highest clock, so slower than "
+        "under steady load: Stream_MUL f64 n=10 on wgpu:0 (1290 of 1980 MHz)"
+    ) in lines

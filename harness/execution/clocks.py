@@ -15,17 +15,27 @@ mix two speeds. Sources:
 
 A host CPU changes frequency by itself with load, so a flag on a CPU device
 says the clock fell during the row, not why.
+
+An NVIDIA GPU reached through Vulkan or OpenCL lets its clock follow the load:
+on an H200 the WebGPU rows of a suite began anywhere from 345 to 1980 MHz, where
+every CUDA row began at 1980. So where NVML tells a GPU's highest clock, a row
+whose device is well below it first runs its repetitions untimed until the clock
+has risen (`ramp`), at most `RAMP_S`, as a GPU program under steady load would run.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 #: A row is flagged when its clock after is this much below its clock before.
 DROP = 0.10
+#: The longest a row waits, running its repetitions untimed, for its device's
+#: clock to rise to within `DROP` of the highest (`ramp`).
+RAMP_S = 1.0
 
 Sample = dict[str, Any]
 
@@ -105,10 +115,18 @@ def _nvml_sampler(name: str, index: int) -> Callable[[], Sample] | None:
         )
     }
 
+    try:
+        highest = {
+            "clock_max_mhz": float(pynvml.nvmlDeviceGetMaxClockInfo(handle, pynvml.NVML_CLOCK_SM))
+        }
+    except Exception:  # no highest clock known: no ramp
+        highest = {}
+
     def sample() -> Sample:
         try:
             mask = pynvml.nvmlDeviceGetCurrentClocksThrottleReasons(handle)
             return {
+                **highest,
                 "clock_mhz": float(pynvml.nvmlDeviceGetClockInfo(handle, pynvml.NVML_CLOCK_SM)),
                 "memory_clock_mhz": float(
                     pynvml.nvmlDeviceGetClockInfo(handle, pynvml.NVML_CLOCK_MEM)
@@ -160,10 +178,40 @@ def device_index(device: Mapping[str, Any]) -> int:
     return int(index) if index.isascii() and index.isdigit() else 0
 
 
+def ramp(
+    read: Callable[[], Sample],
+    work: Callable[[], object],
+    limit_s: float = RAMP_S,
+    now: Callable[[], float] = time.perf_counter,
+) -> float:
+    """Run ``work`` (a row's repetitions, untimed) until the device's clock, as
+    ``read`` gives it, is within `DROP` of its highest (``clock_max_mhz``), or
+    ``limit_s`` has passed; return the seconds it took (0 where the clock was
+    already there or no highest clock is known)."""
+    sample = read()
+    highest = sample.get("clock_max_mhz")
+    if not highest:
+        return 0.0
+    start = now()
+
+    def low(sample: Sample) -> bool:
+        clock = sample.get("clock_mhz")
+        return clock is not None and clock < (1 - DROP) * highest
+
+    if not low(sample):
+        return 0.0
+    while now() - start < limit_s:
+        work()
+        if not low(read()):
+            break
+    return now() - start
+
+
 def columns(before: Sample, after: Sample) -> dict[str, Any]:
     """What a row records of two samples: clocks and temperatures before and after,
-    and ``clocks_dropped`` with a ``clocks_note`` saying why where the clock fell by
-    more than `DROP` or a throttle reason appeared."""
+    the device's highest clock where it tells it, and ``clocks_dropped`` with a
+    ``clocks_note`` saying why where the clock fell by more than `DROP` or a
+    throttle reason appeared."""
     row: dict[str, Any] = {}
     for key in ("clock_mhz", "temp_c"):
         for when, sample in (("before", before), ("after", after)):
@@ -171,6 +219,8 @@ def columns(before: Sample, after: Sample) -> dict[str, Any]:
                 row[f"{key}_{when}"] = sample[key]
     if not row:
         return row
+    if before.get("clock_max_mhz"):
+        row["clock_max_mhz"] = before["clock_max_mhz"]
     notes = []
     low, high = after.get("clock_mhz"), before.get("clock_mhz")
     if low is not None and high and low < (1 - DROP) * high:

@@ -134,6 +134,8 @@ NUMERIC = (
     "flush_bytes",
     "pct_peak_bw",
     "pct_peak_flops",
+    "clock_ramp_s",
+    "clock_max_mhz",
     "clock_mhz_before",
     "clock_mhz_after",
     "temp_c_before",

@@ -1281,6 +1281,13 @@ class Runner:
         found = self.energy[session.info.id]
         meter = found if isinstance(found, energy.Reader) else None
         try:
+            if probe:
+                # A GPU whose clock follows the load (Vulkan, OpenCL) is timed at
+                # the clock a steady load holds it at, as CUDA's is.
+                hold = self.options.hold
+                waited = clocks.ramp(probe.read, lambda: execution.time(launches, 1, hold))
+                if waited:
+                    row["clock_ramp_s"] = waited
             before = probe.read() if probe else {}
             used = meter.read() if meter else None
             start = time.perf_counter()

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from harness.execution import energy
+from harness.execution import clocks, energy
 
 
 def format_time(seconds: Any) -> str:
@@ -137,6 +137,7 @@ def format_rows(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
             f"warning: {len(dropped)} row(s) ran while their device's clock fell or it "
             "throttled: " + _some(dropped)
         )
+    text.extend(clock_notes(rows, params))
     if notes:
         text.append("")
         text.extend(notes)
@@ -191,6 +192,33 @@ def host_summary(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) -
         f"host cost per row (time besides the timed repetitions): median {format_time(median)}, "
         f"largest {format_time(most)} ({named(row, params, several_hosts(rows))})"
     )
+
+
+def clock_notes(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) -> list[str]:
+    """Notes on the rows that waited for their device's clock to rise before they
+    were timed, and a warning naming the rows timed still below their device's
+    highest clock (``clock_max_mhz``, by `clocks.DROP`): their times are the
+    device's at a lower clock, not what it does under steady load."""
+    hosts = several_hosts(rows)
+    notes = []
+    waited = [_number(r.get("clock_ramp_s")) for r in rows]
+    waited = [w for w in waited if w]
+    if waited:
+        notes.append(
+            f"note: {len(waited)} row(s) first ran untimed for their device's clock to rise "
+            f"(up to {max(waited):.2g} s; at most {clocks.RAMP_S:g} s a row)"
+        )
+    low = []
+    for r in rows:
+        clock, top = _number(r.get("clock_mhz_before")), _number(r.get("clock_max_mhz"))
+        if r.get("status") == "ok" and clock and top and clock < (1 - clocks.DROP) * top:
+            low.append(f"{named(r, params, hosts)} ({clock:.0f} of {top:.0f} MHz)")
+    if low:
+        notes.append(
+            f"warning: {len(low)} row(s) were timed below their device's highest clock, "
+            "so slower than under steady load: " + _some(low)
+        )
+    return notes
 
 
 def short_energy(rows: Sequence[dict[str, Any]]) -> str | None:
