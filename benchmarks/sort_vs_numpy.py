@@ -79,6 +79,13 @@ def main() -> None:
         default=["8192"],
         help="the local and tiled strategies' tiles, in bytes of work-group memory (default 8192)",
     )
+    parser.add_argument(
+        "--wgsl-checks",
+        nargs="+",
+        default=["on"],
+        choices=("on", "off"),
+        help="wgpu's rows with naga's runtime checks on, off or both (default on)",
+    )
     parser.add_argument("--launches", type=int, default=3, help="process launches (default 3)")
     parser.add_argument("--reps", type=int, default=5, help="timed repetitions (default 5)")
     args = parser.parse_args()
@@ -86,18 +93,22 @@ def main() -> None:
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
     launches: dict[tuple[str, str], str] = {}
     failed: dict[tuple[str, str], str] = {}
+    # The device's clock as the last launch's row began (where the device tells it).
+    clocks: dict[tuple[str, str], str] = {}
     for launch in range(args.launches):
         where = devices_chosen(args)
         rows, _ = harness_rows(
             "-k", args.kernel, *where, "--size", str(args.size),
             "--strategy", *args.strategy, "--steps", *args.steps,
-            "--tile_bytes", *args.tile_bytes,
+            "--tile_bytes", *args.tile_bytes, "--wgsl-checks", *args.wgsl_checks,
             "--reps", str(args.reps), "--warmup", "1", "--seed", "1",
         )  # fmt: skip
         for row in rows:
             options = (row["strategy"], row.get("steps"), row.get("tile_bytes"))
-            key = (row["device_id"], ",".join(filter(None, options)))
+            off = ",checks off" if row.get("wgsl_checks") == "off" else ""
+            key = (row["device_id"], ",".join(filter(None, options)) + off)
             launches[key] = row["launches"]
+            clocks[key] = row.get("clock_mhz_before") or ""
             if row["status"] == "ok":
                 times[key].append(float(row["time_median_s"]))
             else:
@@ -110,16 +121,22 @@ def main() -> None:
 
     numpy = statistics.median(times[("np.sort", "")])
     print(f"\n{args.kernel}, {args.size} keys, medians over {args.launches} launches")
-    print(f"{'row':22}{'launches':>9}{'ms':>10}{'Mkeys/s':>10}{'x np.sort':>11}")
+    width = max(22, *(len(" ".join(key)) + 2 for key in launches))
+    print(f"{'row':{width}}{'launches':>9}{'ms':>10}{'Mkeys/s':>10}{'x np.sort':>11}{'MHz':>7}")
     for key in dict.fromkeys([*launches, *times]):
         label = " ".join(key).strip()
         count = launches.get(key, "")
         if not times[key]:
-            print(f"{label:22}{count:>9}  {failed[key]}")
+            print(f"{label:{width}}{count:>9}  {failed[key]}")
             continue
         median = statistics.median(times[key])
         rate = args.size / median / 1e6
-        print(f"{label:22}{count:>9}{median * 1e3:10.1f}{rate:10.1f}{median / numpy:11.2f}")
+        clock = clocks.get(key, "")
+        clock = f"{float(clock):.0f}" if clock not in ("", None) else ""
+        print(
+            f"{label:{width}}{count:>9}{median * 1e3:10.1f}{rate:10.1f}"
+            f"{median / numpy:11.2f}{clock:>7}"
+        )
     for device in dict.fromkeys(d for d, s in launches):
         if not times[(device, "global")]:
             continue
