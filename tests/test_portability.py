@@ -140,6 +140,30 @@ def test_cross_api_ratios_and_their_geometric_means() -> None:
     assert means.at[("bench cpu", "cpu"), "ratio"] == pytest.approx(1.0)
 
 
+def test_a_vendor_library_is_compared_with_libraries_not_with_kernels() -> None:
+    """cuBLAS beside an API without a library is a problem of its own: CUDA's
+    kernel is compared with OpenCL's kernel, not its library's time with it."""
+    frame = _synthetic()
+    cublas = _row("K1", "cuda:0", 0.25, impl="library")
+    frame = portability.add_platforms(
+        pd.concat(
+            [frame.drop(columns=[c for c in frame if c not in cublas]), pd.DataFrame([cublas])]
+        )
+    )
+    cross = portability.cross_api(frame)
+    gpu = cross[cross["physical"] == "bench nvidia h200 #0"].set_index(["kernel", "api"])
+    assert gpu["ratio"].to_dict() == {
+        ("K1", "cuda"): 1.0,
+        ("K1", "opencl"): 2.0,
+        ("K2", "cuda"): 3.0,
+        ("K2", "opencl"): 1.0,
+        (f"K1{portability.LIBRARY}", "cuda"): 1.0,
+    }
+    # Application efficiency keeps the library: the best K1 on the H200 is cuBLAS.
+    efficiency = _by_kernel(portability.application_efficiency(frame))
+    assert efficiency.at["K1", ("bench nvidia h200 #0", "opencl")] == pytest.approx(0.125)
+
+
 def test_pp_is_the_harmonic_mean_and_zero_where_a_kernel_did_not_run() -> None:
     assert portability.pp([1.0, 0.5, 1.0, 0.5]) == pytest.approx(4 / 6)
     assert portability.pp([1.0, 0.0]) == 0.0

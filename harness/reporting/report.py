@@ -646,8 +646,9 @@ def cross_api_tables(frame: pd.DataFrame) -> list[Table]:
             f"One device through {len(apis)} APIs: {reached}, matched by "
             f"{devices['matched_by'].iat[0]}. Each API's median time (its fastest variant) over "
             "the fastest API's for the same kernel, precision and size: 1.00"
-            f"{TIMES} is the fastest, '-' did not run. The geometric mean is over the kernels "
-            "the API ran (their number in brackets)."
+            f"{TIMES} is the fastest, '-' did not run; a vendor library's rows are their own "
+            f"kernel{portability.LIBRARY}. The geometric mean is over the kernels the API ran "
+            "(their number in brackets)."
         )
         table_columns = ["Kernel", "Precision", "Size", *apis]
         tables.append(Table(f"Across APIs: {name}", table_columns, table, note, tuple(apis)))
