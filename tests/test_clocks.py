@@ -158,3 +158,36 @@ def test_a_row_keeps_its_device_highest_clock_and_the_summary_names_low_rows() -
         "warning: 1 row(s) were timed below their device's highest clock, so slower than "
         "under steady load: Stream_MUL f64 n=10 on wgpu:0 (1290 of 1980 MHz)"
     ) in lines
+
+
+def test_a_row_on_a_device_below_its_highest_clock_is_ramped_then_timed(monkeypatch) -> None:
+    """The runner's ramp on a real row: a device whose probe reads 345 of 1980 MHz
+    until repetitions have run (NVML's readings, which no device here gives) is
+    run untimed in batches, then timed and verified as ever, and the row records
+    the wait and the highest clock."""
+    from harness.backends.cpu import CpuExecution
+    from harness.execution.runner import Runner, RunOptions, Task
+
+    batches: list[int] = []
+    timed = CpuExecution.time
+
+    def counted(self, launches, reps, hold=True, batch=1):  # type: ignore[no-untyped-def]
+        batches.append(batch)
+        return timed(self, launches, reps, hold, batch)
+
+    def ramped() -> list[int]:
+        return [b for b in batches if b > 1]
+
+    def read() -> clocks.Sample:
+        # The clock rises once two batches have kept the device busy.
+        return {"clock_mhz": 1980.0 if len(ramped()) >= 2 else 345.0, "clock_max_mhz": 1980.0}
+
+    monkeypatch.setattr(CpuExecution, "time", counted)
+    monkeypatch.setattr(clocks, "probe", lambda device: clocks.ClockProbe(read))
+    row = Runner(RunOptions(reps=3, warmup=1)).execute(Task("Stream_TRIAD", "cpu", 0, 4096, "f64"))
+    assert row["status"] == "ok", row.get("reason")
+    assert row["clock_ramp_s"] > 0 and row["clock_max_mhz"] == 1980.0
+    assert row["clock_mhz_before"] == 1980.0
+    # Two batches of untimed repetitions of about RAMP_WORK_S each (a fixed --reps
+    # row's own samples are single repetitions), and the timed ones after them.
+    assert len(ramped()) == 2 and batches[-1] == 1

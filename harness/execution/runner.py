@@ -686,6 +686,10 @@ TRIAL_REPS = 10
 TRIAL_SECONDS = 0.04
 #: Most rounds spent sizing a row's batches (`Runner._calibrate`).
 CALIBRATION_ROUNDS = 4
+#: Seconds of repetitions (by a warm-up's time) in each batch that a row runs
+#: while it waits for its device's clock to rise (`clocks.ramp`): enough to keep
+#: the device busy between two readings of its clock.
+RAMP_WORK_S = 0.01
 
 #: The longest wait for a row, in seconds: one week (a longer one overflows poll()).
 MAX_SECONDS = 7 * 24 * 3600
@@ -1283,9 +1287,12 @@ class Runner:
         try:
             if probe:
                 # A GPU whose clock follows the load (Vulkan, OpenCL) is timed at
-                # the clock a steady load holds it at, as CUDA's is.
+                # the clock a steady load holds it at, as CUDA's is: batches of
+                # about RAMP_WORK_S, which keep the device busy between readings.
                 hold = self.options.hold
-                waited = clocks.ramp(probe.read, lambda: execution.time(launches, 1, hold))
+                most = max(1, base.HELD_LAUNCHES // max(1, len(launches)))
+                chunk = min(most, math.ceil(RAMP_WORK_S / max(estimate, 1e-9)))
+                waited = clocks.ramp(probe.read, lambda: execution.time(launches, 1, hold, chunk))
                 if waited:
                     row["clock_ramp_s"] = waited
             before = probe.read() if probe else {}
