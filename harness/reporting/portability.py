@@ -185,13 +185,18 @@ def cross_api(frame: pd.DataFrame) -> pd.DataFrame:
     """The problems of each physical device reached through more than one API, one
     row per problem and API: ``time`` (the API's best median) and ``ratio`` (that
     time over the fastest API's for the problem; the fastest gets 1). A vendor
-    library's rows (``impl`` library: cuBLAS, CLBlast) are problems of their own,
-    their kernel named with `LIBRARY`: an API's kernels are compared with the
-    other APIs' kernels, so that cuBLAS beside WGSL does not read as what WebGPU
-    costs (27.8 times for Polybench_GEMM on an H200, against 2.3 kernel to kernel)."""
-    if "impl" in frame:
-        library = frame["impl"].astype(str) == "library"
-        frame = frame.assign(kernel=frame["kernel"].where(~library, frame["kernel"] + LIBRARY))
+    library's rows (``impl`` library: cuBLAS, CLBlast; a sort's ``strategy``
+    library: np.sort) are problems of their own, their kernel named with
+    `LIBRARY`: an API's kernels are compared with the other APIs' kernels, so that
+    cuBLAS beside WGSL does not read as what WebGPU costs (27.8 times for
+    Polybench_GEMM on an H200, against 2.3 kernel to kernel)."""
+    import pandas as pd
+
+    library = pd.Series(False, index=frame.index)
+    for column in ("impl", "strategy"):
+        if column in frame:
+            library |= frame[column].astype(str) == "library"
+    frame = frame.assign(kernel=frame["kernel"].where(~library, frame["kernel"] + LIBRARY))
     best = best_times(frame)
     apis = best.groupby("physical")["api"].nunique()
     best = best[best["physical"].map(apis) > 1]
