@@ -4,12 +4,40 @@ notes on clocks below their device's highest."""
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
+from typing import Any
 
+import pytest
 from conftest import harness, need_backend, run_folder
 
 from harness.execution import results
 from harness.reporting import portability
+
+QUICK = ["-k", "Stream_COPY", "Stream_MUL", "Stream_ADD", "-b", "cpu", "--size", "1000"]
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished run of three timed cpu rows, to copy and edit."""
+    out = tmp_path_factory.mktemp("quick")
+    proc = harness("run", *QUICK, "--reps", "3", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    return run_folder(out)
+
+
+def _edited(run: Path, tmp_path: Path, *changes: dict[str, Any]) -> Path:
+    """A copy of ``run`` whose journal's rows take ``changes``, one per row in
+    order (JSON numbers as Python gives them, NaN and Infinity included)."""
+    copy = tmp_path / run.name
+    shutil.copytree(run, copy)
+    journal = copy / results.JOURNAL
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    for row, change in zip(rows, changes, strict=False):
+        row.update(change)
+    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return copy
 
 
 def _md_table(text: str, title: str) -> list[dict[str, str]]:
@@ -44,3 +72,53 @@ def test_the_host_sort_is_not_set_beside_an_api_s_kernel_across_apis(tmp_path: P
     assert table[library]["opencl"] == "-"
     assert table["Bitonic_F32 (asc, uniform)"]["cpu"] == "-"
     assert table["Bitonic_F32 (asc, uniform)"]["opencl"] == "1.00\N{MULTIPLICATION SIGN}"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "shown"),
+    [
+        ("clock_max_mhz", 1e14, "100000000000000.0"),
+        ("clock_max_mhz", -5, "-5"),
+        ("clock_mhz_before", -100, "-100"),
+        ("clock_mhz_after", 1e7, "10000000.0"),
+    ],
+)
+def test_a_clock_no_device_runs_at_is_named_and_its_row_not_shown(
+    quick_run: Path, tmp_path: Path, field: str, value: float, shown: str
+) -> None:
+    """A clock of 10^14 MHz was taken as the device's highest, and the summary
+    warned of a row timed at '2445 of 100000000000000 MHz'."""
+    folder = _edited(quick_run, tmp_path, {field: value})
+    proc = harness("show", str(folder))
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        f"warning: {folder / results.JOURNAL}:1: skipped a torn or corrupt line: "
+        f"{field!r} is {shown}; a clock from 0 to 1e+06 MHz is accepted"
+    ) in proc.stderr.splitlines()
+    assert "Traceback" not in proc.stderr and " MHz)" not in proc.stdout
+    assert [r["kernel"] for r in results.read_journal(folder)] == ["Stream_MUL", "Stream_ADD"]
+
+
+def test_clock_notes_name_rows_below_their_device_s_highest_clock_only(
+    quick_run: Path, tmp_path: Path
+) -> None:
+    """A highest clock of 0 (a device that tells none) or below the row's clock
+    gives no warning; one well above it names the row and both clocks."""
+    folder = _edited(
+        quick_run,
+        tmp_path,
+        {"clock_mhz_before": 1290.0, "clock_max_mhz": 0},
+        {"clock_mhz_before": 1290.0, "clock_max_mhz": 1000.0},
+        {"clock_mhz_before": 1290.0, "clock_max_mhz": 1980.0, "clock_ramp_s": 0.5},
+    )
+    proc = harness("show", str(folder))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert (
+        "warning: 1 row(s) were timed below their device's highest clock, so slower than "
+        "under steady load: Stream_ADD f64 n=1000 on cpu:0 (1290 of 1980 MHz)"
+    ) in lines
+    assert (
+        "note: 1 row(s) first ran untimed for their device's clock to rise "
+        "(up to 0.5 s; at most 1 s a row)"
+    ) in lines

@@ -177,6 +177,11 @@ OUTCOMES = ("max_rel_error", "checksum")
 MAX_COUNT, MAX_SECONDS, MAX_RATE, MAX_OTHER = 1e18, 1e7, 1e15, 1e15
 #: The shortest time a row can hold but 0.
 MIN_SECONDS = 1e-12
+#: Numeric columns that hold a clock in MHz: from 0 to `MAX_MHZ`, a thousand
+#: times today's; above it, or below 0, is damage, which the clock notes showed
+#: as a row timed at "2445 of 100000000000000 MHz".
+CLOCKS = ("clock_max_mhz", "clock_mhz_before", "clock_mhz_after")
+MAX_MHZ = 1e6
 
 
 def _kernel_facts(facts: Any) -> bool:
@@ -786,6 +791,8 @@ def implausible(key: str, value: float) -> str | None:
         low, high, accepted = 0.0, MAX_COUNT, f"a whole number from 0 to {MAX_COUNT:g}"
     elif key.endswith("_per_s"):
         low, high, accepted = 0.0, MAX_RATE, f"a rate from 0 to {MAX_RATE:g} per second"
+    elif key in CLOCKS:
+        low, high, accepted = 0.0, MAX_MHZ, f"a clock from 0 to {MAX_MHZ:g} MHz"
     elif key.endswith("_s"):
         # No clock ticks below a picosecond: a time between 0 and that is no measurement.
         if 0 < value < MIN_SECONDS:
