@@ -122,3 +122,22 @@ def test_clock_notes_name_rows_below_their_device_s_highest_clock_only(
         "note: 1 row(s) first ran untimed for their device's clock to rise "
         "(up to 0.5 s; at most 1 s a row)"
     ) in lines
+
+
+@pytest.mark.parametrize(("wall", "short"), [("x", 0), (None, 0), (0.25, 1), (1.5, 0)])
+def test_only_rows_known_to_be_short_are_counted_short_of_energy(
+    quick_run: Path, tmp_path: Path, wall: object, short: int
+) -> None:
+    """Beside a metered row, a row whose timed wall time is missing or not a
+    number was counted as one whose repetitions 'lasted under 1 s'."""
+    metered = {"power_w": 300.0, "energy_j_per_rep": 0.003, "timed_wall_s": 2.0}
+    folder = _edited(quick_run, tmp_path, metered, {"timed_wall_s": wall}, metered)
+    proc = harness("show", str(folder))
+    assert proc.returncode == 0, proc.stderr
+    note = (
+        f"note: {short} timed row(s) have no energy figures: their timed repetitions lasted "
+        "under 1 s, too short for the energy counter's steps (--min-time 1 times every row "
+        "that long)"
+    )
+    assert (note in proc.stdout.splitlines()) == bool(short)
+    assert ("have no energy figures" in proc.stdout) == bool(short)

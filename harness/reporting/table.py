@@ -227,13 +227,16 @@ def short_energy(rows: Sequence[dict[str, Any]]) -> str | None:
     None where there are none."""
     hosts = several_hosts(rows)
     metered = {where(r, hosts) for r in rows if _number(r.get("power_w")) is not None}
+    # A row without its timed wall time (a damaged one) is not known to be short.
+    walls = [_number(r.get("timed_wall_s")) for r in rows]
     short = [
         r
-        for r in rows
+        for r, wall in zip(rows, walls, strict=True)
         if r.get("status") == "ok"
         and where(r, hosts) in metered
         and _number(r.get("power_w")) is None
-        and (_number(r.get("timed_wall_s")) or 0.0) < energy.MIN_WINDOW_S
+        and wall is not None
+        and wall < energy.MIN_WINDOW_S
     ]
     if not short:
         return None
