@@ -61,8 +61,10 @@ import sys
 import time
 from importlib import metadata
 from pathlib import Path
+from typing import NoReturn
 
 from harness import api, suite
+from harness.cli.arguments import seconds
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -127,6 +129,13 @@ def sanitizer() -> str | None:
                 if file.name == "compute-sanitizer":
                     return str(file.locate())
     return None
+
+
+class Parser(argparse.ArgumentParser):
+    """Refuses bad arguments in one line, naming the value and what is accepted."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
 class Steps:
@@ -270,7 +279,7 @@ def pycuda_install(out: Path, wheels: Path) -> list[str] | None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         description=__doc__.split("\n\n")[0],
         epilog=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -295,19 +304,19 @@ def main() -> int:
     )
     parser.add_argument(
         "--step-seconds",
-        type=float,
+        type=seconds,
         default=600,
         help="time limit of each step (default 600)",
     )
     parser.add_argument(
         "--check-seconds",
-        type=float,
+        type=seconds,
         default=600,
         help="time limit of the checks and sanitizer runs, which run together (default 600)",
     )
     parser.add_argument(
         "--budget",
-        type=float,
+        type=seconds,
         help="time limit of all the steps together, in seconds; the steps it leaves no "
         "time for are skipped (default: none)",
     )

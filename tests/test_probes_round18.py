@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import harness, need_backend, run_folder
+from conftest import ROOT, harness, need_backend, run_folder
 
 from harness.execution import results
 from harness.reporting import portability
@@ -141,3 +143,28 @@ def test_only_rows_known_to_be_short_are_counted_short_of_energy(
     )
     assert (note in proc.stdout.splitlines()) == bool(short)
     assert ("have no energy figures" in proc.stdout) == bool(short)
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["--budget", "0"], "argument --budget: '0' is out of range: give more than 0"),
+        (["--budget", "nan"], "argument --budget: 'nan' is out of range: give more than 0"),
+        (["--budget", "-3"], "argument --budget: '-3' is out of range: give more than 0"),
+        (["--step-seconds", "x"], "argument --step-seconds: 'x' is not a number of seconds"),
+        (["--check-seconds", "inf"], "argument --check-seconds: 'inf' is out of range"),
+        (["--skip", "bogus"], "--skip 'bogus': give a group (peak, suite,"),
+    ],
+)
+def test_the_gpu_reference_refuses_a_budget_or_limit_of_no_time_in_one_line(
+    tmp_path: Path, args: list[str], error: str
+) -> None:
+    """A budget of 0 meant no budget at all, NaN as much, and a negative one
+    skipped every step; a NaN step limit stopped each step as it began."""
+    out = tmp_path / "out"
+    script = ROOT / "benchmarks" / "gpu_reference.py"
+    command = [sys.executable, str(script), "--out", str(out), "--device", "cpu:0", *args]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stderr.startswith(f"gpu_reference.py: error: {error}")
+    assert len(proc.stderr.splitlines()) == 1 and not out.exists()
