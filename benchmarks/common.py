@@ -10,6 +10,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NoReturn
+
+
+class Parser(argparse.ArgumentParser):
+    """Refuses bad arguments in one line, naming the value and what is accepted."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
 def harness_rows(

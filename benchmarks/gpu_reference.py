@@ -61,7 +61,8 @@ import sys
 import time
 from importlib import metadata
 from pathlib import Path
-from typing import NoReturn
+
+from common import Parser
 
 from harness import api, suite
 from harness.cli.arguments import seconds
@@ -129,13 +130,6 @@ def sanitizer() -> str | None:
                 if file.name == "compute-sanitizer":
                     return str(file.locate())
     return None
-
-
-class Parser(argparse.ArgumentParser):
-    """Refuses bad arguments in one line, naming the value and what is accepted."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
 class Steps:

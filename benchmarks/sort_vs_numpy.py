@@ -13,16 +13,16 @@ is than global.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import subprocess
 import sys
 from collections import defaultdict
 
-from common import add_devices, devices_chosen, harness_rows
+from common import Parser, add_devices, devices_chosen, harness_rows
 
-from harness.suite.sort import STRATEGY
+from harness.cli.arguments import positive_int
+from harness.suite.sort import STEPS, STRATEGY, TILE_SIZE
 
 #: Times np.sort and cupy.sort on the kernel's keys; prints {"np.sort": s, ...}.
 _PEERS = """
@@ -56,9 +56,9 @@ print(json.dumps(found))
 
 def main() -> None:
     """Run the launches and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-k", "--kernel", default="Bitonic_U32", help="a Bitonic_* kernel")
-    parser.add_argument("--size", type=int, default=2**22, help="keys (default 2^22)")
+    parser.add_argument("--size", type=positive_int, default=2**22, help="keys (default 2^22)")
     add_devices(parser)
     parser.add_argument(
         "--strategy",
@@ -71,12 +71,14 @@ def main() -> None:
         "--steps",
         nargs="+",
         default=["4"],
+        choices=STEPS.choices,
         help="the fused and tiled strategies' steps (default 4)",
     )
     parser.add_argument(
         "--tile_bytes",
         nargs="+",
         default=["8192"],
+        choices=TILE_SIZE.choices,
         help="the local and tiled strategies' tiles, in bytes of work-group memory (default 8192)",
     )
     parser.add_argument(
@@ -86,8 +88,12 @@ def main() -> None:
         choices=("on", "off"),
         help="wgpu's rows with naga's runtime checks on, off or both (default on)",
     )
-    parser.add_argument("--launches", type=int, default=3, help="process launches (default 3)")
-    parser.add_argument("--reps", type=int, default=5, help="timed repetitions (default 5)")
+    parser.add_argument(
+        "--launches", type=positive_int, default=3, help="process launches (default 3)"
+    )
+    parser.add_argument(
+        "--reps", type=positive_int, default=5, help="timed repetitions (default 5)"
+    )
     args = parser.parse_args()
 
     times: dict[tuple[str, str], list[float]] = defaultdict(list)

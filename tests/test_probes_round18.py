@@ -168,3 +168,43 @@ def test_the_gpu_reference_refuses_a_budget_or_limit_of_no_time_in_one_line(
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert proc.stderr.startswith(f"gpu_reference.py: error: {error}")
     assert len(proc.stderr.splitlines()) == 1 and not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["--launches", "0"], "argument --launches: '0' must be a positive whole number"),
+        (["--size", "0"], "argument --size: '0' must be a positive whole number"),
+        (["--reps", "-1"], "argument --reps: '-1' must be a positive whole number"),
+        (["--steps", "9"], "argument --steps: invalid choice: '9' (choose from '2', '3',"),
+        (["--tile_bytes", "100"], "argument --tile_bytes: invalid choice: '100' (choose from"),
+        (["--wgsl-checks", "maybe"], "argument --wgsl-checks: invalid choice: 'maybe'"),
+    ],
+)
+def test_sort_vs_numpy_refuses_bad_arguments_in_one_line(args: list[str], error: str) -> None:
+    """--launches 0 ended in a traceback (no median of no times), and values
+    harness run refuses in a traceback of the script's own."""
+    script = ROOT / "benchmarks" / "sort_vs_numpy.py"
+    command = [sys.executable, str(script), "-b", "cpu", "--size", "1024", *args]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stderr.startswith(f"sort_vs_numpy.py: error: {error}")
+    assert len(proc.stderr.splitlines()) == 1 and proc.stdout == ""
+
+
+def test_sort_vs_numpy_rows_with_naga_s_checks_off_are_rows_of_their_own() -> None:
+    """--wgsl-checks on off gives wgpu's rows twice, the second named 'checks off',
+    each with the clock its device began it at where the device tells it."""
+    need_backend("wgpu")
+    script = ROOT / "benchmarks" / "sort_vs_numpy.py"
+    command = [
+        sys.executable, str(script), "-b", "wgpu", "--size", "1024", "--launches", "1",
+        "--reps", "3", "--strategy", "global", "--wgsl-checks", "on", "off",
+    ]  # fmt: skip
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    labels = [
+        line.split("  ")[0] for line in proc.stdout.splitlines() if line.startswith("wgpu:0 ")
+    ]
+    assert labels == ["wgpu:0 global", "wgpu:0 global,checks off"]
+    assert "Traceback" not in proc.stderr
