@@ -152,7 +152,7 @@ def test_a_row_keeps_its_device_highest_clock_and_the_summary_names_low_rows() -
     lines = format_rows(rows).splitlines()
     assert (
         "note: 2 row(s) first ran untimed for their device's clock to rise "
-        f"(up to 1 s; at most {clocks.RAMP_S:g} s a row)"
+        f"(up to 1 s; a row waits about {clocks.RAMP_S:g} s at most)"
     ) in lines
     assert (
         "warning: 1 row(s) were timed below their device's highest clock, so slower than "

@@ -159,6 +159,11 @@ def test_a_vendor_library_is_compared_with_libraries_not_with_kernels() -> None:
         ("K2", "opencl"): 1.0,
         (f"K1{portability.LIBRARY}", "cuda"): 1.0,
     }
+    # The geometric means are over the problems two APIs ran: cuBLAS's row, which
+    # only CUDA has, would count as 1 for it.
+    means = portability.geometric_means(cross).set_index(["physical", "api"])
+    assert means.at[("bench nvidia h200 #0", "cuda"), "ratio"] == pytest.approx(math.sqrt(3))
+    assert means.at[("bench nvidia h200 #0", "cuda"), "problems"] == 2
     # Application efficiency keeps the library: the best K1 on the H200 is cuBLAS.
     efficiency = _by_kernel(portability.application_efficiency(frame))
     assert efficiency.at["K1", ("bench nvidia h200 #0", "opencl")] == pytest.approx(0.125)

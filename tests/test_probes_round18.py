@@ -122,7 +122,7 @@ def test_clock_notes_name_rows_below_their_device_s_highest_clock_only(
     ) in lines
     assert (
         "note: 1 row(s) first ran untimed for their device's clock to rise "
-        "(up to 0.5 s; at most 1 s a row)"
+        "(up to 0.5 s; a row waits about 1 s at most)"
     ) in lines
 
 

@@ -633,6 +633,8 @@ def cross_api_tables(frame: pd.DataFrame) -> list[Table]:
             ["Geometric mean", "", ""]
             + [
                 f"{_ratio_cell(means.at[api, 'ratio'])} ({means.at[api, 'problems']})"
+                if api in means.index
+                else "- (0)"
                 for api in apis
             ]
         )
@@ -648,7 +650,7 @@ def cross_api_tables(frame: pd.DataFrame) -> list[Table]:
             "the fastest API's for the same kernel, precision and size: 1.00"
             f"{TIMES} is the fastest, '-' did not run; a vendor library's rows are their own "
             f"kernel{portability.LIBRARY}. The geometric mean is over the kernels the API ran "
-            "(their number in brackets)."
+            "that another API ran too (their number in brackets)."
         )
         table_columns = ["Kernel", "Precision", "Size", *apis]
         tables.append(Table(f"Across APIs: {name}", table_columns, table, note, tuple(apis)))

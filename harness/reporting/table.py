@@ -206,7 +206,7 @@ def clock_notes(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
     if waited:
         notes.append(
             f"note: {len(waited)} row(s) first ran untimed for their device's clock to rise "
-            f"(up to {max(waited):.2g} s; at most {clocks.RAMP_S:g} s a row)"
+            f"(up to {max(waited):.2g} s; a row waits about {clocks.RAMP_S:g} s at most)"
         )
     low = []
     for r in rows:
