@@ -122,15 +122,23 @@ def _by_kernel(table: pd.DataFrame) -> pd.DataFrame:
     return table.reset_index(level=[n for n in table.index.names if n != "kernel"], drop=True)
 
 
+#: The H200's ratios across APIs in `_synthetic`, by kernel and API.
+GPU_RATIOS = {
+    ("K1", "cuda"): 1.0,
+    ("K1", "opencl"): 2.0,
+    ("K2", "cuda"): 3.0,
+    ("K2", "opencl"): 1.0,
+}
+
+
+def _gpu_ratios(cross: pd.DataFrame) -> dict:
+    gpu = cross[cross["physical"] == "bench nvidia h200 #0"].set_index(["kernel", "api"])
+    return gpu["ratio"].to_dict()
+
+
 def test_cross_api_ratios_and_their_geometric_means() -> None:
     cross = portability.cross_api(_synthetic())
-    gpu = cross[cross["physical"] == "bench nvidia h200 #0"].set_index(["kernel", "api"])
-    assert gpu["ratio"].to_dict() == {
-        ("K1", "cuda"): 1.0,
-        ("K1", "opencl"): 2.0,
-        ("K2", "cuda"): 3.0,
-        ("K2", "opencl"): 1.0,
-    }
+    assert _gpu_ratios(cross) == GPU_RATIOS
     means = portability.geometric_means(cross).set_index(["physical", "api"])
     assert means.at[("bench nvidia h200 #0", "cuda"), "ratio"] == pytest.approx(math.sqrt(3))
     assert means.at[("bench nvidia h200 #0", "opencl"), "ratio"] == pytest.approx(math.sqrt(2))
@@ -151,14 +159,7 @@ def test_a_vendor_library_is_compared_with_libraries_not_with_kernels() -> None:
         )
     )
     cross = portability.cross_api(frame)
-    gpu = cross[cross["physical"] == "bench nvidia h200 #0"].set_index(["kernel", "api"])
-    assert gpu["ratio"].to_dict() == {
-        ("K1", "cuda"): 1.0,
-        ("K1", "opencl"): 2.0,
-        ("K2", "cuda"): 3.0,
-        ("K2", "opencl"): 1.0,
-        (f"K1{portability.LIBRARY}", "cuda"): 1.0,
-    }
+    assert _gpu_ratios(cross) == {**GPU_RATIOS, (f"K1{portability.LIBRARY}", "cuda"): 1.0}
     # The geometric means are over the problems two APIs ran: cuBLAS's row, which
     # only CUDA has, would count as 1 for it.
     means = portability.geometric_means(cross).set_index(["physical", "api"])
