@@ -21,11 +21,10 @@ is what the hot repetitions find in it.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 from collections import defaultdict
 
-from common import harness_rows
+from common import Parser, harness_rows
 
 from harness.backends import get as get_backend
 from harness.execution.flush import last_level_cache
@@ -33,7 +32,7 @@ from harness.execution.flush import last_level_cache
 
 def main() -> None:
     """Run the launches and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-b", "--backend", default="opencl", help="backend (default opencl)")
     parser.add_argument(
         "--device",
@@ -59,8 +58,14 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    backend, _, index = (args.device or f"{args.backend}:0").partition(":")
-    info = get_backend(backend).devices()[int(index or 0)]
+    text = args.device or f"{args.backend}:0"
+    backend, _, index = text.partition(":")
+    try:
+        info = get_backend(backend).devices()[int(index or 0)]
+    except (ValueError, IndexError):
+        parser.error(
+            f"--device {text!r}: no such device (BACKEND:INDEX as 'harness devices' lists it)"
+        )
     cache, source = last_level_cache(info)
     budgets = {f"{m:g} x cache": int(m * cache) for m in args.caches}
     flushes = {f"cold {m:g}x": int(m * cache) for m in args.flushes}

@@ -27,7 +27,9 @@ def harness_rows(
 
     With ``tree``, the harness is the one in that checkout, run from it. Exit
     status 1 (some rows failed; they are in the table) is accepted unless
-    ``failed_rows`` is False; any other failure raises with the harness's error.
+    ``failed_rows`` is False; status 2 (an argument refused) ends the script with
+    the harness's one line and status 2; any other failure raises with the
+    harness's error.
     """
     env = dict(os.environ)
     env.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
@@ -44,6 +46,12 @@ def harness_rows(
             text=True,
         )
         wall = time.perf_counter() - start
+        if done.returncode == 2:
+            # The harness refused an argument the script passed on: its one line
+            # (naming the value and what is accepted) is the script's, as its exit 2.
+            lines = done.stderr.strip().splitlines()
+            print(lines[-1] if lines else "harness run refused its arguments", file=sys.stderr)
+            raise SystemExit(2)
         if done.returncode not in ((0, 1) if failed_rows else (0,)):
             where = f" in {tree}" if tree is not None else ""
             raise RuntimeError(

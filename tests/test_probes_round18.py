@@ -208,3 +208,28 @@ def test_sort_vs_numpy_rows_with_naga_s_checks_off_are_rows_of_their_own() -> No
     ]
     assert labels == ["wgpu:0 global", "wgpu:0 global,checks off"]
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "error"),
+    [
+        # The harness refuses the device: its one line is the script's.
+        ("dispatch_chain.py", ["--device", "cpu:7"], "harness: error: --device 'cpu:7': no such"),
+        (
+            "cache_cold_hot.py",
+            ["--device", "bogus:0"],
+            "cache_cold_hot.py: error: --device 'bogus:0': no such device",
+        ),
+    ],
+)
+def test_benchmark_scripts_pass_on_a_refused_device_in_one_line(
+    script: str, args: list[str], error: str
+) -> None:
+    """A device harness run refuses ended the benchmark scripts in a traceback of
+    their own (a RuntimeError around the harness's message, or a ValueError from
+    the backend's lookup)."""
+    command = [sys.executable, str(ROOT / "benchmarks" / script), *args, "--launches", "1"]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stderr.startswith(error), proc.stderr
+    assert len(proc.stderr.splitlines()) == 1
