@@ -196,8 +196,10 @@ class Steps:
             return
         seconds = self.limit(seconds)
         if seconds < 5:
+            spent = self.deadline is not None and self.deadline - time.monotonic() - 30 < 5
+            why = "the budget is spent" if spent else f"its limit of {seconds:g} s is under 5 s"
             for name, _, _ in steps:
-                print(f"{name}: skipped, the budget is spent", flush=True)
+                print(f"{name}: skipped, {why}", flush=True)
             return
         start = time.monotonic()
         children = {}
