@@ -183,15 +183,19 @@ def ramp(
     work: Callable[[], object],
     limit_s: float = RAMP_S,
     now: Callable[[], float] = time.perf_counter,
+    ceiling: float | None = None,
 ) -> float:
     """Run ``work`` (a row's repetitions, untimed) until the device's clock, as
-    ``read`` gives it, is within `DROP` of its highest (``clock_max_mhz``), or
-    ``limit_s`` has passed; return the seconds it took (0 where the clock was
-    already there or no highest clock is known)."""
+    ``read`` gives it, is within `DROP` of its highest (``clock_max_mhz``, or the
+    lower ``ceiling`` an earlier whole ramp reached), or ``limit_s`` has passed;
+    return the seconds it took (0 where the clock was already there or no highest
+    clock is known)."""
     sample = read()
     highest = sample.get("clock_max_mhz")
     if not highest:
         return 0.0
+    if ceiling:
+        highest = min(highest, ceiling)
     start = now()
 
     def low(sample: Sample) -> bool:

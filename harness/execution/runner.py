@@ -739,6 +739,9 @@ class Runner:
         self._data_key: tuple | None = None
         self._data: Data | None = None
         self._probes: dict[str, clocks.ClockProbe | None] = {}
+        #: The clock a whole ramp (`clocks.ramp`) held each device at where that was
+        #: short of its highest (a power or thermal limit): later rows wait for it.
+        self._ceilings: dict[str, float] = {}
         #: Each device's energy reader, or why it has none, by device id.
         self.energy: dict[str, energy.Reader | str] = {}
         #: A device of this process was lost (a sticky fault), or a session is
@@ -1292,10 +1295,17 @@ class Runner:
                 hold = self.options.hold
                 most = max(1, base.HELD_LAUNCHES // max(1, len(launches)))
                 chunk = min(most, math.ceil(RAMP_WORK_S / max(estimate, 1e-9)))
-                waited = clocks.ramp(probe.read, lambda: execution.time(launches, 1, hold, chunk))
+                device = session.info.id
+                waited = clocks.ramp(
+                    probe.read,
+                    lambda: execution.time(launches, 1, hold, chunk),
+                    ceiling=self._ceilings.get(device),
+                )
                 if waited:
                     row["clock_ramp_s"] = waited
             before = probe.read() if probe else {}
+            if probe and waited >= clocks.RAMP_S and before.get("clock_mhz"):
+                self._ceilings[device] = float(before["clock_mhz"])
             used = meter.read() if meter else None
             start = time.perf_counter()
             times, stop, batch = self._repeat(launches, execution, flusher, estimate, mover)

@@ -198,7 +198,8 @@ def clock_notes(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
     """Notes on the rows that waited for their device's clock to rise before they
     were timed, and a warning naming the rows timed still below their device's
     highest clock (``clock_max_mhz``, by `clocks.DROP`): their times are the
-    device's at a lower clock, not what it does under steady load."""
+    device's at a lower clock (an idle one the ramp could not raise in time, or a
+    power or thermal limit)."""
     hosts = several_hosts(rows)
     notes = []
     waited = [_number(r.get("clock_ramp_s")) for r in rows]
@@ -215,8 +216,8 @@ def clock_notes(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
             low.append(f"{named(r, params, hosts)} ({clock:.0f} of {top:.0f} MHz)")
     if low:
         notes.append(
-            f"warning: {len(low)} row(s) were timed below their device's highest clock, "
-            "so slower than under steady load: " + _some(low)
+            f"warning: {len(low)} row(s) were timed more than {clocks.DROP:.0%} below their "
+            "device's highest clock: " + _some(low)
         )
     return notes
 
