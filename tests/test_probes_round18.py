@@ -145,6 +145,15 @@ def test_only_rows_known_to_be_short_are_counted_short_of_energy(
     assert ("have no energy figures" in proc.stdout) == bool(short)
 
 
+def _refused(script: str, *args: str) -> str:
+    """A benchmark script's one-line refusal (exit 2, nothing on stdout): its line."""
+    command = [sys.executable, str(ROOT / "benchmarks" / script), *args]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert len(proc.stderr.splitlines()) == 1 and proc.stdout == "", proc.stderr
+    return proc.stderr
+
+
 @pytest.mark.parametrize(
     ("args", "error"),
     [
@@ -162,12 +171,8 @@ def test_the_gpu_reference_refuses_a_budget_or_limit_of_no_time_in_one_line(
     """A budget of 0 meant no budget at all, NaN as much, and a negative one
     skipped every step; a NaN step limit stopped each step as it began."""
     out = tmp_path / "out"
-    script = ROOT / "benchmarks" / "gpu_reference.py"
-    command = [sys.executable, str(script), "--out", str(out), "--device", "cpu:0", *args]
-    proc = subprocess.run(command, capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 2, proc.stdout + proc.stderr
-    assert proc.stderr.startswith(f"gpu_reference.py: error: {error}")
-    assert len(proc.stderr.splitlines()) == 1 and not out.exists()
+    line = _refused("gpu_reference.py", "--out", str(out), "--device", "cpu:0", *args)
+    assert line.startswith(f"gpu_reference.py: error: {error}") and not out.exists()
 
 
 @pytest.mark.parametrize(
@@ -184,12 +189,8 @@ def test_the_gpu_reference_refuses_a_budget_or_limit_of_no_time_in_one_line(
 def test_sort_vs_numpy_refuses_bad_arguments_in_one_line(args: list[str], error: str) -> None:
     """--launches 0 ended in a traceback (no median of no times), and values
     harness run refuses in a traceback of the script's own."""
-    script = ROOT / "benchmarks" / "sort_vs_numpy.py"
-    command = [sys.executable, str(script), "-b", "cpu", "--size", "1024", *args]
-    proc = subprocess.run(command, capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 2, proc.stdout + proc.stderr
-    assert proc.stderr.startswith(f"sort_vs_numpy.py: error: {error}")
-    assert len(proc.stderr.splitlines()) == 1 and proc.stdout == ""
+    line = _refused("sort_vs_numpy.py", "-b", "cpu", "--size", "1024", *args)
+    assert line.startswith(f"sort_vs_numpy.py: error: {error}")
 
 
 def test_sort_vs_numpy_rows_with_naga_s_checks_off_are_rows_of_their_own() -> None:
@@ -228,8 +229,5 @@ def test_benchmark_scripts_pass_on_a_refused_device_in_one_line(
     """A device harness run refuses ended the benchmark scripts in a traceback of
     their own (a RuntimeError around the harness's message, or a ValueError from
     the backend's lookup)."""
-    command = [sys.executable, str(ROOT / "benchmarks" / script), *args, "--launches", "1"]
-    proc = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 2, proc.stdout + proc.stderr
-    assert proc.stderr.startswith(error), proc.stderr
-    assert len(proc.stderr.splitlines()) == 1
+    line = _refused(script, *args, "--launches", "1")
+    assert line.startswith(error), line
