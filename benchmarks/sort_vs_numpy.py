@@ -77,9 +77,10 @@ def main() -> None:
     parser.add_argument(
         "--tile_bytes",
         nargs="+",
-        default=["8192"],
+        default=[],
         choices=TILE_SIZE.choices,
-        help="the local and tiled strategies' tiles, in bytes of work-group memory (default 8192)",
+        help="the local, tiled and wide strategies' tiles, in bytes of work-group memory "
+        "(default: each device's own, 32768 on CUDA and 8192 elsewhere)",
     )
     parser.add_argument(
         "--wgsl-checks",
@@ -106,7 +107,8 @@ def main() -> None:
         rows, _ = harness_rows(
             "-k", args.kernel, *where, "--size", str(args.size),
             "--strategy", *args.strategy, "--steps", *args.steps,
-            "--tile_bytes", *args.tile_bytes, "--wgsl-checks", *args.wgsl_checks,
+            *(["--tile_bytes", *args.tile_bytes] if args.tile_bytes else []),
+            "--wgsl-checks", *args.wgsl_checks,
             "--reps", str(args.reps), "--warmup", "1", "--seed", "1",
         )  # fmt: skip
         for row in rows:
