@@ -1,11 +1,12 @@
 """The FMA peak through wgpu with naga's runtime checks on and off.
 
 `harness peak` measures the FMA throughput as a WebGPU program gets it, with
-naga's checks (each index into the kernel's array of chains clamped, a counter
-around each loop). This runs the same PeakFMA kernel, at f64 and f32, with the
-checks on and off (wgpu-native's trusted entry), alternating which goes first,
-and prints each one's best and median GFLOP/s: whether the checks, rather than
-the device, set the WGSL figure.
+naga's checks (a counter and a second exit around each loop, which keeps
+drivers from unrolling it; the kernel indexes no array at run time). This
+runs the same PeakFMA kernel, at f64 and f32, with the checks on and off
+(wgpu-native's trusted entry), alternating which goes first, and prints each
+one's best and median GFLOP/s: whether the checks, rather than the device, set
+the WGSL figure.
 
     python benchmarks/fma_checks.py --device wgpu:0 --rounds 3
 """

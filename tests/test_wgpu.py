@@ -213,7 +213,7 @@ def test_checks_off_where_wgpu_native_lacks_the_trusted_entry_is_skipped(
 def test_peak_fma_verifies_with_the_checks_on_and_off(
     device: DeviceInfo, precision: str, checks: str
 ) -> None:
-    # PeakFMA's WGSL keeps its chains in two vectors, four steps a loop turn: the
+    # PeakFMA's WGSL keeps its chains in two vectors, 64 steps a loop turn: the
     # sums must still be the reference's chains, in either compilation.
     task = Task("PeakFMA", "wgpu", device.index, 5000, precision, wgsl_checks=checks)
     row = Runner(RunOptions(check=True)).execute(task)
