@@ -86,17 +86,26 @@ BUDGETS = ["--min-time", "1", "--max-time", "1.5"]
 #: The sweep's, shorter, so that its 8 sizes of 25 kernels fit in minutes.
 SWEEP_BUDGETS = ["--min-time", "0.05", "--max-time", "0.3"]
 #: The kernels whose WebGPU time was over 1.25 times CUDA's on an H200
-#: (results/reference/h200-2026-11-28), furthest first, and Stream's three that ran
-#: slower through wgpu than its own peak: run again with naga's checks on and off.
+#: (results/reference/h200-2026-11-30: the suite's rows of the same size through
+#: both APIs, libraries left out; the sorts are the sort step's), furthest
+#: first, Apps_INTSC_HEXHEX (sized down to different sizes there) and Stream's
+#: three that ran slower through wgpu than its own peak: run again with naga's
+#: checks on and off, so that each has its experiment.
 WGPU_SLOWEST = [
-    "Apps_EDGE3D", "Basic_MAT_MAT_SHARED", "Basic_MULTI_REDUCE", "Apps_FEMSWEEP",
-    "Lcals_PLANCKIAN", "Apps_ENERGY", "Apps_CONVECTION3DPA", "Lcals_FIRST_MIN",
-    "Apps_INTSC_HEXHEX", "Basic_REDUCE3_INT", "Polybench_GEMM", "Basic_DAXPY_ATOMIC",
-    "Basic_TRAP_INT", "Basic_REDUCE_STRUCT", "Stream_DOT", "Basic_INDEXLIST_3LOOP",
-    "Basic_PI_ATOMIC", "Basic_INDEXLIST", "Polybench_ATAX", "Polybench_MVT",
-    "Basic_PI_REDUCE", "Polybench_JACOBI_1D", "Apps_FIR", "Polybench_HEAT_3D",
-    "Polybench_JACOBI_2D", "Polybench_FLOYD_WARSHALL", "Apps_DIFFUSION3DPA", "Polybench_2MM",
-    "Lcals_GEN_LIN_RECUR", "Apps_MASS3DEA", "Stream_MUL", "Stream_ADD", "Stream_TRIAD",
+    "Apps_MASS3DPA", "Basic_MULTI_REDUCE", "Basic_MAT_MAT_SHARED", "Lcals_PLANCKIAN",
+    "Apps_NODAL_ACCUMULATION_3D", "Lcals_FIRST_MIN", "Algorithm_HISTOGRAM", "Demo_MANDELBROT",
+    "Apps_EDGE3D", "Basic_DAXPY_ATOMIC", "Algorithm_REDUCE_SUM", "Algorithm_ATOMIC",
+    "Basic_REDUCE3_INT", "Polybench_GEMM", "Apps_MASS3DPA_ATOMIC", "Comm_HALO_PACKING",
+    "Demo_VADD", "Basic_INDEXLIST", "Algorithm_SORT", "Apps_MASS3DEA", "Basic_TRAP_INT",
+    "Polybench_ATAX", "Basic_REDUCE_STRUCT", "Stream_DOT", "Basic_INDEXLIST_3LOOP",
+    "Basic_PI_ATOMIC", "Algorithm_SCAN", "Apps_MASSVEC3DPA", "Demo_SGEMV",
+    "Comm_HALO_PACKING_FUSED", "Polybench_HEAT_3D", "Apps_CONVECTION3DPA", "Polybench_MVT",
+    "Basic_PI_REDUCE", "Lcals_HYDRO_2D", "Basic_INIT3", "Apps_INTSC_HEXRECT",
+    "Basic_NESTED_INIT", "Polybench_2MM", "Lcals_HYDRO_1D", "Apps_FIR",
+    "Polybench_FLOYD_WARSHALL", "Polybench_JACOBI_2D", "Apps_FEMSWEEP", "Polybench_3MM",
+    "Lcals_GEN_LIN_RECUR", "Apps_DIFFUSION3DPA", "Basic_IF_QUAD", "Basic_INIT_VIEW1D_OFFSET",
+    "Basic_INIT_VIEW1D", "Lcals_TRIDIAG_ELIM", "Apps_INTSC_HEXHEX", "Stream_MUL", "Stream_ADD",
+    "Stream_TRIAD",
 ]  # fmt: skip
 
 
@@ -383,7 +392,7 @@ def main() -> int:
             off = ["--wgsl-checks", "on", "off", "-k", *WGPU_SLOWEST]
             command = [*harness, "run", "--device", d, *SWEEP_BUDGETS, *off]
             command += into("suite_checks")
-            steps.run(f"suite_checks_{flat(d)}", command, seconds=75)
+            steps.run(f"suite_checks_{flat(d)}", command, seconds=120)
     stream = ["-k", "Stream", "--size", str(2**25), "--reps", "100"]
     if "stream" in wanted:
         for d in devices:
