@@ -96,6 +96,32 @@ def test_wgsl_branches_are_selected_in_place() -> None:
         select_branches(Expanded("a\n#if X > 1\n#endif", origin[:3]), frozenset())
 
 
+def test_unroll_writes_a_loop_out_with_each_line_s_origin() -> None:
+    """naga bounds every loop and clamps each index it cannot see in range; a
+    loop under #unroll is written out, one block a turn, its index a constant."""
+    text = "a\n#unroll i 2\nx[i]\n#unroll j 2\ny[i][j]\n#endunroll\n#endunroll\nz\n"
+    origin = tuple(("k.wgsl", n) for n in range(1, 9))
+    out = select_branches(Expanded(text, origin), frozenset())
+    turn = ["x[i]", "{ let j = 0u;", "y[i][j]", "}", "{ let j = 1u;", "y[i][j]", "}"]
+    assert out.text.split("\n") == [
+        "a",
+        *("{ let i = 0u;", *turn, "}"),
+        *("{ let i = 1u;", *turn, "}"),
+        "z",
+        "",
+    ]
+    lines = [n for _, n in out.origin]
+    assert lines == [1, 2, 3, 4, 5, 6, 4, 5, 6, 7, 2, 3, 4, 5, 6, 4, 5, 6, 7, 8]
+    assert len(out.origin) == len(out.text.split("\n")) - 1
+    with pytest.raises(ValueError, match=r"k.wgsl:2: this #unroll has no #endunroll"):
+        select_branches(Expanded("a\n#unroll i 2\nb", origin[:3]), frozenset())
+    with pytest.raises(ValueError, match=r"k.wgsl:2: #endunroll without #unroll"):
+        select_branches(Expanded("a\n#endunroll", origin[:2]), frozenset())
+    for head in ("#unroll i 0", "#unroll i 257", "#unroll 4", "#unroll i N"):
+        with pytest.raises(ValueError, match=rf"k.wgsl:1: '{head}': give #unroll NAME COUNT"):
+            select_branches(Expanded(f"{head}\n#endunroll", origin[:2]), frozenset())
+
+
 def test_a_bad_form_is_one_line_and_exit_2() -> None:
     done = harness("devices", env={partition.FORM_ENV: "xpu"})
     assert done.returncode == 2

@@ -12,7 +12,8 @@ WGSL convention for kernels/wgsl/<kernel>.wgsl:
   ``const NAME = value;`` and its real ones as ``const NAME: REAL = REAL(value);``.
   ``#include "file"`` lines are expanded, and ``#ifdef``/``#ifndef``/``#else``/
   ``#endif`` blocks of ``HARNESS_CPU_DEVICE`` (defined on CPU adapters, such as
-  lavapipe) are selected as a C preprocessor would (`sources.select_branches`).
+  lavapipe) are selected as a C preprocessor would (`sources.select_branches`);
+  ``#unroll NAME COUNT`` ... ``#endunroll`` writes a loop out (`sources.unroll`).
   Compiler messages name the file and
   line a user edits, not the compiled text's.
 - Group 0, binding i is array i of the launch, in the launch's order:
@@ -601,7 +602,7 @@ class WgpuSession(Session):
             self.period_ns = _timestamp_period_ns(self.device)
         self.timer = "device" if self.period_ns is not None else "host"
         self._modules: dict[tuple[Any, ...], _Module] = {}
-        self._written: dict[tuple[Any, ...], tuple[list[str], str]] = {}
+        self._written: dict[tuple[Any, ...], tuple[list[str], str, sources.Expanded]] = {}
         self._layouts: dict[tuple[tuple[bool, ...], bool], tuple[Any, Any]] = {}
         self._query_set: Any = None
         #: Whether modules get naga's runtime checks (`set_shader_checks`).
@@ -653,12 +654,13 @@ class WgpuSession(Session):
         if found not in self._written:
             try:
                 selected = sources.select_branches(expanded, device_macros(self.info.kind))
-                self._written[found] = wgsl_module.for_launch(
-                    selected.text, spec, launch.entry, names
+                self._written[found] = (
+                    *wgsl_module.for_launch(selected.text, spec, launch.entry, names),
+                    selected,
                 )
             except ValueError as exc:
                 raise CompileError(f"{source.name}: {launch.entry}: {exc}") from None
-        written, text = self._written[found]
+        written, text, selected = self._written[found]
         key = (
             build_key(spec, source, precision, expanded),
             *written,
@@ -672,7 +674,7 @@ class WgpuSession(Session):
             def where(line: int) -> str:
                 if line <= len(prelude):
                     return f"<declarations>:{line}"
-                return expanded.where(line - len(prelude))
+                return selected.where(line - len(prelude))
 
             code = "\n".join(prelude) + "\n" + text
             try:

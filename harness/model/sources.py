@@ -213,6 +213,11 @@ _IF_0 = re.compile(r"^\s*#\s*if\s+0\s*(?://.*|/\*.*)?$")
 _CONDITION = re.compile(r"^\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b\s*(\w*)")
 #: The conditionals WGSL sources may use.
 _WGSL_CONDITIONS = ("ifdef", "ifndef", "else", "endif")
+#: A loop written out: ``#unroll NAME COUNT`` ... ``#endunroll``.
+_UNROLL = re.compile(r"^\s*#\s*(unroll|endunroll)\b(.*)$")
+_UNROLL_HEAD = re.compile(r"\s+([A-Za-z_]\w*)\s+(\d+)\s*(?://.*)?$")
+#: The most copies one ``#unroll`` makes: a source's size is the driver's compile time.
+MAX_UNROLL = 256
 
 
 def taken_lines(lines: Sequence[str], defined: frozenset[str]) -> Iterator[bool | None]:
@@ -251,15 +256,21 @@ def select_branches(expanded: Expanded, defined: frozenset[str]) -> Expanded:
     ``#endif`` blocks that ``defined`` excludes, and those directives, blanked:
     WGSL has no preprocessor, and a body whose CPU-device form differs
     (`harness.model.partition.CPU_MACRO`) needs one. Blank lines keep every
-    line where it was, so compiler messages still name the right file and line.
+    line where it was, and ``origin`` names each line of the loops `unroll`
+    writes out, so compiler messages still name the right file and line.
     """
     lines = expanded.text.split("\n")
     for number, line in enumerate(lines, 1):
         found = _CONDITION.match(line)
-        if line.lstrip().startswith("#") and (found is None or found[1] not in _WGSL_CONDITIONS):
+        if (
+            line.lstrip().startswith("#")
+            and (found is None or found[1] not in _WGSL_CONDITIONS)
+            and not _UNROLL.match(line)
+        ):
             raise ValueError(
                 f"{expanded.where(number)}: {line.strip()!r}: WGSL sources take only "
-                "#include, #ifdef NAME, #ifndef NAME, #else and #endif"
+                "#include, #ifdef NAME, #ifndef NAME, #else, #endif, #unroll NAME COUNT "
+                "and #endunroll"
             )
     try:
         taken = list(taken_lines(lines, defined))
@@ -267,7 +278,52 @@ def select_branches(expanded: Expanded, defined: frozenset[str]) -> Expanded:
         number, problem = str(exc).split(": ", 1)
         raise ValueError(f"{expanded.where(int(number))}: {problem}") from None
     out = [line if keep else "" for line, keep in zip(lines, taken, strict=True)]
-    return Expanded("\n".join(out), expanded.origin)
+    return unroll(Expanded("\n".join(out), expanded.origin))
+
+
+def unroll(expanded: Expanded) -> Expanded:
+    """The loops of ``#unroll NAME COUNT`` ... ``#endunroll`` written out: the
+    lines between, COUNT times, each copy a block that begins ``let NAME = Ku;``
+    (K from 0). naga bounds every loop with a counter and a second exit, which
+    keeps drivers from unrolling it, and clamps each index it cannot see is in
+    range; written out, a loop has neither, and its indices are constants. A
+    source's constants are the description's: a ``const_assert`` beside the
+    directive ties its COUNT to them. ``origin`` names each copied line's own.
+    """
+    lines = expanded.text.split("\n")
+    # The text's last line break leaves an empty line that has no origin.
+    extra = max(0, len(lines) - len(expanded.origin))
+    origin = list(expanded.origin) + [("", 0)] * extra
+    out: list[str] = []
+    where: list[tuple[str, int]] = []
+    # Per open #unroll: its name, count, line index, and where its copy starts.
+    open_: list[tuple[str, int, int, int]] = []
+    for i, line in enumerate(lines):
+        found = _UNROLL.match(line)
+        if found is None:
+            out.append(line)
+            where.append(origin[i])
+            continue
+        if found[1] == "unroll":
+            head = _UNROLL_HEAD.match(found[2])
+            if head is None or not 1 <= int(head[2]) <= MAX_UNROLL:
+                raise ValueError(
+                    f"{expanded.where(i + 1)}: {line.strip()!r}: give #unroll NAME COUNT, "
+                    f"a loop variable's name and a count from 1 to {MAX_UNROLL}"
+                )
+            open_.append((head[1], int(head[2]), i, len(out)))
+            continue
+        if not open_:
+            raise ValueError(f"{expanded.where(i + 1)}: #endunroll without #unroll")
+        name, count, at, start = open_.pop()
+        body, body_where = out[start:], where[start:]
+        del out[start:], where[start:]
+        for k in range(count):
+            out += [f"{{ let {name} = {k}u;", *body, "}"]
+            where += [origin[at], *body_where, origin[i]]
+    if open_:
+        raise ValueError(f"{expanded.where(open_[-1][2] + 1)}: this #unroll has no #endunroll")
+    return Expanded("\n".join(out), tuple(where[: len(where) - extra]))
 
 
 def prelude(language: str) -> Expanded | None:

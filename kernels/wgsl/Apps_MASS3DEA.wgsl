@@ -10,6 +10,7 @@ var<workgroup> s_B: array<array<REAL, D1D>, Q1D>;
 var<workgroup> s_D: array<array<array<REAL, Q1D>, Q1D>, Q1D>;
 
 const_assert D1D == 4u;
+const_assert Q1D == 5u;
 
 // Row q of B at the D1D basis functions, as one vector.
 fn b_row(q: u32) -> vec4<REAL> {
@@ -66,20 +67,22 @@ fn mass3dea(@builtin(local_invocation_id) lid: vec3<u32>,
             var v1 = vec4<REAL>();
             var v2 = vec4<REAL>();
             var v3 = vec4<REAL>();
+            // The loops over k2 and k3 written out: their indices constants, no loop
+            // counters for naga to add.
             for (var k1 = 0u; k1 < Q1D; k1++) {
                 let p1 = b1[k1] * s_B[k1][j1];
-                for (var k2 = 0u; k2 < Q1D; k2++) {
-                    let p12 = p1 * b2[k2] * b_row(k2);
-                    for (var k3 = 0u; k3 < Q1D; k3++) {
-                        let d = s_D[k1][k2][k3];
-                        let p123 = p12 * b3[k3];
-                        let b = b_row(k3);
-                        v0 += p123.x * b * d;
-                        v1 += p123.y * b * d;
-                        v2 += p123.z * b * d;
-                        v3 += p123.w * b * d;
-                    }
-                }
+#unroll k2 5
+                let p12 = p1 * b2[k2] * b_row(k2);
+#unroll k3 5
+                let d = s_D[k1][k2][k3];
+                let p123 = p12 * b3[k3];
+                let b = b_row(k3);
+                v0 += p123.x * b * d;
+                v1 += p123.y * b * d;
+                v2 += p123.z * b * d;
+                v3 += p123.w * b * d;
+#endunroll
+#endunroll
             }
             let row = i1 + D1D * (i2 + D1D * (i3 + D1D * j1));
             store_entries(row, 0u, e, v0);
