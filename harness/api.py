@@ -149,10 +149,13 @@ def run(
 
     The DataFrame has one row per result, as ``results.csv``, with the run
     folder's path in ``.attrs["run_dir"]`` and the command's exit status in
-    ``.attrs["exit_status"]`` (0: every row ok or skipped, 1: some failed).
+    ``.attrs["exit_status"]`` (0: every row ok or skipped, 1: some failed). An
+    interrupted run (Ctrl-C, SIGTERM) raises KeyboardInterrupt once its folder is
+    written, naming it: ``resume=`` that folder continues it.
     """
     from harness import load
     from harness.cli import build_parser, load_suites, run_command
+    from harness.execution import results
     from harness.model import partition
 
     if not isinstance(progress, bool):
@@ -167,6 +170,17 @@ def run(
     args.argv = argv
     args.quiet = True
     status, run_dir = run_command(args, bar=progress)
+    if status in (130, 143):
+        # As Ctrl-C stops any Python code: returning the rows let a script go on to
+        # its next run, and a run stopped before its first row raised RunFolderError,
+        # a usage error, for having none.
+        kept = (
+            f"the rows measured so far are kept in {run_dir}; continue with "
+            f"harness.run(resume={str(run_dir)!r})"
+            if (run_dir / results.JOURNAL).is_file()
+            else "stopped before its run folder was made; nothing was measured"
+        )
+        raise KeyboardInterrupt(f"harness.run: interrupted; {kept}")
     frame = load(run_dir)
     frame.attrs["run_dir"] = str(run_dir)
     frame.attrs["exit_status"] = status

@@ -305,8 +305,7 @@ def _cmd_import_rajaperf(args: argparse.Namespace) -> int:
         why = "is a file, not a folder" if args.folder.exists() else "no such folder"
         raise UsageError(f"{args.folder}: {why} (give raja-perf.exe's --outdir)")
     run_dir = rajaperf_import.import_folder(args.folder, args.out)
-    print(_table(run_dir))
-    print(f"\nrun folder: {run_dir}")
+    _show_made(run_dir)
     return 0
 
 
@@ -317,9 +316,23 @@ def _cmd_merge(args: argparse.Namespace) -> int:
         )
     )
     run_dir = merge.merge(args.run_dirs, args.out, lambda rows: table.format_rows(rows, params))
-    print(_table(run_dir))
-    print(f"\nrun folder: {run_dir}")
+    _show_made(run_dir)
     return 0
+
+
+def _show_made(run_dir: Path) -> None:
+    """Print the table of a run folder just written whole (merged or imported), then
+    its name. A signal while the table prints (thousands of rows) names the folder
+    and says it is whole: 'what it was writing may be incomplete', naming nothing,
+    sent the user to make the same run again."""
+    from harness.cli import _LateSignal
+
+    try:
+        print(_table(run_dir))
+    except KeyboardInterrupt:
+        print(f"\nrun folder: {run_dir} (written whole; its table was cut short)", file=sys.stderr)
+        raise _LateSignal from None
+    print(f"\nrun folder: {run_dir}")
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
