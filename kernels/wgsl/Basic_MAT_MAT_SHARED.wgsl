@@ -51,13 +51,14 @@ fn mat_mat_shared(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
             Bs[ty][tx] = b;
         }
         workgroupBarrier();
-        for (var n = 0u; n < TL_SZ; n++) {
-            let b = Bs[n][tx];
-            c0 += vec4<REAL>(As[0][n], As[1][n], As[2][n], As[3][n]) * b;
-            c1 += vec4<REAL>(As[4][n], As[5][n], As[6][n], As[7][n]) * b;
-            c2 += vec4<REAL>(As[8][n], As[9][n], As[10][n], As[11][n]) * b;
-            c3 += vec4<REAL>(As[12][n], As[13][n], As[14][n], As[15][n]) * b;
-        }
+        // Written out: no loop counter, and the tiles read at constant indices.
+#unroll n 16
+        let b = Bs[n][tx];
+        c0 += vec4<REAL>(As[0][n], As[1][n], As[2][n], As[3][n]) * b;
+        c1 += vec4<REAL>(As[4][n], As[5][n], As[6][n], As[7][n]) * b;
+        c2 += vec4<REAL>(As[8][n], As[9][n], As[10][n], As[11][n]) * b;
+        c3 += vec4<REAL>(As[12][n], As[13][n], As[14][n], As[15][n]) * b;
+#endunroll
         workgroupBarrier();
     }
     if (Col < N) {
