@@ -355,6 +355,13 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
     baseline_key, _, _ = report.find_baseline(frame, args.baseline)
     _check_peaks(frame, args.peak_gbs)
+    if args.peak_gbs and not args.html:
+        # The peak is the bandwidth plot's line, and only --html draws plots: the
+        # report was written as if it had not been given.
+        raise UsageError(
+            "--peak-gbs draws the peak line of the bandwidth plot, which report draws with "
+            "--html only; add --html, or leave --peak-gbs out"
+        )
     built = report.build(frame, metas, args.baseline)
     out = _out_dir(args, "report")
     reference = _one_reference(frame, baseline_key)

@@ -182,6 +182,9 @@ MIN_SECONDS = 1e-12
 #: as a row timed at "2445 of 100000000000000 MHz".
 CLOCKS = ("clock_max_mhz", "clock_mhz_before", "clock_mhz_after")
 MAX_MHZ = 1e6
+#: Numeric columns that hold a share of a device's peak in percent: from 0 (above 100
+#: where the data sat in a cache); below 0 is damage, which reports showed as "-50%".
+PERCENTS = ("pct_peak_bw", "pct_peak_flops")
 
 
 def _kernel_facts(facts: Any) -> bool:
@@ -793,6 +796,8 @@ def implausible(key: str, value: float) -> str | None:
         low, high, accepted = 0.0, MAX_RATE, f"a rate from 0 to {MAX_RATE:g} per second"
     elif key in CLOCKS:
         low, high, accepted = 0.0, MAX_MHZ, f"a clock from 0 to {MAX_MHZ:g} MHz"
+    elif key in PERCENTS:
+        low, high, accepted = 0.0, MAX_OTHER, f"a percentage from 0 to {MAX_OTHER:g}"
     elif key.endswith("_s"):
         # No clock ticks below a picosecond: a time between 0 and that is no measurement.
         if 0 < value < MIN_SECONDS:
@@ -984,6 +989,13 @@ def _check_consistent(row: dict[str, Any]) -> None:
         for key in ("size", "precision"):
             if row.get(key) is None:
                 raise ValueError(f"no {key!r}, where the row ran ('status' {row['status']})")
+        if row["size"] == 0:
+            # No run makes a problem of no elements; its row was drawn nowhere on a
+            # sweep's log axis, without a word.
+            raise ValueError(
+                f"'size' is 0, where the row ran ('status' {row['status']}); "
+                f"a whole number from 1 to {MAX_COUNT:g} is accepted"
+            )
     median = row.get("time_median_s")
     for rate, work in (("gbytes_per_s", "bytes_per_rep"), ("gflops_per_s", "flops_per_rep")):
         value, done = row.get(rate), row.get(work)

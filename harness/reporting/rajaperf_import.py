@@ -38,7 +38,8 @@ BACKEND = "rajaperf"
 GPU_VARIANTS = ("Cuda", "Hip", "Sycl", "OpenMPTarget")
 #: The columns of RAJAPerf-kernel-details.csv read as counts, by the start of their names.
 COUNTS = ("Problem size", "Reps", "BytesMoved/rep", "FLOPS/rep", "BytesAllocated/rep")
-ACCEPTED_COUNT = f"a whole number from 0 to {results.MAX_COUNT:g} is accepted"
+#: What a problem size may be: raja-perf.exe runs no kernel at size 0.
+ACCEPTED_SIZE = f"a whole number from 1 to {results.MAX_COUNT:g} is accepted"
 TIME = "Mean time per rep"
 TIME_IN_SECONDS = f"{TIME} (sec.)"
 #: The columns each table needs, by the start of their names.
@@ -46,6 +47,10 @@ NEEDS = {
     RUN_DATA: ("Kernel", "Variant", "Tuning", "Checksum", TIME),
     DETAILS: ("Kernel",),
 }
+#: The report `harness report` writes beside its RAJAPerf-format files: a folder that
+#: holds it holds this harness's rows in RAJAPerf's layout, which an import took for
+#: raja-perf.exe's (its devices named variants of backend ``rajaperf``).
+OUR_REPORT = "report.md"
 #: How RAJAPerf fills a cell of a variant it did not run.
 NOT_RUN = "Not run"
 #: What a run-data row's Checksum cell may say: without it, no row is known to be right.
@@ -220,8 +225,9 @@ def _details(path: Path) -> dict[str, dict[str, str]]:
             continue
         for column in COUNTS:
             text = _column(row, column)
-            # raja-perf.exe repeats every kernel it lists at least once.
-            least = 1 if column == "Reps" else 0
+            # raja-perf.exe repeats every kernel it lists at least once, on one element
+            # at least.
+            least = 1 if column in ("Reps", "Problem size") else 0
             count = _count(text) if text else least
             if count is None or count < least:
                 accepted = f"a whole number from {least} to {results.MAX_COUNT:g} is accepted"
@@ -250,6 +256,12 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]], l
                 f"{path}: not a regular file (a folder, a device, a pipe or a link to nothing); "
                 "give the file raja-perf.exe wrote"
             )
+    if (folder / OUR_REPORT).is_file():
+        raise UsageError(
+            f"{folder}: holds {OUR_REPORT}, so its RAJAPerf files are those 'harness report' "
+            "wrote of this harness's own rows, not raja-perf.exe's; give the folder "
+            "raja-perf.exe wrote with --outdir"
+        )
     missing = [name for name in (RUN_DATA, DETAILS) if not (folder / name).is_file()]
     if missing:
         raise UsageError(
@@ -421,8 +433,8 @@ def _problem(row: dict[str, Any], data: dict[str, str]) -> str | None:
         # raja-perf.exe checks every variant it times: a time without a check is no run's.
         return f"'Checksum' is {NOT_RUN!r} beside a time; a timed row says PASSED or FAILED"
     size = _column(data, "Problem size")
-    if size and _count(size) is None:
-        return f"'Problem size' is {size!r}; {ACCEPTED_COUNT}"
+    if size and not _count(size):
+        return f"'Problem size' is {size!r}; {ACCEPTED_SIZE}"
     for key, value in row.items():
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             why = results.implausible(key, value)

@@ -1,0 +1,105 @@
+"""Hostile probes, round 19: the commands that read run folders (show, report,
+plot, compare, export, merge, import-rajaperf) given damaged rows, their own
+output as input, and options they would not use."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from conftest import FIXTURES, harness, one_error
+
+from harness.execution import results
+
+QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
+
+
+def _edited(run: Path, **change: Any) -> Path:
+    """``run`` (a copy) with its journal's first row taking ``change``."""
+    journal = run / results.JOURNAL
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    rows[0].update(change)
+    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return run
+
+
+def _rajaperf_copy(tmp_path: Path) -> Path:
+    """A copy of the RAJAPerf output fixture, to edit."""
+    return Path(shutil.copytree(FIXTURES / "rajaperf_output", tmp_path / "rajaperf"))
+
+
+def test_a_negative_share_of_the_peak_is_damage(run: Path, tmp_path: Path) -> None:
+    """A row's pct_peak_bw of -50 was read as good: the report's '% peak BW' column
+    showed '-50%' for it."""
+    _edited(run, pct_peak_bw=-50.0)
+    out = tmp_path / "report"
+    proc = harness("report", str(run), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert f"{results.JOURNAL}:1: skipped" in proc.stderr
+    assert "'pct_peak_bw' is -50.0; a percentage from 0" in proc.stderr
+    assert "-50%" not in (out / "report.md").read_text()
+
+
+def test_a_row_that_ran_at_size_zero_is_damage(run: Path) -> None:
+    """No run times a problem of no elements, yet a row of size 0 was read as a
+    measurement: a sweep's log axis drew it nowhere, without a word."""
+    _edited(run, size=0)
+    proc = harness("show", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert f"{results.JOURNAL}:1: skipped" in proc.stderr
+    assert "'size' is 0, where the row ran ('status' ok)" in proc.stderr
+    assert "Stream_TRIAD" not in proc.stdout
+
+
+def test_rajaperf_rows_of_problem_size_zero_are_not_imported_as_timed(tmp_path: Path) -> None:
+    """A run-data row of Problem size 0 became an ok row of size 0, which the
+    imported run's own journal then held as damage."""
+    folder = _rajaperf_copy(tmp_path)
+    data = folder / "RAJAPerf-kernel-run-data.csv"
+    lines = data.read_text().splitlines()
+    lines[2] = lines[2].replace("         100000 ,", "              0 ,", 1)
+    data.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out"
+    proc = harness("import-rajaperf", str(folder), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "RAJAPerf-kernel-run-data.csv:3: 'Problem size' is '0'; a whole number from 1" in (
+        proc.stderr
+    )
+    run = next(out.iterdir())
+    shown = harness("show", str(run))
+    assert "skipped" not in shown.stderr, shown.stderr
+    rows = results.read_journal(run)
+    assert next(r["status"] for r in rows if r["device_id"] == "rajaperf:0") == "error"
+    assert all(r.get("size") != 0 for r in rows)
+
+
+def test_a_report_of_our_runs_is_not_imported_as_raja_perf_output(
+    quick_run: Path, tmp_path: Path
+) -> None:
+    """A report's folder holds RAJAPerf-format files of this harness's rows:
+    import-rajaperf took them for raja-perf.exe's, and cpu:0's times became
+    'rajaperf:0', to be reported beside the very rows they came from."""
+    report = tmp_path / "report"
+    proc = harness("report", str(quick_run), "--out", str(report))
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "imported"
+    proc = harness("import-rajaperf", str(report), "--out", str(out))
+    assert proc.returncode == 2, proc.stderr
+    assert "holds report.md, so its RAJAPerf files are those 'harness report' wrote" in (
+        one_error(proc.stderr)
+    )
+    assert not out.exists()
+
+
+def test_report_refuses_a_peak_it_would_not_draw(quick_run: Path, tmp_path: Path) -> None:
+    """report --peak-gbs without --html wrote a report that no peak touched (only
+    the bandwidth plot of --html draws it), as if the option had not been given."""
+    out = tmp_path / "report"
+    proc = harness("report", str(quick_run), "--peak-gbs", "5", "--out", str(out))
+    assert proc.returncode == 2, proc.stderr
+    assert "--peak-gbs draws the peak line of the bandwidth plot" in one_error(proc.stderr)
+    assert not out.exists()
+    proc = harness("report", str(quick_run), "--peak-gbs", "5", "--html", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
