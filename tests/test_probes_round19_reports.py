@@ -9,9 +9,11 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from conftest import FIXTURES, harness, one_error
+import pytest
+from conftest import FIXTURES, finished_run, harness, one_error
 
 from harness.execution import results
+from harness.reporting import frames, plot
 
 QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
 
@@ -103,3 +105,27 @@ def test_report_refuses_a_peak_it_would_not_draw(quick_run: Path, tmp_path: Path
     assert not out.exists()
     proc = harness("report", str(quick_run), "--peak-gbs", "5", "--html", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_sweep_draws_every_line_in_the_unit_its_axis_names(tmp_path: Path) -> None:
+    """The sweep plot chose GB/s, GFLOP/s or elements/s a line at a time and named
+    the axis after the last: a line whose rows lack bytes (an imported run's) was
+    drawn in GFLOP/s on an axis of GB/s, ten times below its device's speed."""
+    run = finished_run(
+        tmp_path / "sweep", "-k", "Stream_TRIAD", "-b", "cpu", "--precision", "f64", "f32",
+        "--sizes", "1000,4000", "--reps", "3",
+    )  # fmt: skip
+    journal = run / results.JOURNAL
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    for row in rows:
+        if row["precision"] == "f32":
+            del row["bytes_per_rep"], row["gbytes_per_s"]
+    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    frame, _ = frames.load_runs([run])
+    _, rate_ax = plot.plot_sweep(frame, "Stream_TRIAD").axes
+    assert rate_ax.get_ylabel() == "Throughput (GFLOP/s)"
+    gflops = {(r["precision"], r["size"]): r["gflops_per_s"] for r in rows}
+    for line in rate_ax.get_lines():
+        precision = line.get_label()[-3:]
+        expected = [gflops[(precision, size)] for size in line.get_xdata()]
+        assert list(line.get_ydata()) == pytest.approx(expected)

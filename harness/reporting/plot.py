@@ -899,13 +899,15 @@ def plot_sweep(frame: pd.DataFrame, kernel: str) -> Figure:
     style = styles(frame)
     fig, panel = _canvas((13, 5.6), SWEEP_TITLE.format(kernel=kernel), left_out=left_out)
     left, right = panel.subplots(1, 2)
-    groups = done.groupby(["variant", "precision", "case"], sort=False)
     several = done["precision"].nunique() > 1 or done["case"].nunique() > 1
     # A variant's lines of other precisions or cases share its style; each fills
     # its markers its own way (full, hollow, half), so that lines stay told apart.
     kinds = list(dict.fromkeys(zip(done["precision"], done["case"], strict=True)))
-    ylabel = ""
-    rates = []
+    # One unit for every line of the panel: chosen a line at a time, a device whose
+    # rows lack bytes (an imported run's) was drawn in GFLOP/s on an axis of GB/s.
+    rate, ylabel = _throughput(done)
+    done = done.assign(_rate=rate)
+    groups = done.groupby(["variant", "precision", "case"], sort=False)
     for (variant, precision, case), rows in groups:
         rows = rows.sort_values("size")
         s = style[variant]
@@ -921,16 +923,14 @@ def plot_sweep(frame: pd.DataFrame, kernel: str) -> Figure:
             "markersize": 6,
         }
         left.plot(rows["size"], rows["time_median_s"], **kw)
-        rate, ylabel = _throughput(rows)
-        rates.append(rate)
-        right.plot(rows["size"], rate, **kw)
+        right.plot(rows["size"], rows["_rate"], **kw)
     for ax in (left, right):
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(SWEEP_XLABEL)
         _size_ticks(ax.xaxis, done["size"])
     _log_ticks(left.yaxis, done["time_median_s"], format_time)
-    _log_ticks(right.yaxis, np.concatenate(rates))
+    _log_ticks(right.yaxis, done["_rate"])
     left.set_ylabel(SWEEP_TIME_YLABEL)
     left.set_title("Time (lower is better)", loc="left", fontsize=12)
     right.set_ylabel(ylabel)
