@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, finished_run, harness, one_error
+from conftest import FIXTURES, copy_run, finished_run, harness, one_error
 
 from harness.execution import results
 from harness.reporting import frames, plot
@@ -107,20 +107,36 @@ def test_report_refuses_a_peak_it_would_not_draw(quick_run: Path, tmp_path: Path
     assert proc.returncode == 0, proc.stderr
 
 
-def test_a_sweep_draws_every_line_in_the_unit_its_axis_names(tmp_path: Path) -> None:
-    """The sweep plot chose GB/s, GFLOP/s or elements/s a line at a time and named
-    the axis after the last: a line whose rows lack bytes (an imported run's) was
-    drawn in GFLOP/s on an axis of GB/s, ten times below its device's speed."""
-    run = finished_run(
-        tmp_path / "sweep", "-k", "Stream_TRIAD", "-b", "cpu", "--precision", "f64", "f32",
-        "--sizes", "1000,4000", "--reps", "3",
+@pytest.fixture(scope="module")
+def sweep_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cpu run of Stream_TRIAD at two sizes and both precisions: two sweep lines."""
+    return finished_run(
+        tmp_path_factory.mktemp("sweep"), "-k", "Stream_TRIAD", "-b", "cpu",
+        "--precision", "f64", "f32", "--sizes", "1000,4000", "--reps", "3",
     )  # fmt: skip
+
+
+def _sweep_without(sweep_run: Path, tmp_path: Path, columns: tuple[str, ...], **where: Any) -> Path:
+    """A copy of the sweep run whose rows matching ``where`` lack ``columns``."""
+    run = copy_run(sweep_run, tmp_path)
     journal = run / results.JOURNAL
     rows = [json.loads(line) for line in journal.read_text().splitlines()]
     for row in rows:
-        if row["precision"] == "f32":
-            del row["bytes_per_rep"], row["gbytes_per_s"]
+        if all(row[k] == v for k, v in where.items()):
+            for column in columns:
+                del row[column]
     journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return run
+
+
+def test_a_sweep_draws_every_line_in_the_unit_its_axis_names(
+    sweep_run: Path, tmp_path: Path
+) -> None:
+    """The sweep plot chose GB/s, GFLOP/s or elements/s a line at a time and named
+    the axis after the last: a line whose rows lack bytes (an imported run's) was
+    drawn in GFLOP/s on an axis of GB/s, ten times below its device's speed."""
+    run = _sweep_without(sweep_run, tmp_path, ("bytes_per_rep", "gbytes_per_s"), precision="f32")
+    rows = results.read_journal(run)
     frame, _ = frames.load_runs([run])
     _, rate_ax = plot.plot_sweep(frame, "Stream_TRIAD").axes
     assert rate_ax.get_ylabel() == "Throughput (GFLOP/s)"
@@ -129,3 +145,17 @@ def test_a_sweep_draws_every_line_in_the_unit_its_axis_names(tmp_path: Path) -> 
         precision = line.get_label()[-3:]
         expected = [gflops[(precision, size)] for size in line.get_xdata()]
         assert list(line.get_ydata()) == pytest.approx(expected)
+
+
+def test_a_sweep_without_rates_is_not_called_no_sweep(sweep_run: Path, tmp_path: Path) -> None:
+    """Rows swept over sizes that count neither bytes nor FLOPs have no throughput to
+    saturate, but the saturation plot was skipped as 'no kernel was timed at several
+    sizes (no size sweep)' beside the sweep plot it had just drawn."""
+    work = ("bytes_per_rep", "gbytes_per_s", "flops_per_rep", "gflops_per_s")
+    run = _sweep_without(sweep_run, tmp_path, work)
+    out = tmp_path / "plots"
+    proc = harness("plot", str(run), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert (out / "sweep_Stream_TRIAD.png").is_file()
+    assert "skipped saturation: no swept kernel has a GB/s or GFLOP/s at two sizes" in proc.stderr
+    assert "no size sweep" not in proc.stderr

@@ -1012,6 +1012,8 @@ def plot_cross_api(frame: pd.DataFrame) -> Figure:
 
 
 SATURATION_TITLE = "Throughput vs problem size: where each device saturates"
+#: Why the sweep and saturation plots are skipped where no kernel was swept.
+NO_SWEEP = "no kernel was timed at several sizes (no size sweep)"
 SATURATION_NOTE = (
     "a line per device and API; {peak}ringed: the smallest size reaching {share:.0%} of "
     "the best throughput"
@@ -1028,8 +1030,13 @@ def plot_saturation(frame: pd.DataFrame) -> Figure:
     frame, left_out = usable(frame, SWEEP_COLUMNS)
     done = _needs_timings(frame)
     found = saturation(done)
+    if found.empty and swept_kernels(done):
+        raise NothingToPlot(
+            "no swept kernel has a GB/s or GFLOP/s at two sizes on one device (its rows "
+            "count neither bytes nor FLOPs)"
+        )
     if found.empty:
-        raise NothingToPlot("no kernel was timed at several sizes (no size sweep)")
+        raise NothingToPlot(NO_SWEEP)
     columns = throughput_columns(done)
     style = styles(frame)
     panels = list(dict.fromkeys(zip(found["case"], found["precision"], strict=True)))
@@ -1329,7 +1336,7 @@ def figures(
             yield stem, None, str(exc)
     if not any(stem == "saturation" for stem, _, _ in jobs):
         for stem in ("sweep", "saturation"):
-            yield stem, None, "no kernel was timed at several sizes (no size sweep)"
+            yield stem, None, NO_SWEEP
     if not any(stem.startswith("throughput_") for stem, _, _ in jobs):
         yield "throughput", None, "no timed kernel whose size counts items (such as a sort's keys)"
 
