@@ -120,3 +120,47 @@ def test_an_interrupted_api_run_raises_keyboard_interrupt_naming_its_folder(
         f"{folder}; continue with harness.run(resume={str(folder)!r})"
     ), err.decode()
     assert results.read_metadata(folder)["interrupted"] is True
+
+
+def _cut_short(run: Path) -> Path:
+    """The run folder ``run`` as a run interrupted at its second row leaves it where
+    the stop signal killed that row's worker: the row an error naming the signal."""
+    journal = run / results.JOURNAL
+    first, second = [json.loads(line) for line in journal.read_text().splitlines()][:2]
+    named = {"kernel", "group", "backend", "device_id", "device", "precision", "size", "cache"}
+    named |= {"transfers", "work_group", "partition", "wgsl_checks", "device_api"}
+    named |= {"device_driver", "timer", "queue"}
+    second = {k: (v if k in named else None) for k, v in second.items()}
+    second.update(status="error", reason="worker crashed: signal 15 (SIGTERM) during Stream_MUL")
+    journal.write_text(json.dumps(first) + "\n" + json.dumps(second) + "\n")
+    meta = json.loads((run / results.METADATA).read_text())
+    meta.update(interrupted=True, journal_rows=2)
+    (run / results.METADATA).write_text(json.dumps(meta, indent=2))
+    return run
+
+
+def test_a_resume_that_runs_a_cut_row_again_keeps_its_count_true(tmp_path: Path) -> None:
+    """A resume blanks the journal line of a row the stop signal cut short, but kept
+    the metadata's count of rows until its first row: it warned of its own doing
+    ('1 row(s) fewer than metadata.json counts ...: rows were removed from it'),
+    and one stopped or killed before that first row left a run read as damaged.
+    The count is now written with the journal."""
+    quick = ["-k", "Stream_COPY", "Stream_MUL", "Stream_ADD", "-b", "cpu", "--size", "1000"]
+    run = _cut_short(finished_run(tmp_path / "a", *quick, "--reps", "3"))
+    done = subprocess.run(
+        [sys.executable, "-m", "harness", "run", "--resume", str(run)],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "note: 1 row(s) that the interruption cut short run again" in done.stderr
+    assert "rows were removed" not in done.stderr, done.stderr
+    rows = results.read_journal(run)
+    assert [(r["kernel"], r["status"]) for r in rows] == [
+        ("Stream_COPY", "ok"),
+        ("Stream_MUL", "ok"),
+        ("Stream_ADD", "ok"),
+    ]
+    assert results.losses(run) is None

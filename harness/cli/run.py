@@ -515,9 +515,12 @@ def _forget_cut_rows(run_dir: Path, meta: dict[str, Any]) -> None:
         staged = path.with_name(path.name + ".tmp")
         staged.write_bytes(b"\n".join(lines))
         os.replace(staged, path)
-    if isinstance(meta.get("journal_rows"), int):
-        # Blanked here, not removed by hand: the count the resume starts from says so.
-        meta["journal_rows"] = max(0, meta["journal_rows"] - len(cut))
+        if isinstance(meta.get("journal_rows"), int):
+            # Blanked here, not removed by hand: the count says so at once, on disk
+            # too (the resume's own reading of the journal warned that rows were
+            # removed, and a resume stopped before its first row left it so).
+            meta["journal_rows"] = max(0, meta["journal_rows"] - len(cut))
+            results.write_json(run_dir / results.METADATA, meta)
 
 
 def _execute_ranks(
