@@ -11,10 +11,12 @@ median of 10 launches in each of 5 interleaved rounds, in milliseconds.
 
 from __future__ import annotations
 
+import argparse
 import statistics
 
 import numpy as np
 import pyopencl as cl
+from common import Parser
 
 SOURCE = """
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -43,6 +45,9 @@ ITEMS = 1 << 20
 
 def main() -> None:
     """Build the three forms, time them in turns, print the medians."""
+    # It takes no options: --help describes it, and any argument is refused
+    # rather than ignored while the timing runs.
+    Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     platform = next(p for p in cl.get_platforms() if "Portable" in p.name)
     context = cl.Context([platform.get_devices()[0]])
     queue = cl.CommandQueue(context, properties=cl.command_queue_properties.PROFILING_ENABLE)

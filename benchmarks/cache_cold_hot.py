@@ -24,9 +24,9 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 
-from common import Parser, harness_rows
+from common import Parser, device, factor, harness_rows
 
-from harness.backends import get as get_backend
+from harness.cli.arguments import positive_int, seconds
 from harness.execution.flush import last_level_cache
 
 
@@ -39,18 +39,22 @@ def main() -> None:
         help="a device, BACKEND:INDEX as 'harness devices' lists it (default: -b's first)",
     )
     parser.add_argument("-k", "--kernel", default="Stream_TRIAD", help="kernel (Stream_TRIAD)")
-    parser.add_argument("--launches", type=int, default=3, help="process launches (default 3)")
-    parser.add_argument("--max-time", default="2", help="each row's time budget (default 2 s)")
+    parser.add_argument(
+        "--launches", type=positive_int, default=3, help="process launches (default 3)"
+    )
+    parser.add_argument(
+        "--max-time", type=seconds, default=2.0, help="each row's time budget (default 2 s)"
+    )
     parser.add_argument(
         "--caches",
-        type=float,
+        type=factor,
         nargs="+",
         default=[0.5, 4.0],
         help="memory budgets, in last-level caches (default 0.5 4: inside it and outside)",
     )
     parser.add_argument(
         "--flushes",
-        type=float,
+        type=factor,
         nargs="+",
         default=[],
         help="more cold rows, each flushing this many last-level caches "
@@ -58,14 +62,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    text = args.device or f"{args.backend}:0"
-    backend, _, index = text.partition(":")
-    try:
-        info = get_backend(backend).devices()[int(index or 0)]
-    except (ValueError, IndexError):
-        parser.error(
-            f"--device {text!r}: no such device (BACKEND:INDEX as 'harness devices' lists it)"
-        )
+    info = device(parser, args.device or f"{args.backend}:0")
     cache, source = last_level_cache(info)
     budgets = {f"{m:g} x cache": int(m * cache) for m in args.caches}
     flushes = {f"cold {m:g}x": int(m * cache) for m in args.flushes}
@@ -75,7 +72,7 @@ def main() -> None:
     for launch in range(args.launches):
         for where, budget in budgets.items():
             common = ("-k", args.kernel, "--device", info.id, "--memory-allocated", str(budget),
-                      "--max-time", args.max_time)  # fmt: skip
+                      "--max-time", str(args.max_time))  # fmt: skip
             rows, _ = harness_rows(*common, "--cache", "hot", "cold")
             for name, flush in flushes.items():
                 more, _ = harness_rows(*common, "--cache", "cold", "--flush-bytes", str(flush))

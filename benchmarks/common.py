@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import csv
+import math
 import os
+import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -12,12 +15,61 @@ import time
 from pathlib import Path
 from typing import NoReturn
 
+from harness.backends import get as get_backend
+from harness.backends.base import BackendUnavailable, DeviceInfo
+from harness.cli.arguments import number
+
 
 class Parser(argparse.ArgumentParser):
     """Refuses bad arguments in one line, naming the value and what is accepted."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def factor(text: str) -> float:
+    """A positive, finite multiple (of a cache, say): ``0``, ``-1``, ``nan`` and
+    ``inf`` name no amount of anything, and ended a script in a traceback."""
+    try:
+        value = number(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number such as 0.5 or 4") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is out of range: give a number above 0")
+    return value
+
+
+def command(text: str) -> str:
+    """A command line whose program exists (an executable file, or one on PATH): a
+    missing one was found only after the harness's launches, in a traceback."""
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a command line: {exc}") from None
+    if not words or shutil.which(words[0]) is None:
+        program = words[0] if words else text
+        raise argparse.ArgumentTypeError(
+            f"{program!r} is no program: give an executable file or a command on PATH"
+        )
+    return text
+
+
+def device(parser: argparse.ArgumentParser, text: str, option: str = "--device") -> DeviceInfo:
+    """The device ``text`` names as BACKEND:INDEX (a backend alone: its first), given
+    as ``option``; refused in one line where the backend is unknown or unavailable
+    here (CUDA without a driver ended the scripts in a traceback) or has no such
+    device."""
+    backend, _, index = text.partition(":")
+    try:
+        found = get_backend(backend).devices()
+    except BackendUnavailable as exc:
+        parser.error(f"{option} {text!r}: backend {backend} is unavailable: {exc}")
+    except ValueError as exc:
+        parser.error(f"{option} {text!r}: no such device: {exc}")
+    if not (index or "0").isdecimal() or int(index or 0) >= len(found):
+        have = ", ".join(d.id for d in found) or "no device"
+        parser.error(f"{option} {text!r}: no such device; {backend} has {have}")
+    return found[int(index or 0)]
 
 
 def harness_rows(

@@ -17,6 +17,10 @@ import subprocess
 import sys
 import time
 
+from common import Parser
+
+from harness.cli.arguments import positive_int
+
 
 def one_launch(size: int, reps: int) -> tuple[float, float]:
     """Median seconds per repetition: (harness CPU backend, plain numpy)."""
@@ -41,12 +45,14 @@ def one_launch(size: int, reps: int) -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument(
+        "--size", type=positive_int, default=2**25, help="doubles per array (default 2^25)"
     )
-    parser.add_argument("--size", type=int, default=2**25, help="doubles per array (default 2^25)")
-    parser.add_argument("--reps", type=int, default=20, help="repetitions of each per launch")
-    parser.add_argument("--launches", type=int, default=5, help="process launches")
+    parser.add_argument(
+        "--reps", type=positive_int, default=20, help="repetitions of each per launch"
+    )
+    parser.add_argument("--launches", type=positive_int, default=5, help="process launches")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:

@@ -15,29 +15,30 @@ barrier between dependent dispatches shows it there.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
-from common import add_devices, devices_chosen, harness_rows
+from common import Parser, add_devices, devices_chosen, harness_rows
+
+from harness.cli.arguments import positive_int, seconds
 
 SUITE = Path(__file__).resolve().parent / "dispatch_chain" / "kernels.py"
 
 
 def main() -> None:
     """Run the launches, fit and print each device's table."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     add_devices(parser)
-    parser.add_argument("--size", type=int, default=1024, help="elements (default 1024)")
-    parser.add_argument("--launches", type=int, default=3, help="process launches (default 3)")
+    parser.add_argument("--size", type=positive_int, default=1024, help="elements (default 1024)")
     parser.add_argument(
-        "--max-time", type=float, default=0.5, help="seconds each row is timed (default 0.5)"
+        "--launches", type=positive_int, default=3, help="process launches (default 3)"
+    )
+    parser.add_argument(
+        "--max-time", type=seconds, default=0.5, help="seconds each row is timed (default 0.5)"
     )
     args = parser.parse_args()
-    if args.size < 1 or args.launches < 1 or not args.max_time > 0:
-        parser.error("--size and --launches take a whole number from 1, --max-time a positive one")
     where = devices_chosen(args)
     times: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     for launch in range(args.launches):
@@ -56,8 +57,8 @@ def main() -> None:
         medians = [statistics.median(by_length[k]) for k in lengths]
         print(f"\n{device}, {args.size} elements, medians over {args.launches} launches")
         print(f"{'launches':>9}{'µs a repetition':>17}{'µs a launch':>13}")
-        for k, seconds in zip(lengths, medians, strict=True):
-            print(f"{k:>9}{seconds * 1e6:>17.2f}{seconds * 1e6 / k:>13.2f}")
+        for k, median in zip(lengths, medians, strict=True):
+            print(f"{k:>9}{median * 1e6:>17.2f}{median * 1e6 / k:>13.2f}")
         if len(lengths) > 1:
             slope, intercept = np.polyfit(lengths, medians, 1)
             print(

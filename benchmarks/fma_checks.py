@@ -13,27 +13,33 @@ the WGSL figure.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 from collections import defaultdict
 
-from harness.execution.peaks import FMA
+from common import Parser
+
+from harness.cli.arguments import positive_int, seconds
+from harness.execution.peaks import FMA, LEAST_FMA_SIZE
 from harness.execution.runner import Runner, RunOptions, Task
 
 
 def main() -> None:
     """Measure and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--device", default="wgpu:0", help="a wgpu device (default wgpu:0)")
-    parser.add_argument("--size", type=int, default=2**20, help="work-items (default 2^20)")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds of both (default 3)")
     parser.add_argument(
-        "--max-time", type=float, default=0.5, help="seconds of each row (default 0.5)"
+        "--size", type=positive_int, default=2**20, help="work-items (default 2^20)"
+    )
+    parser.add_argument("--rounds", type=positive_int, default=3, help="rounds of both (default 3)")
+    parser.add_argument(
+        "--max-time", type=seconds, default=0.5, help="seconds of each row (default 0.5)"
     )
     args = parser.parse_args()
     backend, _, index = args.device.partition(":")
     if backend != "wgpu" or not index.isdecimal():
         parser.error(f"--device {args.device!r}: give a wgpu device, such as wgpu:0")
+    if args.size < LEAST_FMA_SIZE:
+        parser.error(f"--size {args.size}: too small to measure at; give at least {LEAST_FMA_SIZE}")
     runner = Runner(RunOptions(max_time=args.max_time))
     best: dict[tuple[str, str], list[float]] = defaultdict(list)
     median: dict[tuple[str, str], list[float]] = defaultdict(list)

@@ -21,7 +21,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import harness_rows
+from common import Parser, harness_rows
+
+from harness.cli.arguments import count, positive_int
 
 #: A row's steps (functions of `harness.execution.runner` and what they call), in
 #: the order a row takes them, for the profile's breakdown.
@@ -70,13 +72,15 @@ def _profile(kernel: str, size: str, run_args: list[str]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="check sizes (a --check run)")
-    parser.add_argument("--reps", type=int, default=3, help="timed repetitions a row (default 3)")
-    parser.add_argument("--worst", type=int, default=5, help="rows to name (default 5)")
-    parser.add_argument("--profile", type=int, default=2, help="worst rows to profile (default 2)")
+    parser.add_argument(
+        "--reps", type=positive_int, default=3, help="timed repetitions a row (default 3)"
+    )
+    parser.add_argument("--worst", type=count, default=5, help="rows to name (default 5)")
+    parser.add_argument(
+        "--profile", type=count, default=2, help="worst rows to profile (default 2)"
+    )
     parser.add_argument(
         "--tree", type=Path, help="run the harness of this checkout (a before/after)"
     )

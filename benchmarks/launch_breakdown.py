@@ -19,8 +19,11 @@ import argparse
 import collections
 import statistics
 
+from common import Parser, device
+
 from harness import suite
 from harness.backends import get
+from harness.cli.arguments import positive_int
 from harness.execution.runner import make_inputs, walking
 from harness.model import partition, sources
 
@@ -79,13 +82,13 @@ def breakdown(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-k", "--kernel", required=True)
     parser.add_argument("-b", "--backend", default="opencl")
-    parser.add_argument("--size", type=int, required=True)
-    parser.add_argument("--reps", type=int, default=3, help="repetitions per launch (median)")
+    parser.add_argument("--size", type=positive_int, required=True)
+    parser.add_argument(
+        "--reps", type=positive_int, default=3, help="repetitions per launch (median)"
+    )
     parser.add_argument(
         "--partition",
         nargs="+",
@@ -108,8 +111,21 @@ def main() -> None:
         "the repetition's bytes, exact for the sorts)",
     )
     args = parser.parse_args()
+    spec = suite.BY_NAME.get(args.kernel)
+    if spec is None:
+        parser.error(
+            f"-k {args.kernel!r}: no such kernel; give one name as 'harness list' lists it"
+        )
+    if ":" in args.backend:
+        parser.error(f"-b {args.backend!r}: give a backend's name; its first device is timed")
+    device(parser, args.backend, "-b")
+    choices = {p.name: p.choices for p in spec.params}
     configs = [dict(p.partition("=")[::2] for p in item.split(",")) for item in args.param]
-    spec = suite.BY_NAME[args.kernel]
+    for item, config in zip(args.param, configs, strict=True):
+        for name, value in config.items():
+            if value not in choices.get(name, ()):
+                takes = "; ".join(f"{n}: {', '.join(c)}" for n, c in choices.items())
+                parser.error(f"--param {item!r}: {args.kernel} takes {takes or 'no run options'}")
     defaults = {p.name: p.default[0] for p in spec.params}
     for chosen in configs or [{}]:
         params = {**defaults, **chosen}

@@ -20,7 +20,11 @@ from collections import defaultdict
 
 import numpy as np
 import pyopencl as cl
-from common import harness_rows
+from common import Parser, harness_rows
+
+from harness import suite
+from harness.backends import get as get_backend
+from harness.cli.arguments import positive_int
 
 #: A copy and a difference of neighbours, as grid-stride loops (the dialect's
 #: FOR_EACH) over doubles.
@@ -35,9 +39,16 @@ __kernel void first_diff(__global double* x, __global const double* y, const uin
 GROUPS = (64, 256, 1024, 4096)
 
 
+def first_device() -> cl.Device:
+    """The device the bare kernels run on: the harness's opencl:0, whose rows they
+    are set beside (the first platform's first device was a simulator's where one
+    was installed, which lists its platform first)."""
+    return get_backend("opencl").open(0).device
+
+
 def bare(size: int, reps: int) -> dict[str, float]:
     """Median device time (s) of each bare kernel at each work-group size."""
-    ctx = cl.Context([cl.get_platforms()[0].get_devices()[0]])
+    ctx = cl.Context([first_device()])
     queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
     program = cl.Program(ctx, SOURCE).build()
     flags = cl.mem_flags.READ_WRITE
@@ -62,20 +73,30 @@ def bare(size: int, reps: int) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument(
+        "--size", type=positive_int, default=1_000_000, help="elements (default 1e6)"
     )
-    parser.add_argument("--size", type=int, default=1_000_000, help="elements (default 1e6)")
-    parser.add_argument("--launches", type=int, default=3, help="process launches (default 3)")
-    parser.add_argument("--reps", type=int, default=50, help="bare repetitions per launch")
+    parser.add_argument(
+        "--launches", type=positive_int, default=3, help="process launches (default 3)"
+    )
+    parser.add_argument("--reps", type=positive_int, default=50, help="bare repetitions per launch")
     parser.add_argument("-k", "--kernels", nargs="+", default=["Algorithm_MEMCPY"])
     args = parser.parse_args()
+    try:
+        suite.select(args.kernels)
+    except suite.SelectionError as exc:
+        parser.error(str(exc))
+    # The bare kernels take the length as a uint and a buffer of one more double.
+    largest = min(2**32 - 1, first_device().max_mem_alloc_size // 8 - 1)
+    if args.size > largest:
+        parser.error(f"--size {args.size}: the bare kernels take at most {largest} elements here")
     found: dict[str, list[float]] = defaultdict(list)
     for launch in range(args.launches):
         for label, seconds in bare(args.size, args.reps).items():
             found[label].append(seconds)
         rows, _ = harness_rows(
-            "-k", *args.kernels, "-b", "opencl", "--size", str(args.size), "--reps", "50"
+            "-k", *args.kernels, "--device", "opencl:0", "--size", str(args.size), "--reps", "50"
         )
         for r in rows:
             if r["status"] == "ok":

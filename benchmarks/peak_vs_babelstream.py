@@ -13,7 +13,6 @@ harness's over BabelStream's, and the median of each launch's own ratio.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -21,7 +20,10 @@ import subprocess
 import sys
 import tempfile
 
+from common import Parser, command
 from stream_vs_babelstream import babelstream
+
+from harness.cli.arguments import positive_int
 
 
 def harness_peak(device: str) -> dict:
@@ -41,10 +43,14 @@ def harness_peak(device: str) -> dict:
 
 def main() -> None:
     """Run the launches and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--babelstream", required=True, help="command that runs ocl-stream")
+    parser = Parser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--babelstream", type=command, required=True, help="command that runs ocl-stream"
+    )
     parser.add_argument("--device", default="opencl:0", help="harness device (opencl:0)")
-    parser.add_argument("--launches", type=int, default=3, help="launches of each (default 3)")
+    parser.add_argument(
+        "--launches", type=positive_int, default=3, help="launches of each (default 3)"
+    )
     args = parser.parse_args()
     figures: dict[str, list[float]] = {k: [] for k in ("copy", "triad", "bs copy", "bs triad")}
     for launch in range(args.launches):

@@ -15,20 +15,23 @@ ratio.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 from collections import defaultdict
 
-from common import harness_rows
+from common import Parser, harness_rows
+
+from harness.cli.arguments import positive_int
 
 
 def main() -> None:
     """Run the launches and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-b", "--backend", nargs="+", default=["opencl"], help="backends")
     parser.add_argument("-k", "--kernel", default="Bitonic_U32", help="kernel (Bitonic_U32)")
     parser.add_argument("--size", default="65536", help="problem size (default 2^16)")
-    parser.add_argument("--launches", type=int, default=3, help="process launches (default 3)")
+    parser.add_argument(
+        "--launches", type=positive_int, default=3, help="process launches (default 3)"
+    )
     args = parser.parse_args()
 
     medians: dict[tuple[str, str], list[float]] = defaultdict(list)

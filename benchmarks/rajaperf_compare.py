@@ -26,9 +26,10 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from common import harness_rows
+from common import Parser, command, harness_rows
 
 from harness import suite
+from harness.cli.arguments import positive_int
 
 GROUPS = suite.RAJAPERF_GROUPS
 VARIANTS = ("Base_Seq", "Base_OpenMP")
@@ -102,18 +103,18 @@ def label(row: dict[str, str]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--rajaperf", required=True, help="path of raja-perf.exe")
+    parser = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rajaperf", type=command, required=True, help="path of raja-perf.exe")
     parser.add_argument(
         "--device", default="opencl:0", help="the harness device (default opencl:0)"
     )
-    parser.add_argument("--launches", type=int, default=3, help="launches of each tool (default 3)")
+    parser.add_argument(
+        "--launches", type=positive_int, default=3, help="launches of each tool (default 3)"
+    )
     parser.add_argument("--checksums", action="store_true", help="also compare checksums")
     parser.add_argument(
         "--checksum-size",
-        type=int,
+        type=positive_int,
         help="problem size of the checksum comparison (default: each kernel's default)",
     )
     parser.add_argument(
@@ -124,14 +125,22 @@ def main() -> None:
         help="kernels or groups (default: the RAJAPerf groups)",
     )
     args = parser.parse_args()
-    names = [k.name for k in suite.select(args.kernels) if k.group in GROUPS]
+    try:
+        names = [k.name for k in suite.select(args.kernels) if k.group in GROUPS]
+    except suite.SelectionError as exc:
+        parser.error(str(exc))
+    if not names:
+        parser.error(
+            f"-k {' '.join(args.kernels)}: no RAJAPerf kernel selected; give kernels of the "
+            f"groups {', '.join(GROUPS)}"
+        )
     ours: dict[str, list[float]] = defaultdict(list)
     theirs: dict[tuple[str, str], list[float]] = defaultdict(list)
     for launch in range(args.launches):
         rows, _ = harness_rows("-k", *names, "--device", args.device)
         for r in rows:
             if r["status"] == "ok" and r["time_median_s"]:
-                ours[label(r, suite.PARAMS)].append(float(r["time_median_s"]))
+                ours[label(r)].append(float(r["time_median_s"]))
         for key, seconds in run_data(
             rajaperf(args.rajaperf, names, "--variants", *VARIANTS)
         ).items():
@@ -169,7 +178,7 @@ def main() -> None:
             # RAJAPerf's rule: relative difference, absolute where the reference is 0.
             diff = abs(got - want) / (abs(want) or 1.0)
             ok = diff <= suite.BY_NAME[r["kernel"]].tolerance.f64
-            name = label(r, suite.PARAMS)
+            name = label(r)
             print(f"{name:32}{got:26.17g}{want:26.17g}{diff:10.2g}  {'yes' if ok else 'NO'}")
 
 

@@ -26,9 +26,10 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from common import harness_rows
+from common import Parser, harness_rows
 
 from harness import suite
+from harness.cli.arguments import positive_int
 
 HERE = Path(__file__).resolve().parent.parent
 
@@ -55,15 +56,31 @@ def key(row: dict[str, str], swept: bool) -> tuple[str, ...]:
     return (*chosen, row.get("partition", "")) if swept else chosen
 
 
+def _commit(revision: str) -> bool:
+    """Whether ``revision`` names a commit of this repository."""
+    known = subprocess.run(
+        ["git", "-C", str(HERE), "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"],
+        capture_output=True,
+    )
+    return known.returncode == 0
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", required=True, help="git revision to compare with")
     parser.add_argument(
         "--this", help="git revision to compare (default: this working tree, as it is)"
     )
-    parser.add_argument("--launches", type=int, default=5, help="process launches per tree")
+    parser.add_argument(
+        "--launches", type=positive_int, default=5, help="process launches per tree"
+    )
     parser.add_argument("run_args", nargs=argparse.REMAINDER, help="-- then harness run args")
     args = parser.parse_args()
+    for option, revision in (("--base", args.base), ("--this", args.this)):
+        # A revision git does not know failed only at its worktree, in a traceback,
+        # after the other's worktree was made.
+        if revision is not None and not _commit(revision):
+            parser.error(f"{option} {revision!r}: no such commit in this repository")
     run_args = [a for a in args.run_args if a != "--"]
     swept = "--partition" in run_args
     trees = {}

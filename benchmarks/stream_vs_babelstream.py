@@ -20,7 +20,9 @@ import shlex
 import statistics
 import subprocess
 
-from common import harness_rows
+from common import Parser, command, harness_rows
+
+from harness.cli.arguments import positive_int
 
 KERNELS = {
     "Copy": "Stream_COPY",
@@ -50,20 +52,22 @@ def babelstream(command: str, size: int, reps: int) -> dict[str, tuple[float, fl
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
-        "--babelstream", required=True, help="command that runs BabelStream's build"
+        "--babelstream", type=command, required=True, help="command that runs BabelStream's build"
     )
     parser.add_argument(
         "--device", default="opencl:0", help="the harness device (default opencl:0)"
     )
-    parser.add_argument("--size", type=int, default=2**25, help="doubles per array (default 2^25)")
     parser.add_argument(
-        "--reps", type=int, default=20, help="timed repetitions per tool and launch"
+        "--size", type=positive_int, default=2**25, help="doubles per array (default 2^25)"
     )
-    parser.add_argument("--launches", type=int, default=5, help="process launches per tool")
+    parser.add_argument(
+        "--reps", type=positive_int, default=20, help="timed repetitions per tool and launch"
+    )
+    parser.add_argument(
+        "--launches", type=positive_int, default=5, help="process launches per tool"
+    )
     args = parser.parse_args()
     ours: dict[str, list[tuple[float, float]]] = {k: [] for k in KERNELS}
     theirs: dict[str, list[tuple[float, float]]] = {k: [] for k in KERNELS}

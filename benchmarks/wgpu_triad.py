@@ -16,7 +16,10 @@ import time
 
 import numpy as np
 import wgpu
+from common import Parser
 from wgpu.backends.wgpu_native import lib
+
+from harness.cli.arguments import count, positive_int
 
 SHADER = """
 alias REAL = {real};
@@ -38,6 +41,16 @@ fn triad(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: ve
 
 GROUP = 256
 MAX_GROUPS = 65535
+#: Timed repetitions one query set holds: two timestamps each, 4096 at most.
+MAX_REPS = 2048
+
+
+def reps(text: str) -> int:
+    """Timed repetitions, 1 to `MAX_REPS` (more ended in wgpu's validation error)."""
+    value = positive_int(text)
+    if value > MAX_REPS:
+        raise argparse.ArgumentTypeError(f"{text!r} is out of range: give 1 to {MAX_REPS}")
+    return value
 
 
 def _adapter() -> wgpu.GPUAdapter:
@@ -49,16 +62,19 @@ def _adapter() -> wgpu.GPUAdapter:
 
 def main() -> None:
     """Build, run and time the triad; print one line of results."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", type=int, default=1 << 24)
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=positive_int, default=1 << 24)
     parser.add_argument("--precision", choices=("f32", "f64"), default="f32")
-    parser.add_argument("--reps", type=int, default=100, help="at most 2048")
-    parser.add_argument("--warmup", type=int, default=2)
+    parser.add_argument("--reps", type=reps, default=100, help=f"at most {MAX_REPS}")
+    parser.add_argument("--warmup", type=count, default=2)
     args = parser.parse_args()
 
     dtype = np.dtype(np.float32 if args.precision == "f32" else np.float64)
     n = args.size
     adapter = _adapter()
+    largest = min(2**32 - 1, adapter.limits["max-storage-buffer-binding-size"] // dtype.itemsize)
+    if n > largest:
+        parser.error(f"--size {n}: {adapter.info['device']} binds at most {largest} {dtype}")
     features = ["timestamp-query"] + (["shader-f64"] if args.precision == "f64" else [])
     device = adapter.request_device_sync(required_features=features)
     period_ns = lib.wgpuQueueGetTimestampPeriod(device.queue._internal)

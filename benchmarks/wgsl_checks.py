@@ -21,9 +21,10 @@ import statistics
 import sys
 from collections import defaultdict
 
-from common import harness_rows
+from common import Parser, harness_rows
 
 from harness import suite
+from harness.cli.arguments import positive_int
 
 CHOICES = ("on", "off")
 #: Columns that say what a row measures (with the kernels' run options).
@@ -37,10 +38,12 @@ def key(row: dict[str, str]) -> tuple[str, ...]:
 
 def main() -> int:
     """Run the launches and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-k", "--kernels", nargs="+", required=True, help="kernels, as -k takes")
     parser.add_argument("--device", help="a wgpu device, wgpu:INDEX (default: wgpu's default)")
-    parser.add_argument("--launches", type=int, default=5, help="process launches (default 5)")
+    parser.add_argument(
+        "--launches", type=positive_int, default=5, help="process launches (default 5)"
+    )
     parser.add_argument("run_args", nargs=argparse.REMAINDER, help="-- then harness run args")
     args = parser.parse_args()
     device = ["--device", args.device] if args.device else ["-b", "wgpu"]

@@ -11,14 +11,16 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from common import harness_rows
+from common import Parser, harness_rows
+
+from harness.cli.arguments import positive_int
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument(
+        "--launches", type=positive_int, default=7, help="launches of each (default 7)"
     )
-    parser.add_argument("--launches", type=int, default=7, help="launches of each (default 7)")
     parser.add_argument(
         "run_args",
         nargs="*",

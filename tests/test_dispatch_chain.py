@@ -55,8 +55,7 @@ def test_bad_arguments_get_one_line() -> None:
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert proc.returncode == 2
-    assert (
-        proc.stderr.strip()
-        .splitlines()[-1]
-        .endswith("--size and --launches take a whole number from 1, --max-time a positive one")
-    )
+    assert proc.stderr.splitlines() == [
+        "dispatch_chain.py: error: argument --size: '0' must be a positive whole number "
+        "(see --help)"
+    ]

@@ -1,0 +1,192 @@
+"""Hostile probes, round 19: the benchmark scripts' arguments (each refuses a bad
+value in one line with exit 2, before it measures anything) and what their
+tables set side by side."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, need_backend
+
+from harness.backends import get as get_backend
+from harness.backends.base import BackendUnavailable
+
+
+def _script(script: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    command = [sys.executable, str(ROOT / "benchmarks" / script), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+
+
+def _cuda_here() -> bool:
+    """Whether the CUDA backend lists devices on this machine."""
+    try:
+        return bool(get_backend("cuda").devices())
+    except BackendUnavailable:
+        return False
+
+
+def _refused(script: str, *args: str) -> str:
+    """A benchmark script's one-line refusal (exit 2, nothing on stdout): its line."""
+    proc = _script(script, *args)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert len(proc.stderr.splitlines()) == 1 and proc.stdout == "", proc.stderr
+    return proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "error"),
+    [
+        ("cache_cold_hot.py", ["--launches", "0"], "argument --launches: '0' must be a positive"),
+        ("cache_cold_hot.py", ["--caches", "nan"], "argument --caches: 'nan' is out of range"),
+        ("cache_cold_hot.py", ["--flushes", "-1"], "argument --flushes: '-1' is out of range"),
+        ("cpu_triad_vs_numpy.py", ["--reps", "0"], "argument --reps: '0' must be a positive"),
+        ("cpu_triad_vs_numpy.py", ["--size", "-5"], "argument --size: '-5' must be a positive"),
+        ("dispatch_chain.py", ["--launches", "0"], "argument --launches: '0' must be a positive"),
+        ("fma_checks.py", ["--size", "0"], "argument --size: '0' must be a positive"),
+        ("fma_checks.py", ["--size", "1000"], "--size 1000: too small to measure at; give at"),
+        ("fma_checks.py", ["--max-time", "nan"], "argument --max-time: 'nan' is out of range"),
+        ("fma_checks.py", ["--rounds", "0"], "argument --rounds: '0' must be a positive"),
+        ("host_cost.py", ["--worst", "-1"], "argument --worst: '-1' is out of range"),
+        ("launch_breakdown.py", ["-k", "Stream_COPY", "--size", "1000", "--reps", "0"],
+         "argument --reps: '0' must be a positive"),
+        ("opencl_stream_floor.py", ["--launches", "0"], "argument --launches: '0' must be a"),
+        ("opencl_stream_floor.py", ["--size", "0"], "argument --size: '0' must be a positive"),
+        ("peak_vs_babelstream.py", ["--babelstream", "true", "--launches", "0"],
+         "argument --launches: '0' must be a positive"),
+        ("queue_hold.py", ["--launches", "0"], "argument --launches: '0' must be a positive"),
+        ("rajaperf_compare.py", ["--rajaperf", "true", "--launches", "0"],
+         "argument --launches: '0' must be a positive"),
+        ("revision_ab.py", ["--base", "HEAD", "--launches", "0"],
+         "argument --launches: '0' must be a positive"),
+        ("stream_vs_babelstream.py", ["--babelstream", "true", "--launches", "0"],
+         "argument --launches: '0' must be a positive"),
+        ("wgpu_triad.py", ["--reps", "2049"], "argument --reps: '2049' is out of range: give 1"),
+        ("wgpu_triad.py", ["--size", "0"], "argument --size: '0' must be a positive"),
+        ("wgsl_checks.py", ["-k", "Stream_COPY", "--launches", "0"],
+         "argument --launches: '0' must be a positive"),
+        ("worker_overhead.py", ["--launches", "0"], "argument --launches: '0' must be a positive"),
+    ],
+)  # fmt: skip
+def test_benchmark_scripts_refuse_counts_and_times_of_nothing_in_one_line(
+    script: str, args: list[str], error: str
+) -> None:
+    """No launches, repetitions or rounds, a size of 0 and a NaN time were taken:
+    most scripts then ended in a traceback (no median of no times, a buffer of 0
+    bytes, a division by zero), some after minutes of work, others printed a table
+    of nothing with exit 0; dispatch_chain's and fma_checks' refusals came with
+    argparse's usage lines."""
+    assert _refused(script, *args).startswith(f"{script}: error: {error}")
+
+
+def test_a_script_without_options_refuses_arguments_and_times_nothing() -> None:
+    """atomic_first_read.py ignored its arguments: --help (or a mistyped option)
+    started the timing it would run anyway."""
+    need_backend("opencl")
+    proc = _script("atomic_first_read.py", "--help")
+    assert proc.returncode == 0 and proc.stdout.startswith("usage: atomic_first_read.py")
+    assert "plain read" not in proc.stdout
+    line = _refused("atomic_first_read.py", "--bogus")
+    assert line.startswith("atomic_first_read.py: error: unrecognized arguments: --bogus")
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "error"),
+    [
+        ("cache_cold_hot.py", ["-b", "cuda"], "--device 'cuda:0': backend cuda is unavailable"),
+        ("launch_breakdown.py", ["-k", "Stream_COPY", "--size", "9", "-b", "cuda"],
+         "-b 'cuda': backend cuda is unavailable"),
+        ("launch_breakdown.py", ["-k", "Stream_COPY", "--size", "9", "-b", "bogus"],
+         "-b 'bogus': no such device: unknown backend 'bogus'"),
+        ("launch_breakdown.py", ["-k", "Bogus", "--size", "9"], "-k 'Bogus': no such kernel"),
+        ("launch_breakdown.py", ["-k", "Stream_COPY", "--size", "9", "--param", "bogus"],
+         "--param 'bogus': Stream_COPY takes no run options"),
+        ("launch_breakdown.py", ["-k", "Bitonic_U32", "--size", "9", "--param", "strategy=x"],
+         "--param 'strategy=x': Bitonic_U32 takes strategy: global, local,"),
+        ("opencl_stream_floor.py", ["-k", "Bogus"], "no kernel matches 'Bogus'"),
+        ("rajaperf_compare.py", ["--rajaperf", "true", "-k", "Bogus"], "no kernel matches"),
+        ("rajaperf_compare.py", ["--rajaperf", "true", "-k", "Bitonic"],
+         "-k Bitonic: no RAJAPerf kernel selected"),
+    ],
+)  # fmt: skip
+def test_benchmark_scripts_refuse_a_device_kernel_or_option_of_none_in_one_line(
+    script: str, args: list[str], error: str
+) -> None:
+    """An unavailable backend, an unknown backend or kernel and a run option the
+    kernel lacks ended these scripts in a traceback (BackendUnavailable, KeyError,
+    ValueError, a SelectionError), or were ignored (``--param bogus``);
+    opencl_stream_floor refused an unknown kernel only after its bare timings."""
+    if "cuda" in args and _cuda_here():
+        pytest.skip("CUDA is available here")
+    assert _refused(script, *args).startswith(f"{script}: error: {error}")
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "error"),
+    [
+        ("rajaperf_compare.py", ["--rajaperf", "/nonexistent/raja-perf.exe"],
+         "argument --rajaperf: '/nonexistent/raja-perf.exe' is no program"),
+        ("stream_vs_babelstream.py", ["--babelstream", "no-such-stream --x"],
+         "argument --babelstream: 'no-such-stream' is no program"),
+        ("peak_vs_babelstream.py", ["--babelstream", "'unclosed"],
+         "argument --babelstream: \"'unclosed\" is not a command line"),
+        ("revision_ab.py", ["--base", "no-such-revision"],
+         "--base 'no-such-revision': no such commit in this repository"),
+        ("revision_ab.py", ["--base", "HEAD", "--this", "HEAD~999999"],
+         "--this 'HEAD~999999': no such commit"),
+    ],
+)  # fmt: skip
+def test_benchmark_scripts_refuse_a_missing_tool_or_revision_before_measuring(
+    script: str, args: list[str], error: str
+) -> None:
+    """A reference tool that is not there was found only when it was first run,
+    after the harness's rows of a launch (a FileNotFoundError); an unknown git
+    revision failed at its worktree, in a CalledProcessError."""
+    assert _refused(script, *args, "--launches", "1").startswith(f"{script}: error: {error}")
+
+
+def test_rajaperf_compare_prints_its_table(tmp_path: Path) -> None:
+    """Every timed row ended the script in a TypeError: it called label() with the
+    run options as a second argument, which label() does not take."""
+    fake = tmp_path / "raja-perf.exe"
+    fake.write_text(
+        f"#!{sys.executable}\n"
+        "import sys, pathlib\n"
+        "out = pathlib.Path(sys.argv[sys.argv.index('--outdir') + 1])\n"
+        "(out / 'RAJAPerf-kernel-run-data.csv').write_text(\n"
+        "    'Kernel,Variant,Tuning,Mean time per rep (sec.)\\n'\n"
+        "    'Stream_COPY,Base_Seq,default,0.002\\n'\n"
+        "    'Stream_COPY,Base_OpenMP,default,0.001\\n'\n"
+        ")\n"
+    )
+    fake.chmod(0o755)
+    proc = _script(
+        "rajaperf_compare.py", "--rajaperf", str(fake), "--device", "cpu:0", "--launches", "1",
+        "-k", "Stream_COPY",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (row,) = [line for line in proc.stdout.splitlines() if line.startswith("Stream_COPY")]
+    assert "2.000ms" in row and "1.000ms" in row
+
+
+def test_opencl_stream_floor_times_its_bare_kernels_on_the_harness_s_device() -> None:
+    """The bare kernels ran on the first OpenCL platform's first device, which was
+    the Oclgrind simulator where one was installed (it lists its platform first),
+    while the harness's rows set beside them ran on opencl:0."""
+    need_backend("opencl")
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import opencl_stream_floor as s; "
+        "from harness.backends import get; "
+        "print(s.first_device().name.strip()); print(get('opencl').devices()[0].name)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(ROOT / "benchmarks")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    bare, harness_device = proc.stdout.splitlines()
+    assert bare == harness_device and "Oclgrind" not in bare
