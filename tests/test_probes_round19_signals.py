@@ -164,3 +164,25 @@ def test_a_resume_that_runs_a_cut_row_again_keeps_its_count_true(tmp_path: Path)
         ("Stream_ADD", "ok"),
     ]
     assert results.losses(run) is None
+
+
+def test_a_second_sigterm_as_the_workers_close_ends_with_143(tmp_path: Path) -> None:
+    """A run stopped by a SIGTERM chose its status (130) before closing its workers;
+    a second SIGTERM then, as a batch system insists, said 'SIGTERM: stopping now'
+    and the run still ended with 130, where the second SIGTERM ends with 143."""
+    need_backend("opencl")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "run", "-k", "Stream_COPY", "Stream_TRIAD",
+         "Stream_DOT", "-b", "cpu", "opencl", "--size", "1000", "--reps", "1",
+         "--out", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )  # fmt: skip
+    err = _read_until(proc, "[2/")
+    proc.send_signal(signal.SIGTERM)
+    err = _read_until(proc, "interrupted:", err)
+    proc.send_signal(signal.SIGTERM)
+    err += proc.communicate(timeout=60)[1]
+    assert "SIGTERM: stopping now" in err.decode()
+    assert proc.returncode == 143, err.decode()

@@ -156,7 +156,10 @@ def _run_command(
             held.callback(executor.close)
             if world is not None:
                 return _execute_ranks(args, meta, executor, held, world, bar)
-            return _execute_run(args, meta, executor, held, bar, stop)
+            status, run_dir = _execute_run(args, meta, executor, held, bar, stop)
+        # A second SIGTERM while the workers closed, once the run had chosen its
+        # status, said 'stopping now' and still ended with 130.
+        return (stop.status() if status == 130 else status), run_dir
     except results.WriteError as exc:
         raise UsageError(_write_failure(exc)) from None
     except KeyboardInterrupt:
