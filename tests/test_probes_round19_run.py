@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, need_backend
+from conftest import ROOT, harness, need_backend
 
 from harness.backends import get as get_backend
 from harness.backends.base import BackendUnavailable
@@ -190,3 +190,20 @@ def test_opencl_stream_floor_times_its_bare_kernels_on_the_harness_s_device() ->
     assert proc.returncode == 0, proc.stderr
     bare, harness_device = proc.stdout.splitlines()
     assert bare == harness_device and "Oclgrind" not in bare
+
+
+@pytest.mark.parametrize("given", [["auto", "chunk"], ["item", "auto"]])
+def test_run_refuses_auto_among_partitions_it_sweeps(tmp_path: Path, given: list[str]) -> None:
+    """--partition auto chunk ran the chunk row alone: auto, each device's own
+    choice, was dropped from the sweep without a word."""
+    out = tmp_path / "out"
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "cpu", "--size", "1000", "--reps", "3",
+        "--partition", *given, "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 2 and not out.exists()
+    assert proc.stderr.splitlines() == [
+        f"harness: error: --partition {' '.join(given)}: auto is each device's own choice "
+        "(the faster of item and chunk on a CPU, item elsewhere), not a row beside others; "
+        "give auto alone, or the partitions to sweep (item, stride, chunk)"
+    ]

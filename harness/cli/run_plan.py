@@ -264,6 +264,13 @@ def new_run(
             f"--size-factor with {given}: a factor scales each kernel's default size; "
             "give it alone or with --sizes"
         )
+    if partition.AUTO in args.partition and len(set(args.partition)) > 1:
+        # A sweep's rows are its partitions: auto among them was dropped unsaid.
+        raise UsageError(
+            f"--partition {' '.join(args.partition)}: auto is each device's own choice (the "
+            "faster of item and chunk on a CPU, item elsewhere), not a row beside others; "
+            f"give auto alone, or the partitions to sweep ({', '.join(partition.PARTITIONS)})"
+        )
     for folder in args.sources:
         if not folder.is_dir():
             raise UsageError(f"--sources {str(folder)!r}: not a folder")
