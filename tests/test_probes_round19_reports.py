@@ -89,9 +89,23 @@ def test_a_report_of_our_runs_is_not_imported_as_raja_perf_output(
     out = tmp_path / "imported"
     proc = harness("import-rajaperf", str(report), "--out", str(out))
     assert proc.returncode == 2, proc.stderr
-    assert "holds report.md, so its RAJAPerf files are those 'harness report' wrote" in (
-        one_error(proc.stderr)
-    )
+    assert "its RAJAPerf files are those 'harness report' wrote beside" in one_error(proc.stderr)
+    assert not out.exists()
+
+
+def test_a_sweep_report_s_size_folder_is_not_imported(sweep_run: Path, tmp_path: Path) -> None:
+    """A report of a sweep at two precisions writes its RAJAPerf files into
+    f64/SIZE_000001000 and the like, with report.md two folders up: importing one of
+    them made this harness's cpu:0 a device of RAJAPerf's."""
+    report = tmp_path / "report"
+    proc = harness("report", str(sweep_run), "--out", str(report))
+    assert proc.returncode == 0, proc.stderr
+    folder = report / "f64" / "SIZE_000001000"
+    assert (folder / "RAJAPerf-kernel-run-data.csv").is_file()
+    out = tmp_path / "imported"
+    proc = harness("import-rajaperf", str(folder), "--out", str(out))
+    assert proc.returncode == 2, proc.stderr
+    assert f"wrote beside {report.absolute() / 'report.md'}" in one_error(proc.stderr)
     assert not out.exists()
 
 

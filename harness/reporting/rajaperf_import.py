@@ -19,6 +19,7 @@ import csv
 import hashlib
 import math
 import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -210,6 +211,20 @@ def read_checksums(path: Path) -> dict[tuple[str, str], Checksum]:
     return found
 
 
+def our_report(folder: Path) -> Path | None:
+    """The `OUR_REPORT` whose RAJAPerf-format files ``folder`` holds: in it, or above
+    it where it is one of that report's precision or size folders (``f64``,
+    ``SIZE_000100000``); None where there is none."""
+    folder = folder.absolute()
+    for _ in range(3):
+        if (folder / OUR_REPORT).is_file():
+            return folder / OUR_REPORT
+        if not re.fullmatch(r"f32|f64|SIZE_\d+", folder.name):
+            return None
+        folder = folder.parent
+    return None
+
+
 def _details(path: Path) -> dict[str, dict[str, str]]:
     """Each kernel's row of RAJAPerf-kernel-details.csv; a damaged or repeated row
     is left out with a warning naming it."""
@@ -256,11 +271,12 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]], l
                 f"{path}: not a regular file (a folder, a device, a pipe or a link to nothing); "
                 "give the file raja-perf.exe wrote"
             )
-    if (folder / OUR_REPORT).is_file():
+    ours = our_report(folder)
+    if ours is not None:
         raise UsageError(
-            f"{folder}: holds {OUR_REPORT}, so its RAJAPerf files are those 'harness report' "
-            "wrote of this harness's own rows, not raja-perf.exe's; give the folder "
-            "raja-perf.exe wrote with --outdir"
+            f"{folder}: its RAJAPerf files are those 'harness report' wrote beside {ours} of "
+            "this harness's own rows, not raja-perf.exe's; give the folder raja-perf.exe "
+            "wrote with --outdir"
         )
     missing = [name for name in (RUN_DATA, DETAILS) if not (folder / name).is_file()]
     if missing:
