@@ -7,13 +7,14 @@ from __future__ import annotations
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from conftest import FIXTURES, finished_run, need_backend
+from conftest import FIXTURES, ROOT, finished_run, need_backend
 
 from harness.execution import results
 
@@ -186,3 +187,38 @@ def test_a_second_sigterm_as_the_workers_close_ends_with_143(tmp_path: Path) -> 
     err += proc.communicate(timeout=60)[1]
     assert "SIGTERM: stopping now" in err.decode()
     assert proc.returncode == 143, err.decode()
+
+
+def test_a_signal_during_the_last_mutant_is_not_lost(tmp_path: Path) -> None:
+    """A SIGTERM while the last mutant was checked said 'stopping after the current
+    mutant', which then finished the table: the command exited 0 and passed its
+    --fail-under, as if never stopped. It now ends with 130, as a run stopped in
+    its last row does."""
+    need_backend("opencl")
+    suite = tmp_path / "suite"
+    shutil.copytree(ROOT / "examples" / "my_kernels", suite)
+    text = (suite / "kernels.py").read_text()
+    # A check too loose to kill a mutant of My_SAXPY, and slow enough (its inputs
+    # take 0.3 s a row) for the signal to come while the last mutant is checked.
+    text = text.replace("Tolerance(1e-13, 1e-5, floor=0.05)", "Tolerance(1e6, 1e6, floor=0.05)")
+    init = "def _saxpy_init(size: int, seed: int, precision: str) -> dict:\n"
+    text = text.replace(init, init + "    __import__('time').sleep(0.3)\n")
+    (suite / "kernels.py").write_text(text)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "mutants", "--suite", str(suite / "kernels.py"),
+         "-k", "My_SAXPY", "-b", "opencl", "--sample", "2", "--precision", "f64", "-v",
+         "--fail-under", "0", "--out", str(tmp_path / "out")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )  # fmt: skip
+    seen = _read_until(proc, "  survived")
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGTERM)
+    err = (seen + proc.communicate(timeout=120)[1]).decode()
+    assert "SIGTERM: stopping after the current mutant" in err
+    assert err.count("  survived ") == 2, err
+    assert "stopped after the last mutant: every chosen mutant was checked" in err
+    assert proc.returncode == 130, err
+    (folder,) = (tmp_path / "out").iterdir()
+    assert (folder / "mutants.csv").read_text().count(",survived,") == 2

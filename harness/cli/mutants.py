@@ -338,6 +338,11 @@ def _mutants(args: argparse.Namespace, stop: _Stop) -> int:
                 file=sys.stderr,
             )
         return stop.status
+    if stop.asked:
+        # The signal came during the last mutant, which it let finish: the table is
+        # whole, but a job stopped says so by its status (it exited 0, gate passed).
+        print("stopped after the last mutant: every chosen mutant was checked", file=sys.stderr)
+        return stop.status
     failing = any(t.problem for t in tallies)
     if args.fail_under is not None:
         for device in devices:
