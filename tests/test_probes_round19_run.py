@@ -207,3 +207,33 @@ def test_run_refuses_auto_among_partitions_it_sweeps(tmp_path: Path, given: list
         "(the faster of item and chunk on a CPU, item elsewhere), not a row beside others; "
         "give auto alone, or the partitions to sweep (item, stride, chunk)"
     ]
+
+
+@pytest.mark.parametrize("budget", ["2^70", "2^52"])
+def test_run_refuses_a_memory_budget_past_every_size(tmp_path: Path, budget: str) -> None:
+    """--memory-allocated 2^70 (for 2^27, say) ran Stream_COPY at its own size,
+    16 MB, with a note that its bytes 'stop growing', which they do not."""
+    out = tmp_path / "out"
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "cpu", "--reps", "3", "--memory-allocated", budget,
+        "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 2 and not out.exists()
+    (line,) = proc.stderr.splitlines()
+    assert line == (
+        f"harness: error: --memory-allocated {2 ** int(budget[2:])}: at or past the bytes of "
+        f"every size of Stream_COPY ({2**52} at the largest); give a budget below that"
+    )
+
+
+def test_a_kernel_whose_bytes_stop_growing_still_runs_at_its_own_size(tmp_path: Path) -> None:
+    """A budget no size of a kernel of fixed bytes reaches is no mistake: it runs at
+    its own size, as before."""
+    proc = harness(
+        "run", "-k", "Basic_PI_ATOMIC", "-b", "cpu", "--reps", "3", "--memory-allocated",
+        "1GiB", "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "no size takes --memory-allocated 1073741824 bytes (its bytes stop growing)" in (
+        proc.stderr
+    )

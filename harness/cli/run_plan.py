@@ -28,6 +28,7 @@ from harness.execution.runner import (
     base_row,
     largest_size_where,
     memory_bytes,
+    past_every_size,
     plan,
     reaches,
     scaled_size,
@@ -316,6 +317,7 @@ def new_run(
         hold=args.hold,
     )
     _check_size_factors(kernels, options.size_factors, "--size-factor")
+    _check_budgets(kernels, options)
     tasks = plan(kernels, devices, options)
     if not tasks:
         raise UsageError(_nothing_to_run(kernels, options))
@@ -374,6 +376,20 @@ def _check_size_factors(kernels: Sequence[Any], factors: Sequence[float], given:
                 f"{'it runs' if len(small) == 1 else 'they run'} at size 1",
                 file=sys.stderr,
             )
+
+
+def _check_budgets(kernels: Sequence[Any], options: RunOptions) -> None:
+    """UsageError for a --memory-* budget beyond a kernel's bytes at every size it
+    is sought among, though they grow with the size (``2^70`` for ``2^27``): its
+    row ran at the kernel's own size, noted as a kernel whose bytes stop growing."""
+    for budget in options.budgets:
+        for spec in kernels:
+            most = past_every_size(spec, options.precision, options.memory, budget)
+            if most is not None:
+                raise UsageError(
+                    f"--memory-{options.memory} {budget}: at or past the bytes of every size "
+                    f"of {spec.name} ({most} at the largest); give a budget below that"
+                )
 
 
 def _check_counts(tasks: Sequence[Task]) -> None:

@@ -621,6 +621,18 @@ def reaches(spec: KernelSpec, precision: str, measure: str, budget: int) -> bool
     return not _within(spec, _SIZE_CEILING, precision, measure, budget)
 
 
+def past_every_size(spec: KernelSpec, precision: str, measure: str, budget: int) -> int | None:
+    """The kernel's bytes at the largest size a budget is sought among, where
+    ``budget`` is beyond them though they still grow there: no size fills such a
+    budget, and the kernel's own size would stand for it. None otherwise."""
+    try:
+        most = memory_bytes(spec, _SIZE_CEILING, precision, measure)
+        grows = most > memory_bytes(spec, _SIZE_CEILING // 2, precision, measure)
+    except (ValueError, OverflowError):
+        return None
+    return most if grows and most <= budget else None
+
+
 def _within(spec: KernelSpec, size: int, precision: str, measure: str, budget: int) -> bool:
     """Whether a size's bytes stay within a budget; a size too large for the
     description to lay out (a mesh past 32-bit indices) does not."""
