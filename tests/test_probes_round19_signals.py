@@ -222,3 +222,30 @@ def test_a_signal_during_the_last_mutant_is_not_lost(tmp_path: Path) -> None:
     assert proc.returncode == 130, err
     (folder,) = (tmp_path / "out").iterdir()
     assert (folder / "mutants.csv").read_text().count(",survived,") == 2
+
+
+def test_an_interrupted_peak_prints_the_json_of_the_devices_it_measured(
+    tmp_path: Path,
+) -> None:
+    """`harness peak --json` stopped while it measured its second device printed
+    no JSON at all: the first device's figures, measured and shown as a line,
+    were lost to a script reading the JSON (a peak refused under load has no other
+    record). It now prints the JSON of the devices measured before the signal."""
+    need_backend("opencl")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "peak", "--device", "cpu:0", "--device", "opencl:0",
+         "--span", "0.5", "--bandwidth-size", "65536", "--fma-size", "1024",
+         "--max-time", "0.3", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**ENV, "HARNESS_PEAKS": str(tmp_path / "peaks.json")},
+    )  # fmt: skip
+    _read_until(proc, "measuring opencl:0")
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err.decode()
+    assert "interrupted: no peak of opencl:0 kept" in err.decode()
+    text = out.decode()
+    measured = json.loads(text[text.index("[") :])
+    assert [peak["device"]["id"] for peak in measured] == ["cpu:0"]
+    assert measured[0]["copy_gbytes_per_s"] > 0

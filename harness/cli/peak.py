@@ -140,6 +140,10 @@ def _cmd_peak(args: argparse.Namespace) -> int:
                 f"{kept} device(s) measured before it kept theirs",
                 file=sys.stderr,
             )
+            if args.json:
+                # The devices measured before it, as a whole run prints them: their
+                # JSON was lost, a refused peak's figures with it.
+                print(json.dumps(measured, indent=2))
             return 130
         measured.append(peak)
         print(_line(peak), flush=True)
