@@ -121,6 +121,20 @@ def test_report_refuses_a_peak_it_would_not_draw(quick_run: Path, tmp_path: Path
     assert proc.returncode == 0, proc.stderr
 
 
+def test_a_row_timed_at_zero_does_not_end_the_report(run: Path, tmp_path: Path) -> None:
+    """An ok row whose times are 0 (which a row may hold) ended report in a
+    ZeroDivisionError traceback: RAJAPerf's speedup file divided by its time."""
+    first = json.loads((run / results.JOURNAL).read_text().splitlines()[0])
+    times = {k: 0.0 for k in first if k.startswith("time_") or k == "kernel_s"}
+    _edited(run, **times, gbytes_per_s=None, gflops_per_s=None)
+    out = tmp_path / "report"
+    proc = harness("report", str(run), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    speedups = (out / "RAJAPerf-speedup-Average.csv").read_text().splitlines()
+    triad = next(line for line in speedups if line.startswith("Stream_TRIAD"))
+    assert triad.split(",")[1].strip() == "Not run"
+
+
 @pytest.fixture(scope="module")
 def sweep_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A cpu run of Stream_TRIAD at two sizes and both precisions: two sweep lines."""

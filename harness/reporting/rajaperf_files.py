@@ -178,7 +178,11 @@ def _write_set(
 
     def per_rep(kernel: str, variant: str, tuning: str) -> float | None:
         row = by_cell.get((kernel, variant, tuning))
+        # A row timed at 0 is no time, as for every other table (`report.timed`): the
+        # speedup over it was a division by zero, a traceback.
         if row is None or row["status"] != "ok" or not _number(row["time_mean_s"]):
+            return None
+        if not row["time_mean_s"] > 0:
             return None
         return float(row["time_mean_s"])
 
