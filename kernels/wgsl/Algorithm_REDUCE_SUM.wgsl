@@ -13,7 +13,15 @@ fn reduce_sum_partial(@builtin(workgroup_id) wid: vec3<u32>,
     let begin = g * s.chunk;
     let end = min(begin + s.chunk, s.n);
     var sum = REAL(0);
-    for (var i = begin + lid; i < end; i += GROUP) {
+    // Four items a turn, written out: naga's loop counter keeps a driver from unrolling
+    // the loop, and a work-item with one load in flight leaves the memory idle.
+    var i = begin + lid;
+    for (; i + 3u * GROUP < end; i += 4u * GROUP) {
+#unroll u 4
+        sum += x[i + u * GROUP];
+#endunroll
+    }
+    for (; i < end; i += GROUP) {
         sum += x[i];
     }
     sum = group_sum(lid, sum);

@@ -36,7 +36,18 @@ fn reduce3_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
     var vsum = 0;
     var vmin = INT_MAX;
     var vmax = INT_MIN;
-    for (var i = begin + lid; i < end; i += GROUP) {
+    // Four items a turn, written out: naga's loop counter keeps a driver from unrolling
+    // the loop, and a work-item with one load in flight leaves the memory idle.
+    var i = begin + lid;
+    for (; i + 3u * GROUP < end; i += 4u * GROUP) {
+#unroll u 4
+        let v = vec[i + u * GROUP];
+        vsum += v;
+        vmin = min(vmin, v);
+        vmax = max(vmax, v);
+#endunroll
+    }
+    for (; i < end; i += GROUP) {
         let v = vec[i];
         vsum += v;
         vmin = min(vmin, v);

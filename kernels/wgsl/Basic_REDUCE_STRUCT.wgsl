@@ -21,6 +21,12 @@ struct Reduced {
     ymax: REAL,
 }
 
+// r with the point (xi, yi) taken in.
+fn take(r: Reduced, xi: REAL, yi: REAL) -> Reduced {
+    return Reduced(r.xsum + xi, r.ysum + yi, min(r.xmin, xi), max(r.xmax, xi), min(r.ymin, yi),
+                   max(r.ymax, yi));
+}
+
 // Folds every work-item's six values across the work-group, returned to every work-item.
 fn group_reduce_struct(lid: u32, v: Reduced) -> Reduced {
     xsum[lid] = v.xsum;
@@ -54,15 +60,16 @@ fn reduce_struct_partial(@builtin(workgroup_id) wid: vec3<u32>,
     let begin = g * s.chunk;
     let end = min(begin + s.chunk, s.n);
     var r = Reduced(REAL(0), REAL(0), s.init_min, s.init_max, s.init_min, s.init_max);
-    for (var i = begin + lid; i < end; i += GROUP) {
-        let xi = x[i];
-        let yi = y[i];
-        r.xsum += xi;
-        r.xmin = min(r.xmin, xi);
-        r.xmax = max(r.xmax, xi);
-        r.ysum += yi;
-        r.ymin = min(r.ymin, yi);
-        r.ymax = max(r.ymax, yi);
+    // Four items a turn, written out: naga's loop counter keeps a driver from unrolling
+    // the loop, and a work-item with one load in flight leaves the memory idle.
+    var i = begin + lid;
+    for (; i + 3u * GROUP < end; i += 4u * GROUP) {
+#unroll u 4
+        r = take(r, x[i + u * GROUP], y[i + u * GROUP]);
+#endunroll
+    }
+    for (; i < end; i += GROUP) {
+        r = take(r, x[i], y[i]);
     }
     r = group_reduce_struct(lid, r);
     if (lid == 0u && g < groups) {

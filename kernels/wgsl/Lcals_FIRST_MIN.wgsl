@@ -34,7 +34,19 @@ fn first_min_partial(@builtin(workgroup_id) wid: vec3<u32>,
     let end = min(begin + s.chunk, s.n);
     var val = s.xmin_init;
     var loc = s.initloc;
-    for (var i = begin + lid; i < end; i += GROUP) {
+    // Four items a turn, written out: naga's loop counter keeps a driver from unrolling
+    // the loop, and a work-item with one load in flight leaves the memory idle.
+    var i = begin + lid;
+    for (; i + 3u * GROUP < end; i += 4u * GROUP) {
+#unroll u 4
+        let j = i + u * GROUP;
+        if (better(x[j], i32(j), val, loc)) {
+            val = x[j];
+            loc = i32(j);
+        }
+#endunroll
+    }
+    for (; i < end; i += GROUP) {
         if (better(x[i], i32(i), val, loc)) {
             val = x[i];
             loc = i32(i);

@@ -23,7 +23,15 @@ fn dot_partial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     let begin = g * s.chunk;
     let end = min(begin + s.chunk, s.n);
     var sum = REAL(0);
-    for (var i = begin + lid; i < end; i += GROUP) {
+    // Four items a turn, written out: naga's loop counter keeps a driver from unrolling
+    // the loop, and a work-item with one load in flight leaves the memory idle.
+    var i = begin + lid;
+    for (; i + 3u * GROUP < end; i += 4u * GROUP) {
+#unroll u 4
+        sum += a[i + u * GROUP] * b[i + u * GROUP];
+#endunroll
+    }
+    for (; i < end; i += GROUP) {
         sum += a[i] * b[i];
     }
     sums[lid] = sum;
