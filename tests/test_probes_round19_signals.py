@@ -249,3 +249,25 @@ def test_an_interrupted_peak_prints_the_json_of_the_devices_it_measured(
     measured = json.loads(text[text.index("[") :])
     assert [peak["device"]["id"] for peak in measured] == ["cpu:0"]
     assert measured[0]["copy_gbytes_per_s"] > 0
+
+
+def test_mutants_names_a_chosen_kernel_without_the_backends_source(tmp_path: Path) -> None:
+    """A user's kernel without a WGSL source, chosen beside one with it, was left out
+    of `harness mutants -b wgpu` unsaid: the table and its passed --fail-under read
+    as if both had been checked. (Chosen alone it is refused.) It is now named."""
+    need_backend("wgpu")
+    suite = tmp_path / "suite"
+    shutil.copytree(ROOT / "examples" / "my_kernels", suite)
+    (suite / "wgsl" / "My_STENCIL2D.wgsl").unlink()
+    done = subprocess.run(
+        [sys.executable, "-m", "harness", "mutants", "--suite", str(suite / "kernels.py"),
+         "-k", "My_SAXPY", "My_STENCIL2D", "-b", "wgpu", "--sample", "1", "--precision",
+         "f32", "--out", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "note: My_STENCIL2D has no wgsl source: no mutant of it on wgpu:0" in done.stderr
+    assert "My_STENCIL2D" not in done.stdout

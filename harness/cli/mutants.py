@@ -220,6 +220,14 @@ def _plan(
                     spec, device.backend, device, precisions(args), dict(params)
                 )
                 jobs.append(_Job(spec, device, every, dead, made=len(every)))
+            elif len(kernels) > 1:
+                # Alone it is refused below; beside others it was left out unsaid,
+                # and their gate passed as if it had been checked.
+                print(
+                    f"note: {spec.name} has no {chosen.language} source: no mutant of it "
+                    f"on {device.id}",
+                    file=sys.stderr,
+                )
     for lines in args.lines or ():
         if not any(lines.holds(m) for job in jobs for m in job.chosen):
             raise UsageError(_no_mutant_on(lines, jobs, files[lines.file]))
