@@ -174,12 +174,15 @@ def run(
         # As Ctrl-C stops any Python code: returning the rows let a script go on to
         # its next run, and a run stopped before its first row raised RunFolderError,
         # a usage error, for having none.
-        kept = (
-            f"the rows measured so far are kept in {run_dir}; continue with "
-            f"harness.run(resume={str(run_dir)!r})"
-            if (run_dir / results.JOURNAL).is_file()
-            else "stopped before its run folder was made; nothing was measured"
-        )
+        if not (run_dir / results.JOURNAL).is_file():
+            kept = "stopped before its run folder was made; nothing was measured"
+        elif results.read_metadata(run_dir).get("interrupted") is False:
+            kept = f"stopped after its last row: every row is in {run_dir}"
+        else:
+            kept = (
+                f"the rows measured so far are kept in {run_dir}; continue with "
+                f"harness.run(resume={str(run_dir)!r})"
+            )
         raise KeyboardInterrupt(f"harness.run: interrupted; {kept}")
     frame = load(run_dir)
     frame.attrs["run_dir"] = str(run_dir)

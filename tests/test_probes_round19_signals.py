@@ -271,3 +271,27 @@ def test_mutants_names_a_chosen_kernel_without_the_backends_source(tmp_path: Pat
     assert done.returncode == 0, done.stderr
     assert "note: My_STENCIL2D has no wgsl source: no mutant of it on wgpu:0" in done.stderr
     assert "My_STENCIL2D" not in done.stdout
+
+
+def test_an_api_run_stopped_in_its_last_row_says_every_row_is_in(tmp_path: Path) -> None:
+    """A signal during the last row lets it finish: the run is whole, and
+    harness.run's KeyboardInterrupt says so instead of sending the user to resume
+    a run that has nothing left to run."""
+    need_backend("opencl")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _API_RUN.replace("timeout=100", "timeout=2"), str(tmp_path),
+         str(FIXTURES / "hang")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )  # fmt: skip
+    _read_until(proc, "run folder:")
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    (folder,) = [p for p in tmp_path.iterdir() if p.name.startswith("run-")]
+    assert out.decode().strip() == (
+        f"KeyboardInterrupt harness.run: interrupted; stopped after its last row: every row "
+        f"is in {folder}"
+    ), err.decode()
+    assert [r["status"] for r in results.read_journal(folder)] == ["error"]
