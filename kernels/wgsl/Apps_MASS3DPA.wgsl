@@ -4,7 +4,12 @@
 // select, looping over the third axis, those past D1D idle. Bt is read as RAJAPerf reads it,
 // Bt(q, d) = Bt[q + D1D*d]. B and Bt are staged together, and stages 5 and 9 read only what
 // the same work-item wrote in stages 4 and 8, so of RAJAPerf's eight barriers five remain.
+// Each contraction's sum is written out (#unroll): naga's loop counter kept a driver from
+// unrolling it, and its clamps of run-time indices into the work-group arrays cost more.
 #include "mfem.wgslh"
+
+const_assert D1D == 4u;
+const_assert Q1D == 5u;
 
 var<workgroup> Bs: array<array<REAL, D1D>, Q1D>;
 var<workgroup> Bts: array<array<REAL, Q1D>, D1D>;
@@ -39,9 +44,9 @@ fn mass3dpa(@builtin(local_invocation_id) lid: vec3<u32>,
     if (ty < D1D) {
         for (var dz = 0u; dz < D1D; dz++) {
             var u = REAL(0);
-            for (var dx = 0u; dx < D1D; dx++) {
-                u += Xs[dz][ty][dx] * Bs[tx][dx];
-            }
+#unroll dx 4
+            u += Xs[dz][ty][dx] * Bs[tx][dx];
+#endunroll
             DDQ[dz][ty][tx] = u;
         }
     }
@@ -49,17 +54,17 @@ fn mass3dpa(@builtin(local_invocation_id) lid: vec3<u32>,
     // 4. DQQ[dz][qy][qx]: contract dy.
     for (var dz = 0u; dz < D1D; dz++) {
         var u = REAL(0);
-        for (var dy = 0u; dy < D1D; dy++) {
-            u += DDQ[dz][dy][tx] * Bs[ty][dy];
-        }
+#unroll dy 4
+        u += DDQ[dz][dy][tx] * Bs[ty][dy];
+#endunroll
         DQQ[dz][ty][tx] = u;
     }
     // 5. QQQ[qz][qy][qx]: contract dz, times D at the point.
     for (var qz = 0u; qz < Q1D; qz++) {
         var u = REAL(0);
-        for (var dz = 0u; dz < D1D; dz++) {
-            u += DQQ[dz][ty][tx] * Bs[qz][dz];
-        }
+#unroll dz 4
+        u += DQQ[dz][ty][tx] * Bs[qz][dz];
+#endunroll
         QQQ[qz][ty][tx] = u * D[tx + Q1D * (ty + Q1D * (qz + Q1D * e))];
     }
     workgroupBarrier();
@@ -67,9 +72,9 @@ fn mass3dpa(@builtin(local_invocation_id) lid: vec3<u32>,
     if (tx < D1D) {
         for (var qz = 0u; qz < Q1D; qz++) {
             var u = REAL(0);
-            for (var qx = 0u; qx < Q1D; qx++) {
-                u += QQQ[qz][ty][qx] * Bts[tx][qx];
-            }
+#unroll qx 5
+            u += QQQ[qz][ty][qx] * Bts[tx][qx];
+#endunroll
             QQD[qz][ty][tx] = u;
         }
     }
@@ -78,17 +83,17 @@ fn mass3dpa(@builtin(local_invocation_id) lid: vec3<u32>,
         // 8. QDD[qz][dy][dx]: contract qy.
         for (var qz = 0u; qz < Q1D; qz++) {
             var u = REAL(0);
-            for (var qy = 0u; qy < Q1D; qy++) {
-                u += QQD[qz][qy][tx] * Bts[ty][qy];
-            }
+#unroll qy 5
+            u += QQD[qz][qy][tx] * Bts[ty][qy];
+#endunroll
             QDD[qz][ty][tx] = u;
         }
         // 9. Y[dz][dy][dx] += the contraction of qz.
         for (var dz = 0u; dz < D1D; dz++) {
             var u = REAL(0);
-            for (var qz = 0u; qz < Q1D; qz++) {
-                u += QDD[qz][ty][tx] * Bts[dz][qz];
-            }
+#unroll qz 5
+            u += QDD[qz][ty][tx] * Bts[dz][qz];
+#endunroll
             Y[tx + D1D * (ty + D1D * (dz + D1D * e))] += u;
         }
     }
