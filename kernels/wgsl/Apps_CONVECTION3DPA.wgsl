@@ -8,6 +8,11 @@
 // B(q, d) = Basis[q + Q1D*d], G likewise from dBasis, Bt(d, q) = tBasis[d + D1D*q].
 #include "mfem.wgslh"
 
+// Each contraction's sum is written out (#unroll): naga's loop counter keeps a driver from
+// unrolling a loop, and its clamps of run-time indices into the work-group arrays cost more.
+const_assert D1D == 3u;
+const_assert Q1D == 4u;
+
 var<workgroup> sm0: array<array<array<REAL, MDQ>, MDQ>, MDQ>;
 var<workgroup> sm1: array<array<array<REAL, MDQ>, MDQ>, MDQ>;
 var<workgroup> sm2: array<array<array<REAL, MDQ>, MDQ>, MDQ>;
@@ -35,11 +40,11 @@ fn convection3dpa(@builtin(local_invocation_id) lid: vec3<u32>,
     if (tz < D1D && ty < D1D) {
         var Bu = REAL(0);
         var Gu = REAL(0);
-        for (var dx = 0u; dx < D1D; dx++) {
-            let x = sm0[tz][ty][dx];
-            Bu += Basis[tx + Q1D * dx] * x;
-            Gu += dBasis[tx + Q1D * dx] * x;
-        }
+#unroll dx 3
+        let x = sm0[tz][ty][dx];
+        Bu += Basis[tx + Q1D * dx] * x;
+        Gu += dBasis[tx + Q1D * dx] * x;
+#endunroll
         sm1[tz][ty][tx] = Bu;
         sm2[tz][ty][tx] = Gu;
     }
@@ -49,13 +54,13 @@ fn convection3dpa(@builtin(local_invocation_id) lid: vec3<u32>,
         var BBu = REAL(0);
         var GBu = REAL(0);
         var BGu = REAL(0);
-        for (var dy = 0u; dy < D1D; dy++) {
-            let b = Basis[ty + Q1D * dy];
-            let g = dBasis[ty + Q1D * dy];
-            BBu += b * sm1[tz][dy][tx];
-            GBu += g * sm1[tz][dy][tx];
-            BGu += b * sm2[tz][dy][tx];
-        }
+#unroll dy 3
+        let b = Basis[ty + Q1D * dy];
+        let g = dBasis[ty + Q1D * dy];
+        BBu += b * sm1[tz][dy][tx];
+        GBu += g * sm1[tz][dy][tx];
+        BGu += b * sm2[tz][dy][tx];
+#endunroll
         sm3[tz][ty][tx] = BBu;
         sm4[tz][ty][tx] = GBu;
         sm5[tz][ty][tx] = BGu;
@@ -66,13 +71,13 @@ fn convection3dpa(@builtin(local_invocation_id) lid: vec3<u32>,
         var GBBu = REAL(0);
         var BGBu = REAL(0);
         var BBGu = REAL(0);
-        for (var dz = 0u; dz < D1D; dz++) {
-            let b = Basis[tz + Q1D * dz];
-            let g = dBasis[tz + Q1D * dz];
-            GBBu += g * sm3[dz][ty][tx];
-            BGBu += b * sm4[dz][ty][tx];
-            BBGu += b * sm5[dz][ty][tx];
-        }
+#unroll dz 3
+        let b = Basis[tz + Q1D * dz];
+        let g = dBasis[tz + Q1D * dz];
+        GBBu += g * sm3[dz][ty][tx];
+        BGBu += b * sm4[dz][ty][tx];
+        BBGu += b * sm5[dz][ty][tx];
+#endunroll
         sm0[tz][ty][tx] = GBBu;
         sm1[tz][ty][tx] = BGBu;
         sm2[tz][ty][tx] = BBGu;
@@ -88,27 +93,27 @@ fn convection3dpa(@builtin(local_invocation_id) lid: vec3<u32>,
     // 6. BDGu[dz][qy][qx] (sm4): contract qz with Bt.
     if (tz < D1D) {
         var BDGu = REAL(0);
-        for (var qz = 0u; qz < Q1D; qz++) {
-            BDGu += tBasis[tz + D1D * qz] * sm3[qz][ty][tx];
-        }
+#unroll qz 4
+        BDGu += tBasis[tz + D1D * qz] * sm3[qz][ty][tx];
+#endunroll
         sm4[tz][ty][tx] = BDGu;
     }
     workgroupBarrier();
     // 7. BBDGu[dz][dy][qx] (sm1, where RAJAPerf uses sm5): contract qy with Bt.
     if (tz < D1D && ty < D1D) {
         var BBDGu = REAL(0);
-        for (var qy = 0u; qy < Q1D; qy++) {
-            BBDGu += tBasis[ty + D1D * qy] * sm4[tz][qy][tx];
-        }
+#unroll qy 4
+        BBDGu += tBasis[ty + D1D * qy] * sm4[tz][qy][tx];
+#endunroll
         sm1[tz][ty][tx] = BBDGu;
     }
     workgroupBarrier();
     // 8. Y[dz][dy][dx] += the contraction of qx with Bt.
     if (g < s.NE && tz < D1D && ty < D1D && tx < D1D) {
         var BBBDGu = REAL(0);
-        for (var qx = 0u; qx < Q1D; qx++) {
-            BBBDGu += tBasis[tx + D1D * qx] * sm1[tz][ty][qx];
-        }
+#unroll qx 4
+        BBBDGu += tBasis[tx + D1D * qx] * sm1[tz][ty][qx];
+#endunroll
         Y[tx + D1D * (ty + D1D * (tz + D1D * e))] += BBBDGu;
     }
 }

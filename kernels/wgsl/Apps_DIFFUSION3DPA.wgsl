@@ -10,6 +10,11 @@
 // Basis, whose values are never used, is not passed.
 #include "mfem.wgslh"
 
+// Each contraction's sum is written out (#unroll): naga's loop counter keeps a driver from
+// unrolling a loop, and its clamps of run-time indices into the work-group arrays cost more.
+const_assert D1D == 3u;
+const_assert Q1D == 4u;
+
 var<workgroup> sm00: array<array<array<REAL, MDQ>, MDQ>, MDQ>;
 var<workgroup> sm01: array<array<array<REAL, MDQ>, MDQ>, MDQ>;
 var<workgroup> sm02: array<array<array<REAL, MDQ>, MDQ>, MDQ>;
@@ -37,11 +42,11 @@ fn diffusion3dpa(@builtin(local_invocation_id) lid: vec3<u32>,
     if (tz < D1D && ty < D1D) {
         var u = REAL(0);
         var v = REAL(0);
-        for (var dx = 0u; dx < D1D; dx++) {
-            let coords = sm02[tz][ty][dx];
-            u += coords * dBasis[tx + Q1D * dx];
-            v += coords * dBasis[tx + Q1D * dx];
-        }
+#unroll dx 3
+        let coords = sm02[tz][ty][dx];
+        u += coords * dBasis[tx + Q1D * dx];
+        v += coords * dBasis[tx + Q1D * dx];
+#endunroll
         sm00[tz][ty][tx] = u;
         sm01[tz][ty][tx] = v;
     }
@@ -51,12 +56,12 @@ fn diffusion3dpa(@builtin(local_invocation_id) lid: vec3<u32>,
         var u = REAL(0);
         var v = REAL(0);
         var w = REAL(0);
-        for (var dy = 0u; dy < D1D; dy++) {
-            let b = dBasis[ty + Q1D * dy];
-            u += sm01[tz][dy][tx] * b;
-            v += sm00[tz][dy][tx] * b;
-            w += sm00[tz][dy][tx] * b;
-        }
+#unroll dy 3
+        let b = dBasis[ty + Q1D * dy];
+        u += sm01[tz][dy][tx] * b;
+        v += sm00[tz][dy][tx] * b;
+        w += sm00[tz][dy][tx] * b;
+#endunroll
         sm10[tz][ty][tx] = u;
         sm11[tz][ty][tx] = v;
         sm12[tz][ty][tx] = w;
@@ -67,12 +72,12 @@ fn diffusion3dpa(@builtin(local_invocation_id) lid: vec3<u32>,
         var u = REAL(0);
         var v = REAL(0);
         var w = REAL(0);
-        for (var dz = 0u; dz < D1D; dz++) {
-            let b = dBasis[tz + Q1D * dz];
-            u += sm10[dz][ty][tx] * b;
-            v += sm11[dz][ty][tx] * b;
-            w += sm12[dz][ty][tx] * b;
-        }
+#unroll dz 3
+        let b = dBasis[tz + Q1D * dz];
+        u += sm10[dz][ty][tx] * b;
+        v += sm11[dz][ty][tx] * b;
+        w += sm12[dz][ty][tx] * b;
+#endunroll
         let points: u32 = Q1D * Q1D * Q1D;
         let d = tx + Q1D * (ty + Q1D * tz) + points * DPA_SYM * e;
         let O11 = D[d];
@@ -91,12 +96,12 @@ fn diffusion3dpa(@builtin(local_invocation_id) lid: vec3<u32>,
         var u = REAL(0);
         var v = REAL(0);
         var w = REAL(0);
-        for (var qx = 0u; qx < Q1D; qx++) {
-            let bt = dBasis[qx + Q1D * tx];
-            u += sm00[tz][ty][qx] * bt;
-            v += sm01[tz][ty][qx] * bt;
-            w += sm02[tz][ty][qx] * bt;
-        }
+#unroll qx 4
+        let bt = dBasis[qx + Q1D * tx];
+        u += sm00[tz][ty][qx] * bt;
+        v += sm01[tz][ty][qx] * bt;
+        w += sm02[tz][ty][qx] * bt;
+#endunroll
         sm10[tz][ty][tx] = u;
         sm11[tz][ty][tx] = v;
         sm12[tz][ty][tx] = w;
@@ -107,12 +112,12 @@ fn diffusion3dpa(@builtin(local_invocation_id) lid: vec3<u32>,
         var u = REAL(0);
         var v = REAL(0);
         var w = REAL(0);
-        for (var qy = 0u; qy < Q1D; qy++) {
-            let bt = dBasis[qy + Q1D * ty];
-            u += sm10[tz][qy][tx] * bt;
-            v += sm11[tz][qy][tx] * bt;
-            w += sm12[tz][qy][tx] * bt;
-        }
+#unroll qy 4
+        let bt = dBasis[qy + Q1D * ty];
+        u += sm10[tz][qy][tx] * bt;
+        v += sm11[tz][qy][tx] * bt;
+        w += sm12[tz][qy][tx] * bt;
+#endunroll
         sm00[tz][ty][tx] = u;
         sm01[tz][ty][tx] = v;
         sm02[tz][ty][tx] = w;
@@ -123,12 +128,12 @@ fn diffusion3dpa(@builtin(local_invocation_id) lid: vec3<u32>,
         var u = REAL(0);
         var v = REAL(0);
         var w = REAL(0);
-        for (var qz = 0u; qz < Q1D; qz++) {
-            let bt = dBasis[qz + Q1D * tz];
-            u += sm00[qz][ty][tx] * bt;
-            v += sm01[qz][ty][tx] * bt;
-            w += sm02[qz][ty][tx] * bt;
-        }
+#unroll qz 4
+        let bt = dBasis[qz + Q1D * tz];
+        u += sm00[qz][ty][tx] * bt;
+        v += sm01[qz][ty][tx] * bt;
+        w += sm02[qz][ty][tx] * bt;
+#endunroll
         Y[tx + D1D * (ty + D1D * (tz + D1D * e))] += (u + v + w);
     }
 }
