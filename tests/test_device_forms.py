@@ -102,11 +102,11 @@ def test_unroll_writes_a_loop_out_with_each_line_s_origin() -> None:
     text = "a\n#unroll i 2\nx[i]\n#unroll j 2\ny[i][j]\n#endunroll\n#endunroll\nz\n"
     origin = tuple(("k.wgsl", n) for n in range(1, 9))
     out = select_branches(Expanded(text, origin), frozenset())
-    turn = ["x[i]", "{ let j = 0u;", "y[i][j]", "}", "{ let j = 1u;", "y[i][j]", "}"]
+    turn = ["x[i]", "{ const j = 0;", "y[i][j]", "}", "{ const j = 1;", "y[i][j]", "}"]
     assert out.text.split("\n") == [
         "a",
-        *("{ let i = 0u;", *turn, "}"),
-        *("{ let i = 1u;", *turn, "}"),
+        *("{ const i = 0;", *turn, "}"),
+        *("{ const i = 1;", *turn, "}"),
         "z",
         "",
     ]

@@ -283,7 +283,7 @@ def select_branches(expanded: Expanded, defined: frozenset[str]) -> Expanded:
 
 def unroll(expanded: Expanded) -> Expanded:
     """The loops of ``#unroll NAME COUNT`` ... ``#endunroll`` written out: the
-    lines between, COUNT times, each copy a block that begins ``let NAME = Ku;``
+    lines between, COUNT times, each copy a block that begins ``const NAME = K;``
     (K from 0). naga bounds every loop with a counter and a second exit, which
     keeps drivers from unrolling it, and clamps each index it cannot see is in
     range; written out, a loop has neither, and its indices are constants. A
@@ -319,7 +319,7 @@ def unroll(expanded: Expanded) -> Expanded:
         body, body_where = out[start:], where[start:]
         del out[start:], where[start:]
         for k in range(count):
-            out += [f"{{ let {name} = {k}u;", *body, "}"]
+            out += [f"{{ const {name} = {k};", *body, "}"]
             where += [origin[at], *body_where, origin[i]]
     if open_:
         raise ValueError(f"{expanded.where(open_[-1][2] + 1)}: this #unroll has no #endunroll")
