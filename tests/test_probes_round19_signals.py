@@ -4,6 +4,7 @@ of the commands that do work, `harness mutants`' gates, MPI jobs, and what
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import select
@@ -14,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from conftest import FIXTURES, ROOT, finished_run, need_backend
 
 from harness.execution import results
@@ -295,3 +297,82 @@ def test_an_api_run_stopped_in_its_last_row_says_every_row_is_in(tmp_path: Path)
         f"is in {folder}"
     ), err.decode()
     assert [r["status"] for r in results.read_journal(folder)] == ["error"]
+
+
+def _rank_pid(rank: int, out: Path) -> int | None:
+    """The process id of MPI rank ``rank`` of a job writing to ``out`` (not one of
+    its workers, forked from it with its command line), once it runs."""
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes()
+            environ = (entry / "environ").read_bytes().split(b"\0")
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            above = Path(f"/proc/{parent}/cmdline").read_bytes()
+        except (OSError, ValueError):
+            continue
+        ours = str(out).encode() in command and b"mpirun" not in command
+        if ours and above != command and f"OMPI_COMM_WORLD_RANK={rank}".encode() in environ:
+            return int(entry.name)
+    return None
+
+
+@pytest.mark.full
+def test_a_rank_interrupted_while_the_ranks_plan_leaves_no_empty_run_folder(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C to one rank of an MPI job after rank 0 made the run folder, while the
+    ranks gathered their plans, left that folder empty: no journal, no metadata,
+    nothing measured, yet named as a run, which `harness report results/run-*`
+    then refused. It is now removed, as for a rank lost while the ranks plan."""
+    mpirun = shutil.which("mpirun")
+    if mpirun is None or importlib.util.find_spec("mpi4py") is None:
+        pytest.skip("mpirun or mpi4py is not installed (Debian: openmpi-bin; pip: mpi4py)")
+    job = subprocess.Popen(
+        [mpirun, "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run",
+         "-k", "Stream_COPY", "-b", "cpu", "--size", "1000", "--reps", "1",
+         "--out", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**ENV, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"},
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    rank = None
+    while rank is None or not any(tmp_path.glob("run-*")):
+        assert time.monotonic() < deadline and job.poll() is None, job.communicate()[1]
+        rank = rank or _rank_pid(1, tmp_path)
+        time.sleep(0.001)
+    assert not any(tmp_path.glob("run-*/journal.jsonl")), "the plan was gathered already"
+    os.kill(rank, signal.SIGINT)
+    err = job.communicate(timeout=120)[1].decode()
+    assert job.returncode != 0, err
+    assert "Traceback" not in err
+    assert [p.name for p in tmp_path.iterdir()] == [], err
+
+
+def test_a_second_ctrl_c_as_the_run_folder_is_made_leaves_no_empty_folder(
+    tmp_path: Path,
+) -> None:
+    """The run folder was made before the run's metadata was gathered (a git call,
+    the libraries' versions); two Ctrl-C there stopped the run 'before any row ran;
+    nothing was measured' and left the folder empty, named as a run, which
+    `harness report results/run-*` then refused. It is now made last, and any
+    folder there is a run that can be resumed."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "run", "-k", "Stream_COPY", "-b", "cpu",
+         "--size", "1000", "--reps", "1", "--out", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while not any(tmp_path.glob("run-*")):
+        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()[1]
+        time.sleep(0.0005)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.002)
+    proc.send_signal(signal.SIGINT)
+    err = proc.communicate(timeout=60)[1].decode()
+    assert proc.returncode == 130, err
+    for folder in tmp_path.iterdir():
+        assert (folder / results.JOURNAL).is_file(), (sorted(folder.iterdir()), err)
+        assert results.read_metadata(folder)["interrupted"] is True

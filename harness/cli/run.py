@@ -333,7 +333,12 @@ def _execute_run(
         new_dir, meta, tasks = new_run(args, executor.catalogs)
         assert new_dir is not None
         run_dir = new_dir
-        held.enter_context(results.lock(run_dir))
+        try:
+            held.enter_context(results.lock(run_dir))
+        except KeyboardInterrupt:
+            # Stopped before its journal: the folder just made holds nothing.
+            results.discard(run_dir)
+            raise
     stop.cuttable = False
     options = dataclasses.replace(
         options_from_meta(meta["options"]), images=run_dir / results.IMAGES
@@ -547,8 +552,9 @@ def _execute_ranks(
         if not args.resume:
             run_dir = Path(world.bcast(str(made) if made else ""))
         planned = world.gather((tasks, meta["devices"], world.host, os.getpid()))
-    except ranks.PlanLost:
-        # Nothing was run: the new folder holds nothing worth keeping.
+    except (ranks.PlanLost, KeyboardInterrupt):
+        # Nothing was run: the new folder holds nothing worth keeping (a rank's Ctrl-C
+        # here left it empty, named as a run).
         if made is not None:
             results.discard(made)
         raise

@@ -334,25 +334,33 @@ def new_run(
             f"--out {str(args.out)!r}: cannot make a run folder there ({why}); give --out a "
             "folder this user can write, on a disk with free space"
         ) from None
-    meta = {
-        "harness_version": __version__,
-        "format": results.FORMAT,
-        "git_commit": metadata.git_commit(),
-        "command": ["harness", *args.argv],
-        "run_id": metadata.new_id(),
-        "start": metadata.now(),
-        "end": None,
-        "host": metadata.host(),
-        "libraries": metadata.library_versions(),
-        "devices": [d.as_dict() for d in devices],
-        "options": _options_meta(options, kernels, devices),
-        "kernels": {k.name: k.facts() for k in kernels},
-        "peaks": _known_peaks(devices, options),
-    }
-    _note_unmet_budgets(kernels, options)
-    _note_one_problem(kernels, options)
-    if world is None or world.rank == 0:
-        print(f"plan: {outline(tasks, options)}", file=sys.stderr, flush=True)
+    try:
+        meta = {
+            "harness_version": __version__,
+            "format": results.FORMAT,
+            "git_commit": metadata.git_commit(),
+            "command": ["harness", *args.argv],
+            "run_id": metadata.new_id(),
+            "start": metadata.now(),
+            "end": None,
+            "host": metadata.host(),
+            "libraries": metadata.library_versions(),
+            "devices": [d.as_dict() for d in devices],
+            "options": _options_meta(options, kernels, devices),
+            "kernels": {k.name: k.facts() for k in kernels},
+            "peaks": _known_peaks(devices, options),
+        }
+        _note_unmet_budgets(kernels, options)
+        _note_one_problem(kernels, options)
+        if world is None or world.rank == 0:
+            print(f"plan: {outline(tasks, options)}", file=sys.stderr, flush=True)
+    except BaseException:
+        # Stopped while the metadata was gathered (a git call, the libraries'
+        # versions; a second Ctrl-C), the folder just made was left empty, named as
+        # a run.
+        if run_dir is not None:
+            results.discard(run_dir)
+        raise
     return run_dir, meta, tasks
 
 
