@@ -130,8 +130,9 @@ def _cmd_peak(args: argparse.Namespace) -> int:
     runner = Runner(RunOptions(max_time=args.max_time))
     measured, refused = [], 0
     for info in devices:
-        print(f"measuring {info.id} ({info.name}) ...", file=sys.stderr, flush=True)
         try:
+            # Inside: a signal as the line is written is this device's interrupt too.
+            print(f"measuring {info.id} ({info.name}) ...", file=sys.stderr, flush=True)
             peak = measure(info, runner, args.fma_size, args.bandwidth_size, args.span)
         except KeyboardInterrupt:
             kept = len(measured) - refused
