@@ -222,7 +222,8 @@ def _tokens(code: list[str]) -> list[_Token]:
     tokens = []
     for number, line in enumerate(code, 1):
         stripped = line.lstrip()
-        if stripped.startswith("#") and not stripped.startswith("#define"):
+        # A #define's body is code, and so is a WGSL #unroll's count of copies.
+        if stripped.startswith("#") and not stripped.startswith(("#define", "#unroll")):
             continue
         for match in _TOKEN.finditer(line):
             kind = match.lastgroup or "op"
@@ -237,7 +238,8 @@ def _skipped(tokens: list[_Token]) -> set[int]:
     while i < len(tokens):
         t = tokens[i]
         if t.text == "#" and (i == 0 or tokens[i - 1].line != t.line):
-            # '#define NAME' or '#define NAME(params)': the body alone is code.
+            # '#define NAME' or '#define NAME(params)': the body alone is code;
+            # '#unroll NAME': the count alone.
             j = i + 3
             if j < len(tokens) and tokens[j].text == "(" and tokens[j].start == tokens[i + 2].end:
                 while j < len(tokens) and tokens[j].text != ")":
