@@ -65,7 +65,7 @@ from pathlib import Path
 from common import Parser
 
 from harness import api, suite
-from harness.cli.arguments import seconds
+from harness.cli.arguments import path, seconds
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -143,13 +143,46 @@ def sanitizer() -> str | None:
 
 class Steps:
     """Runs steps into OUT/NAME.log, each within its own limit and all within the
-    budget; at a limit, `_stop`."""
+    budget; at a limit, `_stop`. An interrupt (SIGINT, SIGTERM) is passed on to
+    the steps running, each in a session of its own that a terminal's Ctrl-C does
+    not reach (a harness run finishes its row and keeps its rows; a second one
+    stops it at once), and no step starts after it."""
 
     def __init__(
         self, out: Path, step_seconds: float, budget: float | None, skip: set[str]
     ) -> None:
         self.out, self.step_seconds, self.skip = out, step_seconds, skip
         self.deadline = time.monotonic() + budget if budget else None
+        self.running: list[subprocess.Popen] = []
+        #: The interrupts received, in order.
+        self.signals: list[int] = []
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, self._interrupt)
+
+    def _interrupt(self, signum: int, _frame: object) -> None:
+        """Pass an interrupt on to the running steps; `status` says it came."""
+        if not self.signals:
+            # Not print(): the handler may interrupt one, which would then raise.
+            os.write(2, b"interrupt: the running steps finish their row; no step starts\n")
+        self.signals.append(signum)
+        for child in self.running:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, signum)
+
+    def status(self, done: int) -> int:
+        """The script's exit status: ``done`` where it ran to its end; after an
+        interrupt 130, or 143 after a second SIGTERM, as a harness run's."""
+        if not self.signals:
+            return done
+        return 143 if self.signals.count(signal.SIGTERM) > 1 else 130
+
+    def _skipped(self, name: str) -> bool:
+        """Whether a step is left out: by --skip, or after an interrupt."""
+        if name in self.skip or self.signals:
+            why = "--skip" if name in self.skip else "interrupted"
+            print(f"{name}: skipped ({why})", flush=True)
+            return True
+        return False
 
     def limit(self, seconds: float | None = None) -> float:
         """Seconds the next step may take: its own limit, cut to what the budget leaves."""
@@ -160,14 +193,15 @@ class Steps:
 
     def start(self, name: str, command: list[str]) -> subprocess.Popen | None:
         """A step that runs beside the others (it times nothing), into OUT/NAME.log."""
-        if name in self.skip:
-            print(f"{name}: skipped (--skip)", flush=True)
+        if self._skipped(name):
             return None
         print(f"{name}: {shlex.join(command)} (in the background)", flush=True)
         with (self.out / f"{name}.log").open("w") as log:
-            return subprocess.Popen(
+            child = subprocess.Popen(
                 command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
             )
+        self.running.append(child)
+        return child
 
     def finish(self, name: str, child: subprocess.Popen, seconds: float) -> int:
         """Wait for a step `start` began, at most ``seconds`` within the budget."""
@@ -177,6 +211,7 @@ class Steps:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(child.pid, signal.SIGKILL)
             status = child.wait()
+        self.running.remove(child)
         print(f"{name}: exit {status}", flush=True)
         return status
 
@@ -197,10 +232,7 @@ class Steps:
     ) -> None:
         """Several steps at once, under one limit (``seconds`` in place of the
         steps' own, within the budget): for steps that time nothing."""
-        for name, _, _ in steps:
-            if name in self.skip:
-                print(f"{name}: skipped (--skip)", flush=True)
-        steps = [step for step in steps if step[0] not in self.skip]
+        steps = [step for step in steps if not self._skipped(step[0])]
         if not steps:
             return
         seconds = self.limit(seconds)
@@ -223,6 +255,7 @@ class Steps:
                 start_new_session=True,
             )
             log.close()
+            self.running.append(children[name])
         for name, child in children.items():
             try:
                 status = child.wait(timeout=max(0.0, start + seconds - time.monotonic()))
@@ -232,6 +265,7 @@ class Steps:
             # not hold the GPU during the next step.
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(child.pid, signal.SIGKILL)
+            self.running.remove(child)
             print(f"{name}: exit {status} after {time.monotonic() - start:.0f} s", flush=True)
 
 
@@ -289,7 +323,7 @@ def main() -> int:
         epilog=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--out", type=Path, required=True, help="folder for logs and runs")
+    parser.add_argument("--out", type=path, required=True, help="folder for logs and runs")
     parser.add_argument(
         "--device",
         action="append",
@@ -348,7 +382,11 @@ def main() -> int:
         return 2
     out = args.out
     runs = out / "runs"
-    runs.mkdir(parents=True, exist_ok=True)
+    try:
+        runs.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        # A file where the folder goes, or one this user cannot write: a traceback.
+        parser.error(f"--out {str(out)!r}: cannot make {runs} there ({exc.strerror})")
     # The peaks measured here, where this run's later steps find them.
     os.environ["XDG_CACHE_HOME"] = str((out / "cache").resolve())
     steps = Steps(out, args.step_seconds, args.budget, set(args.skip))
@@ -447,10 +485,10 @@ def main() -> int:
             building = None
         pycuda_env = None
         if (out / "pycuda" / "pycuda").is_dir():
-            path = os.pathsep.join(
+            pythonpath = os.pathsep.join(
                 p for p in (str((out / "pycuda").resolve()), os.environ.get("PYTHONPATH")) if p
             )
-            pycuda_env = {"PYTHONPATH": path, "HARNESS_CUDA_BINDING": "pycuda"}
+            pycuda_env = {"PYTHONPATH": pythonpath, "HARNESS_CUDA_BINDING": "pycuda"}
             check = [*harness, "run", "--check", *cuda, *into("check_pycuda")]
             untimed.append(("check_pycuda", check, pycuda_env))
         tool = sanitizer() if args.sanitize else None
@@ -493,7 +531,7 @@ def main() -> int:
     if building is not None:
         steps.finish("pycuda_install", building, seconds=120)
     print(f"logs and run folders: {out}")
-    return 0
+    return steps.status(0)
 
 
 if __name__ == "__main__":

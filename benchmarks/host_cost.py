@@ -88,6 +88,10 @@ def main() -> None:
         "run_args", nargs="*", default=["-b", "opencl"], help="harness run options (-b opencl)"
     )
     args = parser.parse_args()
+    if args.tree is not None and not (args.tree / "harness" / "__init__.py").is_file():
+        # A missing folder ended in a traceback; one without the harness in it ran
+        # the installed harness, as if it were that checkout's.
+        parser.error(f"--tree {str(args.tree)!r}: not a checkout of the harness")
     run_args = [*args.run_args, *(["--check"] if args.check else ["--reps", str(args.reps)])]
     rows, wall = harness_rows(*run_args, tree=args.tree)
     costs = [(float(r["host_s"]), r) for r in rows if r.get("host_s")]

@@ -21,6 +21,7 @@ from collections import defaultdict
 
 from common import Parser, add_devices, devices_chosen, harness_rows
 
+from harness import suite
 from harness.cli.arguments import positive_int
 from harness.suite.sort import STEPS, STRATEGY, TILE_SIZE
 
@@ -96,6 +97,10 @@ def main() -> None:
         "--reps", type=positive_int, default=5, help="timed repetitions (default 5)"
     )
     args = parser.parse_args()
+    sorts = suite.takers("order")
+    if args.kernel not in sorts:
+        # Any other kernel ended the script in a KeyError, after its first harness run.
+        parser.error(f"-k {args.kernel!r}: give a bitonic sort ({', '.join(sorts)})")
 
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
     launches: dict[tuple[str, str], str] = {}

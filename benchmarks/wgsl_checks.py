@@ -46,6 +46,9 @@ def main() -> int:
     )
     parser.add_argument("run_args", nargs=argparse.REMAINDER, help="-- then harness run args")
     args = parser.parse_args()
+    if args.device is not None and args.device.partition(":")[0] != "wgpu":
+        # Another backend's rows have no wgsl_checks choice: the table came out empty.
+        parser.error(f"--device {args.device!r}: give a wgpu device, such as wgpu:0")
     device = ["--device", args.device] if args.device else ["-b", "wgpu"]
     extra = [a for a in args.run_args if a != "--"]
     times: dict[tuple[str, ...], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))

@@ -4,8 +4,11 @@ tables set side by side."""
 
 from __future__ import annotations
 
+import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -147,6 +150,32 @@ def test_benchmark_scripts_refuse_a_missing_tool_or_revision_before_measuring(
     assert _refused(script, *args, "--launches", "1").startswith(f"{script}: error: {error}")
 
 
+@pytest.mark.parametrize(
+    ("script", "args", "error"),
+    [
+        ("host_cost.py", ["--tree", "/nonexistent"], "--tree '/nonexistent': not a checkout"),
+        ("host_cost.py", ["--tree", "{tmp}"], "--tree '{tmp}': not a checkout of the harness"),
+        ("wgsl_checks.py", ["-k", "Stream_COPY", "--device", "cpu:0"],
+         "--device 'cpu:0': give a wgpu device, such as wgpu:0"),
+        ("sort_vs_numpy.py", ["-k", "Stream_COPY", "-b", "cpu"],
+         "-k 'Stream_COPY': give a bitonic sort (Bitonic_U32,"),
+        ("gpu_reference.py", ["--out", "{tmp}/file", "--device", "cpu:0"],
+         "--out '{tmp}/file': cannot make {tmp}/file/runs there (Not a directory)"),
+    ],
+)  # fmt: skip
+def test_benchmark_scripts_refuse_a_place_or_choice_they_cannot_use_in_one_line(
+    tmp_path: Path, script: str, args: list[str], error: str
+) -> None:
+    """host_cost's --tree of a missing folder ended in a traceback, and of a folder
+    without the harness ran the installed one as that checkout's; wgsl_checks on
+    another backend's device printed a table of nothing; sort_vs_numpy on a kernel
+    other than a sort ended in a KeyError after its first run; gpu_reference's
+    --out on a file, in a NotADirectoryError."""
+    (tmp_path / "file").write_text("")
+    line = _refused(script, *(a.replace("{tmp}", str(tmp_path)) for a in args))
+    assert line.startswith(f"{script}: error: {error.replace('{tmp}', str(tmp_path))}")
+
+
 def test_rajaperf_compare_prints_its_table(tmp_path: Path) -> None:
     """Every timed row ended the script in a TypeError: it called label() with the
     run options as a second argument, which label() does not take."""
@@ -237,3 +266,33 @@ def test_a_kernel_whose_bytes_stop_growing_still_runs_at_its_own_size(tmp_path: 
     assert "no size takes --memory-allocated 1073741824 bytes (its bytes stop growing)" in (
         proc.stderr
     )
+
+
+def test_gpu_reference_passes_an_interrupt_on_to_its_steps(tmp_path: Path) -> None:
+    """SIGTERM (or Ctrl-C) ended gpu_reference.py at once, with 143 or a traceback,
+    while the step it was running went on without it: each step runs in a session
+    of its own, which the signal never reached, so a harness run kept the GPU to
+    the end of its rows. Now the running steps finish their row and keep their rows
+    (their run folders say interrupted), no step starts after, and it exits 130."""
+    out = tmp_path / "ref"
+    skip = ["peak", "suite", "stream", "chain", "sort", "sweep", "cache", "transfers"]
+    command = [
+        sys.executable, str(ROOT / "benchmarks" / "gpu_reference.py"), "--out", str(out),
+        "--device", "cpu:0", "--skip", *skip, "two_ranks",
+    ]  # fmt: skip
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    checks = out / "runs" / "check"
+    deadline = time.monotonic() + 120
+    while not any(j.stat().st_size for j in checks.glob("*/journal.jsonl")):
+        assert time.monotonic() < deadline and proc.poll() is None, "no check row began"
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert "interrupt: the running steps finish their row; no step starts" in stderr
+    runs = list(checks.glob("run-*"))
+    assert runs
+    for run in runs:
+        meta = json.loads((run / "metadata.json").read_text())
+        assert meta["interrupted"] is True and meta["end"], run
