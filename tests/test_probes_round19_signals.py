@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, ROOT, finished_run, need_backend
 
-from harness.execution import results
+from harness.execution import merge, results
 
 ENV = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
 
@@ -376,3 +376,47 @@ def test_a_second_ctrl_c_as_the_run_folder_is_made_leaves_no_empty_folder(
     for folder in tmp_path.iterdir():
         assert (folder / results.JOURNAL).is_file(), (sorted(folder.iterdir()), err)
         assert results.read_metadata(folder)["interrupted"] is True
+
+
+def test_a_signal_as_a_merged_run_is_named_leaves_no_empty_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A merge (or import) writes its run in a hidden folder, then makes the run
+    folder's name and moves it there; a Ctrl-C between the two left the named
+    folder empty, a run of nothing beside the others. It is now removed."""
+    quick = ["-k", "Stream_COPY", "-b", "cpu", "--size", "1000", "--reps", "3"]
+    first = finished_run(tmp_path / "a", *quick)
+    second = finished_run(tmp_path / "b", *quick)
+
+    class SignalledMove:
+        """The operating system, but a signal comes as the staged run is moved."""
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(os, name)
+
+        def replace(self, source: Path, target: Path) -> None:
+            if Path(source).is_dir():
+                raise KeyboardInterrupt
+            os.replace(source, target)
+
+    monkeypatch.setattr(results, "os", SignalledMove())
+    out = tmp_path / "merged"
+    with pytest.raises(KeyboardInterrupt):
+        merge.merge([first, second], out, lambda rows: "")
+    assert list(out.iterdir()) == []
+
+
+def test_an_interrupted_report_leaves_no_empty_size_folder(tmp_path: Path) -> None:
+    """A report of several sizes writes a folder per size; one stopped after making
+    a size's folder and before its first file removed the files it had written,
+    but left that folder, empty, in the output folder."""
+    planned = [tmp_path / f"SIZE_{n:09d}" / "RAJAPerf-checksum.txt" for n in (1000, 2000)]
+    with (
+        pytest.raises(KeyboardInterrupt),
+        results.no_earlier_left(tmp_path, planned, "report", keep_own=False),
+    ):
+        planned[0].parent.mkdir()
+        planned[0].write_text("checksums\n")
+        planned[1].parent.mkdir()
+        raise KeyboardInterrupt
+    assert list(tmp_path.iterdir()) == []

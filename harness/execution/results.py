@@ -416,8 +416,9 @@ def no_earlier_left(
         own = [] if keep_own else [p for p in planned if p.is_file() and p not in stale]
         for path in (*stale, *own):
             path.unlink(missing_ok=True)
-        # Folders (a report's per-size ones) that held only what was removed go too.
-        emptied = {p.parent for p in (*stale, *own) if p.parent != out}
+        # Folders (a report's per-size ones) left empty go too: those that held only
+        # what was removed, and one made for files the signal came before.
+        emptied = {p.parent for p in (*stale, *own, *planned) if p.parent != out}
         for folder in sorted(emptied, key=lambda f: len(f.parts), reverse=True):
             with contextlib.suppress(OSError):
                 folder.rmdir()
@@ -472,6 +473,7 @@ def write_new(out: Path, fill: Callable[[Path], None]) -> Path:
     that no partial folder passes for a run."""
     check_out(out)
     staging = Path(tempfile.mkdtemp(prefix=".partial-run-", dir=out))
+    made: Path | None = None
     try:
         with lock(staging):
             fill(staging)
@@ -490,6 +492,10 @@ def write_new(out: Path, fill: Callable[[Path], None]) -> Path:
         ) from None
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
+        # A signal between naming the run and moving it there left the name empty.
+        if made is not None:
+            with contextlib.suppress(OSError):
+                made.rmdir()
         raise
     return made
 
