@@ -187,3 +187,17 @@ def test_a_sweep_without_rates_is_not_called_no_sweep(sweep_run: Path, tmp_path:
     assert (out / "sweep_Stream_TRIAD.png").is_file()
     assert "skipped saturation: no swept kernel has a GB/s or GFLOP/s at two sizes" in proc.stderr
     assert "no size sweep" not in proc.stderr
+
+
+def test_a_row_without_a_group_is_exported_under_its_kernel_s_group(
+    run: Path, tmp_path: Path
+) -> None:
+    """A row whose group is null (which a row may hold) was exported in a Caliper
+    region named 'None', a group of its own beside its kernel's."""
+    _edited(run, group=None)
+    out = tmp_path / "thicket"
+    proc = harness("export", str(run), "--thicket", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    text = "".join(path.read_text() for path in out.glob("*.cali"))
+    assert "data=None" not in text and "data=nan" not in text
+    assert text.count(",data=Stream,") == 1
