@@ -16,7 +16,7 @@ import statistics
 
 import numpy as np
 import pyopencl as cl
-from common import Parser
+from common import Parser, run_main
 
 SOURCE = """
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -72,4 +72,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 
-from common import Parser, device, factor, harness_rows
+from common import Parser, device, factor, harness_rows, run_main
 
 from harness.cli.arguments import positive_int, seconds
 from harness.execution.flush import last_level_cache
@@ -90,4 +90,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

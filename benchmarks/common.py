@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import math
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from harness.backends import get as get_backend
 from harness.backends.base import BackendUnavailable, DeviceInfo
@@ -72,6 +75,64 @@ def device(parser: argparse.ArgumentParser, text: str, option: str = "--device")
     return found[int(index or 0)]
 
 
+#: What a script interrupted says, in place of its results.
+INTERRUPTED = "interrupted: stopped before its results were printed"
+
+
+def _raise_interrupt(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def run_main(main: Callable[[], int | None]) -> NoReturn:
+    """Run a script's ``main`` and exit with its status; at an interrupt (Ctrl-C,
+    SIGTERM) with 130 and one line, where a traceback ended it (and SIGTERM left
+    a harness run it had started going: `harness_rows` stops it)."""
+    signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        status = main()
+    except KeyboardInterrupt:
+        print(INTERRUPTED, file=sys.stderr)
+        raise SystemExit(130) from None
+    raise SystemExit(status or 0)
+
+
+def _interruptible(command: list[str], **popen: Any) -> subprocess.CompletedProcess:
+    """Run a harness command, its stderr captured. At an interrupt it stops as the
+    harness does (Ctrl-C reaches both; a SIGTERM is passed on): it finishes its
+    row, or at a second interrupt stops at once, and the script then exits 130
+    (143 after a second SIGTERM) in one line, where it ended in a traceback
+    (subprocess.run's KeyboardInterrupt) with the harness run killed or, at
+    SIGTERM, left running."""
+    received: list[int] = []
+    started: list[subprocess.Popen] = []
+
+    def interrupt(signum: int, _frame: object) -> None:
+        received.append(signum)
+        if signum == signal.SIGTERM:
+            for child in started:
+                child.send_signal(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        with subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, **popen
+        ) as child:
+            started.append(child)
+            try:
+                _, err = child.communicate()
+            except KeyboardInterrupt:
+                signal.signal(signal.SIGINT, interrupt)
+                while child.poll() is None:
+                    with contextlib.suppress(KeyboardInterrupt):
+                        child.communicate()
+                print(INTERRUPTED, file=sys.stderr)
+                raise SystemExit(143 if received.count(signal.SIGTERM) > 1 else 130) from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    return subprocess.CompletedProcess(command, child.returncode, None, err)
+
+
 def harness_rows(
     *args: str, tree: Path | None = None, failed_rows: bool = True
 ) -> tuple[list[dict[str, str]], float]:
@@ -89,13 +150,8 @@ def harness_rows(
         env["PYTHONPATH"] = str(tree)
     with tempfile.TemporaryDirectory(prefix="harness-bench-") as out:
         start = time.perf_counter()
-        done = subprocess.run(
-            [sys.executable, "-m", "harness", "run", *args, "--out", out],
-            cwd=tree,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
+        done = _interruptible(
+            [sys.executable, "-m", "harness", "run", *args, "--out", out], cwd=tree, env=env
         )
         wall = time.perf_counter() - start
         if done.returncode == 2:

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from common import Parser
+from common import Parser, run_main
 
 from harness.cli.arguments import positive_int
 
@@ -74,4 +74,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

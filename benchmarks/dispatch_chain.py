@@ -20,7 +20,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
-from common import Parser, add_devices, devices_chosen, harness_rows
+from common import Parser, add_devices, devices_chosen, harness_rows, run_main
 
 from harness.cli.arguments import positive_int, seconds
 
@@ -68,4 +68,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

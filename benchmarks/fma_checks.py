@@ -16,7 +16,7 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 
-from common import Parser
+from common import Parser, run_main
 
 from harness.cli.arguments import positive_int, seconds
 from harness.execution.peaks import FMA, LEAST_FMA_SIZE
@@ -66,4 +66,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -62,7 +62,7 @@ import time
 from importlib import metadata
 from pathlib import Path
 
-from common import Parser
+from common import Parser, run_main
 
 from harness import api, suite
 from harness.cli.arguments import path, seconds
@@ -535,4 +535,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

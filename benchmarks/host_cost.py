@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import Parser, harness_rows
+from common import Parser, harness_rows, run_main
 
 from harness.cli.arguments import count, positive_int
 
@@ -120,4 +120,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -19,7 +19,7 @@ import argparse
 import collections
 import statistics
 
-from common import Parser, device
+from common import Parser, device, run_main
 
 from harness import suite
 from harness.backends import get
@@ -134,4 +134,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -20,7 +20,7 @@ from collections import defaultdict
 
 import numpy as np
 import pyopencl as cl
-from common import Parser, harness_rows
+from common import Parser, harness_rows, run_main
 
 from harness import suite
 from harness.backends import get as get_backend
@@ -108,4 +108,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-from common import Parser, command
+from common import Parser, command, run_main
 from stream_vs_babelstream import babelstream
 
 from harness.cli.arguments import positive_int
@@ -84,4 +84,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 
-from common import Parser, harness_rows
+from common import Parser, harness_rows, run_main
 
 from harness.cli.arguments import positive_int
 
@@ -55,4 +55,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

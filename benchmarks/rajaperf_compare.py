@@ -26,7 +26,7 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from common import Parser, command, harness_rows
+from common import Parser, command, harness_rows, run_main
 
 from harness import suite
 from harness.cli.arguments import positive_int
@@ -183,4 +183,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

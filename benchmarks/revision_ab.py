@@ -26,7 +26,7 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from common import Parser, harness_rows
+from common import Parser, harness_rows, run_main
 
 from harness import suite
 from harness.cli.arguments import positive_int
@@ -148,4 +148,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

@@ -19,7 +19,7 @@ import subprocess
 import sys
 from collections import defaultdict
 
-from common import Parser, add_devices, devices_chosen, harness_rows
+from common import Parser, add_devices, devices_chosen, harness_rows, run_main
 
 from harness import suite
 from harness.cli.arguments import positive_int
@@ -161,4 +161,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

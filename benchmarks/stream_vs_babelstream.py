@@ -20,7 +20,7 @@ import shlex
 import statistics
 import subprocess
 
-from common import Parser, command, harness_rows
+from common import Parser, command, harness_rows, run_main
 
 from harness.cli.arguments import positive_int
 
@@ -106,4 +106,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 import wgpu
-from common import Parser
+from common import Parser, run_main
 from wgpu.backends.wgpu_native import lib
 
 from harness.cli.arguments import count, positive_int
@@ -145,4 +145,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -21,7 +21,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-from common import Parser, harness_rows
+from common import Parser, harness_rows, run_main
 
 from harness import suite
 from harness.cli.arguments import positive_int
@@ -83,4 +83,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

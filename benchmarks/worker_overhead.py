@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from common import Parser, harness_rows
+from common import Parser, harness_rows, run_main
 
 from harness.cli.arguments import positive_int
 
@@ -39,4 +39,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

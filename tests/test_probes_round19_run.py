@@ -5,6 +5,7 @@ tables set side by side."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -296,3 +297,30 @@ def test_gpu_reference_passes_an_interrupt_on_to_its_steps(tmp_path: Path) -> No
     for run in runs:
         meta = json.loads((run / "metadata.json").read_text())
         assert meta["interrupted"] is True and meta["end"], run
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_benchmark_script_interrupted_mid_run_exits_130_in_one_line(signum: int) -> None:
+    """Ctrl-C ended every benchmark script in a KeyboardInterrupt traceback (and
+    killed the harness run it was in); SIGTERM ended the script alone, leaving its
+    harness run going. Now a harness run finishes its row and the script exits
+    130 in one line."""
+    command = [sys.executable, str(ROOT / "benchmarks" / "dispatch_chain.py"), "-b", "cpu"]
+    proc = subprocess.Popen(
+        [*command, "--launches", "50", "--max-time", "0.1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        # A terminal's Ctrl-C reaches a process group whose SIGINT is not ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == "launch 1 of 50 done\n"
+    if signum == signal.SIGINT:
+        os.killpg(proc.pid, signum)
+    else:
+        proc.send_signal(signum)
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert stderr == "interrupted: stopped before its results were printed\n"
