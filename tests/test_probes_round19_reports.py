@@ -189,11 +189,10 @@ def test_a_sweep_without_rates_is_not_called_no_sweep(sweep_run: Path, tmp_path:
     assert "no size sweep" not in proc.stderr
 
 
-def test_a_row_without_a_group_is_exported_under_its_kernel_s_group(
-    run: Path, tmp_path: Path
-) -> None:
+def test_a_row_without_a_group_is_read_in_its_kernel_s_group(run: Path, tmp_path: Path) -> None:
     """A row whose group is null (which a row may hold) was exported in a Caliper
-    region named 'None', a group of its own beside its kernel's."""
+    region named 'None', a group of its own beside its kernel's, and the time plot
+    titled its panel 'nan, Basic'."""
     _edited(run, group=None)
     out = tmp_path / "thicket"
     proc = harness("export", str(run), "--thicket", "--out", str(out))
@@ -201,3 +200,5 @@ def test_a_row_without_a_group_is_exported_under_its_kernel_s_group(
     text = "".join(path.read_text() for path in out.glob("*.cali"))
     assert "data=None" not in text and "data=nan" not in text
     assert text.count(",data=Stream,") == 1
+    frame, _ = frames.load_runs([run])
+    assert plot.plot_times(frame).axes[0].get_title(loc="left") == "Stream, Basic"

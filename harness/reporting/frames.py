@@ -60,6 +60,11 @@ def load(run_dir: str | Path) -> pd.DataFrame:
     for column in results.NUMERIC:
         if column in frame:
             frame[column] = pd.to_numeric(frame[column], errors="coerce")
+    # A row without its group (null, which a row may hold) is in its kernel's, named
+    # as RAJAPerf's kernels are: plots titled a panel 'nan', and Thicket profiles
+    # held a group region 'None'.
+    missing = frame["group"].isna() | frame["group"].astype(str).eq("")
+    frame["group"] = frame["group"].where(~missing, frame["kernel"].str.split("_", n=1).str[0])
     frame["run"] = run_dir.resolve().name
     frame["run_dir"] = str(run_dir)
     # The partitions the run asked for (--partition), which make a row's partition a

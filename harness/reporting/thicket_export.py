@@ -131,7 +131,7 @@ def profiles(frame: pd.DataFrame, meta: dict[str, Any]) -> dict[str, str]:
         # A parent region's times are its kernels' summed, as inclusive times are.
         totals: dict[tuple[str, ...], dict[str, float]] = {}
         for _, row in rows.iterrows():
-            path = (ROOT, _group(row), _kernel_name(row))
+            path = (ROOT, str(row["group"]), _kernel_name(row))
             values = {name: row[column] for name, column in METRICS}
             stream.metrics(path, {k: float(v) for k, v in values.items() if _finite(v)})
             for parent in (path[:1], path[:2]):
@@ -169,14 +169,6 @@ def profiles(frame: pd.DataFrame, meta: dict[str, Any]) -> dict[str, str]:
             unique = f"{name}-{n}"
         out[f"{unique}.cali"] = "\n".join(stream.lines) + "\n"
     return out
-
-
-def _group(row: Any) -> str:
-    """The kernel's group region: the row's group, or where it has none (null), the
-    start of the kernel's name, as RAJAPerf's kernels are named (a region 'None' or
-    'nan' was written for it)."""
-    group = row.get("group")
-    return group if isinstance(group, str) and group else str(row["kernel"]).split("_", 1)[0]
 
 
 def _kernel_name(row: Any) -> str:
