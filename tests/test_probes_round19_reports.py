@@ -202,3 +202,35 @@ def test_a_row_without_a_group_is_read_in_its_kernel_s_group(run: Path, tmp_path
     assert text.count(",data=Stream,") == 1
     frame, _ = frames.load_runs([run])
     assert plot.plot_times(frame).axes[0].get_title(loc="left") == "Stream, Basic"
+
+
+def test_a_kernel_name_with_a_line_break_is_damage(run: Path) -> None:
+    """A row of a run without metadata.json (whose kernels nothing lists) named
+    'Stream\\nTRIAD' was read as good: show printed it as a row split over two lines."""
+    (run / results.METADATA).unlink()
+    _edited(run, kernel="Stream\nTRIAD")
+    proc = harness("show", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert f"{results.JOURNAL}:1: skipped a torn or corrupt line: 'kernel' holds '\\n'" in (
+        proc.stderr
+    )
+    table = proc.stdout.split("\n\n")[0].splitlines()
+    assert len(table) == 2 and table[1].startswith("Basic_DAXPY")
+
+
+def test_rajaperf_rows_of_names_that_print_as_nothing_are_not_imported(tmp_path: Path) -> None:
+    """A run-data row whose kernel held a zero-width space was imported as a row
+    that the imported run's own journal then read as damage."""
+    folder = _rajaperf_copy(tmp_path)
+    data = folder / "RAJAPerf-kernel-run-data.csv"
+    lines = data.read_text().splitlines()
+    lines[2] = lines[2].replace("Stream_COPY", "Stream_\u200bCOPY", 1)
+    data.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out"
+    proc = harness("import-rajaperf", str(folder), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "RAJAPerf-kernel-run-data.csv:3: kernel, variant or tuning holds a character" in (
+        proc.stderr
+    )
+    shown = harness("show", str(next(out.iterdir())))
+    assert "skipped" not in shown.stderr, shown.stderr

@@ -905,6 +905,11 @@ def parse_row(line: bytes) -> dict[str, Any]:
             raise ValueError(f"no {key!r}" if key not in row else f"{key!r} is not text")
         if not row[key].strip():
             raise ValueError(f"{key!r} is empty")
+        odd = next((c for c in row[key] if not c.isprintable()), None)
+        if odd is not None:
+            # No kernel or device is named so; a line break in one split the table
+            # `show` prints, a row across two lines.
+            raise ValueError(f"{key!r} holds {odd!r}, which prints as nothing")
     for key in TEXT:
         if row.get(key) is not None and not isinstance(row[key], str):
             raise ValueError(f"{key!r} is a {_kind(row[key])}, not text")

@@ -303,6 +303,14 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]], l
         if not (kernel and variant and tuning):
             _warn(path, number, "no kernel, variant or tuning: skipped")
             continue
+        if not (kernel + variant + tuning).isprintable():
+            # A run's journal holds no such name: the row written would be damage there.
+            _warn(
+                path,
+                number,
+                "kernel, variant or tuning holds a character that prints as nothing: skipped",
+            )
+            continue
         odd = next((c for c in (variant, tuning) if "-" in c or len(c.split()) > 1), None)
         if odd is not None:
             # Devices are named "variant tuning" and checksums "variant-tuning": a cell
