@@ -234,3 +234,18 @@ def test_rajaperf_rows_of_names_that_print_as_nothing_are_not_imported(tmp_path:
     )
     shown = harness("show", str(next(out.iterdir())))
     assert "skipped" not in shown.stderr, shown.stderr
+
+
+def test_a_host_name_with_a_line_break_is_refused(quick_run: Path, tmp_path: Path) -> None:
+    """A metadata.json whose host name held a line break was merged: every row of
+    that run carried it in its host column, and show printed each over two lines."""
+    run = copy_run(quick_run, tmp_path / "damaged")
+    path = run / results.METADATA
+    meta = json.loads(path.read_text())
+    meta["host"]["hostname"] = "node1\nnode2"
+    path.write_text(json.dumps(meta))
+    out = tmp_path / "merged"
+    proc = harness("merge", str(run), str(quick_run), "--out", str(out))
+    assert proc.returncode == 2, proc.stderr
+    assert f"{path}: 'host.hostname' is 'node1\\nnode2'" in one_error(proc.stderr)
+    assert not out.exists()

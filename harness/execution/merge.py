@@ -30,9 +30,10 @@ from harness.version import __version__
 
 def hostname(run_dir: Path, meta: dict[str, Any]) -> str:
     """The machine a run's metadata names, or ""; RunFolderError where its name is not
-    text (a damaged metadata.json), which would name no machine a row can be told by."""
+    text, or holds a character that prints as nothing (a damaged metadata.json: no
+    machine is named so), which would name no machine a row can be told by."""
     host = (meta.get("host") or {}).get("hostname") or ""
-    if not isinstance(host, str):
+    if not isinstance(host, str) or not host.isprintable():
         raise results.RunFolderError(
             f"{Path(run_dir) / results.METADATA}: 'host.hostname' is {host!r}; text (the "
             "machine's name) is accepted"
