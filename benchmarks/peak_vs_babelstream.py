@@ -31,14 +31,20 @@ def harness_peak(device: str) -> dict:
     with tempfile.TemporaryDirectory(prefix="harness-peaks-") as scratch:
         env = {**os.environ, "HARNESS_PEAKS": os.path.join(scratch, "peaks.json")}
         env.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
-        out = subprocess.run(
-            [sys.executable, "-m", "harness", "peak", "--device", device, "--json"],
-            check=True,
+        # --force: a peak measured under load is still the figure this launch had
+        # (the scratch store keeps it flagged); without it, harness peak exits 1
+        # and the script ended in a traceback on any busy machine.
+        done = subprocess.run(
+            [sys.executable, "-m", "harness", "peak", "--device", device, "--json", "--force"],
             capture_output=True,
             text=True,
             env=env,
-        ).stdout
-    return json.loads(out[out.index("[") :])[0]
+        )
+    if done.returncode != 0 or "[" not in done.stdout:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        print(last, file=sys.stderr)
+        raise SystemExit(2 if done.returncode == 2 else 1)
+    return json.loads(done.stdout[done.stdout.index("[") :])[0]
 
 
 def main() -> None:

@@ -36,18 +36,34 @@ ARRAYS = {"Copy": 2, "Mul": 2, "Add": 3, "Triad": 3, "Dot": 2}
 
 def babelstream(command: str, size: int, reps: int) -> dict[str, tuple[float, float]]:
     """BabelStream's (average-time GB/s, best GB/s) per kernel, in doubles."""
-    out = subprocess.run(
+    done = subprocess.run(
         [*shlex.split(command), "--arraysize", str(size), "--numtimes", str(reps)],
-        check=True,
         capture_output=True,
         text=True,
-    ).stdout
+    )
+    # A failed or foreign command ended the scripts in a traceback (a
+    # CalledProcessError, a KeyError, no median of no figures): one line instead.
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise SystemExit(f"--babelstream {command!r} exited {done.returncode}: {last}")
     figures = {}
-    for line in out.splitlines():
+    for line in done.stdout.splitlines():
         cells = line.split()
         if cells and cells[0] in KERNELS and len(cells) == 5:
             moved = ARRAYS[cells[0]] * 8 * size
-            figures[cells[0]] = (moved / float(cells[4]) / 1e9, moved / float(cells[2]) / 1e9)
+            try:
+                figures[cells[0]] = (
+                    moved / float(cells[4]) / 1e9,
+                    moved / float(cells[2]) / 1e9,
+                )
+            except (ValueError, ZeroDivisionError):
+                continue
+    missing = [k for k in KERNELS if k not in figures]
+    if missing:
+        raise SystemExit(
+            f"--babelstream {command!r}: its output has no figures for {', '.join(missing)}, "
+            "as BabelStream prints them (Function MBytes/sec Min Max Average)"
+        )
     return figures
 
 

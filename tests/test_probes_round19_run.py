@@ -324,3 +324,31 @@ def test_a_benchmark_script_interrupted_mid_run_exits_130_in_one_line(signum: in
     _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 130
     assert stderr == "interrupted: stopped before its results were printed\n"
+
+
+@pytest.mark.parametrize(
+    ("script", "tool", "error"),
+    [
+        ("stream_vs_babelstream.py", "false", "--babelstream 'false' exited 1: no message"),
+        ("stream_vs_babelstream.py", "true",
+         "--babelstream 'true': its output has no figures for Copy, Mul, Add, Triad, Dot, as "
+         "BabelStream prints them (Function MBytes/sec Min Max Average)"),
+    ],
+)  # fmt: skip
+def test_a_failing_or_foreign_babelstream_is_named_in_one_line(
+    script: str, tool: str, error: str
+) -> None:
+    """A BabelStream command that failed ended the script in a CalledProcessError,
+    and one whose output held no figures in a StatisticsError (no median of none)."""
+    proc = _script(
+        script, "--babelstream", tool, "--device", "cpu:0", "--size", "1000", "--reps", "2",
+        "--launches", "1",
+    )  # fmt: skip
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [error]
+
+
+def test_peak_vs_babelstream_passes_on_harness_peak_s_refusal() -> None:
+    """harness peak's refusal (exit 2) ended the script in a CalledProcessError."""
+    line = _refused("peak_vs_babelstream.py", "--babelstream", "true", "--device", "bogus:0")
+    assert line.startswith("harness: error: --device 'bogus:0': no such backend 'bogus'")
