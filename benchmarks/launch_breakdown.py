@@ -63,8 +63,10 @@ def breakdown(
         count[launch.entry] += 1
         scalars = " ".join(f"{k}={v}" for k, v in launch.scalars if k not in ("n", "descending"))
         rate = share / seconds / 1e9 if seconds > 0 else float("inf")
+        # Three figures below 1 GB/s: a small launch on a loaded CPU read "0.0".
+        shown = f"{rate:8.1f}" if rate >= 1 else f"{rate:8.3g}"
         lines.append(
-            f"  {number:4} {launch.entry:24} {scalars:28} {seconds * 1e3:9.3f} ms {rate:8.1f} GB/s"
+            f"  {number:4} {launch.entry:24} {scalars:28} {seconds * 1e3:9.3f} ms {shown} GB/s"
         )
     whole = statistics.median(execution.time(launches, reps))
     label = ",".join([*(f"{k}={v}" for k, v in params.items()), f"partition={dealt}"])
