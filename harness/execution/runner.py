@@ -862,9 +862,8 @@ class Runner:
             if backend.language is not None:
                 source = task_source(spec, backend, self.options.sources)
                 if source is None:
-                    where = " or ".join(
-                        f"kernels/{folder}/{spec.source_name}{suffix}"
-                        for folder, suffix in sources.places(backend.language, backend.extension)
+                    where = sources.looked_for(
+                        backend.language, backend.extension, spec.source_name
                     )
                     return _skip(row, f"no source {where}")
                 row.update(source_fields(source))

@@ -291,9 +291,11 @@ class _ArenaReader:
 
 def _context() -> BaseContext:
     """How workers start: forked (in milliseconds, with the harness already
-    loaded) on Linux while this process holds no driver, else as fresh
-    interpreters, which is safe everywhere."""
-    if sys.platform == "linux" and not drivers_loaded():
+    loaded) on Linux while this process holds no driver and has not started MPI,
+    else as fresh interpreters, which is safe everywhere. MPI's threads and locks,
+    as a driver's, reach a forked child broken: under a launcher's variables (one
+    rank of ``srun -n 1`` too), a forked PoCL worker hung until its row timed out."""
+    if sys.platform == "linux" and not drivers_loaded() and "mpi4py.MPI" not in sys.modules:
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
 

@@ -71,6 +71,16 @@ def find(language: str, extension: str, kernel: str, extra: Sequence[Path] = ())
     return None
 
 
+def looked_for(language: str, extension: str, kernel: str) -> str:
+    """Where `find` looked for ``kernel``'s source, in words for a skip reason: its
+    user suite's folder where it has one (not the shipped ``kernels/``, which a
+    user's kernel has no source in), else ``kernels/``."""
+    root = str(_ROOTS[kernel]) if kernel in _ROOTS else "kernels"
+    return " or ".join(
+        f"{root}/{folder}/{kernel}{suffix}" for folder, suffix in places(language, extension)
+    )
+
+
 #: An ``#include "file"`` line, a comment after it allowed, as C allows it.
 _INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*(?://.*|/\*.*\*/\s*)?$')
 
