@@ -24,7 +24,7 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 
-from common import Parser, device, factor, harness_rows, run_main
+from common import Parser, device, factor, harness_rows, left_out, run_main
 
 from harness.cli.arguments import positive_int, seconds
 from harness.execution.flush import last_level_cache
@@ -78,15 +78,20 @@ def main() -> None:
                 more, _ = harness_rows(*common, "--cache", "cold", "--flush-bytes", str(flush))
                 rows += [{**row, "cache": name} for row in more]
             for row in rows:
+                if left_out(row):
+                    continue
                 medians[(where, row["cache"])].append(float(row["time_median_s"]))
                 sizes[where] = row["size"]
         print(f"launch {launch + 1} of {args.launches} done", flush=True)
     columns = ["hot", "cold", *flushes]
     print(f"\n{'placement':14} {'size':>10}" + "".join(f"{c:>11}" for c in columns) + "  cold/hot")
     for where in budgets:
-        times = {c: statistics.median(medians[(where, c)]) for c in columns}
-        cells = "".join(f"{times[c] * 1e3:9.3f}ms" for c in columns)
-        print(f"{where:14} {sizes[where]:>10} {cells} {times['cold'] / times['hot']:9.2f}")
+        times = {c: statistics.median(medians[(where, c)]) for c in columns if medians[(where, c)]}
+        if not times:
+            continue
+        cells = "".join(f"{times[c] * 1e3:9.3f}ms" if c in times else f"{'-':>11}" for c in columns)
+        ratio = f"{times['cold'] / times['hot']:9.2f}" if "cold" in times and "hot" in times else ""
+        print(f"{where:14} {sizes[where]:>10} {cells} {ratio}")
 
 
 if __name__ == "__main__":

@@ -78,59 +78,122 @@ def device(parser: argparse.ArgumentParser, text: str, option: str = "--device")
 #: What a script interrupted says, in place of its results.
 INTERRUPTED = "interrupted: stopped before its results were printed"
 
+#: The signals that interrupt a script.
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+#: The interrupts this script has received, in order.
+_RECEIVED: list[int] = []
+#: The children running now, which an interrupt is passed on to (`run`).
+_CHILDREN: list[subprocess.Popen] = []
+#: Whether `run` is starting a child: an interrupt then waits for it to start.
+_starting = False
 
-def _raise_interrupt(_signum: int, _frame: object) -> None:
-    raise KeyboardInterrupt
+
+def _interrupt(signum: int, _frame: object) -> None:
+    """Count an interrupt and pass it on to the running children, whose end `run`
+    waits for; with none running (or starting), stop the script here."""
+    _RECEIVED.append(signum)
+    for child in _CHILDREN:
+        with contextlib.suppress(ProcessLookupError):
+            child.send_signal(signum)
+    if not (_CHILDREN or _starting):
+        raise KeyboardInterrupt
 
 
 def run_main(main: Callable[[], int | None]) -> NoReturn:
-    """Run a script's ``main`` and exit with its status; at an interrupt (Ctrl-C,
-    SIGTERM) with 130 and one line, where a traceback ended it (and SIGTERM left
-    a harness run it had started going: `harness_rows` stops it)."""
-    signal.signal(signal.SIGTERM, _raise_interrupt)
+    """Run a script's ``main`` and exit with its status, or 1 where a row that
+    failed or errored was left out of its tables (`left_out`); at an interrupt (Ctrl-C,
+    SIGTERM) with 130 (143 after a second SIGTERM) and one line, where a
+    traceback ended it."""
+    for signum in _STOPS:
+        signal.signal(signum, _interrupt)
     try:
         status = main()
     except KeyboardInterrupt:
         print(INTERRUPTED, file=sys.stderr)
-        raise SystemExit(130) from None
-    raise SystemExit(status or 0)
+        raise SystemExit(143 if _RECEIVED.count(signal.SIGTERM) > 1 else 130) from None
+    failed = any(status != "skipped" for status in _LEFT_OUT.values())
+    raise SystemExit(status or (1 if failed else 0))
 
 
-def _interruptible(command: list[str], **popen: Any) -> subprocess.CompletedProcess:
-    """Run a harness command, its stderr captured. At an interrupt it stops as the
-    harness does (Ctrl-C reaches both; a SIGTERM is passed on): it finishes its
-    row, or at a second interrupt stops at once, and the script then exits 130
-    (143 after a second SIGTERM) in one line, where it ended in a traceback
-    (subprocess.run's KeyboardInterrupt) with the harness run killed or, at
-    SIGTERM, left running."""
-    received: list[int] = []
-    started: list[subprocess.Popen] = []
-
-    def interrupt(signum: int, _frame: object) -> None:
-        received.append(signum)
-        if signum == signal.SIGTERM:
-            for child in started:
-                child.send_signal(signum)
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
+def _start(command: list[str], **popen: Any) -> subprocess.Popen:
+    """A child in a session of its own (a terminal's Ctrl-C reaches the script
+    alone, which passes it on once), among `_CHILDREN` from its start: an
+    interrupt that came while Popen ran is passed on once it returns, where it
+    ended the script with the child left running."""
+    global _starting
+    seen = len(_RECEIVED)
+    _starting = True
     try:
-        with subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, **popen
-        ) as child:
-            started.append(child)
-            try:
-                _, err = child.communicate()
-            except KeyboardInterrupt:
-                signal.signal(signal.SIGINT, interrupt)
-                while child.poll() is None:
-                    with contextlib.suppress(KeyboardInterrupt):
-                        child.communicate()
-                print(INTERRUPTED, file=sys.stderr)
-                raise SystemExit(143 if received.count(signal.SIGTERM) > 1 else 130) from None
+        child = subprocess.Popen(command, start_new_session=True, **popen)
+    except BaseException:
+        _starting = False
+        raise
+    # Held while the child joins the list, so that no interrupt is passed on twice
+    # or not at all.
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        _CHILDREN.append(child)
+        for signum in _RECEIVED[seen:]:
+            child.send_signal(signum)
+        _starting = False
     finally:
-        signal.signal(signal.SIGTERM, previous)
-    return subprocess.CompletedProcess(command, child.returncode, None, err)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    return child
+
+
+def run(
+    command: list[str], *, check: bool = True, name: str = "", **popen: Any
+) -> subprocess.CompletedProcess:
+    """``subprocess.run`` for the scripts: an interrupt is passed on to the child (a
+    harness run finishes its row; another program ends), and once it has ended
+    the script ends as `run_main` says. subprocess.run killed the child at
+    Ctrl-C, left it running at SIGTERM or where the signal came as it started.
+    With ``check``, a child that fails ends the script in one line (``name``, else
+    its program's; its exit status and last line on stderr, where that is captured)
+    and status 1, where a CalledProcessError's traceback did."""
+    seen = len(_RECEIVED)
+    child = _start(command, **popen)
+    try:
+        out, err = child.communicate()
+    finally:
+        _CHILDREN.remove(child)
+    if _RECEIVED[seen:]:
+        raise KeyboardInterrupt
+    if check and child.returncode != 0:
+        said = (err or "").strip().splitlines() if isinstance(err, str) else []
+        last = f": {said[-1]}" if said else ""
+        name = name or Path(command[0]).name
+        print(f"{name} exited {child.returncode}{last}", file=sys.stderr)
+        raise SystemExit(1)
+    return subprocess.CompletedProcess(command, child.returncode, out, err)
+
+
+#: The rows left out of the script's tables: each one's line and status (`left_out`).
+_LEFT_OUT: dict[str, str] = {}
+
+
+def left_out(row: dict[str, str]) -> bool:
+    """Whether a row has no time to set in a table (it failed, errored or was
+    skipped); such a row is named once on stderr, and where it failed or errored
+    the script exits 1. A failed row's empty time ended the scripts that read it
+    in a ValueError."""
+    if row.get("status") == "ok" and row.get("time_median_s"):
+        return False
+    usual = {"cache": "hot", "transfers": "resident"}
+    options = [
+        row[k]
+        for k in ("strategy", "impl", "cache", "transfers")
+        if row.get(k) and row[k] != usual.get(k)
+    ]
+    label = row.get("kernel", "?") + (f"[{','.join(options)}]" if options else "")
+    line = (
+        f"left out: {label} n={row.get('size')} on {row.get('device_id')}: "
+        f"{row.get('status')}: {row.get('reason') or 'no time measured'}"
+    )
+    if line not in _LEFT_OUT:
+        _LEFT_OUT[line] = str(row.get("status"))
+        print(line, file=sys.stderr, flush=True)
+    return True
 
 
 def harness_rows(
@@ -139,10 +202,10 @@ def harness_rows(
     """Run ``harness run ARGS`` in a fresh process; its rows and its wall time.
 
     With ``tree``, the harness is the one in that checkout, run from it. Exit
-    status 1 (some rows failed; they are in the table) is accepted unless
-    ``failed_rows`` is False; status 2 (an argument refused) ends the script with
-    the harness's one line and status 2; any other failure raises with the
-    harness's error.
+    status 1 (some rows failed; they are in the table, and `left_out` names them)
+    is accepted unless ``failed_rows`` is False; status 2 (an argument refused)
+    ends the script with the harness's one line and status 2; any other failure
+    ends it with the harness's last line and status 1.
     """
     env = dict(os.environ)
     env.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
@@ -150,27 +213,36 @@ def harness_rows(
         env["PYTHONPATH"] = str(tree)
     with tempfile.TemporaryDirectory(prefix="harness-bench-") as out:
         start = time.perf_counter()
-        done = _interruptible(
-            [sys.executable, "-m", "harness", "run", *args, "--out", out], cwd=tree, env=env
+        done = run(
+            [sys.executable, "-m", "harness", "run", *args, "--out", out],
+            check=False,
+            cwd=tree,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         wall = time.perf_counter() - start
+        lines = done.stderr.strip().splitlines()
         if done.returncode == 2:
             # The harness refused an argument the script passed on: its one line
             # (naming the value and what is accepted) is the script's, as its exit 2.
-            lines = done.stderr.strip().splitlines()
             print(lines[-1] if lines else "harness run refused its arguments", file=sys.stderr)
             raise SystemExit(2)
-        if done.returncode not in ((0, 1) if failed_rows else (0,)):
+        folders = list(Path(out).iterdir())
+        if done.returncode not in (0, 1) or len(folders) != 1:
             where = f" in {tree}" if tree is not None else ""
-            raise RuntimeError(
-                f"harness run {' '.join(args)}{where} exited {done.returncode}:\n"
-                + done.stderr[-2000:]
-            )
-        if done.returncode == 1:
-            print(done.stderr[-2000:], file=sys.stderr)
-        (folder,) = Path(out).iterdir()
-        with (folder / "results.csv").open() as f:
-            return list(csv.DictReader(f)), wall
+            last = lines[-1] if lines else "no message"
+            print(f"harness run{where} exited {done.returncode}: {last}", file=sys.stderr)
+            raise SystemExit(1)
+        with (folders[0] / "results.csv").open() as f:
+            rows = list(csv.DictReader(f))
+    if done.returncode == 1:
+        for row in rows:
+            left_out(row)
+        if not failed_rows:
+            raise SystemExit(1)
+    return rows, wall
 
 
 def add_devices(parser: argparse.ArgumentParser) -> None:

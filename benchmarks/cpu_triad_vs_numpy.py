@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from common import Parser, run_main
+from common import Parser, run, run_main
 
 from harness.cli.arguments import positive_int
 
@@ -61,10 +61,11 @@ def main() -> None:
     ratios = []
     print(f"{'launch':>6}{'harness cpu (ms)':>18}{'numpy (ms)':>12}{'ratio':>8}")
     for launch in range(args.launches):
-        out = subprocess.run(
+        out = run(
             [sys.executable, __file__, "--one", "--size", str(args.size), "--reps", str(args.reps)],
-            check=True,
-            capture_output=True,
+            name=f"launch {launch + 1}",
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
         ).stdout.split()
         ours, plain = float(out[0]), float(out[1])

@@ -176,6 +176,19 @@ class Steps:
             return done
         return 143 if self.signals.count(signal.SIGTERM) > 1 else 130
 
+    def _started(self, child: subprocess.Popen, seen: int) -> None:
+        """Count a step just started among the running ones, and pass on to it each
+        interrupt since the ``seen`` first: one that came while it started, before
+        the handler knew it, left it running to its limit."""
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            self.running.append(child)
+            for signum in self.signals[seen:]:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(child.pid, signum)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
     def _skipped(self, name: str) -> bool:
         """Whether a step is left out: by --skip, or after an interrupt."""
         if name in self.skip or self.signals:
@@ -193,6 +206,7 @@ class Steps:
 
     def start(self, name: str, command: list[str]) -> subprocess.Popen | None:
         """A step that runs beside the others (it times nothing), into OUT/NAME.log."""
+        seen = len(self.signals)
         if self._skipped(name):
             return None
         print(f"{name}: {shlex.join(command)} (in the background)", flush=True)
@@ -200,7 +214,7 @@ class Steps:
             child = subprocess.Popen(
                 command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
             )
-        self.running.append(child)
+        self._started(child, seen)
         return child
 
     def finish(self, name: str, child: subprocess.Popen, seconds: float) -> int:
@@ -232,6 +246,7 @@ class Steps:
     ) -> None:
         """Several steps at once, under one limit (``seconds`` in place of the
         steps' own, within the budget): for steps that time nothing."""
+        seen = len(self.signals)
         steps = [step for step in steps if not self._skipped(step[0])]
         if not steps:
             return
@@ -255,7 +270,7 @@ class Steps:
                 start_new_session=True,
             )
             log.close()
-            self.running.append(children[name])
+            self._started(children[name], seen)
         for name, child in children.items():
             try:
                 status = child.wait(timeout=max(0.0, start + seconds - time.monotonic()))

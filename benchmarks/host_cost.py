@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import Parser, harness_rows, run_main
+from common import Parser, harness_rows, run, run_main
 
 from harness.cli.arguments import count, positive_int
 
@@ -52,7 +52,7 @@ def _profile(kernel: str, size: str, run_args: list[str]) -> None:
         env = dict(os.environ)
         env.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
         args = [*run_args, "-k", kernel, "--size", size, "--in-process", "--out", out]
-        subprocess.run(
+        run(
             [sys.executable, "-m", "cProfile", "-o", str(stats), "-m", "harness", "run", *args],
             env=env,
             stdout=subprocess.DEVNULL,

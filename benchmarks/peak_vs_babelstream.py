@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-from common import Parser, command, run_main
+from common import Parser, command, run, run_main
 from stream_vs_babelstream import babelstream
 
 from harness.cli.arguments import positive_int
@@ -34,9 +34,11 @@ def harness_peak(device: str) -> dict:
         # --force: a peak measured under load is still the figure this launch had
         # (the scratch store keeps it flagged); without it, harness peak exits 1
         # and the script ended in a traceback on any busy machine.
-        done = subprocess.run(
+        done = run(
             [sys.executable, "-m", "harness", "peak", "--device", device, "--json", "--force"],
-            capture_output=True,
+            check=False,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
             env=env,
         )

@@ -18,7 +18,7 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 
-from common import Parser, harness_rows, run_main
+from common import Parser, harness_rows, left_out, run_main
 
 from harness.cli.arguments import positive_int
 
@@ -42,16 +42,25 @@ def main() -> None:
                 "-k", args.kernel, "-b", *args.backend, "--size", args.size, *extra
             )  # fmt: skip
             for row in rows:
-                key = (f"{row['device_id']} {row.get('strategy', '')}".strip(), mode)
+                if left_out(row):
+                    continue
+                # The kernel too: -k Stream (a group or glob) put its kernels' medians
+                # in one row per device.
+                label = f"{row['kernel']} {row['device_id']} {row.get('strategy', '')}"
+                key = (label.strip(), mode)
                 medians[key].append(float(row["time_median_s"]))
                 queues[key] = row["queue"]
         print(f"launch {launch + 1} of {args.launches} done", flush=True)
-    print(f"\n{'row':28} {'held':>10} {'direct':>10} {'direct/held':>12}  queue")
-    for row in sorted({r for r, _ in medians}):
+    both = {r for r, m in medians if m == "held"} & {r for r, m in medians if m == "direct"}
+    if not both:
+        return
+    width = max(28, *(len(r) + 1 for r in both))
+    print(f"\n{'row':{width}} {'held':>10} {'direct':>10} {'direct/held':>12}  queue")
+    for row in sorted(both):
         held = statistics.median(medians[(row, "held")])
         direct = statistics.median(medians[(row, "direct")])
         times = f"{held * 1e3:8.3f}ms {direct * 1e3:8.3f}ms"
-        print(f"{row:28} {times} {direct / held:12.3f}  {queues[(row, 'held')]}")
+        print(f"{row:{width}} {times} {direct / held:12.3f}  {queues[(row, 'held')]}")
 
 
 if __name__ == "__main__":

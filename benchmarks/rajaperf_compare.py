@@ -26,7 +26,7 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from common import Parser, command, harness_rows, run_main
+from common import Parser, command, harness_rows, run, run_main
 
 from harness import suite
 from harness.cli.arguments import positive_int
@@ -38,11 +38,11 @@ VARIANTS = ("Base_Seq", "Base_OpenMP")
 def rajaperf(exe: str, kernels: list[str], *extra: str) -> Path:
     """Run raja-perf.exe; the folder holding its output files."""
     out = Path(tempfile.mkdtemp(prefix="rajaperf-"))
-    subprocess.run(
+    run(
         [exe, "--kernels", *kernels, "--outdir", str(out), *extra],
-        check=True,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     return out
 

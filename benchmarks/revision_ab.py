@@ -26,7 +26,7 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from common import Parser, harness_rows, run_main
+from common import Parser, harness_rows, run, run_main
 
 from harness import suite
 from harness.cli.arguments import positive_int
@@ -88,10 +88,11 @@ def main() -> int:
         trees[name] = HERE
         if revision:
             trees[name] = Path(tempfile.mkdtemp(prefix=f"harness-{name}-"))
-            subprocess.run(
+            run(
                 ["git", "-C", str(HERE), "worktree", "add", "-f", str(trees[name]), revision],
-                check=True,
-                capture_output=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
             )
     times: dict[str, dict[tuple[str, ...], list[float]]] = {
         "base": defaultdict(list),

@@ -19,7 +19,7 @@ import subprocess
 import sys
 from collections import defaultdict
 
-from common import Parser, add_devices, devices_chosen, harness_rows, run_main
+from common import Parser, add_devices, devices_chosen, harness_rows, run, run_main
 
 from harness import suite
 from harness.cli.arguments import positive_int
@@ -127,7 +127,13 @@ def main() -> None:
             else:
                 failed[key] = f"{row['status']}: {row['reason']}"
         command = [sys.executable, "-c", _PEERS, args.kernel, str(args.size), str(args.reps)]
-        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        done = run(
+            command,
+            name="the sort peers' launch",
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for peer, seconds in json.loads(done.stdout).items():
             times[(peer, "")].append(seconds)
         print(f"launch {launch + 1} of {args.launches} done", flush=True)

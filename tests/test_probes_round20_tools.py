@@ -1,0 +1,137 @@
+"""Hostile probes, round 20: the tool commands (`harness mutants`, `harness peak`)
+and the benchmark scripts: rows that fail, children that fail, and interrupts."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+BENCHMARKS = ROOT / "benchmarks"
+#: A size no machine has the memory for: each row of it is an out-of-memory error.
+HUGE = "200000000000"
+
+
+def _script(script: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    command = [sys.executable, str(BENCHMARKS / script), *args]
+    env = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def _left_out(stderr: str) -> list[str]:
+    """The script's lines naming rows it left out; nothing else on stderr but them."""
+    assert "Traceback" not in stderr, stderr
+    lines = stderr.splitlines()
+    assert all(line.startswith("left out: ") for line in lines), stderr
+    return lines
+
+
+def test_queue_hold_names_rows_that_failed_and_exits_1() -> None:
+    """A row that errored (its arrays fit no memory) ended queue_hold.py in a
+    ValueError traceback on its empty time."""
+    proc = _script("queue_hold.py", "-b", "cpu", "-k", "Stream_TRIAD", "--size", HUGE,
+                   "--launches", "1")  # fmt: skip
+    assert proc.returncode == 1
+    (line,) = _left_out(proc.stderr)
+    assert line.startswith(f"left out: Stream_TRIAD n={HUGE} on cpu:0: error: out of memory")
+
+
+def test_queue_hold_gives_each_kernel_of_a_group_its_own_row() -> None:
+    """-k Stream (a group, as harness run takes it) put the medians of all five
+    Stream kernels into one row per device, labelled as if it were one kernel."""
+    proc = _script("queue_hold.py", "-b", "cpu", "-k", "Stream", "--size", "1000",
+                   "--launches", "1")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split()[:2] for line in proc.stdout.splitlines() if "cpu:0" in line]
+    kernels = ["Stream_ADD", "Stream_COPY", "Stream_DOT", "Stream_MUL", "Stream_TRIAD"]
+    assert rows == [[k, "cpu:0"] for k in kernels]
+
+
+def test_cache_cold_hot_prints_the_rows_that_finished_and_names_the_others() -> None:
+    """A budget whose rows errored ended cache_cold_hot.py in a ValueError
+    traceback, the placement that was measured lost with it."""
+    proc = _script("cache_cold_hot.py", "-b", "cpu", "--caches", "0.05", "100000",
+                   "--launches", "1", "--max-time", "0.1")  # fmt: skip
+    assert proc.returncode == 1
+    lines = _left_out(proc.stderr)
+    assert [line.split(":")[1].split(" n=")[0] for line in lines] == [
+        " Stream_TRIAD",
+        " Stream_TRIAD[cold]",
+    ]
+    placed = [line.split()[0] for line in proc.stdout.splitlines() if " x cache " in line]
+    assert placed == ["0.05"]
+
+
+def test_stream_vs_babelstream_names_failed_rows_instead_of_a_traceback(tmp_path: Path) -> None:
+    """Rows of the harness that errored ended stream_vs_babelstream.py in a
+    ValueError (or KeyError) traceback after BabelStream's launches."""
+    fake = tmp_path / "babelstream"
+    lines = "".join(f"echo '{k} 1000.0 0.001 0.003 0.002'\n" for k in ("Copy", "Mul", "Add",
+                                                                     "Triad", "Dot"))  # fmt: skip
+    fake.write_text("#!/bin/sh\necho 'Function MBytes/sec Min Max Average'\n" + lines)
+    fake.chmod(0o755)
+    proc = _script("stream_vs_babelstream.py", "--babelstream", str(fake), "--device", "cpu:0",
+                   "--size", HUGE, "--reps", "3", "--launches", "1")  # fmt: skip
+    assert proc.returncode == 1
+    named = [line.split(" n=")[0] for line in _left_out(proc.stderr)]
+    assert named == [f"left out: Stream_{k}" for k in ("COPY", "MUL", "ADD", "TRIAD", "DOT")]
+
+
+def test_dispatch_chain_with_failed_rows_ends_in_their_lines() -> None:
+    """Rows that errored ended dispatch_chain.py (and revision_ab.py, which take no
+    failed rows) in a RuntimeError traceback around the harness's last output."""
+    proc = _script("dispatch_chain.py", "-b", "cpu", "--size", HUGE, "--launches", "1")
+    assert proc.returncode == 1
+    named = [line.split(" n=")[0] for line in _left_out(proc.stderr)]
+    assert named == [f"left out: Chain_{n}" for n in (1, 2, 4, 8, 16)]
+
+
+def test_a_failing_launch_of_cpu_triad_vs_numpy_is_one_line() -> None:
+    """A launch that failed (arrays of 7 TiB) ended cpu_triad_vs_numpy.py in a
+    CalledProcessError traceback."""
+    proc = _script("cpu_triad_vs_numpy.py", "--size", "1000000000000", "--launches", "1",
+                   "--reps", "1")  # fmt: skip
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("launch 1 exited 1: ") and "Unable to allocate" in proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
+
+
+def test_a_signal_as_a_harness_run_starts_stops_it_with_the_script(tmp_path: Path) -> None:
+    """A SIGTERM that came as Popen returned, before the script knew its child,
+    ended the script with 130 and left the harness run going, unsignalled, into
+    a scratch folder already removed. Now the run is passed the signal and the
+    script waits for it to stop."""
+    pids = tmp_path / "pids"
+    code = textwrap.dedent(
+        f"""
+        import os, signal, subprocess, sys
+        sys.path.insert(0, {str(BENCHMARKS)!r})
+        import common
+
+        class Late(subprocess.Popen):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                with open({str(pids)!r}, "w") as f:
+                    f.write(str(self.pid))
+                os.kill(os.getpid(), signal.SIGTERM)
+
+        common.subprocess.Popen = Late
+        common.run_main(lambda: common.harness_rows(
+            "-k", "Stream_COPY", "-b", "cpu", "--size", "1000", "--reps", "3",
+            "--max-time", "60", "--min-time", "30"))
+        """
+    )
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr == "interrupted: stopped before its results were printed\n"
+    child = int(pids.read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(child, 0)
+    assert time.monotonic() - start < 25
