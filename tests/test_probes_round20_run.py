@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, harness, need_backend, run_folder
+from conftest import ROOT, copy_run, cut_journal, harness, need_backend, one_error, run_folder
 
 EXAMPLE = ROOT / "examples" / "my_kernels"
 
@@ -53,3 +53,118 @@ def test_a_run_under_one_launched_rank_does_not_hang_its_opencl_worker(tmp_path:
     assert proc.returncode == 0, proc.stderr
     (row,) = _rows(run_folder(out))
     assert row["status"] == "ok", row["reason"]
+
+
+def _suite_with(tmp_path: Path, old: str, new: str) -> Path:
+    """The example suite copied under ``tmp_path`` with ``old`` (once in its
+    kernels.py) made ``new``: the copy's kernels.py."""
+    suite = tmp_path / "mine"
+    shutil.copytree(EXAMPLE, suite)
+    path = suite / "kernels.py"
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new))
+    return path
+
+
+def _line_of(path: Path, text: str) -> int:
+    """The line of ``path`` (from 1) that holds ``text``."""
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "raised"),
+    [
+        ("return [Launch(\"saxpy\", size, 256",
+         "assert size > 5000, 'tiny'\n    return [Launch(\"saxpy\", size, 256",
+         "AssertionError: tiny"),
+        ("traffic=lambda n, b: Traffic(read=n * b, modify_write=n * b),",
+         "traffic=lambda n, b: Traffic(read=n * b, modify_write=n * b) if n > 5000 else 1 // 0,",
+         "ZeroDivisionError: integer division or modulo by zero"),
+    ],
+)  # fmt: skip
+def test_a_user_description_raising_at_an_asked_size_is_one_line(
+    tmp_path: Path, old: str, new: str, raised: str
+) -> None:
+    """A description whose plan or traffic raises at a size the run asks for (not its
+    default, which loading tries) ended `harness run` in a traceback while it planned:
+    it is now one line naming the file, the kernel and the line, exit 2, no folder."""
+    path = _suite_with(tmp_path, old, new)
+    out = tmp_path / "out"
+    proc = harness(
+        "run", "--suite", str(path), "-k", "My_SAXPY", "-b", "cpu", "--sizes", "1000,10000",
+        "--reps", "3", "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    line = _line_of(path, new.split("\n")[0].strip())
+    assert one_error(proc.stderr) == f"--suite {path}: kernel My_SAXPY: line {line}: {raised}"
+    assert not out.exists()
+
+
+def test_a_user_count_of_nan_at_an_asked_size_names_no_size_of_none(tmp_path: Path) -> None:
+    """A description whose FLOPs are NaN at the size asked for was refused as a size
+    "past what a run records", with "its sizes up to None are accepted": a NaN is
+    no size too large, and None no size. The line now says the row would be damage."""
+    path = _suite_with(
+        tmp_path, "flops=lambda n: 2 * n,", "flops=lambda n: 2 * n if n > 5000 else math.nan,"
+    )
+    proc = harness(
+        "run", "--suite", str(path), "-k", "My_SAXPY", "-b", "cpu", "--size", "1000",
+        "--reps", "3", "--out", str(tmp_path / "out"),
+    )  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        "My_SAXPY at size 1000: its row would hold what a run folder refuses as damage "
+        "('flops_per_rep' is NaN; a whole number from 0 to 1e+18 is accepted)"
+    )
+
+
+@pytest.fixture(scope="module")
+def copy_run_of_two(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished run of Stream_COPY and Stream_ADD on the cpu backend at size 1000."""
+    out = tmp_path_factory.mktemp("two")
+    proc = harness(
+        "run", "-k", "Stream_COPY", "Stream_ADD", "-b", "cpu", "--size", "1000",
+        "--reps", "3", "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return run_folder(out)
+
+
+def _stopped_copy(run: Path, parent: Path, **options: object) -> Path:
+    """A copy of ``run`` made a run that was interrupted after its first row, with
+    ``options`` set in its saved options."""
+    copy = copy_run(run, parent)
+    cut_journal(copy, 1)
+    path = copy / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta.update(end=None, interrupted=True)
+    meta["options"].update(options)
+    path.write_text(json.dumps(meta))
+    return copy
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "accepted"),
+    [
+        ("caches", [], "a list of one or more of hot, cold is accepted"),
+        ("transfers", [], "a list of one or more of resident, per-rep, per-launch is accepted"),
+        ("sources", [""], "a list of folder names is accepted"),
+        ("sizes", [0], "a list of whole numbers from 1 to 1e+18 is accepted"),
+    ],
+)
+def test_a_resume_refuses_saved_options_that_plan_nothing(
+    copy_run_of_two: Path, tmp_path: Path, name: str, value: object, accepted: str
+) -> None:
+    """A resumed run whose saved cache or transfer modes were an empty list planned no
+    row: it called the rows it had foreign, ran nothing, wrote the run as ended
+    and exited 0. An empty source folder name was read as the current folder. The
+    damaged option is now named, before the run is touched."""
+    run = _stopped_copy(copy_run_of_two, tmp_path, **{name: value})
+    before = (run / "metadata.json").read_text()
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--resume: {run / 'metadata.json'}: options.{name} is {value!r}; {accepted}"
+    )
+    assert (run / "metadata.json").read_text() == before

@@ -32,7 +32,7 @@ def _damage_options(run: Path, name: str, value: object) -> None:
     ("name", "value", "accepted"),
     [
         ("reps", "x", "null or a whole number from 1"),
-        ("caches", ["lukewarm"], "a list of hot, cold is accepted"),
+        ("caches", ["lukewarm"], "a list of one or more of hot, cold is accepted"),
         ("kernels", "Stream_TRIAD", "a list of kernel names is accepted"),
         ("params", {"strategy": ["bogus"]}, "a list of global, local, fused"),
         ("suites", [5], "a list of file names is accepted"),

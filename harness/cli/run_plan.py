@@ -317,11 +317,15 @@ def new_run(
         hold=args.hold,
     )
     _check_size_factors(kernels, options.size_factors, "--size-factor")
-    _check_budgets(kernels, options)
-    tasks = plan(kernels, devices, options)
+    tasks = []
+    for spec in kernels:
+        with suite.blamed(spec):
+            _check_budgets([spec], options)
+            planned = plan([spec], devices, options)
+            _check_counts(planned)
+        tasks += planned
     if not tasks:
         raise UsageError(_nothing_to_run(kernels, options))
-    _check_counts(tasks)
     if args.max_time is None and not options.check and options.reps is None:
         options = dataclasses.replace(options, max_time=row_time(len(tasks), args.budget))
     try:
@@ -426,6 +430,12 @@ def _check_counts(tasks: Sequence[Task]) -> None:
                 return problem(dataclasses.replace(task, size=size)) is None
 
             largest = largest_size_where(fits, low=1)
+            if largest is None:
+                # Not a size too large: no size from 1 up gives a row a run records.
+                raise UsageError(
+                    f"{task.kernel} at size {task.size}: its row would hold what a run "
+                    f"folder refuses as damage ({found})"
+                )
             raise UsageError(
                 f"{task.kernel} at size {task.size} is past what a run records ({found}); "
                 f"its sizes up to {largest} are accepted"
@@ -717,12 +727,22 @@ def _each(fits: Callable[[Any], bool]) -> Callable[[Any], bool]:
     return lambda v: isinstance(v, list) and all(fits(x) for x in v)
 
 
+def _some(fits: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    """A list of one or more values that each fit: a mode list that harness run always
+    writes with a value (caches, transfers), which empty plans no row at all."""
+    return lambda v: _each(fits)(v) and bool(v)
+
+
 def _maybe(fits: Callable[[Any], bool]) -> Callable[[Any], bool]:
     return lambda v: v is None or fits(v)
 
 
 def _text(v: Any) -> bool:
     return isinstance(v, str)
+
+
+def _name(v: Any) -> bool:
+    return isinstance(v, str) and bool(v)
 
 
 def _switch(v: Any) -> bool:
@@ -734,6 +754,7 @@ def _within(choices: Sequence[str]) -> Callable[[Any], bool]:
 
 
 _WHOLE = f"a whole number from 1 to {arguments.MAX_WHOLE:.0e}"
+_WHOLES = f"whole numbers from 1 to {arguments.MAX_WHOLE:.0e}"
 _SECONDS = f"seconds above 0, at most {MAX_SECONDS}"
 
 #: What each saved option of a run's metadata may hold, and the words for it: a
@@ -741,12 +762,12 @@ _SECONDS = f"seconds above 0, at most {MAX_SECONDS}"
 #: were never asked for (a cache mode of no meaning, a size below 1) or error
 #: every row.
 SAVED_OPTIONS: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "kernels": (lambda v: _each(_text)(v) and bool(v), "a list of kernel names"),
-    "devices": (lambda v: _each(_text)(v) and bool(v), "a list of device ids"),
+    "kernels": (_some(_text), "a list of kernel names"),
+    "devices": (_some(_text), "a list of device ids"),
     "precision": (_within(PRECISIONS), f"one of {', '.join(PRECISIONS)}"),
     "precisions": (_each(_within(PRECISIONS)), f"a list of {', '.join(PRECISIONS)}"),
     "size": (_maybe(_whole(1)), f"null or {_WHOLE}"),
-    "sizes": (_each(_whole(1)), f"a list of {_WHOLE}s"),
+    "sizes": (_each(_whole(1)), f"a list of {_WHOLES}"),
     "size_factors": (
         _each(_number(0, arguments.MAX_SIZE_FACTOR)),
         f"a list of factors above 0, at most {arguments.MAX_SIZE_FACTOR:g}",
@@ -764,9 +785,12 @@ SAVED_OPTIONS: dict[str, tuple[Callable[[Any], bool], str]] = {
         _number(0, arguments.MAX_SAMPLE_SECONDS, low_in=True),
         f"seconds from 0 to {arguments.MAX_SAMPLE_SECONDS:g}",
     ),
-    "caches": (_each(_within(CACHE_MODES)), f"a list of {', '.join(CACHE_MODES)}"),
+    "caches": (_some(_within(CACHE_MODES)), f"a list of one or more of {', '.join(CACHE_MODES)}"),
     "flush_bytes": (_maybe(_whole(1)), f"null or {_WHOLE}"),
-    "transfers": (_each(_within(TRANSFER_MODES)), f"a list of {', '.join(TRANSFER_MODES)}"),
+    "transfers": (
+        _some(_within(TRANSFER_MODES)),
+        f"a list of one or more of {', '.join(TRANSFER_MODES)}",
+    ),
     "groups": (
         _each(arguments.is_group_size),
         f"a list of powers of two from {arguments.GROUP_SIZES[0]} to {arguments.GROUP_SIZES[1]}",
@@ -775,11 +799,14 @@ SAVED_OPTIONS: dict[str, tuple[Callable[[Any], bool], str]] = {
         _each(_within(partition.PARTITIONS)),
         f"a list of {', '.join(partition.PARTITIONS)}",
     ),
-    "wgsl_checks": (_each(_within(WGSL_CHECKS)), f"a list of {', '.join(WGSL_CHECKS)}"),
+    "wgsl_checks": (
+        _some(_within(WGSL_CHECKS)),
+        f"a list of one or more of {', '.join(WGSL_CHECKS)}",
+    ),
     "memory": (_maybe(_within(MEMORY_MEASURES)), f"null or {', '.join(MEMORY_MEASURES)}"),
-    "budgets": (_each(_whole(1)), f"a list of {_WHOLE}s"),
-    "sources": (_each(_text), "a list of folder names"),
-    "suites": (_each(_text), "a list of file names"),
+    "budgets": (_each(_whole(1)), f"a list of {_WHOLES}"),
+    "sources": (_each(_name), "a list of folder names"),
+    "suites": (_each(_name), "a list of file names"),
     "timeout": (_maybe(_number(0, MAX_SECONDS)), f"null or {_SECONDS}"),
     "in_process": (_switch, "true or false"),
     "hold": (_switch, "true or false"),
@@ -853,7 +880,10 @@ def resumed_run(
         f"--resume: {run_dir / results.METADATA}: options.size_factors",
     )
     _check_sources(options.sources, kernels, devices)
-    tasks = plan(kernels, devices, options)
+    tasks = []
+    for spec in kernels:
+        with suite.blamed(spec):
+            tasks += plan([spec], devices, options)
     planned = {task_key(t) for t in tasks}
     foreign = [(number, row) for number, row, key in found if key not in planned]
     if foreign:

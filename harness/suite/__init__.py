@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import fnmatch
 import importlib.metadata
@@ -11,7 +12,7 @@ import numbers
 import re
 import sys
 import traceback
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -312,6 +313,22 @@ def load_suite(path: Path | str) -> tuple[KernelSpec, ...]:
     GROUPS = tuple(dict.fromkeys(k.group for k in ALL))
     PARAMS.update((p.name, p) for k in kernels for p in k.params)
     return kernels
+
+
+@contextlib.contextmanager
+def blamed(spec: KernelSpec) -> Iterator[None]:
+    """Turn an error that a user suite's description raises inside the block (its
+    plan, traffic or FLOPs at a size the run asks for, which loading it could not
+    try) into a SuiteError naming its file, the kernel and the line: the run's
+    planning ended in a traceback. Errors of the harness's own go on as they are."""
+    try:
+        yield
+    except Exception as exc:
+        path = next((p for p, ks in LOADED.items() if spec.name in {k.name for k in ks}), None)
+        frames = traceback.extract_tb(exc.__traceback__)
+        if path is None or not any(f.filename == str(path) for f in frames):
+            raise
+        raise SuiteError(f"--suite {path}: kernel {spec.name}: {_raised(path, exc)}") from None
 
 
 def installed_suites() -> list[Path]:
