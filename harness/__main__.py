@@ -47,7 +47,8 @@ def _end_on_signal(status: int) -> None:
     command's status: in the moments Python takes to exit after it (unloading
     pandas, joining a worker), one killed it by that signal (status 143, or 130 by
     a KeyboardInterrupt raised as it shut down) when everything was written and the
-    status was 0. A hang there still ends at the signal."""
+    status was 0. A hang there still ends at the signal. A SIGTERM after a command a
+    signal stopped (130) is its second: 143, as during the command."""
 
     def end(signum: int, frame: Any) -> NoReturn:
         # os._exit leaves Python's buffers unwritten: a table printed into a pipe
@@ -55,7 +56,7 @@ def _end_on_signal(status: int) -> None:
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):
                 stream.flush()
-        os._exit(status)
+        os._exit(143 if status == 130 and signum == signal.SIGTERM else status)
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, end)

@@ -1,0 +1,86 @@
+"""Round 20 probes of the Python API (`harness.run`), of MPI jobs and of the stop
+signals of the commands other than run: each test says what was wrong before."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, harness, run_folder
+
+from harness.execution import results
+
+ENV = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished run of one quick row on numpy."""
+    out = tmp_path_factory.mktemp("quick")
+    proc = harness(
+        "run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
+        "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return run_folder(out)
+
+
+def _two_sigterms_in_one_c_call() -> None:
+    """Two SIGTERMs that come while this process waits in one C call (as during a
+    plot's rendering): Python runs its handler once, after the call."""
+    ctypes.CDLL(None).system(b"kill -TERM $PPID; kill -TERM $PPID")
+
+
+def test_two_sigterms_during_one_c_call_end_a_command_with_143(
+    quick: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two SIGTERMs that came during one long C call (a plot rendered) were counted
+    as one, since Python runs the handler once for both: the command ended 130,
+    where a second SIGTERM gives 143."""
+    from harness.cli import main
+
+    original = results.ensure_csv
+
+    def entered(*given: object, **named: object) -> object:
+        _two_sigterms_in_one_c_call()
+        return original(*given, **named)
+
+    monkeypatch.setattr(results, "ensure_csv", entered)
+    assert main(["show", str(quick)]) == 143
+    assert "Traceback" not in capsys.readouterr().err
+
+
+_SECOND_AT_EXIT = """
+import os, signal, sys
+from harness import __main__ as entry
+from harness.execution import results
+
+def stopped(*given, **named):
+    os.kill(os.getpid(), signal.SIGTERM)
+
+results.ensure_csv = stopped
+sys.argv[1:] = ["show", sys.argv[1]]
+status = entry.entry()
+os.kill(os.getpid(), signal.SIGTERM)
+sys.exit(status)
+"""
+
+
+def test_a_second_sigterm_as_the_stopped_command_exits_gives_143(quick: Path) -> None:
+    """A command a SIGTERM stopped exits 130; a second SIGTERM while Python exited
+    (unloading pandas, a matter of moments) ended it with that 130 still, where a
+    second SIGTERM during the command gives 143."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _SECOND_AT_EXIT, str(quick)],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert proc.returncode == 143, proc.stderr
+    assert "Traceback" not in proc.stderr
