@@ -168,3 +168,27 @@ def test_a_resume_refuses_saved_options_that_plan_nothing(
         f"--resume: {run / 'metadata.json'}: options.{name} is {value!r}; {accepted}"
     )
     assert (run / "metadata.json").read_text() == before
+
+
+def test_compare_fails_a_row_the_new_run_sized_down(copy_run_of_two: Path, tmp_path: Path) -> None:
+    """A new run whose row was sized down to fit its time budget (``sized_from``, as
+    on a slower machine) never timed the base's size: the base row was "only in
+    base" and the gate passed (exit 0). It is now "no longer timed", exit 1."""
+    new = copy_run(copy_run_of_two, tmp_path / "new")
+    journal = new / "journal.jsonl"
+    rows = _rows(new)
+    row = rows[0]
+    row.update(sized_from=row["size"], size=row["size"] // 2, reason="sized down from 1000 to 500")
+    row.update(bytes_per_rep=row["bytes_per_rep"] / 2, flops_per_rep=row["flops_per_rep"] / 2)
+    row["gbytes_per_s"] = row["bytes_per_rep"] / row["time_median_s"] / 1e9
+    journal.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    proc = harness("compare", str(copy_run_of_two), str(new))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    verdicts = {
+        tuple(line.split()[:4]): line.split("  ")[-1].strip()
+        for line in proc.stdout.splitlines()
+        if line.startswith(row["kernel"])
+    }
+    assert verdicts[(row["kernel"], "cpu:0", "f64", "1000")] == "no longer timed"
+    assert verdicts[(row["kernel"], "cpu:0", "f64", "500")] == "only in new"
+    assert "sized down" in proc.stdout

@@ -64,7 +64,8 @@ ratio = new median / base median. A row is
 where spread = max(interquartile range, median - minimum) of the row's repetitions
 (the standard deviation for a row without quartiles).
 'broken' (ok in base, fail or error in new) counts as a regression, and so does
-'no longer timed' (timed in base; skipped or untimed in new: work not done);
+'no longer timed' (timed in base; skipped, untimed or sized down to fit its time
+budget in new: work not done);
 'fixed', 'not timed' (in neither run), 'only in base' and 'only in new' are listed
 and do not, but for rows only in base when NEW_RUN was interrupted (or is still
 running), has no metadata.json to say it ended, or has damaged journal lines: work

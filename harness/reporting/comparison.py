@@ -265,6 +265,7 @@ def compare(
             if len(found) > 1
         )
         notes.append(f"{several}: rows are matched rank by rank (a run of one process is rank 0)")
+    new = _with_sizes_asked(new)
     base, new = _keyed(base, extras, keys, base_keys), _keyed(new, extras, keys, new_keys)
     if fanned:
         # The one run's row of a case stands beside each host's row of it, and is
@@ -337,6 +338,26 @@ def compare(
 #: The run-option columns rows also match on (`harness.reporting.frames.prepare` makes them
 #: from the kernels' descriptions), and their headings.
 _OPTIONS = {"variant_params": "variant", "case_params": "case"}
+
+
+def _with_sizes_asked(frame: pd.DataFrame) -> pd.DataFrame:
+    """The new run's rows, with an untimed row at the size asked for beside each row
+    sized down to fit its time budget (``sized_from``): the base's row at that size
+    was "only in base", which passed the gate though the new run never timed it."""
+    import pandas as pd
+
+    if "sized_from" not in frame:
+        return frame
+    asked = pd.to_numeric(frame["sized_from"], errors="coerce")
+    down = frame[asked.notna()].copy()
+    if down.empty:
+        return frame
+    down["size"] = asked[asked.notna()].astype("int64")
+    down["status"] = "sized down"
+    for column in ("time_median_s", "time_min_s", "time_std_s"):
+        if column in down:
+            down[column] = math.nan
+    return pd.concat([frame, down], ignore_index=True)
 
 
 def _keyed(
