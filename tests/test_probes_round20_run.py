@@ -192,3 +192,25 @@ def test_compare_fails_a_row_the_new_run_sized_down(copy_run_of_two: Path, tmp_p
     assert verdicts[(row["kernel"], "cpu:0", "f64", "1000")] == "no longer timed"
     assert verdicts[(row["kernel"], "cpu:0", "f64", "500")] == "only in new"
     assert "sized down" in proc.stdout
+
+
+def test_cuda_compile_refuses_an_arch_older_than_its_compiler_builds() -> None:
+    """``--arch 35`` with a compiler that builds sm_75 and newer compiled nothing for
+    it: every kernel at each precision printed an error line of its own, and the
+    command exited 1 as if sources were wrong. It is one line naming the arch and
+    the compiler's range, exit 2, before anything compiles."""
+    from harness.backends import cuda_compile
+
+    found = cuda_compile.available()
+    known = cuda_compile.supported_arches(found[0]) if found else ()
+    if not known or known[0] <= 10:
+        pytest.skip("no CUDA compiler here, or one that lists no architecture past sm_10")
+    old = known[0] - 1
+    proc = harness("cuda-compile", "--arch", "80", str(old))
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == ""
+    assert one_error(proc.stderr) == (
+        f"--arch {old}: {cuda_compile.version(found[0])} cannot compile for sm_{old}; give "
+        f"architectures from {known[0]} (it builds sm_{known[0]} to sm_{known[-1]}, and newer "
+        "ones as PTX), or install an older CUDA compiler for that device"
+    )

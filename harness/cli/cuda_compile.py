@@ -100,12 +100,21 @@ def _cmd_cuda_compile(args: argparse.Namespace) -> int:
 
 def _note_ptx(arches: list[int], compiler: str | None) -> None:
     """A note for each architecture the compiler builds no cubin for but is newer
-    than one it does: its lines say ok for PTX of that older one, not for it."""
+    than one it does: its lines say ok for PTX of that older one, not for it. A
+    UsageError for one older than any it builds, which no source compiles for:
+    every kernel at every precision was an error line of its own, then exit 1."""
     found = cuda_compile.available()
     chosen = compiler or (found[0] if found else None)
     if chosen not in found:
         return  # compile_all says why nothing compiles
     known = cuda_compile.supported_arches(chosen)
+    old = [arch for arch in arches if known and arch < known[0]]
+    if old:
+        raise UsageError(
+            f"--arch {old[0]}: {cuda_compile.version(chosen)} cannot compile for sm_{old[0]}; "
+            f"give architectures from {known[0]} (it builds sm_{known[0]} to sm_{known[-1]}, "
+            "and newer ones as PTX), or install an older CUDA compiler for that device"
+        )
     for arch in arches:
         older = [a for a in known if a < arch]
         if known and arch not in known and older:
