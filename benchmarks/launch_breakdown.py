@@ -24,7 +24,13 @@ from common import Parser, device, run_main
 from harness import suite
 from harness.backends import get
 from harness.cli.arguments import positive_int
-from harness.execution.runner import make_inputs, walking
+from harness.execution.runner import (
+    array_bytes,
+    host_available_bytes,
+    largest_size_where,
+    make_inputs,
+    walking,
+)
 from harness.model import partition, sources
 
 
@@ -120,7 +126,17 @@ def main() -> None:
         )
     if ":" in args.backend:
         parser.error(f"-b {args.backend!r}: give a backend's name; its first device is timed")
-    device(parser, args.backend, "-b")
+    info = device(parser, args.backend, "-b")
+    # The host makes the inputs and keeps copies: about three times the arrays.
+    room = min(filter(None, (info.memory_bytes, host_available_bytes() // 3)), default=0)
+    need = array_bytes(spec, args.size, "f64")
+    if room and need > room:
+        # It ended in numpy's MemoryError, in a traceback.
+        most = largest_size_where(lambda n: array_bytes(spec, n, "f64") <= room, low=1)
+        parser.error(
+            f"--size {args.size}: {args.kernel}'s arrays would take {need} bytes, more than "
+            f"{info.id} ({info.name}) has room for; give at most {most}"
+        )
     choices = {p.name: p.choices for p in spec.params}
     configs = [dict(p.partition("=")[::2] for p in item.split(",")) for item in args.param]
     for item, config in zip(args.param, configs, strict=True):

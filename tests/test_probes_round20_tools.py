@@ -135,3 +135,32 @@ def test_a_signal_as_a_harness_run_starts_stops_it_with_the_script(tmp_path: Pat
     with pytest.raises(ProcessLookupError):
         os.kill(child, 0)
     assert time.monotonic() - start < 25
+
+
+def test_launch_breakdown_refuses_a_size_no_memory_holds_before_measuring() -> None:
+    """--size 10^11 ended launch_breakdown.py in numpy's MemoryError traceback."""
+    proc = _script("launch_breakdown.py", "-k", "Stream_COPY", "-b", "cpu", "--size", HUGE)
+    assert proc.returncode == 2 and proc.stdout == ""
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith(
+        f"launch_breakdown.py: error: --size {HUGE}: Stream_COPY's arrays would take "
+        f"{int(HUGE) * 16} bytes, more than cpu:0 "
+    )
+    assert "has room for; give at most " in line
+
+
+@pytest.mark.parametrize(
+    ("script", "args"),
+    [
+        ("queue_hold.py", ["-b", "cpu", "-b", "opencl"]),
+        ("sort_vs_numpy.py", ["--size", "1024", "--size", "2048"]),
+        ("cache_cold_hot.py", ["-k", "Stream_COPY", "-k", "Stream_TRIAD"]),
+    ],
+)
+def test_benchmark_scripts_refuse_an_option_given_twice(script: str, args: list[str]) -> None:
+    """An option given twice kept its second value alone: ``queue_hold.py -b cpu
+    -b opencl`` timed opencl and said nothing of cpu, where harness run refuses it."""
+    proc = _script(script, *args, "--launches", "1")
+    assert proc.returncode == 2 and proc.stdout == ""
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith(f"{script}: error: argument {args[0]}") and "given twice (" in line
