@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -84,3 +85,38 @@ def test_a_second_sigterm_as_the_stopped_command_exits_gives_143(quick: Path) ->
     )
     assert proc.returncode == 143, proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_second_sigterm_while_a_stopped_report_cleans_up_removes_it_all(
+    quick: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A report stopped short removes the files it wrote (a report is whole or not
+    at all); a second SIGTERM as it removed them cut that short, and its RAJAPerf
+    files stayed without their report.md, passing for raja-perf.exe's output."""
+    from harness.cli import main
+
+    out = tmp_path / "report"
+    write_text, unlink = results.write_text, Path.unlink
+
+    def stopped(path: Path, text: str) -> None:
+        if path.name == "report.md":
+            os.kill(os.getpid(), signal.SIGTERM)
+        write_text(path, text)
+
+    def again(path: Path, missing_ok: bool = False) -> None:
+        if not path.name.endswith(".tmp"):
+            monkeypatch.setattr(Path, "unlink", unlink)
+            os.kill(os.getpid(), signal.SIGTERM)
+        unlink(path, missing_ok=missing_ok)
+
+    monkeypatch.setattr(results, "write_text", stopped)
+    monkeypatch.setattr(Path, "unlink", again)
+    status = main(["report", str(quick), "--out", str(out)])
+    err = capsys.readouterr().err
+    assert status == 143, err
+    assert "Traceback" not in err
+    assert "a report is whole or not at all" in err
+    assert not out.exists() or not any(out.rglob("*"))

@@ -25,8 +25,10 @@ import platform
 import re
 import shlex
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -398,6 +400,30 @@ def check_out(out: Path, named: str = "output folder") -> None:
 
 
 @contextlib.contextmanager
+def stop_signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held off while a stopped command removes what it had
+    begun, then taken: a second one raised there cut the removal short (a report's
+    RAJAPerf files left without their report.md, passing for raja-perf.exe's). They
+    are noted, not masked: a mask holds in one thread, and a library's threads
+    (OpenBLAS's) took the signal. Only the main thread may handle signals."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    stops = (signal.SIGINT, signal.SIGTERM)
+    previous = {s: signal.signal(s, lambda signum, frame: came.append(signum)) for s in stops}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if came and callable(previous[came[0]]):
+            previous[came[0]](came[0], None)
+        elif came and previous[came[0]] == signal.SIG_DFL:
+            signal.raise_signal(came[0])
+
+
+@contextlib.contextmanager
 def no_earlier_left(
     out: Path, planned: list[Path], what: str, keep_own: bool = True
 ) -> Iterator[None]:
@@ -411,27 +437,28 @@ def no_earlier_left(
     try:
         yield
     except (KeyboardInterrupt, OSError) as exc:
-        # Every file is replaced whole (a new inode), so one of the same inode is earlier.
-        stale = [p for p, inode in before.items() if p.is_file() and p.stat().st_ino == inode]
-        own = [] if keep_own else [p for p in planned if p.is_file() and p not in stale]
-        for path in (*stale, *own):
-            path.unlink(missing_ok=True)
-        # Folders (a report's per-size ones) left empty go too: those that held only
-        # what was removed, and one made for files the signal came before.
-        emptied = {p.parent for p in (*stale, *own, *planned) if p.parent != out}
-        for folder in sorted(emptied, key=lambda f: len(f.parts), reverse=True):
-            with contextlib.suppress(OSError):
-                folder.rmdir()
-        if (stale or own) and isinstance(exc, KeyboardInterrupt):
-            earlier = f"{len(stale)} file(s) of an earlier {what}"
-            said = (
-                f"removed {earlier} from {out} that this one had not yet replaced"
-                if not own
-                else f"removed the {len(own)} file(s) it had written"
-                + (f" and {earlier} that it had not yet replaced" if stale else "")
-                + f" from {out}: a {what} is whole or not at all"
-            )
-            print(f"\nnote: {what} interrupted: {said}", file=sys.stderr)
+        with stop_signals_held():
+            # Every file is replaced whole (a new inode), so one of the same inode is earlier.
+            stale = [p for p, ino in before.items() if p.is_file() and p.stat().st_ino == ino]
+            own = [] if keep_own else [p for p in planned if p.is_file() and p not in stale]
+            for path in (*stale, *own):
+                path.unlink(missing_ok=True)
+            # Folders (a report's per-size ones) left empty go too: those that held only
+            # what was removed, and one made for files the signal came before.
+            emptied = {p.parent for p in (*stale, *own, *planned) if p.parent != out}
+            for folder in sorted(emptied, key=lambda f: len(f.parts), reverse=True):
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+            if (stale or own) and isinstance(exc, KeyboardInterrupt):
+                earlier = f"{len(stale)} file(s) of an earlier {what}"
+                said = (
+                    f"removed {earlier} from {out} that this one had not yet replaced"
+                    if not own
+                    else f"removed the {len(own)} file(s) it had written"
+                    + (f" and {earlier} that it had not yet replaced" if stale else "")
+                    + f" from {out}: a {what} is whole or not at all"
+                )
+                print(f"\nnote: {what} interrupted: {said}", file=sys.stderr)
         raise
 
 
@@ -491,11 +518,12 @@ def write_new(out: Path, fill: Callable[[Path], None]) -> Path:
             f"it is left: free some space or make {out} writable, then try again"
         ) from None
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        # A signal between naming the run and moving it there left the name empty.
-        if made is not None:
-            with contextlib.suppress(OSError):
-                made.rmdir()
+        with stop_signals_held():
+            shutil.rmtree(staging, ignore_errors=True)
+            # A signal between naming the run and moving it there left the name empty.
+            if made is not None:
+                with contextlib.suppress(OSError):
+                    made.rmdir()
         raise
     return made
 
