@@ -214,3 +214,28 @@ def test_cuda_compile_refuses_an_arch_older_than_its_compiler_builds() -> None:
         f"architectures from {known[0]} (it builds sm_{known[0]} to sm_{known[-1]}, and newer "
         "ones as PTX), or install an older CUDA compiler for that device"
     )
+
+
+@pytest.mark.parametrize(
+    ("field", "said"),
+    [
+        ("default_size=0", "default_size 0: give a whole number, 1 or more"),
+        ("default_size=2.5", "default_size 2.5: give a whole number, 1 or more"),
+        ("check_sizes=(100, -1)", "check_sizes -1: give a whole number, 1 or more"),
+    ],
+)
+def test_a_user_kernel_s_own_size_below_one_is_refused(
+    tmp_path: Path, field: str, said: str
+) -> None:
+    """A description with ``default_size=0`` ran rows of size 0 that every reader then
+    skipped as damage: the run exited 0 with an empty table. A size of 2.5 was a
+    TypeError from its plan. Each is now named, at load, in one line."""
+    path = _suite_with(tmp_path, '    name="My_SAXPY",\n', f'    name="My_SAXPY",\n    {field},\n')
+    out = tmp_path / "out"
+    proc = harness(
+        "run", "--suite", str(path), "-k", "My_SAXPY", "-b", "cpu", "--reps", "3",
+        "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == f"--suite {path}: kernel My_SAXPY: {said}"
+    assert not out.exists()

@@ -215,6 +215,9 @@ def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
             )
         if item.name in BY_NAME:
             raise SuiteError(f"--suite {path}: kernel {item.name}: the suite has one so named")
+        size = _bad_size(item)
+        if size:
+            raise SuiteError(f"--suite {path}: kernel {item.name}: {size}")
         try:
             problem = _problem(path, item)
         except Exception as exc:  # the description's own functions (its plan) failed
@@ -222,6 +225,23 @@ def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
         if problem:
             raise SuiteError(f"--suite {path}: kernel {item.name}: {problem}")
     return tuple(kernels)
+
+
+def _bad_size(spec: KernelSpec) -> str | None:
+    """What is wrong with a description's own sizes, none of which may be below 1: a
+    default size of 0 ran rows of nothing, which every reader then skipped as damage."""
+    sizes = spec.check_sizes
+    if not isinstance(sizes, tuple | list):
+        return f"check_sizes {sizes!r}: give a tuple of whole numbers, each 1 or more"
+    for field, values in (
+        ("default_size", (spec.default_size,)),
+        ("check_size", (spec.check_size,)),
+        ("check_sizes", sizes),
+    ):
+        for value in values:
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+                return f"{field} {value!r}: give a whole number, 1 or more"
+    return None
 
 
 def _problem(path: Path, spec: KernelSpec) -> str | None:
