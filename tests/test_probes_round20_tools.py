@@ -11,7 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, harness, need_backend
+
+from harness.mutation import mutants
 
 BENCHMARKS = ROOT / "benchmarks"
 #: A size no machine has the memory for: each row of it is an out-of-memory error.
@@ -164,3 +166,67 @@ def test_benchmark_scripts_refuse_an_option_given_twice(script: str, args: list[
     assert proc.returncode == 2 and proc.stdout == ""
     (line,) = proc.stderr.splitlines()
     assert line.startswith(f"{script}: error: argument {args[0]}") and "given twice (" in line
+
+
+#: A user suite of two kernels: one that doubles ``y``, and one that leaves it as it
+#: is, whose source holds no token to mutate.
+SUITE = """
+import numpy as np
+
+from harness.model.spec import EXACT, Array, KernelSpec, Launch, Scalar, Traffic
+
+
+def _spec(name, entry, factor):
+    return KernelSpec(
+        name=name,
+        group="Mine",
+        summary=name,
+        arrays=(Array("y", "real", lambda n: n, "inout"),),
+        scalars=(Scalar("n", "u32"),),
+        plan=lambda size: [Launch(entry, size, 64, ("y", "n"), {"n": size})],
+        init=lambda size, seed, precision: {"y": np.arange(size, dtype=np.float64)},
+        reference=lambda x: {"y": np.float64(x["y"]) * factor},
+        cpu={entry: lambda grid, y, n: y.__imul__(factor)},
+        traffic=lambda n, b: Traffic(read=n * b, write=n * b),
+        flops=lambda n: n,
+        tolerance=EXACT,
+    )
+
+
+KERNELS = (_spec("Mine_TWICE", "twice", 2.0), _spec("Mine_KEEP", "keep", 1.0))
+"""
+SOURCES = {
+    "Mine_TWICE.c": "KERNEL void twice(GLOBAL REAL* y, const uint n)\n"
+    "{\n    FOR_EACH(i, n) {\n        y[i] = 2 * y[i];\n    }\n}\n",
+    "Mine_KEEP.c": "KERNEL void keep(GLOBAL REAL* y, const uint n)\n{\n}\n",
+}
+
+
+def test_mutants_names_a_chosen_kernel_with_no_mutant_beside_others(tmp_path: Path) -> None:
+    """-k Mine chose a kernel whose source holds no mutant beside one that does:
+    it was left out of the table unsaid, and --fail-under passed as if it had
+    been checked (a kernel without a source was named; this one was not)."""
+    need_backend("opencl")
+    (tmp_path / "c").mkdir()
+    (tmp_path / "kernels.py").write_text(SUITE)
+    for name, text in SOURCES.items():
+        (tmp_path / "c" / name).write_text(text)
+    proc = harness(
+        "mutants", "--suite", str(tmp_path / "kernels.py"), "-k", "Mine", "-b", "opencl",
+        "--precision", "f64", "--sample", "1", "--out", str(tmp_path / "out"),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[0] == (
+        "note: Mine_KEEP has no mutant in its opencl source: nothing of it is checked on opencl:0"
+    )
+    assert "Mine_KEEP" not in proc.stdout and "Mine_TWICE" in proc.stdout
+
+
+def test_an_equivalents_file_that_is_not_utf8_is_named_with_its_line(tmp_path: Path) -> None:
+    """A byte that is no UTF-8 in the reviewed equivalents ended harness mutants in
+    the decoder's message alone ('utf-8' codec can't decode byte 0xff in position
+    31), naming neither the file nor the line."""
+    path = tmp_path / "eq.txt"
+    path.write_bytes(b"A.cl: x = 1;\n  -> x = 2;\n  why: \xff unused\n")
+    with pytest.raises(ValueError, match=r"^eq.txt:3: not UTF-8 text \(invalid start byte\)$"):
+        mutants.read_equivalents(path)

@@ -244,6 +244,16 @@ def _plan(
                 f"its {device.backend} source; leave {device.backend} out of -b or choose "
                 "other kernels"
             )
+    for job in jobs:
+        if not job.made:
+            # Beside kernels with mutants it was left out unsaid, as one without a
+            # source was, and their gate passed as if it had been checked.
+            where = f" ({job.dead} in code it does not compile)" if job.dead else ""
+            print(
+                f"note: {job.spec.name} has no mutant in its {job.device.backend} source"
+                f"{where}: nothing of it is checked on {job.device.id}",
+                file=sys.stderr,
+            )
     jobs = [job for job in jobs if job.chosen]
     if args.max_size is not None:
         sizes = {

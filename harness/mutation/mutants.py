@@ -112,7 +112,16 @@ def read_equivalents(path: Path) -> dict[tuple[str, ...], Equivalent]:
         return {}
     found: dict[tuple[str, ...], Equivalent] = {}
     block: list[tuple[int, str]] = []
-    lines = path.read_text(encoding="utf-8").splitlines()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"{path.name}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        lines = data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        # The decoder's message named neither the file nor the line.
+        at = data.count(b"\n", 0, exc.start) + 1
+        raise ValueError(f"{path.name}:{at}: not UTF-8 text ({exc.reason})") from None
     for number, line in enumerate([*lines, ""], 1):
         if line.startswith("#"):
             continue
