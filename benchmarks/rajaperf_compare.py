@@ -33,6 +33,9 @@ from harness.cli.arguments import positive_int
 
 GROUPS = suite.RAJAPERF_GROUPS
 VARIANTS = ("Base_Seq", "Base_OpenMP")
+#: The raja-perf.exe output files the script reads.
+RUN_DATA = "RAJAPerf-kernel-run-data.csv"
+CHECKSUMS = "RAJAPerf-checksum.txt"
 
 
 def rajaperf(exe: str, kernels: list[str], *extra: str) -> Path:
@@ -54,13 +57,17 @@ def run_data(folder: Path) -> dict[tuple[str, str], float]:
     (ATOMIC's only OpenMP tuning is ``replicate_64``).
     """
     times: dict[tuple[str, str], float] = {}
-    with (folder / "RAJAPerf-kernel-run-data.csv").open() as f:
-        lines = [line for line in f if "," in line]
+    lines = [line for line in _output(folder, RUN_DATA).splitlines() if "," in line]
     rows = list(csv.reader(lines))
-    header = [h.strip() for h in rows[0]]
+    header = [h.strip() for h in rows[0]] if rows else []
+    column = next((i for i, h in enumerate(header) if h.startswith("Mean time per rep")), None)
+    if column is None or not {"Kernel", "Variant", "Tuning"} <= set(header):
+        raise ValueError(
+            f"its {RUN_DATA} has no Kernel, Variant, Tuning and 'Mean time per rep' "
+            "columns, as raja-perf.exe writes them"
+        )
     kernel, variant = header.index("Kernel"), header.index("Variant")
     tuning = header.index("Tuning")
-    column = next(i for i, h in enumerate(header) if h.startswith("Mean time per rep"))
     for row in rows[1:]:
         cells = [c.strip() for c in row]
         try:
@@ -82,7 +89,7 @@ def checksums(folder: Path) -> dict[str, float]:
     """
     found: dict[str, float] = {}
     kernel = None
-    for line in (folder / "RAJAPerf-checksum.txt").read_text().splitlines():
+    for number, line in enumerate(_output(folder, CHECKSUMS).splitlines(), 1):
         cells = line.split()
         if len(cells) == 1 and cells[0] in suite.BY_NAME:
             kernel = cells[0]
@@ -92,8 +99,23 @@ def checksums(folder: Path) -> dict[str, float]:
             and cells[0].startswith("Base_Seq-")
             and (kernel not in found or cells[0] == "Base_Seq-default")
         ):
-            found[kernel] = float(cells[3])
+            try:
+                found[kernel] = float(cells[3])
+            except ValueError:
+                raise ValueError(f"its {CHECKSUMS}:{number} holds no checksum") from None
     return found
+
+
+def _output(folder: Path, name: str) -> str:
+    """The text of raja-perf.exe's output file ``name``; ValueError where there is
+    none (another command's output: a FileNotFoundError's traceback once the
+    harness's rows were measured)."""
+    try:
+        return (folder / name).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"it wrote no {name} ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"its {name} is no text ({exc.reason})") from None
 
 
 def label(row: dict[str, str]) -> str:
@@ -141,9 +163,11 @@ def main() -> None:
         for r in rows:
             if r["status"] == "ok" and r["time_median_s"]:
                 ours[label(r)].append(float(r["time_median_s"]))
-        for key, seconds in run_data(
-            rajaperf(args.rajaperf, names, "--variants", *VARIANTS)
-        ).items():
+        try:
+            found = run_data(rajaperf(args.rajaperf, names, "--variants", *VARIANTS))
+        except ValueError as exc:
+            raise SystemExit(f"--rajaperf {args.rajaperf!r}: {exc}") from None
+        for key, seconds in found.items():
             theirs[key].append(seconds)
         print(f"launch {launch + 1} of {args.launches} done", flush=True)
     print(f"\n{'kernel':32}{'harness':>12}{'Base_Seq':>12}{'Base_OpenMP':>13}{'ours/OpenMP':>13}")
@@ -162,9 +186,12 @@ def main() -> None:
     print(f"\n{within} of {len(ratios)} rows at most 1.2x Base_OpenMP")
     if args.checksums:
         sized = ("--size", str(args.checksum_size)) if args.checksum_size else ()
-        reference = checksums(
-            rajaperf(args.rajaperf, names, "--variants", "Base_Seq", "--checkrun", "1", *sized)
-        )
+        try:
+            reference = checksums(
+                rajaperf(args.rajaperf, names, "--variants", "Base_Seq", "--checkrun", "1", *sized)
+            )
+        except ValueError as exc:
+            raise SystemExit(f"--rajaperf {args.rajaperf!r}: {exc}") from None
         rows, _ = harness_rows(
             "-k", *names, "--device", args.device, "--reps", "1", "--warmup", "0", *sized
         )

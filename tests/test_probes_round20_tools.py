@@ -230,3 +230,23 @@ def test_an_equivalents_file_that_is_not_utf8_is_named_with_its_line(tmp_path: P
     path.write_bytes(b"A.cl: x = 1;\n  -> x = 2;\n  why: \xff unused\n")
     with pytest.raises(ValueError, match=r"^eq.txt:3: not UTF-8 text \(invalid start byte\)$"):
         mutants.read_equivalents(path)
+
+
+@pytest.mark.parametrize(
+    ("tool", "error"),
+    [
+        ("false", "false exited 1"),
+        ("true", "--rajaperf 'true': it wrote no RAJAPerf-kernel-run-data.csv (No such file"),
+    ],
+)
+def test_rajaperf_compare_names_a_failing_or_foreign_command_in_one_line(
+    tool: str, error: str
+) -> None:
+    """A raja-perf.exe that failed ended rajaperf_compare.py in a
+    CalledProcessError, and a command that wrote no RAJAPerf output in a
+    FileNotFoundError, each after the harness's rows were measured."""
+    proc = _script("rajaperf_compare.py", "--rajaperf", tool, "--device", "cpu:0",
+                   "--launches", "1", "-k", "Stream_COPY")  # fmt: skip
+    assert proc.returncode == 1
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith(error), line
