@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -239,3 +242,35 @@ def test_a_user_kernel_s_own_size_below_one_is_refused(
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == f"--suite {path}: kernel My_SAXPY: {said}"
     assert not out.exists()
+
+
+def test_a_resume_from_another_folder_keeps_the_run_s_relative_sources(tmp_path: Path) -> None:
+    """``--sources mine`` was saved as given, relative: a resume started in another
+    folder found it "no longer exists" and ran the rest of the run's rows on the
+    shipped sources, beside rows of the user's. It is saved in full now."""
+    need_backend("opencl")
+    here = tmp_path / "here"
+    (here / "mine" / "c").mkdir(parents=True)
+    shutil.copy(ROOT / "kernels" / "c" / "Stream_COPY.c", here / "mine" / "c")
+    command = [sys.executable, "-m", "harness", "run"]
+    env = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
+    proc = subprocess.run(
+        [*command, "-k", "Stream_COPY", "-b", "opencl", "--size", "1000", "--reps", "3",
+         "--sources", "mine", "--out", "out"],
+        cwd=here, capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(here / "out")
+    cut_journal(run, 0)
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta.update(end=None, interrupted=True)
+    path.write_text(json.dumps(meta))
+    proc = subprocess.run(
+        [*command, "--resume", str(run)],
+        cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "no longer exists" not in proc.stderr
+    (row,) = _rows(run)
+    assert row["source"] == str((here / "mine" / "c" / "Stream_COPY.c").resolve())

@@ -69,7 +69,9 @@ def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence
         "memory": options.memory,
         "budgets": list(options.budgets),
         "params": {name: list(values) for name, values in options.params},
-        "sources": [str(s) for s in options.sources],
+        # In full, as the suites are: a resume from another folder found a relative
+        # one gone, and ran its rows on the shipped sources.
+        "sources": [str(s.resolve()) for s in options.sources],
         "suites": [str(s) for s in options.suites],
         "timeout": options.timeout,
         "in_process": options.in_process,
