@@ -45,15 +45,20 @@ def _label(row: dict[str, str]) -> str:
     return row["kernel"] + (f"[{','.join(options)}]" if options else "")
 
 
-def _profile(kernel: str, size: str, run_args: list[str]) -> None:
-    """Run one kernel alone in-process under cProfile and print its steps' times."""
+def _profile(kernel: str, size: str, run_args: list[str], tree: Path | None = None) -> None:
+    """Run one kernel alone in-process under cProfile and print its steps' times;
+    with ``tree``, the harness of that checkout, as `harness_rows` runs it (the
+    rows of --tree's harness were profiled in this one's)."""
     with tempfile.TemporaryDirectory(prefix="harness-bench-") as out:
         stats = Path(out) / "row.prof"
         env = dict(os.environ)
         env.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
+        if tree is not None:
+            env["PYTHONPATH"] = str(tree)
         args = [*run_args, "-k", kernel, "--size", size, "--in-process", "--out", out]
         run(
             [sys.executable, "-m", "cProfile", "-o", str(stats), "-m", "harness", "run", *args],
+            cwd=tree,
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -116,7 +121,7 @@ def main() -> None:
     if args.check:
         profile_args += ["--check"]
     for _, row in worst[: args.profile]:
-        _profile(row["kernel"], row["size"], profile_args)
+        _profile(row["kernel"], row["size"], profile_args, args.tree)
 
 
 if __name__ == "__main__":

@@ -250,3 +250,34 @@ def test_rajaperf_compare_names_a_failing_or_foreign_command_in_one_line(
     assert proc.returncode == 1
     (line,) = proc.stderr.splitlines()
     assert line.startswith(error), line
+
+
+#: A checkout's harness as host_cost.py runs it, reduced to what it is asked: each
+#: command line is logged, and a run writes one row of host cost.
+FAKE_HARNESS = """
+import pathlib, sys
+
+args = sys.argv[1:]
+with open(pathlib.Path(__file__).parent / "ran.log", "a") as log:
+    log.write(" ".join(args) + "\\n")
+run = pathlib.Path(args[args.index("--out") + 1]) / "run-1"
+run.mkdir(parents=True, exist_ok=True)
+(run / "results.csv").write_text(
+    "kernel,size,device_id,status,host_s,timed_wall_s\\nStream_COPY,1000,cpu:0,ok,0.5,0.1\\n"
+)
+"""
+
+
+def test_host_cost_profiles_the_rows_of_tree_in_that_tree_s_harness(tmp_path: Path) -> None:
+    """--tree ran the rows in that checkout's harness, then profiled the worst of
+    them in this one's, under the other's name."""
+    package = tmp_path / "tree" / "harness"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "__main__.py").write_text(FAKE_HARNESS)
+    proc = _script("host_cost.py", "--tree", str(tmp_path / "tree"), "--worst", "1",
+                   "--profile", "1", "--", "-b", "cpu")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    ran = (package / "ran.log").read_text().splitlines()
+    assert [line.split()[0] for line in ran] == ["run", "run"]
+    assert "-k Stream_COPY --size 1000 --in-process" in ran[1]
