@@ -274,3 +274,25 @@ def test_a_resume_from_another_folder_keeps_the_run_s_relative_sources(tmp_path:
     assert "no longer exists" not in proc.stderr
     (row,) = _rows(run)
     assert row["source"] == str((here / "mine" / "c" / "Stream_COPY.c").resolve())
+
+
+def test_a_peaks_store_of_an_unknown_user_s_home_is_named(tmp_path: Path) -> None:
+    """``HARNESS_PEAKS=~nobody_here/peaks.json`` (a user this system lacks) ended
+    ``harness run`` in a RuntimeError traceback from Path.expanduser: the run now
+    warns and places no row against a peak, as for any unreadable store, and
+    ``harness peak`` refuses it in one line before measuring."""
+    env = {"HARNESS_PEAKS": "~nobody_here_20/peaks.json"}
+    said = (
+        "HARNESS_PEAKS='~nobody_here_20/peaks.json': its ~ names no home folder here; give a path"
+    )
+    out = tmp_path / "out"
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "cpu", "--size", "1000", "--reps", "3",
+        "--out", str(out), env=env,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert f"warning: {said}; no row is placed against a peak\n" in proc.stderr
+    assert [row["status"] for row in _rows(run_folder(out))] == ["ok"]
+    proc = harness("peak", "-b", "cpu", env=env)
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == said

@@ -499,8 +499,8 @@ def _known_peaks(devices: Sequence[DeviceInfo], options: RunOptions) -> dict[str
     """Each device's measured peaks (`harness peak`), by device id. A timed run says
     once which peak each device is placed against, naming a flagged or old one, and
     which devices have none; a damaged store places no row against a peak."""
-    path = peaks.store_path()
     try:
+        path = peaks.store_path()
         stored = peaks.read_store(path)
     except peaks.StoreError as exc:
         stored = {}

@@ -91,9 +91,16 @@ def store_path() -> Path:
     folder, as a shell would have it, not a folder named ``~`` made in the current
     one; a blank value as unset), else under ``$XDG_CACHE_HOME`` where it is an
     absolute path (the XDG spec ignores a relative one), else ``~/.cache``; where
-    that is a link, the file it points to."""
+    that is a link, the file it points to. StoreError where a leading ``~`` names
+    no home folder here."""
     given = os.environ.get("HARNESS_PEAKS", "")
-    path = Path(given).expanduser() if given.strip() else user_cache() / "peaks.json"
+    try:
+        path = Path(given).expanduser() if given.strip() else user_cache() / "peaks.json"
+    except RuntimeError:
+        # ``~nobody/peaks.json``, of a user this system lacks: Path raises no OSError.
+        raise StoreError(
+            f"HARNESS_PEAKS={given!r}: its ~ names no home folder here; give a path"
+        ) from None
     # A link (to a store shared between machines) is written through, not replaced.
     return Path(os.path.realpath(path)) if path.is_symlink() else path
 
