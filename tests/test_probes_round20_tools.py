@@ -281,3 +281,18 @@ def test_host_cost_profiles_the_rows_of_tree_in_that_tree_s_harness(tmp_path: Pa
     ran = (package / "ran.log").read_text().splitlines()
     assert [line.split()[0] for line in ran] == ["run", "run"]
     assert "-k Stream_COPY --size 1000 --in-process" in ran[1]
+
+
+def test_a_sample_of_every_mutant_is_not_said_to_narrow_the_run(tmp_path: Path) -> None:
+    """--sample 5 of Stream_COPY's one mutant checked it, yet the table and
+    summary.txt said 'narrowed by: --sample 5 --seed 1', a score of a sample."""
+    need_backend("opencl")
+    proc = harness(
+        "mutants", "-k", "Stream_COPY", "-b", "opencl", "--precision", "f64", "--sample", "5",
+        "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "Stream_COPY on opencl:0: 1 mutants\n" in proc.stderr
+    assert "narrowed by" not in proc.stdout
+    (folder,) = tmp_path.iterdir()
+    assert "narrowed by" not in (folder / "summary.txt").read_text()

@@ -83,6 +83,8 @@ class _Job:
     outcomes: list[Outcome] = field(default_factory=list)
     #: How many mutants its code holds before --lines and --sample narrow them.
     made: int = 0
+    #: Whether --sample left some of them out.
+    sampled: bool = False
     problem: str | None = None
     finished: bool = False
 
@@ -234,7 +236,8 @@ def _plan(
     for job in jobs:
         if args.lines:
             job.chosen = [m for m in job.chosen if any(s.holds(m) for s in args.lines)]
-        job.chosen = sample(job.chosen, args.sample, args.seed)
+        picked = sample(job.chosen, args.sample, args.seed)
+        job.chosen, job.sampled = picked, len(picked) < len(job.chosen)
     for device in devices:
         if not any(job.chosen for job in jobs if job.device == device):
             names = ", ".join(s.name for s in kernels)
@@ -334,7 +337,7 @@ def _mutants(args: argparse.Namespace, stop: _Stop) -> int:
         for m in job.left
     ]
     print(format_summary(tallies, outcomes + unchecked))
-    scope = _scope(args, params, capped)
+    scope = _scope(args, params, capped, any(job.sampled for job in jobs))
     if scope:
         print(f"\n{scope}")
     cut = sum(1 for job in jobs if not job.finished)
@@ -467,10 +470,11 @@ def _scope(
     args: argparse.Namespace,
     params: Sequence[tuple[str, Sequence[str]]],
     capped: dict[str, int | None],
+    sampled: bool = False,
 ) -> str:
     """What narrowed the run (run options, ``--lines``, ``--max-size`` or a
-    simulator's default cap, ``--sample``), so that a score is read for what it
-    counts; empty where nothing did."""
+    simulator's default cap, ``--sample`` where it left a mutant out), so that a
+    score is read for what it counts; empty where nothing did."""
     given = [f"--{name} {' '.join(values)}" for name, values in params]
     if args.lines:
         given.append(f"--lines {' '.join(map(str, args.lines))}")
@@ -478,7 +482,8 @@ def _scope(
     given += [
         f"sizes up to {n} on {device} (a simulator's default)" for device, n in capped.items()
     ]
-    given += [f"--sample {args.sample} --seed {args.seed}"] * (args.sample is not None)
+    # A sample of every mutant narrowed nothing: the score is the whole run's.
+    given += [f"--sample {args.sample} --seed {args.seed}"] * sampled
     return f"narrowed by: {'; '.join(given)}" if given else ""
 
 
