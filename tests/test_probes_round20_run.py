@@ -283,7 +283,8 @@ def test_a_peaks_store_of_an_unknown_user_s_home_is_named(tmp_path: Path) -> Non
     ``harness peak`` refuses it in one line before measuring."""
     env = {"HARNESS_PEAKS": "~nobody_here_20/peaks.json"}
     said = (
-        "HARNESS_PEAKS='~nobody_here_20/peaks.json': its ~ names no home folder here; give a path"
+        "HARNESS_PEAKS='~nobody_here_20/peaks.json': no home folder for '~nobody_here_20'; "
+        "give a path without it"
     )
     out = tmp_path / "out"
     proc = harness(

@@ -98,8 +98,9 @@ def store_path() -> Path:
         path = Path(given).expanduser() if given.strip() else user_cache() / "peaks.json"
     except RuntimeError:
         # ``~nobody/peaks.json``, of a user this system lacks: Path raises no OSError.
+        user = given.split("/", 1)[0]
         raise StoreError(
-            f"HARNESS_PEAKS={given!r}: its ~ names no home folder here; give a path"
+            f"HARNESS_PEAKS={given!r}: no home folder for {user!r}; give a path without it"
         ) from None
     # A link (to a store shared between machines) is written through, not replaced.
     return Path(os.path.realpath(path)) if path.is_symlink() else path
