@@ -8,10 +8,11 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, harness, run_folder
+from conftest import FIXTURES, ROOT, harness, need_backend, run_folder, start_run, wait_rows
 
 from harness.execution import results
 
@@ -120,3 +121,35 @@ def test_a_second_sigterm_while_a_stopped_report_cleans_up_removes_it_all(
     assert "Traceback" not in err
     assert "a report is whole or not at all" in err
     assert not out.exists() or not any(out.rglob("*"))
+
+
+def test_an_in_process_run_stuck_in_a_kernel_stops_at_a_second_sigterm(tmp_path: Path) -> None:
+    """``harness run --in-process`` whose kernel never ends took no stop signal at all
+    (Python runs its handlers between its own steps, and the row was one C call):
+    only SIGKILL ended it, its run unmarked. The second SIGTERM (to the process
+    group, as a batch system sends it) now writes the run's end, the row in hand
+    left out, and ends the process with 143."""
+    need_backend("opencl")
+    out = tmp_path / "out"
+    proc = start_run(
+        ["-k", "Stream_COPY", "Stream_TRIAD", "-b", "opencl", "--size", "1000", "--reps", "2",
+         "--in-process", "--sources", str(FIXTURES / "hang")],
+        out,
+        start_new_session=True,
+    )  # fmt: skip
+    run = wait_rows(out, 1)
+    time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGTERM)
+    time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 143, err
+    assert "Traceback" not in err
+    assert "interrupted: 1 of 2 rows run; the row in hand is stuck" in err
+    meta = results.read_metadata(run)
+    assert meta["interrupted"] is True and meta["journal_rows"] == 1
+    assert [row["kernel"] for row in results.read_journal(run)] == ["Stream_COPY"]

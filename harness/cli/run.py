@@ -8,12 +8,13 @@ import dataclasses
 import errno
 import os
 import re
+import select
 import shlex
 import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -182,16 +183,19 @@ class _Stop:
         #: once for two of one signal that came during one long C call (making a
         #: row's inputs), and the second Ctrl-C was lost.
         self.wakeup: int | None = None
+        #: Held to read the signals come, and to end a row: `_StuckRow` reads them too.
+        self.lock = threading.RLock()
 
     def arrivals(self, signum: int) -> list[int]:
         """The stop signals come since the last look, each as often as it came; none
         where a look before took this one's too."""
         if self.wakeup is None:
             return [signum]
-        try:
-            written = os.read(self.wakeup, 4096)
-        except BlockingIOError:
-            written = b""
+        with self.lock:
+            try:
+                written = os.read(self.wakeup, 4096)
+            except BlockingIOError:
+                written = b""
         return [s for s in written if s in STOP_SIGNALS]
 
     def status(self) -> int:
@@ -204,7 +208,7 @@ class _Stop:
         for each in self.arrivals(signum):
             self._take(each)
 
-    def _take(self, signum: int) -> None:
+    def _take(self, signum: int, cut: bool = True) -> None:
         self.received.append(signum)
         name = "interrupt" if signum == signal.SIGINT else signal.Signals(signum).name
         if len(self.received) == 1:
@@ -215,8 +219,55 @@ class _Stop:
             )
         elif len(self.received) == 2:
             print(f"\n{name}: stopping now", file=sys.stderr, flush=True)
-            if self.cuttable:
+            if cut and self.cuttable:
                 raise KeyboardInterrupt
+
+
+class _StuckRow:
+    """A thread that takes the stop signals of an --in-process run whose row is
+    stuck in one C call (a kernel that never ends): Python runs handlers only
+    between its own steps, so neither signal was taken and only SIGKILL ended
+    the run, unmarked. Signals left untaken for `GRACE_S` are taken here: the
+    first as ever; at the second the run's end is written, the row in hand left
+    out, and ``end`` ends the process, which alone stops that call."""
+
+    GRACE_S = 1.0
+
+    def __init__(self, stop: _Stop, end: Callable[[], None]) -> None:
+        self._stop = stop
+        self._end = end
+        self._over = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="stuck-row", daemon=True)
+
+    def __enter__(self) -> _StuckRow:
+        if self._stop.wakeup is not None:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._over.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def _untaken(self, timeout: float) -> bool:
+        assert self._stop.wakeup is not None
+        return bool(select.select([self._stop.wakeup], [], [], timeout)[0])
+
+    def _watch(self) -> None:
+        while not self._over.is_set():
+            if not self._untaken(0.2) or self._over.wait(self.GRACE_S) or not self._untaken(0):
+                continue
+            with self._stop.lock:
+                if not self._stop.cuttable:
+                    # Writing a row, not stuck in one: the handler takes them.
+                    continue
+                for signum in self._stop.arrivals(0):
+                    self._take(signum)
+
+    def _take(self, signum: int) -> None:
+        self._stop._take(signum, cut=False)
+        if len(self._stop.received) == 2:
+            self._end()
 
 
 class _AllRun(_Stop):
@@ -357,10 +408,15 @@ def _execute_run(
         # A verification-only run times nothing: each device's worker takes its
         # next row as soon as it is free (in this process, one after another).
         stream = executor.rows(tasks, lambda: bool(stop.received), together=options.check)
+        if isinstance(executor, InProcess):
+            held.enter_context(
+                _StuckRow(stop, lambda: _stuck_end(run_dir, meta, finished, tasks, stop))
+            )
         while True:
             stop.cuttable = True
             row = next(stream, None)
-            stop.cuttable = False
+            with stop.lock:
+                stop.cuttable = False
             if row is None:
                 break
             if stop.received and isinstance(executor, InProcess) and row["status"] == "error":
@@ -382,16 +438,11 @@ def _execute_run(
         progress.close()
         journal.close()
         interrupted = finished < len(tasks)
-        meta["end"] = metadata.now()
-        meta["interrupted"] = interrupted
         if failure is None:
-            rows = results.read_journal(run_dir)
-            meta["journal_rows"] = len(rows)
-            summary = table.format_rows(rows, suite.PARAMS)
-            with results.writing(run_dir):
-                results.write_json(run_dir / results.METADATA, meta)
-                results.finish(run_dir, summary)
+            rows, summary = _write_end(run_dir, meta, interrupted)
         else:
+            meta["end"] = metadata.now()
+            meta["interrupted"] = interrupted
             # The journal already says what ran; the rest is derived from it later.
             with contextlib.suppress(OSError, results.RunFolderError):
                 meta["journal_rows"] = len(results.read_journal(run_dir))
@@ -414,6 +465,42 @@ def _execute_run(
         print(f"stopped after the last row: all {len(tasks)} rows run", file=sys.stderr)
         return stop.status(), run_dir
     return _status(rows, bool(options.check)), run_dir
+
+
+def _write_end(
+    run_dir: Path, meta: dict[str, Any], interrupted: bool
+) -> tuple[list[dict[str, Any]], str]:
+    """Write a run's end into its metadata, and its summary: its rows and that summary."""
+    meta["end"] = metadata.now()
+    meta["interrupted"] = interrupted
+    rows = results.read_journal(run_dir)
+    meta["journal_rows"] = len(rows)
+    summary = table.format_rows(rows, suite.PARAMS)
+    with results.writing(run_dir):
+        results.write_json(run_dir / results.METADATA, meta)
+        results.finish(run_dir, summary)
+    return rows, summary
+
+
+def _stuck_end(
+    run_dir: Path, meta: dict[str, Any], finished: int, tasks: list[Task], stop: _Stop
+) -> None:
+    """End an --in-process run whose row is stuck in a C call (`_StuckRow`): its end
+    written, the row in hand left out, the process ended with the run's status."""
+    try:
+        _write_end(run_dir, meta, True)
+    except (OSError, results.RunFolderError) as exc:
+        print(f"harness: error: {exc}; the rows finished are in its journal", file=sys.stderr)
+    print(
+        f"interrupted: {finished} of {len(tasks)} rows run; the row in hand is stuck in a "
+        "call into its driver, which only the end of this process stops; continue with: "
+        f"{results.resume_command(run_dir, meta)}",
+        file=sys.stderr,
+        flush=True,
+    )
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    os._exit(stop.status())
 
 
 def _show(summary: str, run_dir: Path) -> None:
