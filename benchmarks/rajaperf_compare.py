@@ -26,7 +26,7 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from common import Parser, command, harness_rows, run, run_main
+from common import Parser, command, device, harness_rows, run, run_main
 
 from harness import suite
 from harness.cli.arguments import positive_int
@@ -128,7 +128,9 @@ def main() -> None:
     parser = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rajaperf", type=command, required=True, help="path of raja-perf.exe")
     parser.add_argument(
-        "--device", default="opencl:0", help="the harness device (default opencl:0)"
+        "--device",
+        default="opencl:0",
+        help="one device, BACKEND:INDEX as 'harness devices' lists it (default opencl:0)",
     )
     parser.add_argument(
         "--launches", type=positive_int, default=3, help="launches of each tool (default 3)"
@@ -147,6 +149,9 @@ def main() -> None:
         help="kernels or groups (default: the RAJAPerf groups)",
     )
     args = parser.parse_args()
+    # One device: `--device all` (or a name several share) put every device's
+    # times in one median per kernel.
+    where = device(parser, args.device).id
     try:
         names = [k.name for k in suite.select(args.kernels) if k.group in GROUPS]
     except suite.SelectionError as exc:
@@ -159,7 +164,7 @@ def main() -> None:
     ours: dict[str, list[float]] = defaultdict(list)
     theirs: dict[tuple[str, str], list[float]] = defaultdict(list)
     for launch in range(args.launches):
-        rows, _ = harness_rows("-k", *names, "--device", args.device)
+        rows, _ = harness_rows("-k", *names, "--device", where)
         for r in rows:
             if r["status"] == "ok" and r["time_median_s"]:
                 ours[label(r)].append(float(r["time_median_s"]))
@@ -193,7 +198,7 @@ def main() -> None:
         except ValueError as exc:
             raise SystemExit(f"--rajaperf {args.rajaperf!r}: {exc}") from None
         rows, _ = harness_rows(
-            "-k", *names, "--device", args.device, "--reps", "1", "--warmup", "0", *sized
+            "-k", *names, "--device", where, "--reps", "1", "--warmup", "0", *sized
         )
         print(
             f"\n{'kernel':32}{'harness checksum':>26}{'raja-perf.exe Base_Seq':>26}"

@@ -20,7 +20,7 @@ import shlex
 import statistics
 import subprocess
 
-from common import Parser, command, harness_rows, left_out, run, run_main
+from common import Parser, command, device, harness_rows, left_out, run, run_main
 
 from harness.cli.arguments import positive_int
 
@@ -75,7 +75,9 @@ def main() -> None:
         "--babelstream", type=command, required=True, help="command that runs BabelStream's build"
     )
     parser.add_argument(
-        "--device", default="opencl:0", help="the harness device (default opencl:0)"
+        "--device",
+        default="opencl:0",
+        help="one device, BACKEND:INDEX as 'harness devices' lists it (default opencl:0)",
     )
     parser.add_argument(
         "--size", type=positive_int, default=2**25, help="doubles per array (default 2^25)"
@@ -87,6 +89,9 @@ def main() -> None:
         "--launches", type=positive_int, default=5, help="process launches per tool"
     )
     args = parser.parse_args()
+    # One device: `--device all` (or a name several share) ran each, and the
+    # table set the last one's figures beside BabelStream's, naming none.
+    where = device(parser, args.device).id
     ours: dict[str, list[tuple[float, float]]] = {k: [] for k in KERNELS}
     theirs: dict[str, list[tuple[float, float]]] = {k: [] for k in KERNELS}
     for launch in range(args.launches):
@@ -94,7 +99,7 @@ def main() -> None:
             "-k",
             "Stream",
             "--device",
-            args.device,
+            where,
             "--size",
             str(args.size),
             "--reps",

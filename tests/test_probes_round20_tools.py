@@ -296,3 +296,17 @@ def test_a_sample_of_every_mutant_is_not_said_to_narrow_the_run(tmp_path: Path) 
     assert "narrowed by" not in proc.stdout
     (folder,) = tmp_path.iterdir()
     assert "narrowed by" not in (folder / "summary.txt").read_text()
+
+
+@pytest.mark.parametrize(
+    ("script", "tool"),
+    [("stream_vs_babelstream.py", "--babelstream"), ("rajaperf_compare.py", "--rajaperf")],
+)
+def test_scripts_of_one_device_refuse_a_device_word_of_several(script: str, tool: str) -> None:
+    """--device all ran every device, and the table set one median per kernel beside
+    the other tool's, of the last device's rows (stream_vs_babelstream) or of every
+    device's together (rajaperf_compare), naming no device."""
+    proc = _script(script, tool, "true", "--device", "all", "--launches", "1")
+    assert proc.returncode == 2 and proc.stdout == ""
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith(f"{script}: error: --device 'all': "), line
