@@ -371,15 +371,9 @@ def _execute_run(
             )
         _forget_cut_rows(args.resume, saved)
         run_dir, meta, tasks = resumed_run(args, saved, executor.catalogs)
-        if not tasks and saved.get("end") and not saved.get("interrupted") and _whole(run_dir):
+        if not tasks and _ended(run_dir, saved):
             # Its end and metadata stay the run's own: nothing was run again.
-            rows = results.read_journal(run_dir)
-            print(
-                f"nothing to resume: {run_dir} ran to its end ({len(rows)} "
-                f"row{'' if len(rows) == 1 else 's'}); it is left as it was",
-                file=sys.stderr,
-            )
-            return _status(rows, bool(saved["options"].get("check"))), run_dir
+            return _nothing_to_resume(run_dir, saved), run_dir
     else:
         new_dir, meta, tasks = new_run(args, executor.catalogs)
         assert new_dir is not None
@@ -647,6 +641,8 @@ def _execute_ranks(
         raise
     problem = None
     journal = None
+    #: The status of a resumed run that had ended, which is left as it was.
+    ended: int | None = None
     steps = list(range(len(tasks)))
     wanted: list[set[int]] = []
     if world.rank == 0:
@@ -673,6 +669,8 @@ def _execute_ranks(
         if problem and not args.resume:
             # Refused before any row: the new folder holds nothing worth keeping.
             results.discard(run_dir)
+        elif not problem and args.resume and not steps and _ended(run_dir, saved):
+            ended = _nothing_to_resume(run_dir, saved)
         elif not problem:
             if not args.resume:
                 held.enter_context(results.lock(run_dir))
@@ -745,13 +743,29 @@ def _execute_ranks(
                 # The other ranks took the signal too, or wait for this one's word.
                 world.release(130)
     with _handling(_AllRun()):
-        status = 0
+        status = ended or 0
         if journal is not None and progress is not None:
             rows, summary = _end_ranks_run(run_dir, meta, journal, progress, interrupted=False)
             if not getattr(args, "quiet", False):
                 _show(summary, run_dir)
             status = _status(rows, bool(meta["options"].get("check")))
         return world.finish(status), run_dir
+
+
+def _ended(run_dir: Path, saved: dict[str, Any]) -> bool:
+    """Whether a resumed run had ended, whole: it is then left as it was."""
+    return bool(saved.get("end")) and not saved.get("interrupted") and _whole(run_dir)
+
+
+def _nothing_to_resume(run_dir: Path, saved: dict[str, Any]) -> int:
+    """Say that a resumed run had ended, which is left as it was; its status by its rows."""
+    rows = results.read_journal(run_dir)
+    print(
+        f"nothing to resume: {run_dir} ran to its end ({len(rows)} "
+        f"row{'' if len(rows) == 1 else 's'}); it is left as it was",
+        file=sys.stderr,
+    )
+    return _status(rows, bool(saved["options"].get("check")))
 
 
 def _whole(run_dir: Path) -> bool:
