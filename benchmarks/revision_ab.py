@@ -19,6 +19,7 @@ besides its timed repetitions).
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import subprocess
 import sys
@@ -83,17 +84,7 @@ def main() -> int:
             parser.error(f"{option} {revision!r}: no such commit in this repository")
     run_args = [a for a in args.run_args if a != "--"]
     swept = "--partition" in run_args
-    trees = {}
-    for name, revision in (("base", args.base), ("this", args.this)):
-        trees[name] = HERE
-        if revision:
-            trees[name] = Path(tempfile.mkdtemp(prefix=f"harness-{name}-"))
-            run(
-                ["git", "-C", str(HERE), "worktree", "add", "-f", str(trees[name]), revision],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
+    trees = {"base": HERE, "this": HERE}
     times: dict[str, dict[tuple[str, ...], list[float]]] = {
         "base": defaultdict(list),
         "this": defaultdict(list),
@@ -101,6 +92,17 @@ def main() -> int:
     walls: dict[str, list[float]] = {"base": [], "this": []}
     hosts: dict[str, list[float]] = {"base": [], "this": []}
     try:
+        # Inside: an interrupt (or a failure) as the second worktree was made left
+        # the first in the repository.
+        for name, revision in (("base", args.base), ("this", args.this)):
+            if revision:
+                trees[name] = Path(tempfile.mkdtemp(prefix=f"harness-{name}-"))
+                run(
+                    ["git", "-C", str(HERE), "worktree", "add", "-f", str(trees[name]), revision],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
         for launch in range(args.launches):
             order = list(trees.items())
             for name, tree in order if launch % 2 == 0 else order[::-1]:
@@ -114,13 +116,18 @@ def main() -> int:
                         times[name][key(row, swept)].append(float(row["time_median_s"]))
             print(f"launch {launch + 1} of {args.launches} done", file=sys.stderr)
     finally:
-        for tree in trees.values():
-            if tree != HERE:
-                subprocess.run(
-                    ["git", "-C", str(HERE), "worktree", "remove", "--force", str(tree)],
-                    check=False,
-                    capture_output=True,
-                )
+        made = [tree for tree in trees.values() if tree != HERE]
+        for tree in made:
+            subprocess.run(
+                ["git", "-C", str(HERE), "worktree", "remove", "--force", str(tree)],
+                check=False,
+                capture_output=True,
+            )
+            # One whose making was cut short is no worktree git removes.
+            shutil.rmtree(tree, ignore_errors=True)
+        if made:
+            git = ["git", "-C", str(HERE), "worktree", "prune"]
+            subprocess.run(git, check=False, capture_output=True)
     ratios = []
     print(f"{'row':<60} {'base':>11} {'this':>11} {'this/base':>9}")
     for k in times["this"]:

@@ -310,3 +310,53 @@ def test_scripts_of_one_device_refuse_a_device_word_of_several(script: str, tool
     assert proc.returncode == 2 and proc.stdout == ""
     (line,) = proc.stderr.splitlines()
     assert line.startswith(f"{script}: error: --device 'all': "), line
+
+
+def _worktrees() -> set[str]:
+    """The worktrees of this repository, by path."""
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "list", "--porcelain"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return {line.split(" ", 1)[1] for line in listed.splitlines() if line.startswith("worktree ")}
+
+
+def test_revision_ab_interrupted_as_it_makes_its_worktrees_leaves_none(tmp_path: Path) -> None:
+    """A SIGTERM as the second worktree was made ended revision_ab.py with the first
+    left in the repository (and the second's git going on unsignalled): they were
+    made before the block whose end removes them."""
+    code = textwrap.dedent(
+        f"""
+        import os, signal, subprocess, sys
+        sys.path.insert(0, {str(BENCHMARKS)!r})
+        import common
+
+        class Late(subprocess.Popen):
+            def __init__(self, args, *rest, **kwargs):
+                super().__init__(args, *rest, **kwargs)
+                if "add" in args and any("harness-this-" in str(a) for a in args):
+                    os.kill(os.getpid(), signal.SIGTERM)
+
+        common.subprocess.Popen = Late
+        sys.argv = ["revision_ab.py", "--base", "HEAD", "--this", "HEAD", "--launches", "1"]
+        import revision_ab
+        common.run_main(revision_ab.main)
+        """
+    )
+    before = _worktrees()
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
+        )
+        time.sleep(1)
+        left = _worktrees() - before
+        assert proc.returncode == 130, proc.stderr
+        assert "Traceback" not in proc.stderr
+        assert not left
+        assert not list(tmp_path.glob("harness-*"))
+    finally:
+        for tree in _worktrees() - before:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", tree])
