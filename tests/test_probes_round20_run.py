@@ -297,3 +297,43 @@ def test_a_peaks_store_of_an_unknown_user_s_home_is_named(tmp_path: Path) -> Non
     proc = harness("peak", "-b", "cpu", env=env)
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == said
+
+
+@pytest.mark.parametrize(
+    ("param", "said"),
+    [
+        ('Param("size", ("1", "2"), ("1",), "mine")',
+         "run option 'size': harness has an option so named; give it another name"),
+        ('Param("max_time", ("1", "2"), ("1",), "mine")',
+         "run option 'max_time': harness has an option so named; give it another name"),
+        ('Param("strategy", ("a", "b"), ("a",), "mine")',
+         "run option 'strategy': the suite has one so named, with other choices"),
+        ('Param("bins", ("a", "b"), ("c",), "mine")',
+         "run option bins: default 'c' is none of its choices"),
+        ('Param("bins", (), (), "mine")',
+         "run option bins: choices (): give a tuple of words, each once"),
+    ],
+)  # fmt: skip
+def test_a_user_kernel_s_run_option_that_cannot_be_one_is_refused(
+    tmp_path: Path, param: str, said: str
+) -> None:
+    """A user kernel's run option becomes ``--NAME``: one named ``size`` ended every
+    command in an argparse traceback (a conflicting option); one named ``strategy``
+    replaced the sorts' choices with its own, so ``--strategy fused`` was refused for
+    them; a default outside its choices ran rows of a choice the option refuses, and
+    no choices at all planned nothing. Each is now named at load, in one line."""
+    path = _suite_with(
+        tmp_path,
+        '    name="My_SAXPY",\n',
+        f'    name="My_SAXPY",\n    params=({param},),\n'
+        "    bind=lambda values: dataclasses.replace(SAXPY, params=(), bind=None),\n",
+    )
+    path.write_text(
+        path.read_text().replace(
+            "from harness.model.spec import ",
+            "import dataclasses\n\nfrom harness.model.spec import Param, ",
+        )
+    )
+    proc = harness("list", "--suite", str(path), "-k", "My_SAXPY")
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == f"--suite {path}: kernel My_SAXPY: {said}"

@@ -134,7 +134,10 @@ def load_suites(files: Sequence[str | Path]) -> None:
     """Add the kernels of installed suites (a broken one is a warning) and of the
     given files (a broken one a SuiteError) to the suite, before the parser, whose
     run options include theirs, is built."""
-    for path in suite.installed_suites():
+    installed = suite.installed_suites()
+    if installed or files:
+        suite.OPTION_NAMES = _option_names()
+    for path in installed:
         try:
             _load_suite(path)
         except suite.SuiteError as exc:
@@ -146,6 +149,16 @@ def load_suites(files: Sequence[str | Path]) -> None:
             _load_suite(arguments.path(str(path)))
         except argparse.ArgumentTypeError as exc:
             raise UsageError(f"--suite {exc}") from None
+
+
+def _option_names() -> frozenset[str]:
+    """The names of every command's own options (their dests, ``max_time`` for
+    ``--max-time``), less the kernels' run options: what no user kernel's run option
+    may be called."""
+    names = set()
+    for command in build_parser().commands.values():
+        names.update(action.dest for action in command._actions)
+    return frozenset(names - set(suite.PARAMS))
 
 
 def _load_suite(path: str | Path) -> None:

@@ -97,6 +97,10 @@ _MODULES = (
 GROUPS: tuple[str, ...] = tuple(dict.fromkeys(k.group for k in ALL))
 #: Every run option some kernel takes, by name (the command line offers each).
 PARAMS: dict[str, Param] = {p.name: p for k in ALL for p in k.params}
+#: The names of the commands' own options (``size``, ``resume``), which a user
+#: kernel's run option may not take: the command line fills it before it loads
+#: suites (`harness.cli.load_suites`).
+OPTION_NAMES: frozenset[str] = frozenset()
 
 
 def module_file(spec: KernelSpec) -> Path:
@@ -215,7 +219,7 @@ def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
             )
         if item.name in BY_NAME:
             raise SuiteError(f"--suite {path}: kernel {item.name}: the suite has one so named")
-        size = _bad_size(item)
+        size = _bad_size(item) or _bad_params(item, kernels)
         if size:
             raise SuiteError(f"--suite {path}: kernel {item.name}: {size}")
         try:
@@ -241,6 +245,32 @@ def _bad_size(spec: KernelSpec) -> str | None:
         for value in values:
             if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
                 return f"{field} {value!r}: give a whole number, 1 or more"
+    return None
+
+
+def _bad_params(spec: KernelSpec, kernels: Iterable[KernelSpec]) -> str | None:
+    """What is wrong with a description's run options (its ``params``), each of which
+    becomes a ``--NAME`` option: a name that is no word or is a command's own option
+    (``size`` ended every command in an argparse traceback), one the suite or the
+    file's other kernels define otherwise (its choices replaced theirs), or defaults
+    outside its choices (a row of a choice the option refuses)."""
+    for param in spec.params:
+        name = param.name
+        if not isinstance(name, str) or not NAME.fullmatch(name):
+            return f"run option {name!r}: give letters, digits and underscores, from a letter"
+        if name in OPTION_NAMES:
+            return f"run option {name!r}: harness has an option so named; give it another name"
+        others = [PARAMS.get(name), *(p for k in kernels for p in k.params if p.name == name)]
+        if any(other is not None and other != param for other in others):
+            return f"run option {name!r}: the suite has one so named, with other choices"
+        choices = param.choices
+        words = isinstance(choices, tuple) and all(isinstance(c, str) and c for c in choices)
+        if not words or not choices or len(set(choices)) != len(choices):
+            return f"run option {name}: choices {choices!r}: give a tuple of words, each once"
+        for field in ("default", "checked"):
+            outside = [c for c in getattr(param, field) if c not in choices]
+            if outside:
+                return f"run option {name}: {field} {outside[0]!r} is none of its choices"
     return None
 
 
