@@ -191,3 +191,38 @@ def test_an_mpi_resume_of_a_run_that_ended_leaves_it_as_it_was(tmp_path: Path) -
     assert f"nothing to resume: {run} ran to its end (4 rows)" in again.stderr
     assert (run / "metadata.json").read_text() == before
     assert "resumed" not in json.loads(before)
+
+
+_UNGUARDED = """
+import sys, harness
+print("the script runs", file=sys.stderr, flush=True)
+for in_process in (True, False):
+    rows = harness.run("Stream_TRIAD", "opencl", out=sys.argv[1], size=1000, reps=2,
+                       in_process=in_process, progress=False)
+    print(rows.attrs["exit_status"], list(rows.status))
+"""
+
+
+def test_a_script_without_a_main_guard_runs_once_after_an_in_process_run(
+    tmp_path: Path,
+) -> None:
+    """Once drivers are loaded in the script's process (an in-process run), workers
+    start as fresh interpreters, which ran the user's script again first (Python's
+    spawn does, where no ``if __name__ == "__main__"`` guards it, as in the README's
+    example): each worker made a run folder of its own, and the script's run failed
+    with 'backend opencl is unavailable: worker crashed'."""
+    need_backend("opencl")
+    script = tmp_path / "bench.py"
+    script.write_text(_UNGUARDED)
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        [sys.executable, str(script), str(out)],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "0 ['ok']\n0 ['ok']\n"
+    assert proc.stderr.count("the script runs") == 1
+    assert len(list(out.iterdir())) == 2

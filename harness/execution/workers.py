@@ -300,6 +300,27 @@ def _context() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
+@contextlib.contextmanager
+def _main_left_out(context: BaseContext) -> Iterator[None]:
+    """A spawned worker started without this process's main script: a spawned
+    interpreter runs it again first (as ``__mp_main__``), and a script calling
+    `harness.run` unguarded by ``if __name__ == "__main__"`` ran its runs again in
+    every worker (a second run folder), whose parent then found the worker crashed.
+    The worker needs nothing of it: it starts as under ``python -c``."""
+    main = sys.modules.get("__main__")
+    if context.get_start_method() == "fork" or main is None:
+        yield
+        return
+    spec, path = main.__dict__.get("__spec__"), main.__dict__.pop("__file__", None)
+    main.__spec__ = None
+    try:
+        yield
+    finally:
+        main.__spec__ = spec
+        if path is not None:
+            main.__file__ = path
+
+
 class _Worker:
     """A worker process of one backend: it lists the devices, then serves one."""
 
@@ -314,7 +335,7 @@ class _Worker:
             # shuts down before every fork (pthread_atfork) and restarts when next
             # used, so Python 3.12's warning about forking threads does not apply.
             warnings.filterwarnings("ignore", r"This process .* multi-threaded", DeprecationWarning)
-            with _stop_signals_blocked():
+            with _stop_signals_blocked(), _main_left_out(context):
                 self.process.start()
         child.close()
         self._catalog: Catalog | None = None
