@@ -337,3 +337,31 @@ def test_a_user_kernel_s_run_option_that_cannot_be_one_is_refused(
     proc = harness("list", "--suite", str(path), "-k", "My_SAXPY")
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == f"--suite {path}: kernel My_SAXPY: {said}"
+
+
+@pytest.mark.parametrize("field", ["name", "driver"])
+def test_a_resume_refuses_a_device_id_that_names_another_device_here(
+    copy_run_of_two: Path, tmp_path: Path, field: str
+) -> None:
+    """A run resumed where its device id names another device (a platform added, a
+    driver updated) ran its remaining rows there, under the run's id: the journal
+    then held two devices' rows as one device's, with only a reader's warning. The
+    resume is refused before any row, naming the id and both names."""
+    run = _stopped_copy(copy_run_of_two, tmp_path)
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    here = meta["devices"][0][field]
+    meta["devices"][0][field] = "Another device"
+    path.write_text(json.dumps(meta))
+    (row,) = _rows(run)
+    row["device" if field == "name" else "device_driver"] = "Another device"
+    journal = json.dumps(row) + "\n"
+    (run / "journal.jsonl").write_text(journal)
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--resume: the run's cpu:0 has {field} 'Another device' in its metadata, {here!r} "
+        "here: its rows would be two devices' under one id; resume where the run began, "
+        "or begin a new run"
+    )
+    assert (run / "journal.jsonl").read_text() == journal

@@ -853,6 +853,25 @@ def _check_params(params: dict[str, Any], path: Path) -> None:
             )
 
 
+def _check_same_devices(listed: Any, devices: Sequence[DeviceInfo]) -> None:
+    """UsageError where a device id of the run names another device here (a GPU
+    added, an OpenCL platform installed, a driver updated): its remaining rows ran
+    on that device under the id of the run's, and the run mixed two devices'."""
+    was = (
+        {d.get("id"): d for d in listed if isinstance(d, dict)} if isinstance(listed, list) else {}
+    )
+    for device in devices:
+        for field in ("name", "driver"):
+            before = was.get(device.id, {}).get(field)
+            now = getattr(device, field)
+            if isinstance(before, str) and before != now:
+                raise UsageError(
+                    f"--resume: the run's {device.id} has {field} {before!r} in its metadata, "
+                    f"{now!r} here: its rows would be two devices' under one id; resume "
+                    "where the run began, or begin a new run"
+                )
+
+
 def resumed_run(
     args: argparse.Namespace, meta: dict[str, Any], catalogs: Catalogs
 ) -> tuple[Path, dict[str, Any], list[Task]]:
@@ -875,6 +894,7 @@ def resumed_run(
     except UsageError as exc:
         # The run's own --device values, not the user's: say whose they are.
         raise UsageError(f"--resume: the run's devices are not all here: {exc}") from None
+    _check_same_devices(meta.get("devices"), devices)
     options = options_from_meta(saved)
     _check_size_factors(
         kernels,
