@@ -153,7 +153,7 @@ def run(
     interrupted run (Ctrl-C, SIGTERM) raises KeyboardInterrupt once its folder is
     written, naming it: ``resume=`` that folder continues it.
     """
-    from harness import load
+    from harness import load, suite
     from harness.cli import build_parser, load_suites, run_command
     from harness.execution import results
     from harness.model import partition
@@ -165,7 +165,17 @@ def run(
     partition.form_override()
     chosen = {"kernels": kernels, "backends": backends, "out": out, **options}
     argv = ["run", *run_arguments(chosen)]
-    load_suites([str(path) for path in _listed(options.get("suite") or [])])
+    suites = [_text(path) for path in _listed(options.get("suite") or [])]
+    for path in suites:
+        if path.strip() and suite.edited(os.path.expanduser(path)):
+            # Called again in one process (a notebook) after the file was edited, it ran
+            # the descriptions first loaded, silently.
+            raise UsageError(
+                f"suite={path!r}: changed since this process loaded it, whose kernels stay "
+                "as first loaded; run the changed suite in a new process (in a notebook, "
+                "restart its kernel)"
+            )
+    load_suites(suites)
     args = build_parser().parse_args(argv)
     args.argv = argv
     args.quiet = True

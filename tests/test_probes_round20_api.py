@@ -226,3 +226,39 @@ def test_a_script_without_a_main_guard_runs_once_after_an_in_process_run(
     assert proc.stdout == "0 ['ok']\n0 ['ok']\n"
     assert proc.stderr.count("the script runs") == 1
     assert len(list(out.iterdir())) == 2
+
+
+_EDITED = """
+import sys, harness
+from harness.errors import UsageError
+suite, out = sys.argv[1], sys.argv[2]
+rows = harness.run("My_SAXPY", "cpu", suite=suite, out=out, size=1000, reps=2, progress=False)
+print(list(rows.status))
+with open(suite, "a") as f:
+    f.write("# edited\\n")
+try:
+    harness.run("My_SAXPY", "cpu", suite=suite, out=out, size=1000, reps=2, progress=False)
+except UsageError as exc:
+    print(exc)
+"""
+
+
+def test_a_suite_edited_between_two_runs_of_one_process_is_refused(tmp_path: Path) -> None:
+    """harness.run loads a suite file once per process: run again with it after an
+    edit (a notebook), it ran the descriptions first loaded, as if they were the
+    edited ones. It now says so, before anything is run."""
+    suite = tmp_path / "my_kernels"
+    shutil.copytree(ROOT / "examples" / "my_kernels", suite)
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        [sys.executable, "-c", _EDITED, str(suite / "kernels.py"), str(out)],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    first, refused = proc.stdout.splitlines()
+    assert first == "['ok']"
+    assert refused.startswith(f"suite={str(suite / 'kernels.py')!r}: changed since this process")
+    assert len(list(out.iterdir())) == 1

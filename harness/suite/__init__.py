@@ -159,6 +159,8 @@ def select(selectors: Iterable[str] | None = None) -> list[KernelSpec]:
 ENTRY_POINTS = "harness.suites"
 #: User suites loaded, by module file (`load_suite`).
 LOADED: dict[Path, tuple[KernelSpec, ...]] = {}
+#: Each loaded suite file's modification time and size as it was loaded.
+_STAMPS: dict[Path, tuple[int, int] | None] = {}
 
 
 class SuiteError(UsageError):
@@ -219,6 +221,9 @@ def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
             )
         if item.name in BY_NAME:
             raise SuiteError(f"--suite {path}: kernel {item.name}: the suite has one so named")
+        if [k.name for k in kernels].count(item.name) > 1:
+            # Each would run as a row of its own: two measurements of one case.
+            raise SuiteError(f"--suite {path}: kernel {item.name}: KERNELS holds it twice")
         size = _bad_size(item) or _bad_params(item, kernels)
         if size:
             raise SuiteError(f"--suite {path}: kernel {item.name}: {size}")
@@ -354,8 +359,10 @@ def load_suite(path: Path | str) -> tuple[KernelSpec, ...]:
         )
     if not path.is_file():
         raise SuiteError(f"--suite {path}: no such file")
+    stamp = _stamp(path)
     kernels = _checked(path, _import(path))
     LOADED[path] = kernels
+    _STAMPS[path] = stamp
     for spec in kernels:
         sources.add_root(spec.source_name, path.parent)
     ALL = (*ALL, *kernels)
@@ -379,6 +386,22 @@ def blamed(spec: KernelSpec) -> Iterator[None]:
         if path is None or not any(f.filename == str(path) for f in frames):
             raise
         raise SuiteError(f"--suite {path}: kernel {spec.name}: {_raised(path, exc)}") from None
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    """A file's modification time and size (None where it is gone): what an edit changes."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_size
+
+
+def edited(path: Path | str) -> bool:
+    """Whether a suite file this process loaded has changed since: its kernels stay
+    as first loaded (`load_suite` loads a file once)."""
+    path = Path(path).resolve()
+    return path in LOADED and _stamp(path) != _STAMPS[path]
 
 
 def installed_suites() -> list[Path]:
