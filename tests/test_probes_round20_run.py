@@ -365,3 +365,18 @@ def test_a_resume_refuses_a_device_id_that_names_another_device_here(
         "or begin a new run"
     )
     assert (run / "journal.jsonl").read_text() == journal
+
+
+def test_a_user_suite_listing_a_kernel_twice_is_refused(tmp_path: Path) -> None:
+    """``KERNELS = (SAXPY, SAXPY)`` ran each case twice, as rows of one run: every
+    reader then skipped the second as a repeated measurement, and compare failed on
+    it. It is one line at load now."""
+    path = _suite_with(tmp_path, "KERNELS = (SAXPY, STENCIL2D)", "KERNELS = (SAXPY, SAXPY)")
+    out = tmp_path / "out"
+    proc = harness(
+        "run", "--suite", str(path), "-k", "My", "-b", "cpu", "--size", "1000",
+        "--reps", "3", "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == f"--suite {path}: kernel My_SAXPY: KERNELS holds it twice"
+    assert not out.exists()

@@ -221,7 +221,7 @@ def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
             )
         if item.name in BY_NAME:
             raise SuiteError(f"--suite {path}: kernel {item.name}: the suite has one so named")
-        if [k.name for k in kernels].count(item.name) > 1:
+        if [getattr(k, "name", None) for k in kernels].count(item.name) > 1:
             # Each would run as a row of its own: two measurements of one case.
             raise SuiteError(f"--suite {path}: kernel {item.name}: KERNELS holds it twice")
         size = _bad_size(item) or _bad_params(item, kernels)
