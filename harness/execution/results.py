@@ -110,6 +110,17 @@ REQUIRED = ("kernel", "device_id", "status")
 TEXT = ("precision", "device", "group")
 #: Columns that hold true or false (or null) where a row has them: reports count them.
 BOOLEAN = ("unstable", "noise_met", "clocks_dropped")
+#: What a row counts of its kernel's work per repetition besides bytes_per_rep and
+#: flops_per_rep: RAJAPerf's kernel-details columns are written from them, where text
+#: or a boolean in one was a traceback or a count of 1.
+WORK_COUNTS = (
+    "bytes_allocated",
+    "bytes_read_per_rep",
+    "bytes_written_per_rep",
+    "bytes_modify_written_per_rep",
+    "bytes_atomic_modify_written_per_rep",
+    "iterations_per_rep",
+)
 #: Columns that hold numbers (or null) where a row has them.
 NUMERIC = (
     "rank",
@@ -153,6 +164,12 @@ NUMERIC = (
     "h2d_bytes_per_rep",
     "d2h_bytes_per_rep",
     "host_s",
+    "timed_wall_s",
+    "power_w",
+    "energy_j_per_rep",
+    "gflops_per_j",
+    "gbytes_per_j",
+    *WORK_COUNTS,
 )
 #: Numeric columns that count something: whole numbers from 0 to `MAX_COUNT`.
 COUNTS = (
@@ -169,6 +186,7 @@ COUNTS = (
     "flush_bytes",
     "h2d_bytes_per_rep",
     "d2h_bytes_per_rep",
+    *WORK_COUNTS,
 )
 #: Numeric columns that hold a check's outcome, which may be any number: a
 #: failed check's error can be infinite, a broken kernel's checksum NaN.
