@@ -27,6 +27,12 @@ def load(run_dir: str | PathLike[str]) -> pd.DataFrame:
         raise RunFolderError(f"{run_dir!r} is no path: give a run folder as text or a Path")
     if isinstance(run_dir, str) and not run_dir.strip():
         raise RunFolderError(f"{run_dir!r} is no path: give a run folder")
+    if "\0" in str(os.fspath(run_dir)):
+        # As the command line's paths: the message named it with the NUL itself.
+        raise RunFolderError(
+            f"{os.fspath(run_dir)!r} is no path: it holds a NUL character, which no "
+            "file name can; give a run folder"
+        )
     # '~' is the home folder, as for the command line's paths and run(out=...).
     return load_run(os.path.expanduser(os.fspath(run_dir)))
 

@@ -262,3 +262,17 @@ def test_a_suite_edited_between_two_runs_of_one_process_is_refused(tmp_path: Pat
     assert first == "['ok']"
     assert refused.startswith(f"suite={str(suite / 'kernels.py')!r}: changed since this process")
     assert len(list(out.iterdir())) == 1
+
+
+def test_load_names_a_path_with_a_nul_character_escaped() -> None:
+    """harness.load("runs/a\\0b") said 'no such run folder' with the NUL character
+    itself in its message (binary on a terminal or in a log), where the command
+    line's paths name it escaped and say why no file can have that name."""
+    import harness
+
+    with pytest.raises(results.RunFolderError) as raised:
+        harness.load("runs/a\0b")
+    assert str(raised.value) == (
+        "'runs/a\\x00b' is no path: it holds a NUL character, which no file name can; "
+        "give a run folder"
+    )
