@@ -5,12 +5,15 @@ and kernels with very long names."""
 
 from __future__ import annotations
 
+import itertools
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import harness
+from conftest import FIXTURES, harness, run_folder
+from matplotlib.text import Text
 
 from harness.execution import results
 
@@ -51,3 +54,107 @@ def test_work_counts_and_energy_of_the_wrong_type_are_damage(
     assert said in proc.stderr
     details = (out / "RAJAPerf-kernel-details.csv").read_text()
     assert "Stream_TRIAD" not in details and "Basic_DAXPY" in details
+
+
+#: Kernel names a suite of one's own may give: one long word, and many short parts.
+LONG_NAMES = {
+    "Stream_TRIAD": "Stream_" + "TRIADWITHAVERYLONGNAMETHATHASNOBREAKS" * 3,
+    "Basic_DAXPY": "Basic_daxpy_" + "_".join(f"segment{i}" for i in range(12)),
+}
+
+
+def _renamed(run: Path, names: dict[str, str]) -> Path:
+    """``run`` (a copy) with its kernels renamed as ``names`` says, in its metadata,
+    journal and samples alike, as a run of kernels of those names writes them."""
+    meta = json.loads((run / results.METADATA).read_text())
+    meta["kernels"] = {names.get(k, k): facts for k, facts in meta["kernels"].items()}
+    meta["options"]["kernels"] = [names.get(k, k) for k in meta["options"]["kernels"]]
+    (run / results.METADATA).write_text(json.dumps(meta, indent=2))
+    for file in (results.JOURNAL, results.SAMPLES):
+        rows = [json.loads(line) for line in (run / file).read_text().splitlines()]
+        for row in rows:
+            row["kernel"] = names.get(row["kernel"], row["kernel"])
+        (run / file).write_text("".join(json.dumps(row) + "\n" for row in rows))
+    (run / results.RESULTS).unlink()
+    return run
+
+
+def test_very_long_kernel_names_are_shortened_on_axes_and_named_in_full(
+    run: Path, tmp_path: Path
+) -> None:
+    """A long kernel name was drawn whole: on the time plot's axis it ran over its
+    neighbour's label (a name without underscores on one line, 120 characters
+    wide), and the heat map and bandwidth plots grew wider than a screen for it.
+    Now an axis shows it cut in its middle, and the figure names it in full below."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from harness.reporting import plot
+    from harness.reporting.frames import load_runs
+
+    frame, _ = load_runs([_renamed(run, LONG_NAMES)])
+    for make in (plot.plot_times, plot.plot_speedup, plot.plot_bandwidth):
+        fig = make(frame)
+        FigureCanvasAgg(fig).draw()
+        assert fig.get_figwidth() <= 20, make.__name__
+        axes = [ax for ax in fig.findobj() if hasattr(ax, "get_xticklabels")]
+        ticks = [t for ax in axes for t in (*ax.get_xticklabels(), *ax.get_yticklabels())]
+        shown = [t.get_text() for t in ticks]
+        assert not any(name in text for name in LONG_NAMES.values() for text in shown)
+        # A bandwidth row's label ends with its size ("  n=1k").
+        lines = [line for text in shown for line in text.split("\n")]
+        assert all(len(line) <= plot.LABEL_CHARS + 8 for line in lines), make.__name__
+        texts = " ".join(t.get_text().replace("\n    ", "") for t in fig.findobj(Text))
+        assert all(name in texts for name in LONG_NAMES.values()), make.__name__
+        if make is plot.plot_times:
+            renderer = fig.canvas.get_renderer()
+            boxes = sorted(
+                (t.get_window_extent(renderer) for t in fig.axes[0].get_xticklabels()),
+                key=lambda b: b.x0,
+            )
+            assert all(a.x1 < b.x0 for a, b in itertools.pairwise(boxes)), boxes
+    out = tmp_path / "plots"
+    proc = harness("plot", str(run), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    svg = (out / "time_by_kernel.svg").read_text()
+    assert "names shortened above, in full:" in svg
+    assert LONG_NAMES["Basic_DAXPY"][:60] in svg
+
+
+def test_rajaperf_rows_with_no_problem_size_anywhere_are_error_rows(tmp_path: Path) -> None:
+    """A run-data file without the Problem size column (as an older layout or a hand
+    edit leaves it), of a kernel the details file lacks, was imported as ok rows of
+    no size: the imported run's own journal then held them as damage, so that every
+    reader of it warned of torn lines, naming a temporary folder of the import."""
+    folder = Path(shutil.copytree(FIXTURES / "rajaperf_output", tmp_path / "rajaperf"))
+    data = folder / "RAJAPerf-kernel-run-data.csv"
+    lines = data.read_text().splitlines()
+    at = [c.strip() for c in lines[1].split(",")].index("Problem size")
+    data.write_text(
+        "\n".join(
+            [
+                lines[0],
+                *(
+                    ",".join(c for i, c in enumerate(line.split(",")) if i != at)
+                    for line in lines[1:]
+                ),
+            ]
+        )
+        + "\n"
+    )
+    details = folder / "RAJAPerf-kernel-details.csv"
+    kept = [
+        line for line in details.read_text().splitlines() if not line.startswith("Stream_TRIAD")
+    ]
+    details.write_text("\n".join(kept) + "\n")
+    out = tmp_path / "out"
+    proc = harness("import-rajaperf", str(folder), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "skipped a torn or corrupt line" not in proc.stderr
+    assert "no 'Problem size' in the row, nor in RAJAPerf-kernel-details.csv" in proc.stderr
+    run = run_folder(out)
+    shown = harness("show", str(run))
+    assert "skipped" not in shown.stderr, shown.stderr
+    triad = [r for r in results.read_journal(run) if r["kernel"] == "Stream_TRIAD"]
+    assert triad and all(r["status"] == "error" and r.get("size") is None for r in triad)
+    copy = [r for r in results.read_journal(run) if r["kernel"] == "Stream_COPY"]
+    assert any(r["status"] == "ok" and r["size"] == 100000 for r in copy)

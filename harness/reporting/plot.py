@@ -19,6 +19,7 @@ journal line never costs the whole plot.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import math
 import re
@@ -128,6 +129,50 @@ SUBTITLE_STYLE = {
 }
 
 
+#: The longest kernel name (with its case) a plot shows whole: a longer one, which
+#: ran over its neighbours' labels and widened the figure past a screen, is cut in its
+#: middle, and the figure names it in full under the plots (`_full_names`).
+LABEL_CHARS = 48
+#: The names a figure being drawn has shortened: each full name with its label.
+_SHORTENED: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar(
+    "shortened", default=None
+)
+
+
+def _label(name: str) -> str:
+    """``name`` as a plot shows it: whole up to `LABEL_CHARS`, else its start and end
+    around an ellipsis, another in the figure than any other name's (a number added
+    where two would read alike), and kept for the figure's key of full names."""
+    name = str(name)
+    if len(name) <= LABEL_CHARS:
+        return name
+    shortened = _SHORTENED.get()
+    if shortened is None:
+        shortened = {}
+    if name not in shortened:
+        head = LABEL_CHARS * 2 // 3
+        cut = name[:head] + "…" + name[head - LABEL_CHARS + 1 :]
+        label, n = cut, 1
+        while label in shortened.values():
+            n += 1
+            label = f"{cut}~{n}"
+        shortened[name] = label
+    return shortened[name]
+
+
+def _full_names(fig: Figure, shortened: Mapping[str, str]) -> None:
+    """Under the plots, each name the figure shortened (`_label`) in full, wrapped to
+    the figure's width, so that every label can still be read as the run names it."""
+    if not shortened:
+        return
+    chars = max(40, int(fig.get_figwidth() * 72 / (SUBTITLE_STYLE["fontsize"] * 0.55)))
+    lines = ["names shortened above, in full:"] + [
+        textwrap.fill(f"{label} = {name}", chars, subsequent_indent="    ")
+        for name, label in shortened.items()
+    ]
+    fig.supxlabel("\n".join(lines), **SUBTITLE_STYLE)
+
+
 class NothingToPlot(UsageError, ValueError):
     """These rows make no such plot; the message says why."""
 
@@ -233,8 +278,15 @@ def _styled(function: Callable[..., Figure]) -> Callable[..., Figure]:
         _check_rows(frame)
         if "variant" not in frame:
             frame = prepare(frame)
-        with mpl.rc_context(STYLE):
-            return function(frame, *args, **kwargs)
+        shortened: dict[str, str] = {}
+        token = _SHORTENED.set(shortened)
+        try:
+            with mpl.rc_context(STYLE):
+                fig = function(frame, *args, **kwargs)
+                _full_names(fig, shortened)
+                return fig
+        finally:
+            _SHORTENED.reset(token)
 
     return wrapper
 
@@ -409,13 +461,16 @@ def _legend(panel: SubFigure, handles: list[Any], labels: list[str]) -> None:
 
 def _row_label(case: str, size: float) -> str:
     """A kernel's tick label: its group, then the rest of its name broken at
-    underscores into lines of about 15 characters (or its case), then its size."""
+    underscores (and within longer parts) into lines of about 15 characters (or its
+    case), then its size."""
+    case = _label(case)
     if len(case) > 15 and " (" in case:
         case = case.replace(" (", "\n(", 1)
     elif len(case) > 15 and "_" in case:
         group, rest = case.split("_", 1)
         lines = [f"{group}_", ""]
-        for part in rest.replace("_", "_\n").split("\n"):
+        parts = rest.replace("_", "_\n").split("\n")
+        for part in (p[i : i + 15] for p in parts for i in range(0, len(p), 15)):
             if lines[-1] and len(lines[-1]) + len(part) > 15:
                 lines.append("")
             lines[-1] += part
@@ -441,7 +496,7 @@ def _rows_of_cases(frame: pd.DataFrame, most: int = ROW_CASES) -> list[list[str]
 
 def _items(frame: pd.DataFrame) -> pd.Series:
     """Case plus strategy: one row of a heat map or bandwidth panel."""
-    return frame["case"].astype(str) + frame["variant_params"].map(lambda s: f" · {s}" if s else "")
+    return frame["case"].map(_label) + frame["variant_params"].map(lambda s: f" · {s}" if s else "")
 
 
 def _bars(
@@ -801,7 +856,7 @@ def plot_roofline(frame: pd.DataFrame) -> Figure:
         mine = done[done["series"] == series].drop_duplicates(["kernel", "variant_params"])
         mine = mine.assign(
             name=[
-                f"{k} ({v})" if v else str(k)
+                _label(f"{k} ({v})" if v else str(k))
                 for k, v in zip(mine["kernel"], mine["variant_params"], strict=True)
             ]
         ).sort_values("name")
@@ -897,7 +952,7 @@ def plot_sweep(frame: pd.DataFrame, kernel: str) -> Figure:
     if done["size"].nunique() < 2:
         raise NothingToPlot(f"{kernel} was timed at fewer than two sizes")
     style = styles(frame)
-    fig, panel = _canvas((13, 5.6), SWEEP_TITLE.format(kernel=kernel), left_out=left_out)
+    fig, panel = _canvas((13, 5.6), SWEEP_TITLE.format(kernel=_label(kernel)), left_out=left_out)
     left, right = panel.subplots(1, 2)
     several = done["precision"].nunique() > 1 or done["case"].nunique() > 1
     # A variant's lines of other precisions or cases share its style; each fills
@@ -912,7 +967,7 @@ def plot_sweep(frame: pd.DataFrame, kernel: str) -> Figure:
         rows = rows.sort_values("size")
         s = style[variant]
         k = kinds.index((precision, case))
-        label = variant + (f", {case}, {precision}" if several else "")
+        label = variant + (f", {_label(case)}, {precision}" if several else "")
         kw = {
             "color": s.colour,
             "marker": s.marker,
@@ -964,7 +1019,7 @@ def plot_cross_api(frame: pd.DataFrame) -> Figure:
         rows = cross[cross["physical"] == physical]
         grid = rows.pivot_table(index=keys, columns="api", values="ratio", sort=False)
         labels = [
-            f"{problem_label(dict(zip(keys, problem, strict=True)))} "
+            f"{_label(problem_label(dict(zip(keys, problem, strict=True))))} "
             f"{problem[keys.index('precision')]} n={_si(float(problem[keys.index('size')]))}"
             for problem in grid.index
         ]
@@ -1095,7 +1150,7 @@ def plot_saturation(frame: pd.DataFrame) -> Figure:
         ax.set_yscale("log")
         _size_ticks(ax.xaxis, mine["size"])
         _log_ticks(ax.yaxis, drawn)
-        ax.set_title(f"{case}" + (f" ({precision})" if several else ""), loc="left", fontsize=12)
+        ax.set_title(_label(case) + (f" ({precision})" if several else ""), loc="left", fontsize=12)
         ax.set_xlabel(SWEEP_XLABEL)
         ax.set_ylabel(f"Throughput ({UNITS[column]}, log scale)")
     for ax in axes[len(panels) :]:
@@ -1167,7 +1222,7 @@ def plot_rate(frame: pd.DataFrame, items: str) -> Figure:
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _binary(v)))
         ax.xaxis.set_minor_formatter(NullFormatter())
         _log_ticks(ax.yaxis, rows["rate"] / scale)
-        ax.set_title(case, loc="left", fontsize=12)
+        ax.set_title(_label(case), loc="left", fontsize=12)
         ax.set_xlabel(RATE_XLABEL.format(items=items))
     for ax in axes[len(cases) :]:
         ax.set_visible(False)
@@ -1229,7 +1284,7 @@ def plot_transfers(frame: pd.DataFrame) -> Figure:
         ax.set_yticks(range(len(rows)), labels)
         ax.set_xlim(0, float(left.max()) * 1.25)
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: format_time(v) if v else "0"))
-        ax.set_title(case, loc="left", fontsize=12)
+        ax.set_title(_label(case), loc="left", fontsize=12)
     axes[-1].set_xlabel(TRANSFERS_XLABEL)
     handles, labels = axes[0].get_legend_handles_labels()
     _legend(panel, handles, labels)
