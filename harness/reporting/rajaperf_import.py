@@ -459,6 +459,10 @@ def _problem(row: dict[str, Any], data: dict[str, str]) -> str | None:
     size = _column(data, "Problem size")
     if size and not _count(size):
         return f"'Problem size' is {size!r}; {ACCEPTED_SIZE}"
+    if row["size"] is None and row["status"] in ("ok", "fail"):
+        # A row that ran has its size: one without was written into the imported
+        # run's journal as damage, which every reader of the run then skipped.
+        return f"no 'Problem size' in the row, nor in {DETAILS}; {ACCEPTED_SIZE}"
     for key, value in row.items():
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             why = results.implausible(key, value)
