@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, harness, run_folder
+from conftest import FIXTURES, copy_run, harness, run_folder
 from matplotlib.text import Text
 
 from harness.execution import results
@@ -158,3 +158,25 @@ def test_rajaperf_rows_with_no_problem_size_anywhere_are_error_rows(tmp_path: Pa
     assert triad and all(r["status"] == "error" and r.get("size") is None for r in triad)
     copy = [r for r in results.read_journal(run) if r["kernel"] == "Stream_COPY"]
     assert any(r["status"] == "ok" and r["size"] == 100000 for r in copy)
+
+
+def test_export_of_a_merged_run_of_long_folder_names_writes_its_profiles(
+    quick_run: Path, tmp_path: Path
+) -> None:
+    """Two runs of one machine merged are told apart by their folders' names, which
+    export put whole into each profile's file name: folders of 240 characters made
+    names too long for the disk, and the export failed ("File name too long"),
+    writing none. Now the name is cut and the profile's 'cluster' keeps it whole."""
+    runs = [copy_run(quick_run, tmp_path / side) for side in ("a", "b")]
+    runs = [
+        run.rename(run.parent / (side + "r" * 240)) for run, side in zip(runs, "AB", strict=True)
+    ]
+    proc = harness("merge", *map(str, runs), "--out", str(tmp_path / "merged"))
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "thicket"
+    proc = harness("export", "--thicket", str(run_folder(tmp_path / "merged")), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    names = sorted(path.name for path in out.iterdir())
+    assert len(names) == 2 and all(name.endswith("-cpu_0-f64-n1000-default.cali") for name in names)
+    for path, run in zip(sorted(out.iterdir()), runs, strict=True):
+        assert run.name in path.read_text()

@@ -52,6 +52,13 @@ ROOT = "RAJAPerf"
 TIMES = ("Avg time/rank", "Min time/rank", "Max time/rank")
 
 
+#: The longest profile file name before its ".cali" (file names end at 255 bytes on
+#: most disks; a longer one failed the export).
+MAX_NAME = 200
+#: The most of a host's name a profile's file name holds.
+HOST_CHARS = 100
+
+
 def _escape(text: Any) -> str:
     """A value as a .cali field: backslash before the separators."""
     return re.sub(r"([\\,=])", r"\\\1", str(text)).replace("\n", "\\n")
@@ -158,10 +165,12 @@ def profiles(frame: pd.DataFrame, meta: dict[str, Any]) -> dict[str, str]:
                 **({"mpi.rank": rank} if by_rank else {}),
             }
         )
-        parts = [*([host] if several else []), *([f"r{rank}"] if by_rank else [])]
+        parts = [*([str(host)[:HOST_CHARS]] if several else []), *([f"r{rank}"] if by_rank else [])]
         parts += [device_id, precision]
         parts += [f"n{int(size)}" if known else "n-unknown", tuning]
-        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", "-".join(map(str, parts)))
+        # A host's name (with its run's, in a merged run) may be too long for a file's:
+        # it is cut first, the name then, and the profile's 'cluster' keeps it whole.
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", "-".join(map(str, parts)))[:MAX_NAME]
         # Two profiles whose names differ only in characters a file name drops stay two.
         unique, n = name, 1
         while f"{unique}.cali" in out:
