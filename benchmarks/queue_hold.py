@@ -1,10 +1,12 @@
 """Does holding a repetition's launches change what is measured? Held against
 direct, on a kernel of many short launches.
 
-A bitonic sort of 2^16 keys makes 136 launches a repetition, each a few
-microseconds of device work. Queued one by one (direct), a device faster than
-the host's queueing waits between launches and the repetition times the host;
-held (an OpenCL user event, a CUDA graph) it is timed on the device alone.
+A bitonic sort of 2^16 keys makes 136 launches a repetition with the global
+strategy, each a few microseconds of device work, and fewer with the local one;
+the two are timed by default (a device's own default strategy may make few).
+Queued one by one (direct), a device faster than the host's queueing waits
+between launches and the repetition times the host; held (an OpenCL user
+event, a CUDA graph) it is timed on the device alone.
 wgpu submits a batch at once either way, so its two should agree. This runs
 the kernel held and with `--no-hold`, alternating, over several process
 launches, and prints each row's median over the launches and the direct/held
@@ -21,14 +23,24 @@ from collections import defaultdict
 from common import Parser, harness_rows, left_out, run_main
 
 from harness.cli.arguments import positive_int
+from harness.suite.sort import STRATEGY
 
 
 def main() -> None:
     """Run the launches and print the table."""
     parser = Parser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("-b", "--backend", nargs="+", default=["opencl"], help="backends")
+    parser.add_argument(
+        "-b", "--backend", nargs="+", default=["opencl"], help="backends (default opencl)"
+    )
     parser.add_argument("-k", "--kernel", default="Bitonic_U32", help="kernel (Bitonic_U32)")
     parser.add_argument("--size", default="65536", help="problem size (default 2^16)")
+    parser.add_argument(
+        "--strategy",
+        nargs="+",
+        default=["global", "local"],
+        choices=STRATEGY.choices,
+        help="a sort's strategies, a row each (default: global local; other kernels ignore it)",
+    )
     parser.add_argument(
         "--launches", type=positive_int, default=3, help="process launches (default 3)"
     )
@@ -39,7 +51,8 @@ def main() -> None:
     for launch in range(args.launches):
         for mode, extra in (("held", ()), ("direct", ("--no-hold",))):
             rows, _ = harness_rows(
-                "-k", args.kernel, "-b", *args.backend, "--size", args.size, *extra
+                "-k", args.kernel, "-b", *args.backend, "--size", args.size,
+                "--strategy", *args.strategy, *extra,
             )  # fmt: skip
             for row in rows:
                 if left_out(row):

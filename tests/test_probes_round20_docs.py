@@ -1,0 +1,28 @@
+"""Probes, round 20: the documentation as a contract. Each test runs a command
+as README.md or a --help text gives it and asserts what the text says it does."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from conftest import ROOT
+
+BENCHMARKS = ROOT / "benchmarks"
+
+
+def _script(script: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    command = [sys.executable, str(BENCHMARKS / script), *args]
+    env = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def test_queue_hold_times_the_global_and_local_sorts_the_readme_quotes() -> None:
+    """The README quotes queue_hold.py timing Bitonic_U32 by the global strategy
+    (136 launches) and the local one; it timed each device's default strategy
+    alone (fused on PoCL), a row of neither."""
+    proc = _script("queue_hold.py", "-b", "cpu", "--size", "64", "--launches", "1")
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split()[:3] for line in proc.stdout.splitlines() if "cpu:0" in line]
+    assert rows == [["Bitonic_U32", "cpu:0", "global"], ["Bitonic_U32", "cpu:0", "local"]]
