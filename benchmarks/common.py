@@ -250,7 +250,13 @@ def harness_rows(
 
 def add_devices(parser: argparse.ArgumentParser) -> None:
     """The scripts' choice of devices: backends' defaults (-b), or devices by id."""
-    parser.add_argument("-b", "--backends", nargs="+", default=["opencl", "wgpu"])
+    parser.add_argument(
+        "-b",
+        "--backends",
+        nargs="+",
+        default=["opencl", "wgpu"],
+        help="backends whose default devices run (default: opencl wgpu)",
+    )
     parser.add_argument(
         "--device",
         action="append",

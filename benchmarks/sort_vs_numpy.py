@@ -58,7 +58,9 @@ print(json.dumps(found))
 def main() -> None:
     """Run the launches and print the table."""
     parser = Parser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("-k", "--kernel", default="Bitonic_U32", help="a Bitonic_* kernel")
+    parser.add_argument(
+        "-k", "--kernel", default="Bitonic_U32", help="a Bitonic_* kernel (default Bitonic_U32)"
+    )
     parser.add_argument("--size", type=positive_int, default=2**22, help="keys (default 2^22)")
     add_devices(parser)
     parser.add_argument(
@@ -73,7 +75,7 @@ def main() -> None:
         nargs="+",
         default=["4"],
         choices=STEPS.choices,
-        help="the fused and tiled strategies' steps (default 4)",
+        help="the fused, tiled and wide strategies' steps (default 4)",
     )
     parser.add_argument(
         "--tile_bytes",
