@@ -6,8 +6,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
-from conftest import ROOT
+from conftest import ROOT, finished_run, harness, need_backend
 
 BENCHMARKS = ROOT / "benchmarks"
 
@@ -26,3 +27,20 @@ def test_queue_hold_times_the_global_and_local_sorts_the_readme_quotes() -> None
     assert proc.returncode == 0, proc.stderr
     rows = [line.split()[:3] for line in proc.stdout.splitlines() if "cpu:0" in line]
     assert rows == [["Bitonic_U32", "cpu:0", "global"], ["Bitonic_U32", "cpu:0", "local"]]
+
+
+def test_plot_help_names_every_plot_it_writes(tmp_path: Path) -> None:
+    """`harness plot --help` listed five plots; a run of two APIs of the host CPU
+    with transfers got cross_api and transfers plots it did not name (nor did it
+    name roofline or saturation, which README describes)."""
+    need_backend("opencl")
+    run = finished_run(tmp_path / "runs", "-k", "Stream_TRIAD", "-b", "cpu", "opencl",
+                       "--size", "1000", "--reps", "3",
+                       "--transfers", "resident", "per-rep")  # fmt: skip
+    proc = harness("plot", str(run), "--out", str(tmp_path / "plots"))
+    assert proc.returncode == 0, proc.stderr
+    written = {p.stem for p in (tmp_path / "plots").glob("*.png")}
+    assert {"cross_api", "transfers"} <= written
+    listed = harness("plot", "--help").stdout
+    for stem in [*written, "roofline", "saturation", "sweep_<KERNEL>"]:
+        assert f"\n  {stem} " in listed, stem

@@ -44,9 +44,17 @@ Writes PNG and SVG into --out (default RUN_DIR/plots/, for the first RUN_DIR):
   bandwidth          achieved GB/s per kernel and device against a peak line:
                      the device's best of a kernel that measures bandwidth
                      (Stream_COPY), or --peak-gbs
+  roofline           per device, every kernel at its FLOPs per byte against the
+                     bandwidth and FMA peaks 'harness peak' measured (none without)
+  cross_api          per device reached through several APIs (the host CPU through
+                     numpy, PoCL and lavapipe), each API's time over the fastest's
+  transfers          each repetition split into uploads, kernel and downloads, per
+                     device and --transfers mode (runs with per-rep or per-launch)
   sweep_<KERNEL>     time and throughput vs size, log-log (kernels run at several
                      sizes on one device, across the run folders given; rows
                      sized down to fit a slow device are no sweep)
+  saturation         GB/s (or GFLOP/s) against size of every swept kernel, with the
+                     size where each device saturates and its measured peak
   throughput_<items> items/s vs n per device and variant, for kernels whose size
                      counts items (throughput_keys: the sorts)
 A plot that does not apply is skipped with a note. Several run folders put their
