@@ -3,12 +3,15 @@ as README.md or a --help text gives it and asserts what the text says it does.""
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 from conftest import ROOT, finished_run, harness, need_backend
+
+from harness.cli import build_parser
 
 BENCHMARKS = ROOT / "benchmarks"
 
@@ -44,3 +47,17 @@ def test_plot_help_names_every_plot_it_writes(tmp_path: Path) -> None:
     listed = harness("plot", "--help").stdout
     for stem in [*written, "roofline", "saturation", "sweep_<KERNEL>"]:
         assert f"\n  {stem} " in listed, stem
+
+
+def test_every_option_of_every_command_has_help() -> None:
+    """`harness cuda-compile --help` gave --precision no text (neither its choices'
+    meaning nor its default), and `show` and `merge` left RUN_DIR bare."""
+    parser = build_parser()
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    bare = [
+        f"{name} {' '.join(action.option_strings) or action.metavar or action.dest}"
+        for name, command in commands.choices.items()
+        for action in command._actions
+        if not action.help
+    ]
+    assert bare == []

@@ -43,11 +43,22 @@ def register(sub: Any) -> None:
         type=compute_capability,
         nargs="+",
         default=list(cuda_compile.CHECK_ARCHES),
-        help="compute capabilities as numbers, e.g. 80 90 (default: %(default)s)",
+        help="compute capabilities as numbers, e.g. 80 90 (default: "
+        f"{' '.join(map(str, cuda_compile.CHECK_ARCHES))})",
     )
-    parser.add_argument("--precision", choices=PRECISIONS, nargs="+", default=list(PRECISIONS))
     parser.add_argument(
-        "--compiler", choices=cuda_compile.COMPILERS, help="default: NVRTC if it loads"
+        "--precision",
+        choices=PRECISIONS,
+        nargs="+",
+        default=list(PRECISIONS),
+        help=f"the type of 'real' arrays to compile each source at (default: both, "
+        f"{' '.join(PRECISIONS)})",
+    )
+    parser.add_argument(
+        "--compiler",
+        choices=cuda_compile.COMPILERS,
+        help="NVRTC (the library) or nvcc (a CUDA toolkit's command); default: NVRTC "
+        "if it loads, else nvcc",
     )
     parser.add_argument(
         "--sources",

@@ -175,7 +175,12 @@ def register(subparsers: Any) -> None:
     """Add the commands that read run folders: show, report, plot, compare, import,
     merge, export."""
     show = subparsers.add_parser("show", help="print a run folder's table (rebuilds results.csv)")
-    show.add_argument("run_dir", type=arguments.path, metavar="RUN_DIR")
+    show.add_argument(
+        "run_dir",
+        type=arguments.path,
+        metavar="RUN_DIR",
+        help="the run folder (one interrupted or still being written too)",
+    )
     show.set_defaults(handler=_cmd_show)
     report = subparsers.add_parser(
         "report",
@@ -245,7 +250,13 @@ def register(subparsers: Any) -> None:
         "source_run, so that report, plot and compare take runs from the nodes of a cluster "
         "or from two laptops as one run.",
     )
-    merged.add_argument("run_dirs", type=arguments.path, nargs="+", metavar="RUN_DIR")
+    merged.add_argument(
+        "run_dirs",
+        type=arguments.path,
+        nargs="+",
+        metavar="RUN_DIR",
+        help="the run folders to merge, two or more (merged runs too)",
+    )
     arguments.run_folder_out(merged)
     merged.set_defaults(handler=_cmd_merge)
 
