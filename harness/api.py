@@ -149,7 +149,8 @@ def run(
 
     The DataFrame has one row per result, as ``results.csv``, with the run
     folder's path in ``.attrs["run_dir"]`` and the command's exit status in
-    ``.attrs["exit_status"]`` (0: every row ok or skipped, 1: some failed). An
+    ``.attrs["exit_status"]`` (0: every row ok or skipped, 1: some failed, or a
+    check verified nothing). An
     interrupted run (Ctrl-C, SIGTERM) raises KeyboardInterrupt once its folder is
     written, naming it: ``resume=`` that folder continues it.
     """

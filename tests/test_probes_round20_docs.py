@@ -61,3 +61,23 @@ def test_every_option_of_every_command_has_help() -> None:
         if not action.help
     ]
     assert bare == []
+
+
+def test_a_check_that_verified_nothing_is_exit_status_1_from_python_too(tmp_path: Path) -> None:
+    """README gave harness.run's attrs["exit_status"] as 0 when every row is ok or
+    skipped, and `harness run --help` its exit status so, while a --check whose
+    every row was skipped exits 1 (README's own rule for the command line): the
+    two texts now say it, and both faces do it."""
+    need_backend("opencl")
+    args = ["-k", "Bitonic_U32", "-b", "opencl", "--check", "--strategy", "library"]
+    proc = harness("run", *args, "--out", str(tmp_path / "cli"))
+    assert proc.returncode == 1, proc.stderr
+    assert "a --check verified nothing" in " ".join(harness("run", "--help").stdout.split())
+    code = (
+        "import harness; rows = harness.run(['Bitonic_U32'], ['opencl'], check=True, "
+        f"strategy=['library'], out={str(tmp_path / 'api')!r}, progress=False); "
+        "print(sorted(set(rows.status)), rows.attrs['exit_status'])"
+    )
+    env = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.stdout.split("\n")[-2] == "['skipped'] 1", done.stderr

@@ -37,12 +37,13 @@ Before such rows, the shipped kernels for CPU devices (PoCL, lavapipe) are built
 first, as many at once as the host has cores (timed rows run one at a time), so
 that a first run's compiling does not leave cores idle.
 
-Exit status: 0 when every row is ok or skipped, 1 when any failed or errored,
-2 for a usage error, a run folder another run is writing or one that cannot be
-written (a full disk: the message says how to resume), 130 when interrupted
-(Ctrl-C or SIGTERM, to the process or its group: the current row finishes, the
-rows are kept; a second one stops the row at once and writes what there is:
-130 for Ctrl-C, 143 for SIGTERM)."""
+Exit status: 0 when every row is ok or skipped, 1 when any failed or errored
+(or a --check verified nothing, every row skipped), 2 for a usage error, a run
+folder another run is writing or one that cannot be written (a full disk: the
+message says how to resume), 130 when interrupted (Ctrl-C or SIGTERM, to the
+process or its group: the current row finishes, the rows are kept; a second one
+stops the row at once and writes what there is: 130 for Ctrl-C, 143 for
+SIGTERM)."""
 
 
 TIMING_HELP = """\
