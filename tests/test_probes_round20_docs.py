@@ -81,3 +81,19 @@ def test_a_check_that_verified_nothing_is_exit_status_1_from_python_too(tmp_path
     env = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert done.stdout.split("\n")[-2] == "['skipped'] 1", done.stderr
+
+
+def test_the_peak_command_a_run_suggests_measures_each_device_without_one(
+    tmp_path: Path,
+) -> None:
+    """A run of two devices without peaks suggested `harness peak --device cpu:0`,
+    which measures cpu:0 alone: the other device's rows stayed without a peak."""
+    need_backend("opencl")
+    proc = harness("run", "-k", "Stream_TRIAD", "-b", "cpu", "opencl", "--size", "1000",
+                   "--reps", "3", "--out", str(tmp_path / "runs"),
+                   env={"HARNESS_PEAKS": str(tmp_path / "no-peaks.json")})  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (line,) = [x for x in proc.stderr.splitlines() if "no measured peak" in x]
+    assert "so their rows" in line
+    suggested = line.split("measure with: harness ")[1].split()
+    assert build_parser().parse_args(suggested).device == ["cpu:0", "opencl:0"]

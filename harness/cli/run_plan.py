@@ -527,9 +527,13 @@ def _known_peaks(devices: Sequence[DeviceInfo], options: RunOptions) -> dict[str
                 file=sys.stderr,
             )
     if missing:
+        # Every device named: `--device` is one device, so naming the first alone
+        # measured that one and left the others' rows without a peak.
+        whose = "its" if len(missing) == 1 else "their"
         print(
-            f"note: no measured peak for {', '.join(missing)}, so its rows get no pct_peak_bw "
-            f"or pct_peak_flops; measure with: harness peak --device {missing[0]}",
+            f"note: no measured peak for {', '.join(missing)}, so {whose} rows get no "
+            f"pct_peak_bw or pct_peak_flops; measure with: harness peak "
+            f"{' '.join(f'--device {d}' for d in missing)}",
             file=sys.stderr,
         )
     return known
