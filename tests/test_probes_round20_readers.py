@@ -180,3 +180,19 @@ def test_export_of_a_merged_run_of_long_folder_names_writes_its_profiles(
     assert len(names) == 2 and all(name.endswith("-cpu_0-f64-n1000-default.cali") for name in names)
     for path, run in zip(sorted(out.iterdir()), runs, strict=True):
         assert run.name in path.read_text()
+
+
+def test_a_report_of_a_journal_with_a_torn_line_says_rows_were_lost(
+    run: Path, tmp_path: Path
+) -> None:
+    """A finished run whose journal's last line was cut short (a disk that filled, a
+    copy stopped) was reported as whole: report.md counted the rows left, "1 rows,
+    1 ok", and said nothing of the row lost, which only a warning on stderr named."""
+    journal = run / results.JOURNAL
+    journal.write_bytes(journal.read_bytes()[:-40])
+    out = tmp_path / "report"
+    proc = harness("report", str(run), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    text = (out / "report.md").read_text()
+    assert f"{results.JOURNAL} has 1 damaged line(s) (2)" in text
+    assert "the report holds the 1 rows it could read" in text

@@ -283,6 +283,11 @@ def build(frame: pd.DataFrame, metas: list[dict[str, Any]], baseline: str | None
             ]
             which = f"merges {', '.join(cut)}, interrupted" if cut else "the run was interrupted"
             notes.append(f"{meta['run']}: {which}; {kept} rows were kept")
+        # Rows lost to damage (a torn line, rows removed, an import's unread lines) may
+        # be any of the run's: a report that held its other rows alone read as whole.
+        lost = results.losses(Path(meta["run_dir"])) if meta.get("run_dir") else None
+        if lost:
+            notes.append(f"{meta['run']}: {lost}; the report holds the {kept} rows it could read")
     timings = has_timings(frame)
     baseline_key, baseline_label, missing = find_baseline(frame, baseline)
     if not timings:
