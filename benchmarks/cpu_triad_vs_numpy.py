@@ -50,9 +50,11 @@ def main() -> None:
         "--size", type=positive_int, default=2**25, help="doubles per array (default 2^25)"
     )
     parser.add_argument(
-        "--reps", type=positive_int, default=20, help="repetitions of each per launch"
+        "--reps", type=positive_int, default=20, help="repetitions of each per launch (default 20)"
     )
-    parser.add_argument("--launches", type=positive_int, default=5, help="process launches")
+    parser.add_argument(
+        "--launches", type=positive_int, default=5, help="process launches (default 5)"
+    )
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:

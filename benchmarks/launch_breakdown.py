@@ -91,11 +91,16 @@ def breakdown(
 
 def main() -> None:
     parser = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("-k", "--kernel", required=True)
-    parser.add_argument("-b", "--backend", default="opencl")
-    parser.add_argument("--size", type=positive_int, required=True)
+    parser.add_argument("-k", "--kernel", required=True, help="one kernel, by its name")
     parser.add_argument(
-        "--reps", type=positive_int, default=3, help="repetitions per launch (median)"
+        "-b",
+        "--backend",
+        default="opencl",
+        help="the backend whose first device runs it (default opencl)",
+    )
+    parser.add_argument("--size", type=positive_int, required=True, help="problem size")
+    parser.add_argument(
+        "--reps", type=positive_int, default=3, help="repetitions per launch (median; default 3)"
     )
     parser.add_argument(
         "--partition",

@@ -80,8 +80,16 @@ def main() -> None:
     parser.add_argument(
         "--launches", type=positive_int, default=3, help="process launches (default 3)"
     )
-    parser.add_argument("--reps", type=positive_int, default=50, help="bare repetitions per launch")
-    parser.add_argument("-k", "--kernels", nargs="+", default=["Algorithm_MEMCPY"])
+    parser.add_argument(
+        "--reps", type=positive_int, default=50, help="bare repetitions per launch (default 50)"
+    )
+    parser.add_argument(
+        "-k",
+        "--kernels",
+        nargs="+",
+        default=["Algorithm_MEMCPY"],
+        help="the harness kernels timed beside the bare ones (default Algorithm_MEMCPY)",
+    )
     args = parser.parse_args()
     try:
         suite.select(args.kernels)

@@ -73,7 +73,7 @@ def main() -> int:
         "--this", help="git revision to compare (default: this working tree, as it is)"
     )
     parser.add_argument(
-        "--launches", type=positive_int, default=5, help="process launches per tree"
+        "--launches", type=positive_int, default=5, help="process launches per tree (default 5)"
     )
     parser.add_argument("run_args", nargs=argparse.REMAINDER, help="-- then harness run args")
     args = parser.parse_args()

@@ -83,10 +83,13 @@ def main() -> None:
         "--size", type=positive_int, default=2**25, help="doubles per array (default 2^25)"
     )
     parser.add_argument(
-        "--reps", type=positive_int, default=20, help="timed repetitions per tool and launch"
+        "--reps",
+        type=positive_int,
+        default=20,
+        help="timed repetitions per tool and launch (default 20)",
     )
     parser.add_argument(
-        "--launches", type=positive_int, default=5, help="process launches per tool"
+        "--launches", type=positive_int, default=5, help="process launches per tool (default 5)"
     )
     args = parser.parse_args()
     # One device: `--device all` (or a name several share) ran each, and the

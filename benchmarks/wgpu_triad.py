@@ -63,10 +63,21 @@ def _adapter() -> wgpu.GPUAdapter:
 def main() -> None:
     """Build, run and time the triad; print one line of results."""
     parser = Parser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", type=positive_int, default=1 << 24)
-    parser.add_argument("--precision", choices=("f32", "f64"), default="f32")
-    parser.add_argument("--reps", type=reps, default=100, help=f"at most {MAX_REPS}")
-    parser.add_argument("--warmup", type=count, default=2)
+    parser.add_argument(
+        "--size", type=positive_int, default=1 << 24, help="elements (default 2^24)"
+    )
+    parser.add_argument(
+        "--precision", choices=("f32", "f64"), default="f32", help="element type (default f32)"
+    )
+    parser.add_argument(
+        "--reps",
+        type=reps,
+        default=100,
+        help=f"timed repetitions, at most {MAX_REPS} (default 100)",
+    )
+    parser.add_argument(
+        "--warmup", type=count, default=2, help="untimed repetitions first (default 2)"
+    )
     args = parser.parse_args()
 
     dtype = np.dtype(np.float32 if args.precision == "f32" else np.float64)

@@ -4,11 +4,16 @@ as README.md or a --help text gives it and asserts what the text says it does.""
 from __future__ import annotations
 
 import argparse
+import csv
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import pytest
 from conftest import ROOT, finished_run, harness, need_backend
 
 from harness.cli import build_parser
@@ -97,3 +102,43 @@ def test_the_peak_command_a_run_suggests_measures_each_device_without_one(
     assert "so their rows" in line
     suggested = line.split("measure with: harness ")[1].split()
     assert build_parser().parse_args(suggested).device == ["cpu:0", "opencl:0"]
+
+
+def _options_without_text(help_text: str) -> list[str]:
+    """The options an argparse --help lists with no description."""
+    lines = help_text.split("\n")
+    options: list[list[Any]] = []
+    for line in lines[lines.index("options:") + 1 :]:
+        if not line.strip():
+            break
+        found = re.match(r"^  (-\S.*)$", line)
+        if found:
+            options.append([found.group(1), "  " in found.group(1)])
+        elif options:
+            options[-1][1] = True
+    return [name for name, described in options if not described]
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in BENCHMARKS.glob("*.py")))
+def test_every_option_of_every_benchmark_script_has_help(script: str) -> None:
+    """launch_breakdown.py's -k, -b and --size, wgpu_triad.py's --size, --precision
+    and --warmup, opencl_stream_floor.py's -k, and the -b of sort_vs_numpy.py and
+    dispatch_chain.py had no help text: neither what they take nor their default."""
+    proc = _script(script, "--help")
+    assert proc.returncode == 0, proc.stderr
+    if "options:" in proc.stdout:
+        assert _options_without_text(proc.stdout) == []
+
+
+def test_samples_jsonl_holds_the_fields_readme_lists(tmp_path: Path) -> None:
+    """README listed samples.jsonl's fields as row, kernel, device_id and
+    samples_ns, each sample a repetition's time; every line has batch too, and a
+    batched row's samples are a batch's mean per repetition."""
+    run = finished_run(tmp_path, "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000",
+                       "--max-time", "0.3", "--min-time", "0.05")  # fmt: skip
+    (line,) = [json.loads(x) for x in (run / "samples.jsonl").read_text().splitlines()]
+    assert sorted(line) == ["batch", "device_id", "kernel", "row", "samples_ns"]
+    with (run / "results.csv").open() as csv_file:
+        (row,) = csv.DictReader(csv_file)
+    assert line["batch"] == int(row["batch"]) > 1
+    assert min(line["samples_ns"]) * 1e-9 == pytest.approx(float(row["time_min_s"]), rel=1e-3)
