@@ -121,7 +121,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
     )
     ours = sum(k.group in suite.RAJAPERF_GROUPS for k in kernels)
     print(
-        f"\n{len(rows)} kernels, {ours} of them RAJAPerf's "
+        f"\n{len(rows)} kernel{'s' * (len(rows) != 1)}, {ours} of them RAJAPerf's "
         f"(of its {suite.RAJAPERF_SINGLE_PROCESS} that run in one process)"
     )
     return 0
@@ -130,7 +130,14 @@ def _cmd_list(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     """Add the ``list`` command."""
     listing = sub.add_parser("list", help="list kernels with their group and backends")
-    listing.add_argument("-k", "--kernels", nargs="+", metavar="SEL", help="kernels to list")
+    listing.add_argument(
+        "-k",
+        "--kernels",
+        nargs="+",
+        metavar="SEL",
+        help="kernels to list: names, either half of one, groups or globs, as 'harness run' "
+        "selects them (default: all)",
+    )
     listing.add_argument(
         "--files",
         nargs="+",
