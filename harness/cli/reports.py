@@ -42,8 +42,8 @@ Writes PNG and SVG into --out (default RUN_DIR/plots/, for the first RUN_DIR):
   time_by_kernel     median time per kernel, a bar per device, log axis
   speedup_heatmap    speedup over the baseline device, kernels x devices
   bandwidth          achieved GB/s per kernel and device against a peak line:
-                     the device's best of a kernel that measures bandwidth
-                     (Stream_COPY), or --peak-gbs
+                     --peak-gbs, else the peak 'harness peak' measured, else the
+                     device's best of a kernel that measures bandwidth (Stream_COPY)
   roofline           per device, every kernel at its FLOPs per byte against the
                      bandwidth and FMA peaks 'harness peak' measured (none without)
   cross_api          per device reached through several APIs (the host CPU through
@@ -161,7 +161,8 @@ def _common(parser: argparse.ArgumentParser, what: str) -> None:
         default=[],
         metavar="[DEVICE=]GBS",
         help="peak bandwidth line of the bandwidth plot, for every device or one device "
-        "or backend (repeatable); default: the device's best Stream_COPY GB/s",
+        "or backend (repeatable); default: the bandwidth 'harness peak' measured for the "
+        "device (in the run's metadata), else its best Stream_COPY GB/s in the runs",
     )
     parser.add_argument(
         "--out",
