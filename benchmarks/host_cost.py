@@ -1,12 +1,13 @@
 """What a row costs besides its timed repetitions (``host_s``), over a suite.
 
 Runs the suite once (default: every kernel on OpenCL, 3 timed repetitions a
-row, at default sizes; ``--check`` at check sizes), prints the median and total
-host cost per row and names the worst rows, then profiles the worst few alone,
-in-process, and says which of a row's steps their time went to.
+row, at default sizes; ``--check`` at check sizes; harness run options after
+``--`` replace ``-b opencl``, so name the backend there too), prints the
+median and total host cost per row and names the worst rows, then profiles the
+worst few alone, in-process, and says which of a row's steps their time went to.
 
     python benchmarks/host_cost.py --worst 5 --profile 2
-    python benchmarks/host_cost.py --check -- -k Stream Basic
+    python benchmarks/host_cost.py --check -- -b opencl -k Stream Basic
     python benchmarks/host_cost.py --tree ../before --profile 0 -- -b opencl -k Apps_EDGE3D
 """
 
@@ -90,7 +91,10 @@ def main() -> None:
         "--tree", type=Path, help="run the harness of this checkout (a before/after)"
     )
     parser.add_argument(
-        "run_args", nargs="*", default=["-b", "opencl"], help="harness run options (-b opencl)"
+        "run_args",
+        nargs="*",
+        default=["-b", "opencl"],
+        help="harness run options, after -- (default: -b opencl; options given replace it)",
     )
     args = parser.parse_args()
     if args.tree is not None and not (args.tree / "harness" / "__init__.py").is_file():
