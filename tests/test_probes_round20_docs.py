@@ -142,3 +142,16 @@ def test_samples_jsonl_holds_the_fields_readme_lists(tmp_path: Path) -> None:
         (row,) = csv.DictReader(csv_file)
     assert line["batch"] == int(row["batch"]) > 1
     assert min(line["samples_ns"]) * 1e-9 == pytest.approx(float(row["time_min_s"]), rel=1e-3)
+
+
+def test_a_run_on_an_unreadable_peaks_store_suggests_no_peak_command(tmp_path: Path) -> None:
+    """With HARNESS_PEAKS naming a folder, a run warned that no row is placed
+    against a peak, then told the user to measure with `harness peak --device
+    cpu:0`, which refuses that store before measuring (exit 2)."""
+    env = {"HARNESS_PEAKS": str(tmp_path)}
+    proc = harness("run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "100", "--reps", "3",
+                   "--out", str(tmp_path / "runs"), env=env)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "is a folder" in proc.stderr
+    assert "harness peak" not in proc.stderr
+    assert harness("peak", "--device", "cpu:0", env=env).returncode == 2
