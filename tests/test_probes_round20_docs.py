@@ -155,3 +155,22 @@ def test_a_run_on_an_unreadable_peaks_store_suggests_no_peak_command(tmp_path: P
     assert "is a folder" in proc.stderr
     assert "harness peak" not in proc.stderr
     assert harness("peak", "--device", "cpu:0", env=env).returncode == 2
+
+
+def test_readme_layout_names_every_module_of_the_layers() -> None:
+    """README's Layout lists each layer's modules; ten of them (sampling.py,
+    peaks.py, ranks.py, portability.py, cublas.py and others) were in no line,
+    so a reader looking for where a row stops or where MPI is handled found
+    nothing there."""
+    text = (ROOT / "README.md").read_text()
+    layout = text[text.index("    harness/model/") : text.index("    harness/api.py")]
+    blocks = dict(
+        re.findall(r"^    harness/(\w+)/ +(.*?)(?=^    harness/|\Z)", layout, re.M | re.S)
+    )
+    missing = [
+        f"{layer}/{module.name}"
+        for layer in ("model", "backends", "execution", "reporting", "mutation", "cli")
+        for module in sorted((ROOT / "harness" / layer).glob("*.py"))
+        if module.name != "__init__.py" and module.name not in blocks[layer]
+    ]
+    assert missing == []
