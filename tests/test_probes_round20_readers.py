@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, copy_run, harness, run_folder
+from conftest import FIXTURES, copy_run, harness, one_error, run_folder
 from matplotlib.text import Text
 
 from harness.execution import results
@@ -196,3 +196,31 @@ def test_a_report_of_a_journal_with_a_torn_line_says_rows_were_lost(
     text = (out / "report.md").read_text()
     assert f"{results.JOURNAL} has 1 damaged line(s) (2)" in text
     assert "the report holds the 1 rows it could read" in text
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "said"),
+    [
+        ("name", [1, 2], "'name' [1, 2]; text is accepted"),
+        ("kind", True, "'kind' true; text is accepted"),
+        ("memory_bytes", "lots", "'memory_bytes' \"lots\"; a whole number from 0"),
+        ("id", None, "'id' null; text is accepted"),
+    ],
+)
+def test_a_device_field_of_the_wrong_type_is_metadata_damage(
+    run: Path, tmp_path: Path, key: str, value: Any, said: str
+) -> None:
+    """A device in the metadata was read whatever its fields held: the report's table
+    of devices named one '[1, 2]' and gave another the kind 'True', without a word."""
+    path = run / results.METADATA
+    meta = json.loads(path.read_text())
+    meta["devices"][0][key] = value
+    path.write_text(json.dumps(meta, indent=2))
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if f'"{key}"' in text)
+    proc = harness("report", str(run), "--out", str(tmp_path / "report"))
+    assert proc.returncode == 2
+    assert one_error(proc.stderr) == (
+        f"{path}:{line}: device 1 of 'devices' has {said}"
+        + ("" if said.endswith("accepted") else " to 1e+18 is accepted")
+    )
+    assert not (tmp_path / "report").exists()

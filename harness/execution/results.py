@@ -1542,4 +1542,46 @@ def read_metadata(run_dir: Path) -> dict[str, Any]:
             f"{path}:{line}: 'devices' lists device {twice[1]!r} twice; a list of each "
             "device once is accepted"
         )
+    _check_devices(path, text, meta.get("devices") or [])
     return meta
+
+
+#: What each field of a device in a run's metadata holds where it is given (not null):
+#: reports name, group and class devices by them (a kind that is not text took a
+#: device for no CPU, a name that is a list was printed as one).
+DEVICE_FIELDS: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "id": ("text", lambda v: isinstance(v, str) and v.strip() != ""),
+    "backend": ("text", lambda v: isinstance(v, str)),
+    "name": ("text", lambda v: isinstance(v, str)),
+    "kind": ("text", lambda v: isinstance(v, str)),
+    "memory_bytes": (f"a whole number from 0 to {MAX_COUNT:g}", lambda v: _count_fits(v)),
+    "compute_units": (f"a whole number from 0 to {MAX_COUNT:g}", lambda v: _count_fits(v)),
+}
+
+
+def _count_fits(value: Any) -> bool:
+    return _whole(value) and 0 <= value <= MAX_COUNT
+
+
+def _check_devices(path: Path, text: str, devices: list[dict[str, Any]]) -> None:
+    """RunFolderError naming the line of the first device field of the wrong type
+    (`DEVICE_FIELDS`): an id must be given; the others may be null."""
+    for number, device in enumerate(devices, 1):
+        for key, (accepted, fits) in DEVICE_FIELDS.items():
+            value = device.get(key)
+            if (value is None and key != "id") or fits(value):
+                continue
+            given = re.search(rf'"{key}"\s*:\s*{re.escape(json.dumps(value))}', text)
+            if given is None:
+                # A list or object over several lines: the key's in the device's place.
+                listed = re.search(r'^[ \t]*"devices"\s*:', text, re.MULTILINE)
+                start = listed.start() if listed else 0
+                keys = list(re.finditer(rf'"{key}"\s*:', text[start:]))
+                at = start + keys[number - 1].start() if len(keys) >= number else 0
+            else:
+                at = given.start()
+            line = text[:at].count("\n") + 1
+            raise RunFolderError(
+                f"{path}:{line}: device {number} of 'devices' has {key!r} {_shown(value)}; "
+                f"{accepted} is accepted"
+            )
