@@ -227,9 +227,10 @@ class _StuckRow:
     """A thread that takes the stop signals of an --in-process run whose row is
     stuck in one C call (a kernel that never ends): Python runs handlers only
     between its own steps, so neither signal was taken and only SIGKILL ended
-    the run, unmarked. Signals left untaken for `GRACE_S` are taken here: the
-    first as ever; at the second the run's end is written, the row in hand left
-    out, and ``end`` ends the process, which alone stops that call."""
+    the run, unmarked. Signals the handler leaves untaken for `GRACE_S` are taken
+    here: the first says it stops after the row, as there; at the second the run's
+    end is written, the row in hand left out, and ``end`` ends the process, which
+    alone stops that call."""
 
     GRACE_S = 1.0
 
