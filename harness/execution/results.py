@@ -423,12 +423,14 @@ def stop_signals_held() -> Iterator[None]:
     begun, then taken: a second one raised there cut the removal short (a report's
     RAJAPerf files left without their report.md, passing for raja-perf.exe's). They
     are noted, not masked: a mask holds in one thread, and a library's threads
-    (OpenBLAS's) took the signal. Only the main thread may handle signals."""
-    if threading.current_thread() is not threading.main_thread():
+    (OpenBLAS's) took the signal. Only the main thread may handle signals, and a
+    handler a C library set (None to Python) could not be put back."""
+    stops = (signal.SIGINT, signal.SIGTERM)
+    main = threading.current_thread() is threading.main_thread()
+    if not main or any(signal.getsignal(s) is None for s in stops):
         yield
         return
     came: list[int] = []
-    stops = (signal.SIGINT, signal.SIGTERM)
     previous = {s: signal.signal(s, lambda signum, frame: came.append(signum)) for s in stops}
     try:
         yield
