@@ -224,3 +224,22 @@ def test_a_device_field_of_the_wrong_type_is_metadata_damage(
         + ("" if said.endswith("accepted") else " to 1e+18 is accepted")
     )
     assert not (tmp_path / "report").exists()
+
+
+def test_eight_devices_of_one_backend_are_plotted_each_in_a_colour(
+    quick_run: Path, tmp_path: Path
+) -> None:
+    """Each further device of a backend was drawn a fixed step darker or lighter: the
+    eighth (a node's cuda:7, or eight runs of one machine side by side) stepped past
+    black, no colour at all, and `plot` ended in a traceback."""
+    runs = [str(copy_run(quick_run, tmp_path / f"copy{i}")) for i in range(8)]
+    out = tmp_path / "plots"
+    proc = harness("plot", *runs, "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert (out / "time_by_kernel.png").is_file()
+    from harness.reporting import plot
+
+    shades = [plot._shade(plot.BACKEND_COLOURS["cpu"], k) for k in range(12)]
+    assert len(set(shades)) == 12
+    assert all(0 <= c <= 1 for shade in shades for c in shade)

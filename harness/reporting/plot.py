@@ -208,11 +208,14 @@ class Style:
 
 
 def _shade(colour: str, k: int) -> tuple[float, float, float]:
-    """The k-th shade of a colour: itself, then darker and lighter in turn."""
+    """The k-th shade of a colour: itself, then darker and lighter in turn, each pair
+    a step further towards black and white that never reaches them (a step of a
+    fixed size passed them at the eighth device of a backend, no colour at all,
+    which ended the plot of a node's eight GPUs in a traceback)."""
     r, g, b = to_rgb(colour)
     if k == 0:
         return (r, g, b)
-    step = 0.3 * ((k + 1) // 2)
+    step = 1 - 0.7 ** ((k + 1) // 2)
     if k % 2:
         return (r * (1 - step), g * (1 - step), b * (1 - step))
     return (r + (1 - r) * step, g + (1 - g) * step, b + (1 - b) * step)
