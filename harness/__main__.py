@@ -23,6 +23,7 @@ def _as_interrupt(signum: int, frame: Any) -> NoReturn:
 
 def entry() -> int:
     """Import the command line and run it; its exit status."""
+    _stderr_held()
     main_thread = threading.current_thread() is threading.main_thread()
     if main_thread:
         # Registered first, so run last of the exit functions.
@@ -40,6 +41,19 @@ def entry() -> int:
     if main_thread:
         _end_on_signal(status)
     return status
+
+
+def _stderr_held() -> None:
+    """Descriptor 2 on /dev/null where the command started with it closed (``2>&-``):
+    the next file or pipe opened took it, and what a library or a child process
+    writes to its standard error went into that."""
+    try:
+        os.fstat(2)
+    except OSError:
+        handle = os.open(os.devnull, os.O_WRONLY)
+        if handle != 2:
+            os.dup2(handle, 2)
+            os.close(handle)
 
 
 def _end_on_signal(status: int) -> None:

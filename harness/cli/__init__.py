@@ -312,6 +312,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = "harness"
     stdout, sys.stdout = sys.stdout, _Output(sys.stdout)
+    stderr, sys.stderr = sys.stderr, _Diagnostics(sys.stderr)
     try:
         # From the start: a signal while suites load or the parser is built is one
         # line and 130 too, not a traceback (SIGINT) or a silent 143 (SIGTERM).
@@ -377,6 +378,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     finally:
         sys.stdout = stdout
+        sys.stderr = stderr
+
+
+class _Diagnostics:
+    """The standard error, whose failures to write are dropped: it carries notes and
+    progress, and one that cannot be written (``2>&-``, a log on a full disk) ended a
+    run in a traceback no one could read, its folder not ended. The command goes on
+    without its messages, and its exit status says how it ended."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        with contextlib.suppress(OSError, AttributeError, ValueError):
+            self._stream.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        with contextlib.suppress(OSError, AttributeError, ValueError):
+            self._stream.flush()
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 class _Output:
