@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from harness.errors import UsageError
 from harness.reporting.table import format_time
 
 if TYPE_CHECKING:
@@ -206,6 +207,8 @@ def compare(
 
     ``base_devices`` and ``new_devices`` are the runs' metadata device lists;
     the result's ``attrs["notes"]`` says where device ids and devices differ.
+    UsageError where two merged runs share no host and one measured a case on
+    several of its hosts (`_refuse_cases_of_several_hosts`).
     """
     import pandas as pd
 
@@ -233,13 +236,7 @@ def compare(
             f"the {several} run holds rows of {held[several]} hosts (merged): each host's row "
             f"of a case is judged against the {single[0]} run's"
         )
-    elif max(held.values()) > 1 and not by_host:
-        several = " and ".join(f"the {n} run" for n, count in held.items() if count > 1)
-        notes.append(
-            f"{several} holds rows of several hosts (merged), none of them the other's: "
-            "of a case measured on more than one, the last is compared; compare its source "
-            "runs for the others"
-        )
+    apart = max(held.values()) > 1 and not by_host
     if by_host:
         keys.append("host")
     if by_host and not fanned:
@@ -265,6 +262,10 @@ def compare(
             if len(found) > 1
         )
         notes.append(f"{several}: rows are matched rank by rank (a run of one process is rank 0)")
+    if apart:
+        _refuse_cases_of_several_hosts(
+            {"base": (base, base_keys), "new": (new, new_keys)}, extras, keys
+        )
     new = _with_sizes_asked(new)
     base, new = _keyed(base, extras, keys, base_keys), _keyed(new, extras, keys, new_keys)
     if fanned:
@@ -338,6 +339,23 @@ def compare(
 #: The run-option columns rows also match on (`harness.reporting.frames.prepare` makes them
 #: from the kernels' descriptions), and their headings.
 _OPTIONS = {"variant_params": "variant", "case_params": "case"}
+
+
+def _refuse_cases_of_several_hosts(
+    runs: dict[str, tuple[pd.DataFrame, dict[str, str]]], extras: list[str], keys: list[str]
+) -> None:
+    """UsageError where two merged runs that share no host hold a case measured on
+    several hosts of one of them: matched without hosts, only the last host's row of
+    it was judged, and a failed row of another host passed the gate unseen."""
+    for name, (frame, devices) in runs.items():
+        repeated = int(_keyed(frame, extras, [*keys, "host"], devices).duplicated(keys).sum())
+        if repeated:
+            raise UsageError(
+                f"the base and new runs are merged runs that share no host, and the {name} "
+                f"run holds {repeated} row(s) of a case another of its hosts measured too: "
+                "which host's row to judge against which cannot be told; compare their "
+                "source runs (their merged_from) host by host"
+            )
 
 
 def _with_sizes_asked(frame: pd.DataFrame) -> pd.DataFrame:

@@ -1,0 +1,70 @@
+"""Hostile probes, round 21: every gate and exit status, where the harness tells a
+script or CI "pass" or "fail" (`harness compare`, `harness run`, `harness show`,
+`harness mutants --fail-under`, `harness peak`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import copy_run, harness, one_error
+
+
+def _rows(run: Path) -> list[dict]:
+    """The journal rows of a run folder."""
+    return [json.loads(line) for line in (run / "journal.jsonl").read_text().splitlines()]
+
+
+def _write_rows(run: Path, rows: list[dict]) -> None:
+    """Replace a run's journal with ``rows``, its count of rows with theirs."""
+    (run / "journal.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (run / "results.csv").unlink(missing_ok=True)
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta["journal_rows"] = len(rows)
+    path.write_text(json.dumps(meta))
+
+
+@pytest.fixture(scope="module")
+def two(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished run of Stream_COPY and Stream_ADD on the cpu backend at size 1000."""
+    out = tmp_path_factory.mktemp("two")
+    proc = harness(
+        "run", "-k", "Stream_COPY", "Stream_ADD", "-b", "cpu", "--size", "1000",
+        "--reps", "3", "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (run,) = out.iterdir()
+    return run
+
+
+def _merged(runs: list[Path], out: Path) -> Path:
+    """The merged run of ``runs``, made under ``out``."""
+    proc = harness("merge", *map(str, runs), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    (run,) = out.iterdir()
+    return run
+
+
+def test_merged_runs_of_no_common_host_do_not_pass_on_one_host_s_rows(
+    two: Path, tmp_path: Path
+) -> None:
+    """Two merged runs that share no host (a cluster's nodes, allocated anew each
+    night) were matched without hosts, only the last host's row of each case judged:
+    a row another host of the new run failed passed the gate, exit 0. Which host's
+    row to judge against which cannot be told: it is now refused, exit 2."""
+    copies = [copy_run(two, tmp_path / name) for name in ("a", "b", "c", "d")]
+    rows = _rows(copies[2])
+    rows[0].update(status="fail", reason="max_rel_error 0.5 > 0")
+    _write_rows(copies[2], rows)
+    base = _merged(copies[:2], tmp_path / "base")
+    new = _merged(copies[2:], tmp_path / "new")
+    proc = harness("compare", str(base), str(new))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert one_error(proc.stderr) == (
+        "the base and new runs are merged runs that share no host, and the base run holds "
+        "2 row(s) of a case another of its hosts measured too: which host's row to judge "
+        "against which cannot be told; compare their source runs (their merged_from) host "
+        "by host"
+    )
