@@ -442,17 +442,17 @@ def _write_report(
     out: Path,
     baseline_key: str | None,
 ) -> int:
-    """Write a built report, RAJAPerf's files and (--html) the page into ``out``."""
+    """Write a built report, RAJAPerf's files and (--html) the page into ``out``.
+    The page's plots are drawn before any file is written: a report killed while
+    drawing them (SIGKILL, the OOM killer) left RAJAPerf's files without report.md,
+    which then passed for raja-perf.exe's own output."""
     from harness.reporting import frames, rajaperf_files, report
 
-    facts = frames.kernel_facts(metas)
-    written = rajaperf_files.write_all(frame, out, _one_reference(frame, baseline_key), facts)
-    paths = [out / "report.md", *([out / "report.html"] if args.html else [])]
-    built.files = [p.name for p in paths] + [str(p.relative_to(out)) for p in written]
+    images: list[tuple[str, bytes]] = []
+    skipped: list[str] = []
     if args.html:
         from harness.reporting import html, plot
 
-        images, skipped = [], []
         peaks = dict(args.peak_gbs)
         for stem, fig, why in plot.figures(frame, args.baseline, peaks, plot.print_progress):
             if fig is None:
@@ -460,6 +460,11 @@ def _write_report(
                 continue
             caption = fig.get_suptitle() or fig.axes[0].get_title(loc="left")
             images.append((caption, html.figure_png(fig)))
+    facts = frames.kernel_facts(metas)
+    written = rajaperf_files.write_all(frame, out, _one_reference(frame, baseline_key), facts)
+    paths = [out / "report.md", *([out / "report.html"] if args.html else [])]
+    built.files = [p.name for p in paths] + [str(p.relative_to(out)) for p in written]
+    if args.html:
         results.write_text(paths[1], html.to_html(built, images, skipped))
     results.write_text(paths[0], report.to_markdown(built))
     for note in built.notes:

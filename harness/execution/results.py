@@ -753,10 +753,19 @@ def read_samples(run_dir: Path) -> dict[int, list[float]]:
                 continue  # a row a resume ran again (a cut line blanked), or one lost
             _check_owner(row, of, rows[row])
         except ValueError as why:
-            print(f"warning: {path}:{number}: skipped a damaged line: {why}", file=sys.stderr)
+            if not _in_flight(run_dir, number, lines):
+                print(f"warning: {path}:{number}: skipped a damaged line: {why}", file=sys.stderr)
             continue
         found[row] = samples
     return found
+
+
+def _in_flight(run_dir: Path, number: int, lines: list[bytes]) -> bool:
+    """Whether line ``number`` of ``lines`` (a journal's or samples file's, split
+    at newlines), which cannot be read, is the one a run writing ``run_dir`` now is
+    appending: its last, with no newline yet. A command reading a run in progress
+    called that row a torn line and the row lost, as a killed run leaves it."""
+    return number == len(lines) and writer(run_dir) is not None
 
 
 def _check_owner(number: int, of: dict[str, Any], row: dict[str, Any]) -> None:
@@ -1111,6 +1120,8 @@ def _scan(run_dir: Path) -> _Scan:
         try:
             row = parse_row(line)
         except ValueError as why:
+            if _in_flight(run_dir, number, lines):
+                continue
             cut = " (the last line, cut short as a killed run leaves it)"
             detail = cut if number == len(lines) else f": {why}"
             skipped.append(

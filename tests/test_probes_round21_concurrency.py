@@ -1,0 +1,84 @@
+"""Round 21 probes: commands and processes at once on one folder or store, and
+processes killed (SIGKILL) at the worst moment."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from conftest import harness
+
+from harness.execution import results
+
+#: A run of three quick timed cpu rows.
+QUICK = ["-k", "Stream_COPY", "Stream_MUL", "Stream_ADD", "-b", "cpu", "--size", "1000"]
+
+
+def _killed_at(args: list[str], seen: str) -> str:
+    """``harness ARGS``, killed (SIGKILL) once its stderr shows ``seen``; its stderr."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")},
+    )
+    assert proc.stderr is not None
+    err = b""
+    deadline = time.monotonic() + 60
+    while seen.encode() not in err:
+        assert time.monotonic() < deadline and proc.poll() is None, err.decode()
+        if select.select([proc.stderr], [], [], 0.05)[0]:
+            err += os.read(proc.stderr.fileno(), 65536)
+    proc.kill()
+    proc.wait(timeout=60)
+    return err.decode()
+
+
+def test_a_report_killed_while_drawing_leaves_no_rajaperf_files(
+    quick_run: Path, tmp_path: Path
+) -> None:
+    """A report --html wrote its RAJAPerf files, then drew its plots for seconds, then
+    wrote report.md: killed while drawing (SIGKILL, the OOM killer), it left our
+    RAJAPerf files without a report, which import-rajaperf then took for raja-perf.exe's
+    output and the next report into the folder refused as such."""
+    out = tmp_path / "report"
+    _killed_at(["report", str(quick_run), "--html", "--out", str(out)], "[1/")
+    assert not any(out.iterdir()), sorted(p.name for p in out.iterdir())
+    again = harness("report", str(quick_run), "--out", str(out))
+    assert again.returncode == 0, again.stderr
+
+
+def _being_written(run: Path) -> Path:
+    """``run`` as a run still running leaves it while it appends its last row: no
+    end in its metadata, and half of that row's journal and samples lines written."""
+    meta = json.loads((run / "metadata.json").read_text())
+    for key in ("end", "interrupted", "journal_rows"):
+        meta.pop(key, None)
+    (run / "metadata.json").write_text(json.dumps(meta))
+    for name in ("journal.jsonl", "samples.jsonl"):
+        text = (run / name).read_text()
+        (run / name).write_text(text[: text.rstrip("\n").rfind("\n") + 1 + 40])
+    return run
+
+
+def test_a_row_being_appended_is_not_called_torn(run: Path, tmp_path: Path) -> None:
+    """A command that read a run's journal while the run appended a row read that
+    row's line half-written: show, plot and report called it 'a torn or corrupt line
+    (the last line, cut short as a killed run leaves it)', and the report counted
+    a damaged line and a row lost, of a run in progress that had lost nothing."""
+    _being_written(run)
+    with results.lock(run):
+        shown = harness("show", str(run))
+        made = harness("report", str(run), "--out", str(tmp_path / "report"))
+    assert shown.returncode == 0 and made.returncode == 0, shown.stderr + made.stderr
+    for err in (shown.stderr, made.stderr):
+        assert "torn" not in err and "damaged" not in err, err
+        assert "being written" in err, err
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert "still being written" in text and "its 2 rows so far" in text, text
+    assert "damaged" not in text, text
