@@ -68,3 +68,38 @@ def test_merged_runs_of_no_common_host_do_not_pass_on_one_host_s_rows(
         "against which cannot be told; compare their source runs (their merged_from) host "
         "by host"
     )
+
+
+def _sized_down(row: dict, size: int) -> dict:
+    """``row`` (at size 1000) as a run that sized it down from 1000 to ``size`` wrote it."""
+    scale = size / row["size"]
+    row = {**row, "sized_from": row["size"], "size": size}
+    row.update(reason=f"sized down from 1000 to {size}", iterations_per_rep=size)
+    for count in ("bytes_per_rep", "bytes_read_per_rep", "bytes_written_per_rep", "flops_per_rep"):
+        row[count] = int(row[count] * scale)
+    row["gbytes_per_s"] = row["bytes_per_rep"] / row["time_median_s"] / 1e9
+    row["gflops_per_s"] = row["flops_per_rep"] / row["time_median_s"] / 1e9
+    return row
+
+
+def test_a_row_the_new_run_sized_down_further_than_the_base_is_not_passed(
+    two: Path, tmp_path: Path
+) -> None:
+    """Where both runs sized a row down from its default size, the new run (slower)
+    further than the base, the base's row was "only in base" and the new one "only
+    in new": the gate passed a row the new run never timed at the base's size, exit
+    0. The base's row is now "no longer timed", exit 1."""
+    base, new = copy_run(two, tmp_path / "base"), copy_run(two, tmp_path / "new")
+    copy, add = _rows(two)
+    _write_rows(base, [copy, _sized_down(add, 500)])
+    _write_rows(new, [copy, _sized_down(add, 250)])
+    proc = harness("compare", str(base), str(new))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    verdicts = {
+        tuple(line.split()[:4]): line.split("  ")[-1].strip()
+        for line in proc.stdout.splitlines()
+        if line.startswith("Stream_")
+    }
+    assert verdicts[("Stream_ADD", "cpu:0", "f64", "500")] == "no longer timed"
+    assert verdicts[("Stream_ADD", "cpu:0", "f64", "250")] == "only in new"
+    assert verdicts[("Stream_COPY", "cpu:0", "f64", "1000")] == "noise"

@@ -266,7 +266,7 @@ def compare(
         _refuse_cases_of_several_hosts(
             {"base": (base, base_keys), "new": (new, new_keys)}, extras, keys
         )
-    new = _with_sizes_asked(new)
+    new = _with_sizes_asked(new, base)
     base, new = _keyed(base, extras, keys, base_keys), _keyed(new, extras, keys, new_keys)
     if fanned:
         # The one run's row of a case stands beside each host's row of it, and is
@@ -358,24 +358,35 @@ def _refuse_cases_of_several_hosts(
             )
 
 
-def _with_sizes_asked(frame: pd.DataFrame) -> pd.DataFrame:
+def _with_sizes_asked(frame: pd.DataFrame, base: pd.DataFrame) -> pd.DataFrame:
     """The new run's rows, with an untimed row at the size asked for beside each row
     sized down to fit its time budget (``sized_from``): the base's row at that size
-    was "only in base", which passed the gate though the new run never timed it."""
+    was "only in base", which passed the gate though the new run never timed it. So
+    too at each size halved from it, above the row's own, where the base timed the
+    kernel: a row the new run, slower, sized down further than the base had was
+    "only in base" as well."""
     import pandas as pd
 
     if "sized_from" not in frame:
         return frame
     asked = pd.to_numeric(frame["sized_from"], errors="coerce")
-    down = frame[asked.notna()].copy()
+    down = frame[asked.notna()]
     if down.empty:
         return frame
-    down["size"] = asked[asked.notna()].astype("int64")
-    down["status"] = "sized down"
+    timed = set(zip(base["kernel"], base["precision"], base["size"], strict=True))
+    added = []
+    for (_, row), start in zip(down.iterrows(), asked[asked.notna()].astype("int64"), strict=True):
+        size = int(start)
+        # The halvings a row is sized down by, from the size asked for (`Runner._fitted_size`).
+        while size > row["size"]:
+            if size == start or (row["kernel"], row["precision"], size) in timed:
+                added.append({**row, "size": size, "status": "sized down"})
+            size //= 2
+    untimed = pd.DataFrame(added, columns=frame.columns)
     for column in ("time_median_s", "time_min_s", "time_std_s"):
-        if column in down:
-            down[column] = math.nan
-    return pd.concat([frame, down], ignore_index=True)
+        if column in untimed:
+            untimed[column] = math.nan
+    return pd.concat([frame, untimed], ignore_index=True)
 
 
 def _keyed(
