@@ -4,12 +4,16 @@ caches and stores, inputs that are no files."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
-from conftest import run_folder
+import pytest
+from conftest import harness, one_error, run_folder
 
 from harness.execution import results
 
@@ -55,3 +59,45 @@ def test_a_run_with_its_standard_error_closed_still_ends(tmp_path: Path) -> None
     assert proc.stdout.startswith("kernel "), proc.stdout
     run = run_folder(tmp_path)
     _whole(run)
+
+
+@contextlib.contextmanager
+def _small_disk(tmp_path: Path, free_kib: int) -> Iterator[Path]:
+    """A folder on a tmpfs of its own with about ``free_kib`` KiB left; skips where
+    this process may not mount one, and is always unmounted."""
+    folder = tmp_path / "small"
+    folder.mkdir(parents=True)
+    mount = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)], capture_output=True
+    )
+    if mount.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mount.stderr.decode().strip()}")
+    try:
+        free = shutil.disk_usage(folder).free
+        (folder / "fill").write_bytes(bytes(max(free - free_kib * 1024, 0)))
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=True)
+
+
+def test_cuda_compile_with_its_scratch_disk_full_is_one_line_not_a_compile_error(
+    tmp_path: Path,
+) -> None:
+    """nvcc's scratch folder (TMPDIR) on a full disk ended ``harness cuda-compile`` in
+    an OSError traceback from writing the source there, or, with room for the source
+    but not for nvcc's own files, failed every kernel as 'failed to compile' (exit 1),
+    as if its sources were wrong. It is one line naming the folder, exit 2."""
+    if not shutil.which("nvcc"):
+        pytest.skip("no nvcc here")
+    for free in (8, 60):
+        with _small_disk(tmp_path / str(free), free) as small:
+            env = {"TMPDIR": str(small), "XDG_CACHE_HOME": str(tmp_path / str(free))}
+            proc = harness("cuda-compile", "--compiler", "nvcc", "--arch", "80",
+                           "--precision", "f64", env=env)  # fmt: skip
+        assert proc.returncode == 2, proc.stderr
+        assert "failed to compile" not in proc.stdout
+        said = one_error(proc.stderr.splitlines()[-1] + "\n")
+        assert said == (
+            f"temporary folder {small}: nvcc cannot write its files there (No space left on "
+            "device); free some space there, or point TMPDIR at a folder with room"
+        ), said

@@ -18,6 +18,7 @@ directives keep compiler messages on the files' own lines
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import re
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.backends.base import CompileError, c_program, user_cache
+from harness.errors import UsageError
 from harness.model import sources
 from harness.model.spec import PRECISIONS, KernelSpec
 
@@ -189,17 +191,34 @@ def _nvrtc_compile(text: bytes, name: str, options: list[str], kind: str) -> byt
         nvrtc.nvrtcDestroyProgram(program)
 
 
+class ScratchError(UsageError):
+    """nvcc's scratch folder (TMPDIR) cannot take its files: a full disk, not a source
+    that fails to compile."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(
+            f"temporary folder {tempfile.gettempdir()}: nvcc cannot write its files there "
+            f"({reason}); free some space there, or point TMPDIR at a folder with room"
+        )
+
+
 def _nvcc_compile(text: bytes, name: str, options: list[str], kind: str) -> bytes:
-    with tempfile.TemporaryDirectory(prefix="harness-nvcc-") as tmp:
-        # nvcc picks the language by suffix: a shared body (.c) is CUDA here too.
-        unit = f"{Path(name).stem}.cu"
-        (Path(tmp) / unit).write_bytes(text)
-        out = Path(tmp) / f"{Path(name).stem}.{kind}"
-        command = ["nvcc", f"-{kind}", *options, "-o", str(out), unit]
-        done = subprocess.run(command, cwd=tmp, capture_output=True, text=True)
-        if done.returncode != 0:
-            raise CompileError(_condense(done.stderr + done.stdout) or f"exit {done.returncode}")
-        image = out.read_bytes()
+    try:
+        with tempfile.TemporaryDirectory(prefix="harness-nvcc-") as tmp:
+            # nvcc picks the language by suffix: a shared body (.c) is CUDA here too.
+            unit = f"{Path(name).stem}.cu"
+            (Path(tmp) / unit).write_bytes(text)
+            out = Path(tmp) / f"{Path(name).stem}.{kind}"
+            command = ["nvcc", f"-{kind}", *options, "-o", str(out), unit]
+            done = subprocess.run(command, cwd=tmp, capture_output=True, text=True)
+            log = done.stderr + done.stdout
+            if done.returncode != 0 and os.strerror(errno.ENOSPC) in log:
+                raise ScratchError(os.strerror(errno.ENOSPC))
+            if done.returncode != 0:
+                raise CompileError(_condense(log) or f"exit {done.returncode}")
+            image = out.read_bytes()
+    except OSError as exc:
+        raise ScratchError(exc.strerror or str(exc)) from None
     # The driver takes PTX as a NUL-terminated string; NVRTC's already is.
     return image + b"\0" if kind == "ptx" else image
 
