@@ -103,3 +103,22 @@ def test_a_row_the_new_run_sized_down_further_than_the_base_is_not_passed(
     assert verdicts[("Stream_ADD", "cpu:0", "f64", "500")] == "no longer timed"
     assert verdicts[("Stream_ADD", "cpu:0", "f64", "250")] == "only in new"
     assert verdicts[("Stream_COPY", "cpu:0", "f64", "1000")] == "noise"
+
+
+@pytest.mark.parametrize("metadata", [{}, {"interrupted": False}])
+def test_a_new_run_whose_metadata_names_no_end_does_not_pass_on_rows_it_lacks(
+    two: Path, tmp_path: Path, metadata: dict
+) -> None:
+    """A new run lacking a base row, whose metadata.json named neither a start nor an
+    end, was taken for a run that ended whole: the row was "only in base" and the gate
+    passed, exit 0, where a run with no metadata.json at all failed it. Whether it ran
+    to its end is unknown either way: exit 1."""
+    new = copy_run(two, tmp_path / "new")
+    _write_rows(new, _rows(new)[:1])
+    (new / "metadata.json").write_text(json.dumps(metadata))
+    proc = harness("compare", str(two), str(new))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        f"fail: {new} has no end in its metadata.json, so whether it ran to its end is "
+        "unknown, and 1 row(s) of the base are not in it"
+    )

@@ -76,14 +76,15 @@ where spread = max(interquartile range, median - minimum) of the row's repetitio
 budget in new: work not done);
 'fixed', 'not timed' (in neither run), 'only in base' and 'only in new' are listed
 and do not, but for rows only in base when NEW_RUN was interrupted (or is still
-running), has no metadata.json to say it ended, or has damaged journal lines: work
-not done, or lost; and for rows only in new when BASE_RUN has damaged journal lines
-(their base rows may be the lost ones).
+running), has no metadata.json (or one with no end) to say it ended, or has damaged
+journal lines: work not done, or lost; and for rows only in new when BASE_RUN has
+damaged journal lines (their base rows may be the lost ones).
 
 Exit status: 1 when anything regressed, broke or is no longer timed, NEW_RUN
 stopped short of rows the base has, or BASE_RUN lost rows the new run has; 0
 otherwise; 2 for a usage error, two runs with no row in common or none timed in
-both (nothing was compared), or one run given twice (or beside a copy of itself)."""
+both (nothing was compared), one run given twice (or beside a copy of itself), or
+two merged runs that share no host, one of which measured a case on several hosts."""
 
 
 #: The lowest --peak-gbs: a kilobyte a second, below any device's. 1e-100 drew every
@@ -683,9 +684,12 @@ def _stopped_short(new: Path, meta: dict[str, Any], left: int) -> str | None:
             f"{new} was interrupted (or is still running) before {left} row(s) of the base "
             f"ran in it; finish it with {results.resume_command(new, meta)}"
         )
-    if not (new / results.METADATA).is_file():
+    if not meta.get("end"):
+        # No metadata, or one that names neither a start nor an end (made by hand):
+        # whether the run ended is unknown either way.
+        has = "no end in its" if (new / results.METADATA).is_file() else "no"
         return (
-            f"{new} has no {results.METADATA}, so whether it ran to its end is unknown, "
+            f"{new} has {has} {results.METADATA}, so whether it ran to its end is unknown, "
             f"and {left} row(s) of the base are not in it"
         )
     lost = results.losses(new)
