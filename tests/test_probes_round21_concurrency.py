@@ -11,7 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import harness
+import pytest
+from conftest import harness, need_backend, run_folder
 
 from harness.execution import results
 
@@ -82,3 +83,33 @@ def test_a_row_being_appended_is_not_called_torn(run: Path, tmp_path: Path) -> N
     text = (tmp_path / "report" / "report.md").read_text()
     assert "still being written" in text and "its 2 rows so far" in text, text
     assert "damaged" not in text, text
+
+
+def _simulator_id() -> str:
+    """The Oclgrind simulator's device id; skips where it is not installed."""
+    need_backend("opencl")
+    listed = json.loads(harness("devices", "--json").stdout)
+    opencl = next(b for b in listed if b["backend"] == "opencl")
+    found = [d["id"] for d in opencl["devices"] if d["kind"] == "simulator"]
+    if not found:
+        pytest.skip("Oclgrind is not installed")
+    return found[0]
+
+
+def test_a_compiler_cache_lock_left_by_a_killed_worker_stops_no_row(tmp_path: Path) -> None:
+    """pyopencl keeps built programs of the drivers that keep none (Oclgrind) under a
+    lock file, which a worker killed while holding it (at a row's timeout, or with its
+    run) left behind: every later build waited a minute on it, then failed, and each
+    row was an error ("KeyError: 'PYOPENCL_CACHE_FAILURE_FATAL'")."""
+    device = _simulator_id()
+    cache = tmp_path / "cache"
+    version = ".".join(str(part) for part in sys.version_info)
+    stale = cache / "pyopencl" / f"pyopencl-compiler-cache-v2-py{version}" / "lock"
+    stale.parent.mkdir(parents=True)
+    stale.touch()
+    out = tmp_path / "runs"
+    args = ["run", "-k", "Stream_COPY", "--device", device, "--size", "1000", "--reps", "3"]
+    proc = harness(*args, "--timeout", "30", "--out", str(out), env={"XDG_CACHE_HOME": str(cache)})
+    assert proc.returncode == 0, proc.stderr
+    (row,) = results.read_journal(run_folder(out))
+    assert row["status"] == "ok", row["reason"]

@@ -110,7 +110,7 @@ def compiler_problem(index: int) -> str | None:
     cl = _cl()
     device = _all_devices()[index]
     try:
-        cl.Program(cl.Context([device]), _TRIVIAL).build()
+        opencl_binaries.from_text(cl, cl.Context([device]), _TRIVIAL)
     except cl.Error as exc:
         lines = [line.strip() for line in str(exc).splitlines() if "error:" in line]
         return f"its compiler fails on a trivial kernel ({lines[0] if lines else exc})"
@@ -399,7 +399,9 @@ class OpenCLSession(Session):
             try:
                 if self.findings is not None:
                     # The simulator's findings point into the text it compiled.
-                    program = cl.Program(self.context, text).build(options=oclgrind.BUILD_OPTIONS)
+                    program = opencl_binaries.from_text(
+                        cl, self.context, text, oclgrind.BUILD_OPTIONS
+                    )
                 else:
                     program = opencl_binaries.build(
                         cl, self.context, self.device, text, (), keep=self._keep

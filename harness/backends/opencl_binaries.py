@@ -81,11 +81,20 @@ def build(cl: Any, context: Any, device: Any, text: str, options: Sequence[str],
             return cl.Program(context, [device], [binary]).build(options=list(options))
         except cl.Error:
             pass
-    program = cl.Program(context, text).build(options=list(options))
+    program = from_text(cl, context, text, options)
     if keep and program.num_kernels <= KEPT_KERNELS:
         (built,) = program.get_info(cl.program_info.BINARIES)
         _keep(path, built)
     return program
+
+
+def from_text(cl: Any, context: Any, text: str, options: Sequence[str] = ()) -> Any:
+    """The program of ``text`` built from the text, past pyopencl's own cache of
+    built programs (the drivers it does not leave to, as Oclgrind): that cache
+    takes a lock file that a process killed while holding it (a worker killed at a
+    row's timeout or with its run) leaves behind, and every later build then waited
+    a minute on it and failed, each row an error."""
+    return cl.Program(context, text).build(options=list(options), cache_dir=False)
 
 
 def _keep(path: Path, binary: bytes) -> None:
