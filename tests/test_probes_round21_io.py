@@ -101,3 +101,59 @@ def test_cuda_compile_with_its_scratch_disk_full_is_one_line_not_a_compile_error
             f"temporary folder {small}: nvcc cannot write its files there (No space left on "
             "device); free some space there, or point TMPDIR at a folder with room"
         ), said
+
+
+@contextlib.contextmanager
+def _immutable(path: Path) -> Iterator[None]:
+    """``path`` made immutable (``chattr +i``: not even root replaces or removes it);
+    skips where the file system or this process cannot."""
+    made = shutil.which("chattr") and subprocess.run(["chattr", "+i", str(path)]).returncode == 0
+    if not made:
+        pytest.skip("cannot make a file immutable here")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+def test_a_report_that_cannot_remove_an_earlier_file_says_so(tmp_path: Path) -> None:
+    """A report over an earlier one whose report.md could not be replaced (immutable;
+    a folder made read-only) stopped its cleaning at that file: the new RAJAPerf
+    files stayed beside the earlier report.md, passing for one report, while the
+    line said 'none of its files was kept'. The cleaning goes on, and the line
+    names the file it could not remove."""
+    out = tmp_path / "report"
+    first = harness("run", *RUN, "--out", str(tmp_path / "runs"))
+    assert first.returncode == 0, first.stderr
+    run = run_folder(tmp_path / "runs")
+    assert harness("report", str(run), "--out", str(out)).returncode == 0
+    with _immutable(out / "report.md"):
+        proc = harness("report", str(run), "--out", str(out))
+        left = sorted(p.name for p in out.iterdir())
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"output folder {out}: writing stopped at {out / 'report.md'} (Operation not "
+        f"permitted); it could not remove {out / 'report.md'} (Operation not permitted), "
+        "an earlier report's, which is no whole report: remove it, then run it again"
+    )
+    assert left == ["report.md"]
+
+
+def test_a_plot_file_that_cannot_be_replaced_is_named_not_its_temporary_file(
+    tmp_path: Path,
+) -> None:
+    """A plot's file name taken by a folder stopped the plot 'at
+    time_by_kernel.png.tmp (Is a directory)': a file that is not there, and no
+    folder of that name. The line names the file it could not replace."""
+    runs = tmp_path / "runs"
+    assert harness("run", *RUN, "--out", str(runs)).returncode == 0
+    out = tmp_path / "plots"
+    (out / "time_by_kernel.png").mkdir(parents=True)
+    proc = harness("plot", str(run_folder(runs)), "--out", str(out))
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        f"harness: error: output folder {out}: writing stopped at {out / 'time_by_kernel.png'} "
+        "(Is a directory); the files written before are whole, the rest are missing; give "
+        "--out another folder"
+    )
+    assert sorted(p.name for p in out.iterdir()) == ["time_by_kernel.png"]

@@ -461,8 +461,12 @@ def no_earlier_left(
             # Every file is replaced whole (a new inode), so one of the same inode is earlier.
             stale = [p for p, ino in before.items() if p.is_file() and p.stat().st_ino == ino]
             own = [] if keep_own else [p for p in planned if p.is_file() and p not in stale]
+            kept: list[tuple[Path, OSError]] = []
             for path in (*stale, *own):
-                path.unlink(missing_ok=True)
+                try:
+                    path.unlink(missing_ok=True)
+                except OSError as error:
+                    kept.append((path, error))
             # Folders (a report's per-size ones) left empty go too: those that held only
             # what was removed, and one made for files the signal came before.
             emptied = {p.parent for p in (*stale, *own, *planned) if p.parent != out}
@@ -479,7 +483,37 @@ def no_earlier_left(
                     + f" from {out}: a {what} is whole or not at all"
                 )
                 print(f"\nnote: {what} interrupted: {said}", file=sys.stderr)
+            if kept:
+                _left_behind(out, exc, kept, stale, what)
         raise
+
+
+def _left_behind(
+    out: Path,
+    exc: BaseException,
+    kept: list[tuple[Path, OSError]],
+    stale: list[Path],
+    what: str,
+) -> None:
+    """Say which files a stopped report, plot or export could not remove (an immutable
+    file, a folder made read-only): beside the others they pass for one whole
+    ``what``. UsageError for a write that failed; a note for an interrupt, which
+    goes on as one."""
+    path, error = kept[0]
+    whose = f"an earlier {what}'s" if path in stale else f"this {what}'s"
+    said = (
+        f"it could not remove {path} ({error.strerror or error}), {whose}, which is no "
+        f"whole {what}: remove it, then run it again"
+        if len(kept) == 1
+        else f"it could not remove {len(kept)} files ({path} ({error.strerror or error}) "
+        f"and {len(kept) - 1} more), which are no whole {what}: remove them, then run it again"
+    )
+    if isinstance(exc, KeyboardInterrupt):
+        print(f"note: {said}", file=sys.stderr)
+        return
+    at = f" at {exc.filename}" if isinstance(exc, OSError) and exc.filename else ""
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+    raise UsageError(f"output folder {out}: writing stopped{at} ({reason}); {said}") from None
 
 
 @contextlib.contextmanager
@@ -664,7 +698,11 @@ def write_whole(path: Path, write: Callable[[Path], None]) -> None:
     tmp = path.with_name(path.name + ".tmp")
     try:
         write(tmp)
-        os.replace(tmp, path)
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:
+            # Named by the file it was to replace: the temporary one is gone.
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
