@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import copy_run, harness, one_error
+from conftest import copy_run, harness, need_backend, one_error
 
 
 def _rows(run: Path) -> list[dict]:
@@ -122,3 +122,37 @@ def test_a_new_run_whose_metadata_names_no_end_does_not_pass_on_rows_it_lacks(
         f"fail: {new} has no end in its metadata.json, so whether it ran to its end is "
         "unknown, and 1 row(s) of the base are not in it"
     )
+
+
+def _device_without_f64() -> str:
+    """A device here that lacks f64 (lavapipe through OpenGL), or the test is skipped."""
+    need_backend("wgpu")
+    proc = harness("devices", "--json")
+    assert proc.returncode == 0, proc.stderr
+    for backend in json.loads(proc.stdout):
+        for device in backend["devices"]:
+            if "f64" not in device["features"]:
+                return device["id"]
+    pytest.skip("no device without f64 here")
+
+
+def test_peak_of_a_device_without_f64_measures_its_bandwidth_and_passes(tmp_path: Path) -> None:
+    """On a device without f64 (most GPUs through wgpu) the bandwidth kernels ran at
+    f64 and were skipped: no bandwidth peak at all ("copy nan GB/s"), and every
+    `harness peak` exited 1 on the FMA f64 row the device cannot run. The bandwidth
+    is now streamed in f32, and a precision the device lacks fails nothing."""
+    device = _device_without_f64()
+    store = tmp_path / "peaks.json"
+    proc = harness(
+        "peak", "--device", device, "--span", "0.2", "--max-time", "0.2",
+        "--bandwidth-size", "65536", "--fma-size", "1024", "--force", "--json",
+        env={"HARNESS_PEAKS": str(store)},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    start = proc.stdout.index("[")
+    (peak,) = json.loads(proc.stdout[start:])
+    assert peak["notes"] == []
+    assert peak["copy_gbytes_per_s"] > 0 and peak["triad_gbytes_per_s"] > 0
+    assert list(peak["fma_gflops_per_s"]) == ["f32"]
+    (stored,) = json.loads(store.read_text()).values()
+    assert stored["copy_gbytes_per_s"] == peak["copy_gbytes_per_s"]

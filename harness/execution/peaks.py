@@ -9,7 +9,8 @@ limits). A shared or throttled machine's bandwidth can change for seconds at a
 time, so each is sampled for a fixed span (``--span``) rather than until its
 noise settles, and a span whose median is far from its best is reported. Then
 the FMA throughput in f64 and f32 (the internal PeakFMA kernel: chains of
-independent multiply-adds). The figures go to a JSON store, one entry per
+independent multiply-adds). A device without f64 streams f32 arrays, and its FMA
+peak is f32's alone. The figures go to a JSON store, one entry per
 device of a host (keyed by host, backend, name, driver and API, so another
 machine or driver never reuses them): ``$HARNESS_PEAKS``, else
 ``$XDG_CACHE_HOME/harness/peaks.json``, else ``~/.cache/harness/peaks.json``.
@@ -438,9 +439,12 @@ def measure(
     spanned = Runner(
         replace(runner.options, reps=None, min_time=span, max_time=span, min_samples=never)
     )
+    # A device without f64 (a GPU through wgpu, mostly) streams f32 arrays, its bytes a
+    # second the same measure: in f64 its rows were skipped, and it had no bandwidth peak.
+    wide = "f64" if "f64" in info.features else "f32"
     for kernel, key in BANDWIDTH.items():
-        size = bandwidth_size or _bandwidth_size(kernel, info, "f64", limit[1] if limit else None)
-        row = spanned.execute(Task(kernel, info.backend, info.index, size, "f64"))
+        size = bandwidth_size or _bandwidth_size(kernel, info, wide, limit[1] if limit else None)
+        row = spanned.execute(Task(kernel, info.backend, info.index, size, wide))
         if row["status"] != "ok":
             peak["notes"].append(f"{kernel}: {row['status']}: {row['reason']}")
             continue
@@ -461,7 +465,9 @@ def measure(
             )
     peak["fma_gflops_per_s"] = {}
     spec = suite.spec_of(FMA)
-    for precision in ("f64", "f32"):
+    # A precision the device lacks is no failure of the measurement (an exit status 1
+    # on every device without f64), as it is none of a run's.
+    for precision in [p for p in ("f64", "f32") if not spec.required_features(p) - info.features]:
         size = fma_size or (spec.default_size if info.kind != "cpu" else spec.default_size // 4)
         row = runner.execute(Task(FMA, info.backend, info.index, size, precision))
         if row["status"] != "ok":
