@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import harness, need_backend, run_folder
+from conftest import harness, need_backend, one_error, run_folder
 
 from harness.execution import results
 
@@ -113,3 +113,22 @@ def test_a_compiler_cache_lock_left_by_a_killed_worker_stops_no_row(tmp_path: Pa
     assert proc.returncode == 0, proc.stderr
     (row,) = results.read_journal(run_folder(out))
     assert row["status"] == "ok", row["reason"]
+
+
+def test_import_refuses_a_folder_a_report_is_writing_into(quick_run: Path, tmp_path: Path) -> None:
+    """A report writes its RAJAPerf files before its report.md, which tells them from
+    raja-perf.exe's: import-rajaperf of the folder in between imported this harness's
+    own rows as raja-perf.exe's. The report holds the folder while it writes."""
+    folder = tmp_path / "report"
+    made = harness("report", str(quick_run), "--out", str(folder))
+    assert made.returncode == 0, made.stderr
+    (folder / "report.md").unlink()
+    out = tmp_path / "imported"
+    with results.hold_output(folder):
+        proc = harness("import-rajaperf", str(folder), "--out", str(out))
+    assert proc.returncode == 2, proc.stdout
+    assert one_error(proc.stderr) == (
+        f"{folder}: another harness command (a report) is writing into it now; wait for it "
+        "to end, then import the folder raja-perf.exe wrote"
+    )
+    assert not out.exists()

@@ -547,6 +547,28 @@ def hold_output(out: Path) -> Iterator[None]:
         os.close(handle)
 
 
+def written_now(folder: Path) -> bool:
+    """Whether another command holds ``folder`` as its output now (`hold_output`):
+    what is there may be half of what it writes (a report's RAJAPerf files come
+    before its report.md, which tells them from raja-perf.exe's). False where there
+    is no such lock to ask (no flock, a folder this user cannot open)."""
+    try:
+        import fcntl
+
+        handle = os.open(folder, os.O_RDONLY)
+    except (ImportError, OSError):
+        return False
+    try:
+        fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(handle)
+    return False
+
+
 def write_new(out: Path, fill: Callable[[Path], None]) -> Path:
     """A new run folder under ``out``, written whole or not at all: ``fill`` writes
     into a hidden folder, held for writing, which is named as `create` names a

@@ -271,6 +271,11 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]], l
                 f"{path}: not a regular file (a folder, a device, a pipe or a link to nothing); "
                 "give the file raja-perf.exe wrote"
             )
+    if results.written_now(folder):
+        raise UsageError(
+            f"{folder}: another harness command (a report) is writing into it now; wait "
+            "for it to end, then import the folder raja-perf.exe wrote"
+        )
     ours = our_report(folder)
     if ours is not None:
         raise UsageError(
