@@ -156,3 +156,22 @@ def test_peak_of_a_device_without_f64_measures_its_bandwidth_and_passes(tmp_path
     assert list(peak["fma_gflops_per_s"]) == ["f32"]
     (stored,) = json.loads(store.read_text()).values()
     assert stored["copy_gbytes_per_s"] == peak["copy_gbytes_per_s"]
+
+
+def test_show_of_a_check_that_verified_nothing_exits_as_the_run_did(tmp_path: Path) -> None:
+    """`harness run --check` whose every row was skipped exits 1 (it verified
+    nothing), but `harness show` of its folder, which exits 1 for a failed row as the
+    run does, exited 0 on it: a script reading a run's status from show (an MPI job
+    whose mpirun status was lost) passed it. It now exits as the run did."""
+    device = _device_without_f64()
+    out = tmp_path / "out"
+    proc = harness(
+        "run", "--check", "-k", "Stream_COPY", "--device", device, "--precision", "f64",
+        "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    (run,) = out.iterdir()
+    assert {row["status"] for row in _rows(run)} == {"skipped"}
+    proc = harness("show", str(run))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stderr.splitlines()[-1].startswith("nothing was verified: all ")

@@ -176,7 +176,12 @@ def _common(parser: argparse.ArgumentParser, what: str) -> None:
 def register(subparsers: Any) -> None:
     """Add the commands that read run folders: show, report, plot, compare, import,
     merge, export."""
-    show = subparsers.add_parser("show", help="print a run folder's table (rebuilds results.csv)")
+    show = subparsers.add_parser(
+        "show",
+        help="print a run folder's table (rebuilds results.csv)",
+        description="Print a run folder's table. Exit status: as the run's, 1 where a row "
+        "failed or errored or a --check verified nothing (every row skipped), else 0.",
+    )
     show.add_argument(
         "run_dir",
         type=arguments.path,
@@ -738,7 +743,11 @@ def _cmd_show(args: argparse.Namespace) -> int:
     print(f"\nresults: {args.run_dir / results.RESULTS}")
     if holder is None:
         _note_short(args.run_dir, meta, "shown")
-    return 1 if any(r.get("status") in ("fail", "error") for r in rows) else 0
+    from harness.cli.run import exit_status
+
+    # The run's own status: a check that verified nothing exited 0 here.
+    options = meta.get("options") or {}
+    return exit_status(rows, bool(options.get("check")))
 
 
 def _note_short(run_dir: Path, meta: dict[str, Any], done: str) -> None:

@@ -459,7 +459,7 @@ def _execute_run(
         # but a job stopped (scancel) says so by its status.
         print(f"stopped after the last row: all {len(tasks)} rows run", file=sys.stderr)
         return stop.status(), run_dir
-    return _status(rows, bool(options.check)), run_dir
+    return exit_status(rows, bool(options.check)), run_dir
 
 
 def _write_end(
@@ -749,7 +749,7 @@ def _execute_ranks(
             rows, summary = _end_ranks_run(run_dir, meta, journal, progress, interrupted=False)
             if not getattr(args, "quiet", False):
                 _show(summary, run_dir)
-            status = _status(rows, bool(meta["options"].get("check")))
+            status = exit_status(rows, bool(meta["options"].get("check")))
         return world.finish(status), run_dir
 
 
@@ -766,7 +766,7 @@ def _nothing_to_resume(run_dir: Path, saved: dict[str, Any]) -> int:
         f"row{'' if len(rows) == 1 else 's'}); it is left as it was",
         file=sys.stderr,
     )
-    return _status(rows, bool(saved["options"].get("check")))
+    return exit_status(rows, bool(saved["options"].get("check")))
 
 
 def _whole(run_dir: Path) -> bool:
@@ -783,10 +783,10 @@ def _whole(run_dir: Path) -> bool:
         return False
 
 
-def _status(rows: list[dict[str, Any]], check: bool) -> int:
-    """A finished run's exit status: 1 where a row failed or errored, or where a
-    check (the run's ``--check``, resumed too) verified nothing, every row
-    skipped; else 0."""
+def exit_status(rows: list[dict[str, Any]], check: bool) -> int:
+    """A finished run's exit status, and `harness show`'s of its folder: 1 where a
+    row failed or errored, or where a check (the run's ``--check``, resumed too)
+    verified nothing, every row skipped; else 0."""
     if any(r["status"] in ("fail", "error") for r in rows):
         return 1
     if check and rows and all(r["status"] == "skipped" for r in rows):
