@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import select
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import filelock
 import pytest
-from conftest import harness, need_backend, one_error, run_folder
+from conftest import copy_run, harness, need_backend, one_error, run_folder
 
 from harness.execution import results
 
@@ -132,3 +134,32 @@ def test_import_refuses_a_folder_a_report_is_writing_into(quick_run: Path, tmp_p
         "to end, then import the folder raja-perf.exe wrote"
     )
     assert not out.exists()
+
+
+@pytest.mark.parametrize("owner", ["ended", "reused"])
+def test_a_stale_owner_note_names_no_process_to_stop(
+    quick_run: Path, tmp_path: Path, owner: str
+) -> None:
+    """A run killed (SIGKILL) leaves its owner note, .lock.owner, behind. While the
+    lock was held by something that writes none (a command's probe of the folder, a
+    dying worker), a second writer was told the folder was in use by that note's pid,
+    'wait for it to end or stop it': a process that had ended, or the unrelated one
+    that had since taken its pid."""
+    folder = copy_run(quick_run, tmp_path)
+    other = subprocess.Popen(["sleep", "60"])
+    try:
+        if owner == "ended":
+            other.kill()
+            other.wait()
+        note = {"pid": other.pid, "host": platform.node(), "since": "2026-01-01 00:00:00"}
+        (folder / results.OWNER).write_text(json.dumps(note))
+        with filelock.FileLock(folder / results.LOCK, timeout=0):
+            proc = harness("run", "--resume", str(folder))
+    finally:
+        other.kill()
+        other.wait()
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"{folder} is in use by another harness run (its process did not say which); "
+        "wait for it to end or stop it, then try again"
+    )

@@ -674,11 +674,45 @@ def writer(run_dir: Path) -> str | None:
 
 
 def _owner(run_dir: Path) -> str:
+    """Who holds a run folder's lock, as its owner note says; not a process of this
+    host that the note cannot be of: a note a killed run left behind (the lock then
+    held by another, as a probe of `writer`) named a pid that had ended, or that a
+    later process had taken, as the one to wait for or stop."""
+    unknown = "its process did not say which"
     try:
         owner = json.loads((run_dir / OWNER).read_text(encoding="utf-8"))
-        return f"pid {owner['pid']} on {owner['host']}, since {owner['since']}"
+        pid, host, since = owner["pid"], owner["host"], owner["since"]
     except (OSError, ValueError, TypeError, KeyError):
-        return "its process did not say which"
+        return unknown
+    if host == platform.node() and not _running_since(pid, since):
+        return unknown
+    return f"pid {pid} on {host}, since {since}"
+
+
+def _running_since(pid: Any, since: Any) -> bool:
+    """Whether process ``pid`` of this host is running and began by ``since`` (an
+    owner note's time); True where the start cannot be told (no /proc)."""
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        pass  # another user's process, which is running
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
+        ticks = int(stat.rsplit(")", 1)[1].split()[19])
+        boot = next(
+            int(line.split()[1])
+            for line in Path("/proc/stat").read_text(encoding="ascii").splitlines()
+            if line.startswith("btime ")
+        )
+        noted = time.mktime(time.strptime(str(since), "%Y-%m-%d %H:%M:%S"))
+    except (OSError, ValueError, IndexError, StopIteration):
+        return True
+    # The note's time is in whole seconds, as /proc's boot time is.
+    return boot + ticks / os.sysconf("SC_CLK_TCK") <= noted + 2
 
 
 def write_json(path: Path, data: Any) -> None:
