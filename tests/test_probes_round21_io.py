@@ -4,7 +4,9 @@ caches and stores, inputs that are no files."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
+import json
 import os
 import shutil
 import subprocess
@@ -15,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import harness, one_error, run_folder
 
-from harness.execution import results
+from harness.execution import peaks, results
 
 RUN = ["-k", "Stream_COPY", "-b", "cpu", "--size", "1000", "--reps", "3"]
 
@@ -157,3 +159,49 @@ def test_a_plot_file_that_cannot_be_replaced_is_named_not_its_temporary_file(
         "--out another folder"
     )
     assert sorted(p.name for p in out.iterdir()) == ["time_by_kernel.png"]
+
+
+def test_a_pipe_at_a_temporary_file_s_name_does_not_hang_a_command(tmp_path: Path) -> None:
+    """A FIFO left where a file is written before it is renamed into place
+    (results.csv.tmp, report.md.tmp, peaks.json.tmp) hung show, report and peak for
+    ever, waiting for a reader: opening a pipe to write waits for one. It is
+    replaced by the file, as a leftover temporary file is."""
+    runs = tmp_path / "runs"
+    assert harness("run", *RUN, "--out", str(runs)).returncode == 0
+    run = run_folder(runs)
+    good = (run / results.RESULTS).read_text()
+    (run / results.RESULTS).write_text("garbage\n")
+    os.mkfifo(run / "results.csv.tmp")
+    proc = harness("show", str(run), timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert (run / results.RESULTS).read_text() == good
+    assert not (run / "results.csv.tmp").exists()
+
+    out = tmp_path / "report"
+    out.mkdir()
+    os.mkfifo(out / "report.md.tmp")
+    proc = harness("report", str(run), "--out", str(out), timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert (out / "report.md").is_file() and not (out / "report.md.tmp").exists()
+
+
+def test_a_pipe_at_the_peaks_store_s_temporary_name_does_not_hang_keep(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`harness peak` writes its store through peaks.json.tmp: a FIFO there hung it,
+    after its measurement, for ever."""
+    store = tmp_path / "peaks.json"
+    monkeypatch.setenv("HARNESS_PEAKS", str(store))
+    os.mkfifo(tmp_path / "peaks.json.tmp")
+    device = {"backend": "cpu", "name": "a CPU", "driver": "1", "api": "numpy"}
+    peak = {"copy_gbytes_per_s": 10.0, "notes": [], "warnings": []}
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        kept = pool.submit(peaks.keep, device, peak)
+        try:
+            assert kept.result(timeout=30) == store
+        finally:
+            if not kept.done():
+                # Let the hung open go, so that the test ends.
+                with open(tmp_path / "peaks.json.tmp", "rb"):
+                    pass
+    assert json.loads(store.read_text())[peaks.device_key(device)] == peak

@@ -49,7 +49,7 @@ from harness.backends.base import DeviceInfo, user_cache
 from harness.errors import UsageError
 from harness.execution import metadata
 from harness.execution.flush import last_level_cache
-from harness.execution.results import MAX_OTHER, load_json, peak_shaped
+from harness.execution.results import MAX_OTHER, clear_pipe, load_json, peak_shaped
 from harness.execution.runner import Runner, Task, largest_size, size_for_memory
 from harness.execution.sampling import StopRule
 
@@ -212,6 +212,7 @@ def keep(device: Mapping[str, Any], peak: dict[str, Any]) -> Path:
     StoreError where it cannot be written, the store then left as it was."""
     path = store_path()
     tmp = path.with_name(path.name + ".tmp")
+    clear_pipe(tmp)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with _locked(path.parent):

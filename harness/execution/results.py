@@ -26,6 +26,7 @@ import re
 import shlex
 import shutil
 import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -752,6 +753,7 @@ def write_whole(path: Path, write: Callable[[Path], None]) -> None:
         _LOST_STOPS.clear()
         raise KeyboardInterrupt
     tmp = path.with_name(path.name + ".tmp")
+    clear_pipe(tmp)
     try:
         write(tmp)
         try:
@@ -763,6 +765,14 @@ def write_whole(path: Path, write: Callable[[Path], None]) -> None:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
         raise
+
+
+def clear_pipe(tmp: Path) -> None:
+    """Remove a pipe (or a link to one) left at a temporary file's name ``tmp``:
+    opening it to write waits for a reader for ever, and the command hung there."""
+    with contextlib.suppress(OSError):
+        if stat.S_ISFIFO(tmp.stat().st_mode):
+            tmp.unlink()
 
 
 def write_text(path: Path, text: str) -> None:
