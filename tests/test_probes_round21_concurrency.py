@@ -14,7 +14,7 @@ from pathlib import Path
 
 import filelock
 import pytest
-from conftest import copy_run, harness, need_backend, one_error, run_folder
+from conftest import copy_run, cut_journal, harness, need_backend, one_error, run_folder
 
 from harness.execution import results
 
@@ -163,3 +163,20 @@ def test_a_stale_owner_note_names_no_process_to_stop(
         f"{folder} is in use by another harness run (its process did not say which); "
         "wait for it to end or stop it, then try again"
     )
+
+
+def test_a_run_being_resumed_is_reported_as_being_written(run: Path, tmp_path: Path) -> None:
+    """A run being resumed keeps, until it ends, the end and interruption of the
+    session it continues: its report said 'the run was interrupted; 2 rows were
+    kept' while the resume was adding rows, where show said it was being written."""
+    cut_journal(run, 2)
+    meta = json.loads((run / "metadata.json").read_text())
+    meta["interrupted"] = True
+    (run / "metadata.json").write_text(json.dumps(meta))
+    out = tmp_path / "report"
+    with results.lock(run):
+        made = harness("report", str(run), "--out", str(out))
+    assert made.returncode == 0, made.stderr
+    text = (out / "report.md").read_text()
+    assert f"{run.name}: still being written (pid {os.getpid()} on " in text, text
+    assert "interrupted" not in text, text

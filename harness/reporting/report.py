@@ -258,9 +258,10 @@ def _spread(row: pd.Series) -> str:
 
 
 def _writer(meta: dict[str, Any]) -> str | None:
-    """Who writes a run that has not ended (`results.writer`), or None: a run being
-    written was reported as interrupted, which it was not."""
-    if meta.get("end") or not meta.get("run_dir"):
+    """Who writes a run now (`results.writer`), or None: a run being written was
+    reported as interrupted, which it was not; so was one being resumed, whose
+    metadata keeps the end and interruption of the session it continues."""
+    if not meta.get("run_dir"):
         return None
     return results.writer(Path(meta["run_dir"]))
 
