@@ -5,6 +5,7 @@ script or CI "pass" or "fail" (`harness compare`, `harness run`, `harness show`,
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,45 @@ def test_show_of_a_check_that_verified_nothing_exits_as_the_run_did(tmp_path: Pa
     proc = harness("show", str(run))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert proc.stderr.splitlines()[-1].startswith("nothing was verified: all ")
+
+
+def _node(run: Path, parent: Path, host: str, device: str) -> Path:
+    """A copy of ``run`` made another machine's: its host and its device's name."""
+    copy = copy_run(run, parent)
+    path = copy / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta["host"]["hostname"] = host
+    for each in meta["devices"]:
+        each["name"] = device
+    path.write_text(json.dumps(meta))
+    _write_rows(copy, [{**row, "device": device} for row in _rows(copy)])
+    return copy
+
+
+def test_merged_runs_of_two_nodes_merged_in_either_order_are_compared(
+    two: Path, tmp_path: Path
+) -> None:
+    """A merged run lists each host's devices, one id on several hosts; compare took
+    each id's device from the last host listed, so merge(A, B) against merge(B, A)
+    of two nodes with other CPUs matched no row ("cpu:0 is Xeon in base but EPYC in
+    new"), exit 2, and where only some devices differ their rows went unjudged, exit
+    0. Each row's device is now its own host's."""
+    a1, b1 = (
+        _node(two, tmp_path / "1", "nodeA", "EPYC"),
+        _node(two, tmp_path / "2", "nodeB", "Xeon"),
+    )
+    a2, b2 = (
+        _node(two, tmp_path / "3", "nodeA", "EPYC"),
+        _node(two, tmp_path / "4", "nodeB", "Xeon"),
+    )
+    base = _merged([a1, b1], tmp_path / "base")
+    new = _merged([b2, a2], tmp_path / "new")
+    proc = harness("compare", str(base), str(new))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    devices = sorted(
+        re.search(r"cpu:0 @node\w", line)[0]
+        for line in proc.stdout.splitlines()
+        if line.startswith("Stream_") and line.endswith("noise")
+    )
+    assert devices == ["cpu:0 @nodeA", "cpu:0 @nodeA", "cpu:0 @nodeB", "cpu:0 @nodeB"]
+    assert proc.stdout.splitlines()[-1] == "4 noise"

@@ -3,7 +3,8 @@
 Rows match on kernel, device, precision and size, plus the kernel's run
 options (a sort's strategy, order and input) as its description names them.
 A device is matched by what it is, not by its id: its backend, name and API
-(from the run's metadata, without version numbers), so ``wgpu:0`` that was
+(from the run's metadata, without version numbers; in a merged run, the one its
+row's host lists), so ``wgpu:0`` that was
 Vulkan in one run and OpenGL in the other is two devices, and a device whose
 id moved (a platform was added) is still one; the output says where an id
 means different devices, or a device's driver changed. For a matched pair
@@ -104,17 +105,27 @@ def judge(base: Any, new: Any, threshold: float) -> tuple[str, float]:
 
 @dataclass(frozen=True)
 class Device:
-    """What a device id stood for in one run."""
+    """What a device id stood for in one run (on one host of a merged run)."""
 
     id: str
     backend: str
     name: str
     api: str
     driver: str
+    host: str = ""
 
     def describe(self, with_api: bool) -> str:
         """The name, and the API where it tells devices apart."""
         return f"{self.name} ({self.api})" if with_api and self.api else self.name
+
+    @property
+    def label(self) -> str:
+        """The id, with its host where the run merges several."""
+        return f"{self.id} @{self.host}" if self.host else self.id
+
+
+#: A device of a run: its host (empty but in a merged run's list) and id.
+Where = tuple[str, str]
 
 
 def api_family(api: str) -> str:
@@ -124,76 +135,85 @@ def api_family(api: str) -> str:
     return " ".join(word for word in first.split() if not word[:1].isdigit())
 
 
-def devices_of(frame: pd.DataFrame, listed: Sequence[dict[str, Any]] = ()) -> dict[str, Device]:
-    """Each device id of a run's rows: from its metadata's device list where it
-    is there, else from the rows (a name, no API)."""
+def devices_of(frame: pd.DataFrame, listed: Sequence[dict[str, Any]] = ()) -> dict[Where, Device]:
+    """Each device of a run's rows, by host and id: from its metadata's device list
+    where it is there (a merged run lists each host's own, the same id on several
+    hosts), else from the rows (a name, no API)."""
     out = {}
     for d in listed:
         if isinstance(d.get("id"), str):
             backend = str(d.get("backend") or d["id"].partition(":")[0])
             api = api_family(str(d.get("api") or ""))
-            out[d["id"]] = Device(
-                d["id"], backend, str(d.get("name") or ""), api, str(d.get("driver") or "")
+            host = str(d.get("host") or "")
+            out[host, d["id"]] = Device(
+                d["id"], backend, str(d.get("name") or ""), api, str(d.get("driver") or ""), host
             )
     names = frame.groupby("device_id")["device"].first()
     for device_id, backend in (
         frame[["device_id", "backend"]].drop_duplicates().itertuples(index=False)
     ):
-        if device_id not in out:
+        if not any(where[1] == device_id for where in out):
             name = names.get(device_id)
-            out[device_id] = Device(
+            out["", device_id] = Device(
                 device_id, str(backend), name if isinstance(name, str) else "", "", ""
             )
     return out
 
 
 def match_devices(
-    base: dict[str, Device], new: dict[str, Device]
-) -> tuple[dict[str, str], dict[str, str], list[str]]:
-    """A key per device id of each run, equal where two ids are the same device,
-    and notes on ids that mean different devices and on changed drivers.
+    base: dict[Where, Device], new: dict[Where, Device]
+) -> tuple[dict[Where, str], dict[Where, str], list[str]]:
+    """A key per device of each run, equal where two are the same device, and notes
+    on ids that mean different devices and on changed drivers.
 
     The API counts only where both runs record it for every device; several
-    devices alike in one run (two identical GPUs) pair up in id order.
+    devices alike on one host (two identical GPUs) pair up in id order.
     """
     with_api = all(d.api for d in [*base.values(), *new.values()])
 
-    def keys(devices: dict[str, Device]) -> dict[str, str]:
-        seen: dict[tuple[str, str, str], int] = {}
+    def keys(devices: dict[Where, Device]) -> dict[Where, str]:
+        seen: dict[tuple[str, ...], int] = {}
         out = {}
-        for device_id in sorted(devices, key=_id_order):
-            d = devices[device_id]
+        for where in sorted(devices, key=_order):
+            d = devices[where]
             what = (d.backend, d.name, d.api if with_api else "")
-            seen[what] = seen.get(what, -1) + 1
-            out[device_id] = "|".join([*what, str(seen[what])])
+            alike = (d.host, *what)
+            seen[alike] = seen.get(alike, -1) + 1
+            out[where] = "|".join([*what, str(seen[alike])])
         return out
 
     base_keys, new_keys = keys(base), keys(new)
     notes = []
-    for device_id in sorted(base.keys() & new.keys(), key=_id_order):
-        if base_keys[device_id] != new_keys[device_id]:
+    for where in sorted(base.keys() & new.keys(), key=_order):
+        if base_keys[where] != new_keys[where]:
             notes.append(
-                f"{device_id} is {base[device_id].describe(with_api)} in base but "
-                f"{new[device_id].describe(with_api)} in new; rows are matched by device, not by id"
+                f"{base[where].label} is {base[where].describe(with_api)} in base but "
+                f"{new[where].describe(with_api)} in new; rows are matched by device, not by id"
             )
-    by_key = {key: device_id for device_id, key in new_keys.items()}
-    for device_id, key in base_keys.items():
-        other = by_key.get(key)
+    by_key = {(where[0], key): where for where, key in new_keys.items()}
+    for where, key in base_keys.items():
+        other = by_key.get((where[0], key))
         if other is None:
             continue
-        if other != device_id:
-            notes.append(f"{device_id} in base is {other} in new")
-        if base[device_id].driver != new[other].driver:
+        if other != where:
+            notes.append(f"{base[where].label} in base is {new[other].label} in new")
+        if base[where].driver != new[other].driver:
             notes.append(
-                f"{device_id}: driver {base[device_id].driver or '-'} in base, "
+                f"{base[where].label}: driver {base[where].driver or '-'} in base, "
                 f"{new[other].driver or '-'} in new"
             )
     return base_keys, new_keys, notes
 
 
-def _id_order(device_id: str) -> tuple[str, int]:
-    backend, _, index = device_id.partition(":")
-    return backend, int(index) if index.isascii() and index.isdigit() else -1
+def _order(where: Where) -> tuple[str, str, int]:
+    """Devices in order of host, then backend and index."""
+    backend, _, index = where[1].partition(":")
+    return where[0], backend, int(index) if index.isascii() and index.isdigit() else -1
+
+
+def _where(device: dict[str, Any]) -> Where:
+    """A device of a run's metadata list: its host (in a merged run) and id."""
+    return str(device.get("host") or ""), str(device.get("id"))
 
 
 def compare(
@@ -282,9 +302,9 @@ def compare(
         )
         planned = pd.DataFrame(
             [
-                {"backend": d.get("backend"), "_device": keyed.get(d.get("id")), "host": d["host"]}
+                {"backend": d.get("backend"), "_device": keyed.get(_where(d)), "host": d["host"]}
                 for d in listed
-                if isinstance(d, dict) and d.get("host") and keyed.get(d.get("id"))
+                if isinstance(d, dict) and d.get("host") and keyed.get(_where(d))
             ],
             columns=[*device, "host"],
         )
@@ -390,14 +410,19 @@ def _with_sizes_asked(frame: pd.DataFrame, base: pd.DataFrame) -> pd.DataFrame:
 
 
 def _keyed(
-    frame: pd.DataFrame, extras: list[str], keys: list[str], devices: dict[str, str]
+    frame: pd.DataFrame, extras: list[str], keys: list[str], devices: dict[Where, str]
 ) -> pd.DataFrame:
     """The rows with every key column present, as text, the last of any repeated key kept."""
     frame = frame.copy()
     for column in extras:
         frame[column] = frame[column].fillna("").astype(str) if column in frame else ""
     frame["size"] = frame["size"].astype("Int64")
-    frame["_device"] = frame["device_id"].map(devices)
+    # A row's device is its own host's where a merged run lists each host's.
+    hosts = frame["host"].fillna("").astype(str) if "host" in frame else [""] * len(frame)
+    frame["_device"] = [
+        devices.get((h, d), devices.get(("", d)))
+        for h, d in zip(hosts, frame["device_id"], strict=True)
+    ]
     if "host" in keys:
         frame["host"] = frame["host"].fillna("").astype(str) if "host" in frame else ""
     if "rank" in keys:
