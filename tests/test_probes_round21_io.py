@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import harness, one_error, run_folder
+from conftest import cut_journal, harness, one_error, run_folder
 
 from harness.execution import peaks, results
 
@@ -205,3 +205,32 @@ def test_a_pipe_at_the_peaks_store_s_temporary_name_does_not_hang_keep(
                 with open(tmp_path / "peaks.json.tmp", "rb"):
                     pass
     assert json.loads(store.read_text())[peaks.device_key(device)] == peak
+
+
+def test_a_run_whose_summary_met_a_full_disk_is_finished_by_its_resume(tmp_path: Path) -> None:
+    """A disk that filled once a run's end was in its metadata, as its summary.txt was
+    written, exited 2 saying to continue with ``harness run --resume``, which then
+    said 'nothing to resume: it ran to its end' and left the folder without its
+    summary for good. The resume now writes it."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    runs = tmp_path / "runs"
+    proc = harness("run", "-k", "Stream_COPY", "Stream_ADD", *RUN[2:], "--out", str(runs))
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(runs)
+    cut_journal(run, 1)
+    meta = json.loads((run / results.METADATA).read_text())
+    meta.update(end=None, interrupted=True)
+    (run / results.METADATA).write_text(json.dumps(meta))
+    (run / results.SUMMARY).unlink()
+    # summary.txt is written through summary.txt.tmp: here that is /dev/full.
+    (run / "summary.txt.tmp").symlink_to("/dev/full")
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert f"continue with: harness run --resume {run}" in proc.stderr
+    assert results.read_metadata(run)["end"] and not (run / results.SUMMARY).exists()
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert "nothing to resume" not in proc.stderr
+    assert len(results.read_journal(run)) == 2
+    assert "Stream_ADD" in (run / results.SUMMARY).read_text()

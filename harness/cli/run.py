@@ -754,8 +754,11 @@ def _execute_ranks(
 
 
 def _ended(run_dir: Path, saved: dict[str, Any]) -> bool:
-    """Whether a resumed run had ended, whole: it is then left as it was."""
-    return bool(saved.get("end")) and not saved.get("interrupted") and _whole(run_dir)
+    """Whether a resumed run had ended, whole: it is then left as it was. One whose
+    summary.txt is missing (a disk that filled as its end was written) is not: its
+    resume, which the failure names, writes it."""
+    ended = bool(saved.get("end")) and not saved.get("interrupted")
+    return ended and _whole(run_dir) and (run_dir / results.SUMMARY).is_file()
 
 
 def _nothing_to_resume(run_dir: Path, saved: dict[str, Any]) -> int:
