@@ -180,3 +180,20 @@ def test_a_run_being_resumed_is_reported_as_being_written(run: Path, tmp_path: P
     text = (out / "report.md").read_text()
     assert f"{run.name}: still being written (pid {os.getpid()} on " in text, text
     assert "interrupted" not in text, text
+
+
+def test_show_of_a_run_being_resumed_names_no_results_csv(run: Path) -> None:
+    """show of a run being resumed printed its rows so far, then 'results:
+    .../results.csv', a file of the earlier session's rows (fewer than shown), or
+    of none at all where the run had not yet ended once."""
+    cut_journal(run, 2)
+    results.write_csv(run / results.RESULTS, results.read_journal(run)[:1])
+    with results.lock(run):
+        proc = harness("show", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert "results.csv" not in proc.stdout, proc.stdout
+    assert [line.split()[0] for line in proc.stdout.splitlines()[1:3]] == [
+        "Stream_COPY",
+        "Stream_MUL",
+    ], proc.stdout
+    assert "results.csv is left to that run" in proc.stderr

@@ -740,8 +740,10 @@ def _cmd_show(args: argparse.Namespace) -> int:
         raise UsageError(results.no_rows(args.run_dir))
     meta = results.read_metadata(args.run_dir)
     print(table.format_rows(rows, table.param_names(meta)))
-    print(f"\nresults: {args.run_dir / results.RESULTS}")
     if holder is None:
+        # Not of a run being written: its results.csv is not there yet, or holds
+        # the rows of the session a resume continues, fewer than those shown.
+        print(f"\nresults: {args.run_dir / results.RESULTS}")
         _note_short(args.run_dir, meta, "shown")
     from harness.cli.run import exit_status
 
