@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import cut_journal, harness, one_error, run_folder
+from conftest import cut_journal, harness, need_backend, one_error, run_folder
 
 from harness.execution import peaks, results
 
@@ -234,3 +234,22 @@ def test_a_run_whose_summary_met_a_full_disk_is_finished_by_its_resume(tmp_path:
     assert "nothing to resume" not in proc.stderr
     assert len(results.read_journal(run)) == 2
     assert "Stream_ADD" in (run / results.SUMMARY).read_text()
+
+
+def test_opencl_rows_with_the_cache_folder_on_a_full_disk_are_measured(tmp_path: Path) -> None:
+    """With XDG_CACHE_HOME on a full disk, PoCL could not write a built kernel into its
+    cache there: every OpenCL row was an error, 'Stream_COPY.c failed to compile',
+    and ``harness devices`` said the device's compiler 'fails on a trivial kernel',
+    advising another PoCL. A cache costs time, never a result: the kernels are
+    built in a scratch folder of the user's under the temporary folder."""
+    need_backend("opencl")
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    with _small_disk(tmp_path, 0) as small:
+        env = {"XDG_CACHE_HOME": str(small / "cache"), "TMPDIR": str(scratch)}
+        proc = harness("run", *RUN[:2], "-b", "opencl", *RUN[4:], "--out",
+                       str(tmp_path / "runs"), env=env)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = results.read_journal(run_folder(tmp_path / "runs"))
+    assert rows and all(row["status"] == "ok" for row in rows), [row["reason"] for row in rows]
+    assert [p.name for p in scratch.iterdir()] == [f"harness-pocl-{os.getuid()}"]

@@ -17,6 +17,7 @@ overruns (`harness.backends.oclgrind`).
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from functools import cache
@@ -44,14 +45,21 @@ from harness.model.spec import KernelSpec, ResolvedLaunch, library_routine
 
 INSTALL_HINT = "pip install 'harness[opencl]' (and 'harness[pocl]' for a CPU OpenCL device)"
 
+#: Bytes a cache folder must take to be used: about what a built kernel takes.
+CACHE_PROBE_BYTES = 1 << 16
+
 
 def _cl() -> Any:
     """pyopencl, without its caches (of built programs, and of the code that calls a
     kernel) where the user's cache folder cannot hold them (``XDG_CACHE_HOME`` a
-    file, or in /proc): there they raised as a program was built (a KeyError, a
-    NotADirectoryError), and every OpenCL row was an error."""
+    file, or in /proc, or on a full disk): there they raised as a program was built
+    (a KeyError, a NotADirectoryError), and every OpenCL row was an error. PoCL,
+    which cannot build without a cache folder, then keeps its builds in a scratch
+    folder of this user's (`_scratch_cache`)."""
     if not _cache_writable():
         os.environ["PYOPENCL_NO_CACHE"] = "1"
+        if "POCL_CACHE_DIR" not in os.environ:
+            _scratch_cache()
     try:
         import pyopencl
     except ImportError as exc:
@@ -61,17 +69,40 @@ def _cl() -> Any:
 
 @cache
 def _cache_writable() -> bool:
-    """Whether pyopencl's caches can be made in the user's cache folder, as it makes
-    them (through platformdirs, which pyopencl installs)."""
+    """Whether pyopencl's caches, and PoCL's unless POCL_CACHE_DIR names one, can be
+    made in the user's cache folder, as they make them (through platformdirs, which
+    pyopencl installs), and take a file of a built kernel's size."""
     try:
         import platformdirs
     except ImportError:
         return True
+    folders = [Path(platformdirs.user_cache_dir("pytools", "pytools"))]
+    if "POCL_CACHE_DIR" not in os.environ:
+        folders.append(Path(platformdirs.user_cache_dir("pocl", appauthor=False)))
     try:
-        Path(platformdirs.user_cache_dir("pytools", "pytools")).mkdir(parents=True, exist_ok=True)
+        for folder in folders:
+            folder.mkdir(parents=True, exist_ok=True)
+            # A full disk takes the folder but not a built kernel.
+            with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-") as probe:
+                probe.write(bytes(CACHE_PROBE_BYTES))
+                probe.flush()
     except OSError:
         return False
     return True
+
+
+def _scratch_cache() -> None:
+    """Point PoCL (and the worker processes, which inherit POCL_CACHE_DIR) at this
+    user's own folder under the temporary folder, made private and reused, as a
+    cache the user's cache folder cannot be."""
+    folder = Path(tempfile.gettempdir()) / f"harness-pocl-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        if folder.stat().st_uid != os.getuid() or folder.is_symlink():
+            return
+    except OSError:
+        return
+    os.environ["POCL_CACHE_DIR"] = str(folder)
 
 
 def _all_devices() -> list[Any]:
