@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
-from conftest import copy_run, harness, need_backend, one_error
+from conftest import ROOT, copy_run, harness, need_backend, one_error
 
 
 def _rows(run: Path) -> list[dict]:
@@ -218,3 +219,24 @@ def test_merged_runs_of_two_nodes_merged_in_either_order_are_compared(
     )
     assert devices == ["cpu:0 @nodeA", "cpu:0 @nodeA", "cpu:0 @nodeB", "cpu:0 @nodeB"]
     assert proc.stdout.splitlines()[-1] == "4 noise"
+
+
+def test_cuda_compile_names_a_suite_kernel_it_has_no_source_of(tmp_path: Path) -> None:
+    """A --suite kernel without cuda/NAME.cu or c/NAME.c was left out unsaid: the
+    command exited 0 with "N of N compiled", read as the whole suite's compiled
+    where the user's kernel never was. It is now named in a note."""
+    from harness.backends import cuda_compile
+
+    if not cuda_compile.available():
+        pytest.skip("no CUDA compiler here")
+    suite = tmp_path / "mine"
+    shutil.copytree(ROOT / "examples" / "my_kernels", suite)
+    (suite / "c" / "My_SAXPY.c").unlink()
+    proc = harness(
+        "cuda-compile", "--suite", str(suite / "kernels.py"), "--arch", "80", "--precision", "f64"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "note: My_SAXPY has no CUDA source (cuda/My_SAXPY.cu or c/My_SAXPY.c): not compiled" in (
+        proc.stderr.splitlines()
+    )
+    assert "My_STENCIL2D.c sm_80 f64: ok" in proc.stdout.splitlines()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from harness import suite
@@ -13,7 +14,7 @@ from harness.backends.base import CompileError
 from harness.cli import arguments
 from harness.errors import UsageError
 from harness.model import sources
-from harness.model.spec import PRECISIONS
+from harness.model.spec import PRECISIONS, KernelSpec
 
 
 def compute_capability(text: str) -> int:
@@ -35,7 +36,8 @@ def register(sub: Any) -> None:
         "cuda-compile",
         help="compile every kernel's CUDA source for some GPU architectures (no GPU needed)",
         description="Compile every CUDA kernel source (the shipped ones and those of "
-        "--suite files) for some GPU architectures, at each precision. Exit status: 0 when "
+        "--suite files; a kernel without one is named) for some GPU architectures, at each "
+        "precision. Exit status: 0 when "
         "all compile, 1 on any compile error, 2 without a compiler.",
     )
     parser.add_argument(
@@ -84,6 +86,8 @@ def _cmd_cuda_compile(args: argparse.Namespace) -> int:
     # An architecture or precision given twice would compile (and count) each twice.
     arches, precisions = list(dict.fromkeys(args.arch)), list(dict.fromkeys(args.precision))
     _note_ptx(arches, args.compiler)
+    if args.sources is None:
+        _note_sourceless(specs)
     done = failed = 0
     try:
         # Each as it is done (flushed), so that an interrupt keeps those shown.
@@ -107,6 +111,19 @@ def _cmd_cuda_compile(args: argparse.Namespace) -> int:
         )
     print(f"{done - failed} of {done} compiled", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _note_sourceless(specs: Sequence[KernelSpec]) -> None:
+    """A note for each kernel with no CUDA source (a --suite file's kernel without
+    cuda/NAME.cu or c/NAME.c): it was left out unsaid, and the count of those
+    compiled passed as the whole suite's."""
+    for spec in specs:
+        if sources.find("cuda", ".cu", spec.source_name, ()) is None:
+            print(
+                f"note: {spec.name} has no CUDA source (cuda/{spec.source_name}.cu or "
+                f"c/{spec.source_name}.c): not compiled",
+                file=sys.stderr,
+            )
 
 
 def _note_ptx(arches: list[int], compiler: str | None) -> None:
