@@ -4,11 +4,11 @@ Rows match on kernel, device, precision and size, plus the kernel's run
 options (a sort's strategy, order and input) as its description names them.
 A device is matched by what it is, not by its id: its backend, name and API
 (from the run's metadata, without version numbers; in a merged run, the one its
-row's host lists), so ``wgpu:0`` that was
-Vulkan in one run and OpenGL in the other is two devices, and a device whose
-id moved (a platform was added) is still one; the output says where an id
-means different devices, or a device's driver changed. For a matched pair
-the ratio is new median / base median. A pair is
+row's host lists), so ``wgpu:0`` that was Vulkan in one run and OpenGL in the
+other is two devices, and a device whose id moved (a platform was added) is
+still one; the output says where an id means different devices, or a device's
+driver changed. For a matched pair the ratio is new median / base median. A
+pair is
 
 - a regression when ratio > 1 + t and the medians differ by more than the
   two rows' spreads added together,
