@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import cut_journal, harness, need_backend, one_error, run_folder
+from conftest import copy_run, cut_journal, harness, need_backend, one_error, run_folder
 
 from harness.execution import peaks, results
 
@@ -253,3 +253,29 @@ def test_opencl_rows_with_the_cache_folder_on_a_full_disk_are_measured(tmp_path:
     rows = results.read_journal(run_folder(tmp_path / "runs"))
     assert rows and all(row["status"] == "ok" for row in rows), [row["reason"] for row in rows]
     assert [p.name for p in scratch.iterdir()] == [f"harness-pocl-{os.getuid()}"]
+
+
+def test_a_closed_standard_output_is_refused_before_a_merge_or_plot_is_made(
+    tmp_path: Path,
+) -> None:
+    """``harness merge ... >&-`` made the merged run folder, then exited 2 on printing
+    its name, 'cannot write the standard output': a script that takes 2 for nothing
+    done merged again, into a second folder. plot, export and import-rajaperf wrote
+    their files the same way. Each now refuses before its work, as run and report do."""
+    runs = tmp_path / "runs"
+    assert harness("run", *RUN, "--out", str(runs)).returncode == 0
+    run = run_folder(runs)
+    other = copy_run(run, tmp_path / "copy")
+    for args in (["merge", str(run), str(other), "--out", str(tmp_path / "merged")],
+                 ["plot", str(run), "--out", str(tmp_path / "plots")]):  # fmt: skip
+        command = [sys.executable, "-m", "harness", *args]
+        proc = subprocess.run(
+            ["sh", "-c", 'exec "$@" >&-', "sh", *command],
+            stderr=subprocess.PIPE, text=True, env=_environment(), timeout=120,
+        )  # fmt: skip
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr == (
+            "harness: error: cannot write the standard output (it is closed); give the "
+            "command one (a file, a pipe or the terminal)\n"
+        )
+        assert not any(p.is_file() for p in Path(args[-1]).rglob("*")), args

@@ -337,6 +337,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.argv = argv
             partition.form_override()
             _single_process(args.command, bool(getattr(args, "csv", None)))
+            if stdout is None:
+                # Closed (``>&-``): found before the work, not once a merge or a plot
+                # is written and only its closing line is left to print.
+                raise OutputError(errno.EBADF, "it is closed")
             status = args.handler(args)
             # What is still buffered is written now, where a failure is caught below.
             sys.stdout.flush()
