@@ -279,3 +279,26 @@ def test_a_closed_standard_output_is_refused_before_a_merge_or_plot_is_made(
             "command one (a file, a pipe or the terminal)\n"
         )
         assert not any(p.is_file() for p in Path(args[-1]).rglob("*")), args
+
+
+def test_a_merge_whose_standard_output_is_full_names_the_folder_it_made(tmp_path: Path) -> None:
+    """``harness merge ... > /dev/full`` made the merged run folder, then exited 2,
+    'cannot write the standard output', naming no folder: the merge was done, and
+    one made again was a second merged folder of the same runs. As a run's end,
+    it is a warning naming the folder, and the merge's status."""
+    runs = tmp_path / "runs"
+    assert harness("run", *RUN, "--out", str(runs)).returncode == 0
+    run = run_folder(runs)
+    other = copy_run(run, tmp_path / "copy")
+    merged = tmp_path / "merged"
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "harness", "merge", str(run), str(other), "--out", str(merged)],
+            stdout=full, stderr=subprocess.PIPE, text=True, env=_environment(), timeout=120,
+        )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    folder = run_folder(merged)
+    assert proc.stderr == (
+        "harness: warning: cannot write the standard output (No space left on device); "
+        f"the run folder is written whole: {folder}\n"
+    )

@@ -356,10 +356,19 @@ def _show_made(run_dir: Path) -> None:
 
     try:
         print(_table(run_dir))
+        print(f"\nrun folder: {run_dir}")
+        sys.stdout.flush()
     except KeyboardInterrupt:
         print(f"\nrun folder: {run_dir} (written whole; its table was cut short)", file=sys.stderr)
         raise _LateSignal from None
-    print(f"\nrun folder: {run_dir}")
+    except OutputError as exc:
+        # A full disk under stdout: the folder is made, and a 2 made it again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(
+            f"harness: warning: cannot write the standard output ({exc.strerror or exc}); "
+            f"the run folder is written whole: {run_dir}",
+            file=sys.stderr,
+        )
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
