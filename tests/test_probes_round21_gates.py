@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, copy_run, harness, need_backend, one_error
+from conftest import ROOT, copy_run, harness, need_backend, one_error, source_names
 
 
 def _rows(run: Path) -> list[dict]:
@@ -240,3 +240,24 @@ def test_cuda_compile_names_a_suite_kernel_it_has_no_source_of(tmp_path: Path) -
         proc.stderr.splitlines()
     )
     assert "My_STENCIL2D.c sm_80 f64: ok" in proc.stdout.splitlines()
+
+
+def test_a_merged_new_run_of_a_run_with_no_end_does_not_pass_on_rows_it_lacks(
+    two: Path, tmp_path: Path
+) -> None:
+    """A run without metadata.json (its journal alone, copied from a node) merged
+    into the new run, and lacking a row of the base, passed the gate: the merge ends
+    when it is made, and its source was not taken to have stopped short, as one whose
+    metadata has no end is. Whether it ran to its end is unknown: exit 1."""
+    whole, cut = copy_run(two, tmp_path / "1"), copy_run(two, tmp_path / "2")
+    _write_rows(cut, _rows(cut)[:1])
+    for run in (whole, cut):
+        (run / "metadata.json").unlink()
+    base = _merged([whole, copy_run(two, tmp_path / "3")], tmp_path / "base")
+    new = _merged([cut, copy_run(two, tmp_path / "4")], tmp_path / "new")
+    proc = harness("compare", str(base), str(new))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        f"fail: {new} merges {source_names(new)[0]}, which had no end in its metadata when "
+        f"merged, and 1 row(s) of the base are not in {new}: they may be work that run did not do"
+    )

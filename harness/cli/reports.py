@@ -681,8 +681,9 @@ def _stopped_short(new: Path, meta: dict[str, Any], left: int) -> str | None:
     """Why the ``left`` rows of the base that the new run lacks may be work it did
     not do (then compare fails), or None where it ran to its end, whole."""
     for source in merge.inside(meta):
-        # A merged run ends when it is merged, whether or not its sources did.
-        why = _cut_short(source)
+        # A merged run ends when it is merged, whether or not its sources did; one
+        # with no end in its metadata (or no metadata.json) may not have.
+        why = _cut_short(source) or (None if source.get("end") else "had no end in its metadata")
         if why:
             return (
                 f"{new} merges {source.get('run')}, which {why} when merged, and {left} "
