@@ -302,3 +302,18 @@ def test_a_merge_whose_standard_output_is_full_names_the_folder_it_made(tmp_path
         "harness: warning: cannot write the standard output (No space left on device); "
         f"the run folder is written whole: {folder}\n"
     )
+
+
+def test_wgpu_rows_with_the_cache_folder_on_a_full_disk_are_measured(tmp_path: Path) -> None:
+    """With XDG_CACHE_HOME on a full disk, Mesa's shader cache (a file it maps and
+    grows there) killed the worker with SIGBUS: every wgpu row was an error,
+    'worker crashed: signal 7', as if its kernel had crashed. The shader cache is
+    left off where the cache folder takes no file: it costs compiles, not rows."""
+    need_backend("wgpu")
+    with _small_disk(tmp_path, 0) as small:
+        env = {"XDG_CACHE_HOME": str(small / "cache")}
+        proc = harness("run", *RUN[:2], "-b", "wgpu", *RUN[4:], "--out",
+                       str(tmp_path / "runs"), env=env)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = results.read_journal(run_folder(tmp_path / "runs"))
+    assert rows and all(row["status"] == "ok" for row in rows), [row["reason"] for row in rows]

@@ -10,6 +10,7 @@ talks to, and a backend never knows which kernel it runs.
 from __future__ import annotations
 
 import os
+import tempfile
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -63,6 +64,25 @@ def user_cache() -> Path:
     if not os.path.isabs(cache):
         cache = str(Path.home() / ".cache")
     return Path(cache) / "harness"
+
+
+#: Bytes a cache folder must take to be used: about what a built kernel takes.
+CACHE_PROBE_BYTES = 1 << 16
+
+
+def takes_files(folder: Path) -> bool:
+    """Whether ``folder`` (made where missing) takes a file of a built kernel's size:
+    not where it is a file, unwritable, or on a full disk, which takes the folder
+    but not the file, and where a driver's cache failed its builds (PoCL) or
+    killed its process (Mesa's, with SIGBUS)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-") as probe:
+            probe.write(bytes(CACHE_PROBE_BYTES))
+            probe.flush()
+    except OSError:
+        return False
+    return True
 
 
 def out_of_device_memory(need: int, memory: int, cause: Exception) -> DeviceOutOfMemory:

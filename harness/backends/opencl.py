@@ -39,14 +39,12 @@ from harness.backends.base import (
     build_key,
     c_program,
     out_of_device_memory,
+    takes_files,
 )
 from harness.model.partition import PARTITIONS, device_macros
 from harness.model.spec import KernelSpec, ResolvedLaunch, library_routine
 
 INSTALL_HINT = "pip install 'harness[opencl]' (and 'harness[pocl]' for a CPU OpenCL device)"
-
-#: Bytes a cache folder must take to be used: about what a built kernel takes.
-CACHE_PROBE_BYTES = 1 << 16
 
 
 def _cl() -> Any:
@@ -79,16 +77,7 @@ def _cache_writable() -> bool:
     folders = [Path(platformdirs.user_cache_dir("pytools", "pytools"))]
     if "POCL_CACHE_DIR" not in os.environ:
         folders.append(Path(platformdirs.user_cache_dir("pocl", appauthor=False)))
-    try:
-        for folder in folders:
-            folder.mkdir(parents=True, exist_ok=True)
-            # A full disk takes the folder but not a built kernel.
-            with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-") as probe:
-                probe.write(bytes(CACHE_PROBE_BYTES))
-                probe.flush()
-    except OSError:
-        return False
-    return True
+    return all(map(takes_files, folders))
 
 
 def _scratch_cache() -> None:

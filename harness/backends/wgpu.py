@@ -55,6 +55,7 @@ import re
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,8 @@ from harness.backends.base import (
     Execution,
     Session,
     build_key,
+    takes_files,
+    user_cache,
 )
 from harness.model import sources, wgsl_module
 from harness.model.partition import device_macros
@@ -127,8 +130,22 @@ def _runtime_dir() -> None:
     os.environ["XDG_RUNTIME_DIR"] = str(folder)
 
 
+@cache
+def _shader_cache() -> None:
+    """Leave Mesa's shader cache off where its folder takes no file: on a full disk,
+    the index it maps there killed the process with SIGBUS, and every wgpu row was
+    a worker crash. A cache costs compiles, never a row."""
+    if "MESA_SHADER_CACHE_DISABLE" in os.environ:
+        return
+    given = os.environ.get("MESA_SHADER_CACHE_DIR")
+    folder = Path(given) if given else user_cache().parent / "mesa_shader_cache"
+    if not takes_files(folder):
+        os.environ["MESA_SHADER_CACHE_DISABLE"] = "true"
+
+
 def _wgpu() -> Any:
     _runtime_dir()
+    _shader_cache()
     try:
         import wgpu
     except ImportError as exc:
