@@ -317,3 +317,31 @@ def test_wgpu_rows_with_the_cache_folder_on_a_full_disk_are_measured(tmp_path: P
     assert proc.returncode == 0, proc.stderr
     rows = results.read_journal(run_folder(tmp_path / "runs"))
     assert rows and all(row["status"] == "ok" for row in rows), [row["reason"] for row in rows]
+
+
+def test_a_run_whose_shared_memory_is_too_small_for_its_arrays_is_measured(
+    tmp_path: Path,
+) -> None:
+    """A row's arrays are handed to the workers through a file in /dev/shm: where that
+    was smaller than they (a container's 64 MiB), writing them killed ``harness run``
+    itself with SIGBUS (exit 135, no word), its folder not ended. The worker now
+    makes them itself, as for arrays too large to share."""
+    if not shutil.which("unshare"):
+        pytest.skip("no unshare here")
+    out = tmp_path / "runs"
+    command = [sys.executable, "-m", "harness", "run", "-k", "Stream_TRIAD", "-b", "cpu",
+               "--size", "1000000", "--reps", "3", "--out", str(out)]  # fmt: skip
+    # A mount namespace of its own: this /dev/shm of 1 MiB is the command's alone.
+    script = 'mount -t tmpfs -o size=1m tmpfs /dev/shm && exec "$@"'
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount -t tmpfs tmpfs /dev/shm"],
+                           capture_output=True)  # fmt: skip
+    if probe.returncode != 0:
+        pytest.skip(f"cannot mount in a namespace of its own: {probe.stderr.decode().strip()}")
+    proc = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script, "sh", *command],
+        capture_output=True, text=True, env=_environment(), timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(out)
+    assert [row["status"] for row in results.read_journal(run)] == ["ok"]
+    assert results.read_metadata(run)["end"]

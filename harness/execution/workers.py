@@ -234,6 +234,11 @@ class _Arena:
                         end += -(-value.nbytes // _ALIGN) * _ALIGN
         if self._map is None or len(self._map) < end:
             self._file.truncate(end)
+            if hasattr(os, "posix_fallocate"):
+                # Its pages taken now, or OSError: a /dev/shm too small for them
+                # (a container's 64 MiB) killed this process with SIGBUS as they
+                # were written.
+                os.posix_fallocate(self._file.fileno(), 0, end)
             self._map = mmap.mmap(self._file.fileno(), end)
         self.size = end
         for (index, kind, name), (offset, _, _) in layout.items():
@@ -584,12 +589,18 @@ class Workers:
             return None
         if size <= INLINE_BYTES:
             self._shared[key] = {"inline": data}
-        elif self._several:
-            # Each kernel's own arena, as workers read several kernels' at once.
-            self._arenas[key] = _Arena()
-            self._shared[key] = self._arenas[key].share(data)
-        else:
-            self._shared[key] = self._arena.share(data)
+            return self._shared[key]
+        try:
+            if self._several:
+                # Each kernel's own arena, as workers read several kernels' at once.
+                self._arenas[key] = _Arena()
+                self._shared[key] = self._arenas[key].share(data)
+            else:
+                self._shared[key] = self._arena.share(data)
+        except OSError:
+            # No room in the shared memory: the worker makes its own.
+            self._forget(key)
+            self._shared[key] = None
         return self._shared[key]
 
     def _forget(self, key: tuple) -> None:
