@@ -70,15 +70,15 @@ def user_cache() -> Path:
 CACHE_PROBE_BYTES = 1 << 16
 
 
-def takes_files(folder: Path) -> bool:
-    """Whether ``folder`` (made where missing) takes a file of a built kernel's size:
-    not where it is a file, unwritable, or on a full disk, which takes the folder
-    but not the file, and where a driver's cache failed its builds (PoCL) or
-    killed its process (Mesa's, with SIGBUS)."""
+def takes_files(folder: Path, size: int = CACHE_PROBE_BYTES) -> bool:
+    """Whether ``folder`` (made where missing) takes a file of ``size`` bytes (a built
+    kernel's): not where it is a file, unwritable, or on a full disk, which takes
+    the folder but not the file, and where a driver's cache failed its builds (PoCL)
+    or killed its process (Mesa's, with SIGBUS)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-") as probe:
-            probe.write(bytes(CACHE_PROBE_BYTES))
+            probe.write(bytes(size))
             probe.flush()
     except OSError:
         return False

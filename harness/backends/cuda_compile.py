@@ -32,7 +32,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from harness.backends.base import CompileError, c_program, user_cache
+from harness.backends.base import CompileError, c_program, takes_files, user_cache
 from harness.errors import UsageError
 from harness.model import sources
 from harness.model.spec import PRECISIONS, KernelSpec
@@ -191,6 +191,11 @@ def _nvrtc_compile(text: bytes, name: str, options: list[str], kind: str) -> byt
         nvrtc.nvrtcDestroyProgram(program)
 
 
+#: Bytes nvcc's scratch folder must take: room for its intermediate files (a
+#: preprocessed unit with the CUDA headers is megabytes).
+NVCC_SCRATCH_BYTES = 16 << 20
+
+
 class ScratchError(UsageError):
     """nvcc's scratch folder (TMPDIR) cannot take its files: a full disk, not a source
     that fails to compile."""
@@ -212,7 +217,9 @@ def _nvcc_compile(text: bytes, name: str, options: list[str], kind: str) -> byte
             command = ["nvcc", f"-{kind}", *options, "-o", str(out), unit]
             done = subprocess.run(command, cwd=tmp, capture_output=True, text=True)
             log = done.stderr + done.stdout
-            if done.returncode != 0 and os.strerror(errno.ENOSPC) in log:
+            if done.returncode != 0 and not takes_files(Path(tmp), NVCC_SCRATCH_BYTES):
+                # nvcc's own words for it vary ("Failed to preprocess host compiler
+                # properties"): a folder with no room for them is the cause.
                 raise ScratchError(os.strerror(errno.ENOSPC))
             if done.returncode != 0:
                 raise CompileError(_condense(log) or f"exit {done.returncode}")
