@@ -345,3 +345,23 @@ def test_a_run_whose_shared_memory_is_too_small_for_its_arrays_is_measured(
     run = run_folder(out)
     assert [row["status"] for row in results.read_journal(run)] == ["ok"]
     assert results.read_metadata(run)["end"]
+
+
+def test_mutants_whose_standard_output_is_full_still_writes_its_folder(tmp_path: Path) -> None:
+    """``harness mutants ... > /dev/full`` checked every mutant, then exited 2 on
+    printing the table, before its folder was written: the check's minutes were
+    lost. The folder is written, and the warning names its summary."""
+    need_backend("opencl")
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "harness", "mutants", "-k", "Stream_COPY", "-b", "opencl",
+             "--precision", "f64", "--out", str(tmp_path)],
+            stdout=full, stderr=subprocess.PIPE, text=True, env=_environment(), timeout=120,
+        )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (folder,) = tmp_path.iterdir()
+    assert "Stream_COPY" in (folder / "mutants.csv").read_text()
+    assert proc.stderr.splitlines()[-1] == (
+        "harness: warning: cannot write the standard output (No space left on device); "
+        f"the table is in {folder / 'summary.txt'}"
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -18,7 +19,7 @@ from harness.backends import get as get_backend
 from harness.backends.base import DeviceInfo
 from harness.cli import arguments
 from harness.cli.devices import is_index
-from harness.errors import UsageError
+from harness.errors import OutputError, UsageError
 from harness.execution import results
 from harness.execution.workers import Workers
 from harness.model import sources
@@ -303,6 +304,19 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
         stop.restore()
 
 
+def _show(table: str) -> OutputError | None:
+    """Print the table; the failure, where the standard output cannot take it (a full
+    disk), which is then sent nowhere: the check's minutes are still written to its
+    folder, where an exit on it lost them."""
+    try:
+        print(table)
+        sys.stdout.flush()
+    except OutputError as exc:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return exc
+    return None
+
+
 def _mutants(args: argparse.Namespace, stop: _Stop) -> int:
     """Check every input and the output folder, then run the mutants until done or
     stopped; write and print what was measured, and judge the gate on whole runs."""
@@ -336,17 +350,24 @@ def _mutants(args: argparse.Namespace, stop: _Stop) -> int:
         for job in jobs
         for m in job.left
     ]
-    print(format_summary(tallies, outcomes + unchecked))
     scope = _scope(args, params, capped, any(job.sampled for job in jobs))
-    if scope:
-        print(f"\n{scope}")
+    unshown = _show(
+        format_summary(tallies, outcomes + unchecked) + (f"\n\n{scope}" if scope else "")
+    )
     cut = sum(1 for job in jobs if not job.finished)
     try:
         folder = write_folder(args.out, tallies, outcomes + unchecked, scope)
     except WriteFailed as exc:
         print(f"harness: error: {exc}", file=sys.stderr)
         return stop.status if cut else 2
-    print(f"\nmutants folder: {folder}")
+    if unshown is None:
+        print(f"\nmutants folder: {folder}")
+    else:
+        print(
+            f"harness: warning: cannot write the standard output ({unshown.strerror or unshown}); "
+            f"the table is in {folder / 'summary.txt'}",
+            file=sys.stderr,
+        )
     if cut:
         print(
             f"interrupted: {cut} of {len(jobs)} kernel runs not finished; the table is partial",
