@@ -365,3 +365,23 @@ def test_mutants_whose_standard_output_is_full_still_writes_its_folder(tmp_path:
         "harness: warning: cannot write the standard output (No space left on device); "
         f"the table is in {folder / 'summary.txt'}"
     )
+
+
+def test_a_peak_whose_standard_output_is_full_is_still_kept(tmp_path: Path) -> None:
+    """``harness peak > /dev/full`` measured the device (half a minute), then exited 2
+    on printing its line, before the peak was stored: the measurement was lost.
+    It is kept, and the warning names the store."""
+    store = tmp_path / "peaks.json"
+    env = {**_environment(), "HARNESS_PEAKS": str(store)}
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "harness", "peak", "-b", "cpu", "--force", "--max-time",
+             "0.1", "--span", "0.1", "--fma-size", "65536", "--bandwidth-size", "65536"],
+            stdout=full, stderr=subprocess.PIPE, text=True, env=env, timeout=300,
+        )  # fmt: skip
+    assert proc.returncode in (0, 1), proc.stderr
+    assert len(json.loads(store.read_text())) == 1
+    assert proc.stderr.splitlines()[-1] == (
+        "harness: warning: cannot write the standard output (No space left on device); "
+        f"the peaks measured are kept in {store}"
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -13,7 +14,7 @@ from harness.backends import BACKENDS
 from harness.backends import get as get_backend
 from harness.backends.base import BackendUnavailable, DeviceInfo
 from harness.cli import arguments
-from harness.errors import UsageError
+from harness.errors import OutputError, UsageError
 from harness.execution import peaks
 from harness.execution.peaks import LEAST_BANDWIDTH_SIZE, LEAST_FMA_SIZE, SPAN, keep, measure
 from harness.execution.runner import (
@@ -129,6 +130,7 @@ def _cmd_peak(args: argparse.Namespace) -> int:
     peaks.check_store(path)
     runner = Runner(RunOptions(max_time=args.max_time))
     measured, refused = [], 0
+    unshown: OutputError | None = None
     for info in devices:
         try:
             # Inside: a signal as the line is written is this device's interrupt too.
@@ -147,7 +149,7 @@ def _cmd_peak(args: argparse.Namespace) -> int:
                 print(json.dumps(measured, indent=2))
             return 130
         measured.append(peak)
-        print(_line(peak), flush=True)
+        unshown = unshown or _show(_line(peak))
         for note in peak["notes"]:
             print(f"  note: {note}", file=sys.stderr)
         stored = peaks.lookup(info.as_dict(), peaks.read_store(path))
@@ -171,7 +173,25 @@ def _cmd_peak(args: argparse.Namespace) -> int:
         print(json.dumps(measured, indent=2))
     if refused < len(measured):
         print(f"kept in {path}", file=sys.stderr)
+    if unshown is not None:
+        print(
+            f"harness: warning: cannot write the standard output ({unshown.strerror or unshown}); "
+            f"the peaks measured are kept in {path}",
+            file=sys.stderr,
+        )
     return 1 if refused or any(p["notes"] for p in measured) else 0
+
+
+def _show(line: str) -> OutputError | None:
+    """Print a device's line; the failure, where the standard output cannot take it (a
+    full disk), which is then sent nowhere: the peak is still kept, where an exit
+    on it lost the measurement."""
+    try:
+        print(line, flush=True)
+    except OutputError as exc:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return exc
+    return None
 
 
 def register(sub: Any) -> None:
