@@ -197,3 +197,36 @@ def test_show_of_a_run_being_resumed_names_no_results_csv(run: Path) -> None:
         "Stream_MUL",
     ], proc.stdout
     assert "results.csv is left to that run" in proc.stderr
+
+
+def test_a_peak_waiting_for_its_store_s_folder_says_so(tmp_path: Path) -> None:
+    """The peaks store is written holding its folder, as a report, plot or export
+    holds its output folder: a peak whose store is in a folder such a command was
+    writing into (HARNESS_PEAKS=results/peaks.json beside a report into results/)
+    measured its device, then hung without a word until that command ended."""
+    folder = tmp_path / "results"
+    folder.mkdir()
+    store = folder / "peaks.json"
+    args = ["peak", "--device", "cpu:0", "--span", "0.2", "--max-time", "0.2"]
+    args += ["--bandwidth-size", "65536", "--fma-size", "1024", "--force"]
+    with results.hold_output(folder):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "harness", *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "HARNESS_PEAKS": str(store)},
+        )
+        assert proc.stderr is not None
+        err = b""
+        deadline = time.monotonic() + 120
+        while b"waiting for" not in err:
+            assert time.monotonic() < deadline and proc.poll() is None, err.decode()
+            if select.select([proc.stderr], [], [], 0.05)[0]:
+                err += os.read(proc.stderr.fileno(), 65536)
+        assert not store.exists()
+    rest = proc.communicate(timeout=60)[1]
+    said = (err + rest).decode()
+    assert proc.returncode == 0, said
+    assert f"  waiting for {folder}: another harness command holds it (" in said
+    assert "Traceback" not in said
+    assert [key.split(" | ")[1] for key in json.loads(store.read_text())] == ["cpu"]

@@ -36,6 +36,7 @@ import math
 import os
 import platform
 import resource
+import sys
 import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
@@ -232,7 +233,9 @@ def keep(device: Mapping[str, Any], peak: dict[str, Any]) -> Path:
 def _locked(folder: Path) -> Iterator[None]:
     """Hold the store's folder against other writers of a store in it. The lock
     is the folder's own (flock), which leaves no file behind; where there is no
-    flock (Windows), a lock file that its lock removes when it is released."""
+    flock (Windows), a lock file that its lock removes when it is released. Where
+    another command holds it (a report writing there), it waits, saying so: the
+    peak, measured, hung without a word."""
     try:
         import fcntl
     except ImportError:
@@ -241,7 +244,17 @@ def _locked(folder: Path) -> Iterator[None]:
         return
     handle = os.open(folder, os.O_RDONLY)
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(
+                f"  waiting for {folder}: another harness command holds it (a peak keeping "
+                "its figures, or a report, plot or export writing there); the peak is kept "
+                "once it ends",
+                file=sys.stderr,
+                flush=True,
+            )
+            fcntl.flock(handle, fcntl.LOCK_EX)
         yield
     finally:
         os.close(handle)
