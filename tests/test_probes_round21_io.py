@@ -385,3 +385,23 @@ def test_a_peak_whose_standard_output_is_full_is_still_kept(tmp_path: Path) -> N
         "harness: warning: cannot write the standard output (No space left on device); "
         f"the peaks measured are kept in {store}"
     )
+
+
+def test_mutants_with_its_scratch_folder_on_a_full_disk_names_it(tmp_path: Path) -> None:
+    """The mutated sources are written to a scratch folder under TMPDIR: on a full
+    disk, copying a sort's headers there ended ``harness mutants`` in an OSError
+    traceback, and what it had checked was not written. The kernel's problem is
+    now named, and the mutants folder is written."""
+    need_backend("opencl")
+    with _small_disk(tmp_path, 8) as small:
+        env = {"TMPDIR": str(small)}
+        proc = harness("mutants", "-k", "Algorithm_SORT", "-b", "opencl", "--precision", "f64",
+                       "--sample", "1", "--out", str(tmp_path / "out"), env=env)  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert (
+        f"  scratch folder {small}: cannot write the kernel's sources there (No space left "
+        "on device); free some space there, or point TMPDIR at a folder with room\n"
+    ) in proc.stderr
+    (folder,) = (tmp_path / "out").iterdir()
+    assert "scratch folder" in (folder / "summary.txt").read_text()

@@ -314,7 +314,10 @@ def run_kernel(
     backend = get_backend(lab.backend)
     assert backend.language is not None
     files = source_files(spec, backend.language, backend.extension)
-    placed = lab.place(files)
+    try:
+        placed = lab.place(files)
+    except OSError as exc:
+        return outcomes, _scratch_problem(lab, exc)
     # A kernel of fixed types plans its own precision's rows at each precision asked.
     tasks = list(
         dict.fromkeys(
@@ -383,16 +386,34 @@ def run_kernel(
         if known is not None:
             outcomes.append(Outcome(spec.name, device, mutant, "equivalent", known.why))
             continue
-        placed[mutant.file].write_text(mutant.apply(texts[mutant.file]), encoding="utf-8")
+        try:
+            placed[mutant.file].write_text(mutant.apply(texts[mutant.file]), encoding="utf-8")
+        except OSError as exc:
+            # Cut short, the source would fail to compile: a stillborn that is none.
+            return outcomes, _scratch_problem(lab, exc)
         reached = [t for t in tasks if reaches(t, mutant)] or tasks
         status, detail = _verdict(lab.check(reached, timeout))
-        placed[mutant.file].write_text(texts[mutant.file], encoding="utf-8")
+        try:
+            placed[mutant.file].write_text(texts[mutant.file], encoding="utf-8")
+        except OSError as exc:
+            outcomes.append(Outcome(spec.name, device, mutant, status, detail))
+            return outcomes, _scratch_problem(lab, exc)
         if status == "killed" and stopping():
             break
         outcomes.append(Outcome(spec.name, device, mutant, status, detail))
         if verbose:
             print(f"  {status:<10} {mutant.describe()}", file=sys.stderr, flush=True)
     return outcomes, None
+
+
+def _scratch_problem(lab: _Lab, error: OSError) -> str:
+    """A kernel's problem where the lab's scratch folder (under TMPDIR) cannot take
+    its sources, a full disk: the mutants checked so far are kept."""
+    return (
+        f"scratch folder {lab.root.parent}: cannot write the kernel's sources there "
+        f"({error.strerror or error}); free some space there, or point TMPDIR at a folder "
+        "with room"
+    )
 
 
 def all_mutants(
