@@ -23,6 +23,7 @@ RUN = ["-k", "Stream_COPY", "-b", "cpu", "--size", "1000", "--reps", "3"]
 
 
 def _environment() -> dict[str, str]:
+    """The environment a command of these tests runs in."""
     return {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
 
 
@@ -67,6 +68,8 @@ def test_a_run_with_its_standard_error_closed_still_ends(tmp_path: Path) -> None
 def _small_disk(tmp_path: Path, free_kib: int) -> Iterator[Path]:
     """A folder on a tmpfs of its own with about ``free_kib`` KiB left; skips where
     this process may not mount one, and is always unmounted."""
+    if not shutil.which("mount"):
+        pytest.skip("no mount here")
     folder = tmp_path / "small"
     folder.mkdir(parents=True)
     mount = subprocess.run(
