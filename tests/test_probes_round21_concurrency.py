@@ -7,6 +7,7 @@ import json
 import os
 import platform
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -199,6 +200,27 @@ def test_show_of_a_run_being_resumed_names_no_results_csv(run: Path) -> None:
     assert "results.csv is left to that run" in proc.stderr
 
 
+def _peak_waiting(folder: Path, *args: str) -> tuple[subprocess.Popen, bytes]:
+    """``harness peak ARGS`` of cpu:0 (quick, kept with --force), its store in
+    ``folder``, which the caller holds, once it says it waits for it; what it said."""
+    quick = ["--span", "0.2", "--max-time", "0.2", "--bandwidth-size", "65536"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "peak", "--device", "cpu:0", *quick, "--fma-size",
+         "1024", "--force", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "HARNESS_PEAKS": str(folder / "peaks.json")},
+    )  # fmt: skip
+    assert proc.stderr is not None
+    err = b""
+    deadline = time.monotonic() + 120
+    while b"waiting for" not in err:
+        assert time.monotonic() < deadline and proc.poll() is None, err.decode()
+        if select.select([proc.stderr], [], [], 0.05)[0]:
+            err += os.read(proc.stderr.fileno(), 65536)
+    return proc, err
+
+
 def test_a_peak_waiting_for_its_store_s_folder_says_so(tmp_path: Path) -> None:
     """The peaks store is written holding its folder, as a report, plot or export
     holds its output folder: a peak whose store is in a folder such a command was
@@ -206,27 +228,37 @@ def test_a_peak_waiting_for_its_store_s_folder_says_so(tmp_path: Path) -> None:
     measured its device, then hung without a word until that command ended."""
     folder = tmp_path / "results"
     folder.mkdir()
-    store = folder / "peaks.json"
-    args = ["peak", "--device", "cpu:0", "--span", "0.2", "--max-time", "0.2"]
-    args += ["--bandwidth-size", "65536", "--fma-size", "1024", "--force"]
     with results.hold_output(folder):
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "harness", *args],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            env={**os.environ, "HARNESS_PEAKS": str(store)},
-        )
-        assert proc.stderr is not None
-        err = b""
-        deadline = time.monotonic() + 120
-        while b"waiting for" not in err:
-            assert time.monotonic() < deadline and proc.poll() is None, err.decode()
-            if select.select([proc.stderr], [], [], 0.05)[0]:
-                err += os.read(proc.stderr.fileno(), 65536)
-        assert not store.exists()
+        proc, err = _peak_waiting(folder)
+        assert not (folder / "peaks.json").exists()
     rest = proc.communicate(timeout=60)[1]
     said = (err + rest).decode()
     assert proc.returncode == 0, said
     assert f"  waiting for {folder}: another harness command holds it (" in said
     assert "Traceback" not in said
-    assert [key.split(" | ")[1] for key in json.loads(store.read_text())] == ["cpu"]
+    stored = json.loads((folder / "peaks.json").read_text())
+    assert [key.split(" | ")[1] for key in stored] == ["cpu"]
+
+
+def test_a_peak_stopped_as_it_waits_for_its_store_prints_what_it_measured(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C as a measured peak waited for its store's folder ended it with 'harness
+    peak: interrupted; what it was writing may be incomplete': the device's JSON
+    (--json) was lost, and whether its peak was kept went unsaid."""
+    folder = tmp_path / "results"
+    folder.mkdir()
+    with results.hold_output(folder):
+        proc, err = _peak_waiting(folder, "--json")
+        proc.send_signal(signal.SIGINT)
+        out, rest = proc.communicate(timeout=60)
+    said = (err + rest).decode()
+    assert proc.returncode == 130, said
+    assert "Traceback" not in said
+    assert (
+        "interrupted: the peak of cpu:0, measured, is not kept (a stored one stays); "
+        "0 device(s) measured before it kept theirs"
+    ) in said.splitlines()
+    # The line of its figures, then the JSON of the devices it measured.
+    assert [peak["device"]["id"] for peak in json.loads(out[out.index(b"\n[") :])] == ["cpu:0"]
+    assert not (folder / "peaks.json").exists()

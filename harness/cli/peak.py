@@ -8,6 +8,7 @@ import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from harness.backends import BACKENDS
@@ -120,6 +121,16 @@ def _check_fit(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> None:
                 )
 
 
+def _kept(info: DeviceInfo, peak: Mapping[str, Any], path: Path) -> bool:
+    """Whether the store at ``path`` holds this measurement of the device (a signal
+    can stop `keep` after its file was replaced)."""
+    try:
+        entry = peaks.lookup(info.as_dict(), peaks.read_store(path)) or {}
+    except peaks.StoreError:
+        return False
+    return entry.get("measured") == peak["measured"]
+
+
 def _cmd_peak(args: argparse.Namespace) -> int:
     _check_sizes(args)
     devices = _devices(args.backends, args.device)
@@ -166,7 +177,20 @@ def _cmd_peak(args: argparse.Namespace) -> int:
             )
             continue
         peak["flagged"] = bool(peak["warnings"])
-        keep(info.as_dict(), peak)
+        try:
+            keep(info.as_dict(), peak)
+        except KeyboardInterrupt:
+            # Stopped as it waited for the store's folder, which another command held
+            # (the measured device's JSON was lost), or just after it wrote the store.
+            this = "is kept" if _kept(info, peak, path) else "is not kept (a stored one stays)"
+            print(
+                f"\ninterrupted: the peak of {info.id}, measured, {this}; "
+                f"{len(measured) - 1 - refused} device(s) measured before it kept theirs",
+                file=sys.stderr,
+            )
+            if args.json:
+                print(json.dumps(measured, indent=2))
+            return 130
         if peak["flagged"]:
             print("  kept flagged (--force): runs that use it say so", file=sys.stderr)
     if args.json:
