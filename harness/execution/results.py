@@ -633,6 +633,7 @@ def lock(run_dir: Path) -> Iterator[None]:
     held = filelock.FileLock(run_dir / LOCK, timeout=0)
     try:
         held.acquire()
+        _HELD.add(run_dir.resolve())
     except filelock.Timeout:
         raise RunFolderError(
             f"{run_dir} is in use by another harness run ({_owner(run_dir)}); "
@@ -655,13 +656,20 @@ def lock(run_dir: Path) -> Iterator[None]:
     finally:
         with contextlib.suppress(OSError):
             (run_dir / OWNER).unlink(missing_ok=True)
+        _HELD.discard(run_dir.resolve())
         held.release()
 
 
+#: The run folders this process holds (`lock`): it is their writer, and what it
+#: reads there (a resume's journal with a torn last line) is no one else's row in flight.
+_HELD: set[Path] = set()
+
+
 def writer(run_dir: Path) -> str | None:
-    """Who is writing ``run_dir`` now (its lock is held: a run or resume in
-    progress), or None where no one is or it cannot be told (a read-only folder)."""
-    if not (run_dir / LOCK).exists():
+    """Who else is writing ``run_dir`` now (its lock is held: a run or resume in
+    progress), or None where no one is, this process is, or it cannot be told (a
+    read-only folder)."""
+    if not (run_dir / LOCK).exists() or run_dir.resolve() in _HELD:
         return None
     probe = filelock.FileLock(run_dir / LOCK, timeout=0)
     try:

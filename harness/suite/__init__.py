@@ -399,8 +399,12 @@ def _stamp(path: Path) -> tuple[int, int] | None:
 
 def edited(path: Path | str) -> bool:
     """Whether a suite file this process loaded has changed since: its kernels stay
-    as first loaded (`load_suite` loads a file once)."""
-    path = Path(path).resolve()
+    as first loaded (`load_suite` loads a file once). A name no file can have (a NUL
+    in it) was never loaded: loading it names what is wrong."""
+    try:
+        path = Path(path).resolve()
+    except (OSError, ValueError, RuntimeError):
+        return False
     return path in LOADED and _stamp(path) != _STAMPS[path]
 
 
