@@ -288,10 +288,9 @@ def plant(root: Path, language: str, file: str, old: str, new: str) -> Path:
     return root
 
 
-def interrupted(
-    args: list[str], seen: str, signum: int = signal.SIGINT
-) -> subprocess.CompletedProcess:
-    """``harness ARGS``, sent ``signum`` once its stderr shows ``seen``; what it printed."""
+def started_until(args: list[str], seen: str) -> tuple[subprocess.Popen, bytes]:
+    """``harness ARGS`` started, once its stderr shows ``seen``: the process and
+    what it printed on stderr so far (its stdout a pipe too)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "harness", *args],
         stdout=subprocess.PIPE,
@@ -305,6 +304,14 @@ def interrupted(
         assert time.monotonic() < deadline and proc.poll() is None, err.decode()
         if select.select([proc.stderr], [], [], 0.05)[0]:
             err += os.read(proc.stderr.fileno(), 65536)
+    return proc, err
+
+
+def interrupted(
+    args: list[str], seen: str, signum: int = signal.SIGINT
+) -> subprocess.CompletedProcess:
+    """``harness ARGS``, sent ``signum`` once its stderr shows ``seen``; what it printed."""
+    proc, err = started_until(args, seen)
     proc.send_signal(signum)
     out, rest = proc.communicate(timeout=60)
     return subprocess.CompletedProcess(args, proc.returncode, out.decode(), (err + rest).decode())
@@ -335,3 +342,15 @@ def wait_rows(out: Path, count: int) -> Path:
             return folders[0]
         time.sleep(0.02)
     raise AssertionError(f"no {count} rows within two minutes")
+
+
+@pytest.fixture(scope="module")
+def copy_run_of_two(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished run of Stream_COPY and Stream_ADD on the cpu backend at size 1000."""
+    out = tmp_path_factory.mktemp("two")
+    proc = harness(
+        "run", "-k", "Stream_COPY", "Stream_ADD", "-b", "cpu", "--size", "1000",
+        "--reps", "3", "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return run_folder(out)

@@ -122,18 +122,6 @@ def test_a_user_count_of_nan_at_an_asked_size_names_no_size_of_none(tmp_path: Pa
     )
 
 
-@pytest.fixture(scope="module")
-def copy_run_of_two(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A finished run of Stream_COPY and Stream_ADD on the cpu backend at size 1000."""
-    out = tmp_path_factory.mktemp("two")
-    proc = harness(
-        "run", "-k", "Stream_COPY", "Stream_ADD", "-b", "cpu", "--size", "1000",
-        "--reps", "3", "--out", str(out),
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    return run_folder(out)
-
-
 def _stopped_copy(run: Path, parent: Path, **options: object) -> Path:
     """A copy of ``run`` made a run that was interrupted after its first row, with
     ``options`` set in its saved options."""

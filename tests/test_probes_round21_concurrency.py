@@ -15,7 +15,15 @@ from pathlib import Path
 
 import filelock
 import pytest
-from conftest import copy_run, cut_journal, harness, need_backend, one_error, run_folder
+from conftest import (
+    copy_run,
+    cut_journal,
+    harness,
+    need_backend,
+    one_error,
+    run_folder,
+    started_until,
+)
 
 from harness.execution import results
 
@@ -25,21 +33,9 @@ QUICK = ["-k", "Stream_COPY", "Stream_MUL", "Stream_ADD", "-b", "cpu", "--size",
 
 def _killed_at(args: list[str], seen: str) -> str:
     """``harness ARGS``, killed (SIGKILL) once its stderr shows ``seen``; its stderr."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "harness", *args],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")},
-    )
-    assert proc.stderr is not None
-    err = b""
-    deadline = time.monotonic() + 60
-    while seen.encode() not in err:
-        assert time.monotonic() < deadline and proc.poll() is None, err.decode()
-        if select.select([proc.stderr], [], [], 0.05)[0]:
-            err += os.read(proc.stderr.fileno(), 65536)
+    proc, err = started_until(args, seen)
     proc.kill()
-    proc.wait(timeout=60)
+    proc.communicate(timeout=60)
     return err.decode()
 
 

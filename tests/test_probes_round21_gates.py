@@ -28,19 +28,6 @@ def _write_rows(run: Path, rows: list[dict]) -> None:
     path.write_text(json.dumps(meta))
 
 
-@pytest.fixture(scope="module")
-def two(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A finished run of Stream_COPY and Stream_ADD on the cpu backend at size 1000."""
-    out = tmp_path_factory.mktemp("two")
-    proc = harness(
-        "run", "-k", "Stream_COPY", "Stream_ADD", "-b", "cpu", "--size", "1000",
-        "--reps", "3", "--out", str(out),
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    (run,) = out.iterdir()
-    return run
-
-
 def _merged(runs: list[Path], out: Path) -> Path:
     """The merged run of ``runs``, made under ``out``."""
     proc = harness("merge", *map(str, runs), "--out", str(out))
@@ -50,13 +37,13 @@ def _merged(runs: list[Path], out: Path) -> Path:
 
 
 def test_merged_runs_of_no_common_host_do_not_pass_on_one_host_s_rows(
-    two: Path, tmp_path: Path
+    copy_run_of_two: Path, tmp_path: Path
 ) -> None:
     """Two merged runs that share no host (a cluster's nodes, allocated anew each
     night) were matched without hosts, only the last host's row of each case judged:
     a row another host of the new run failed passed the gate, exit 0. Which host's
     row to judge against which cannot be told: it is now refused, exit 2."""
-    copies = [copy_run(two, tmp_path / name) for name in ("a", "b", "c", "d")]
+    copies = [copy_run(copy_run_of_two, tmp_path / name) for name in ("a", "b", "c", "d")]
     rows = _rows(copies[2])
     rows[0].update(status="fail", reason="max_rel_error 0.5 > 0")
     _write_rows(copies[2], rows)
@@ -85,14 +72,17 @@ def _sized_down(row: dict, size: int) -> dict:
 
 
 def test_a_row_the_new_run_sized_down_further_than_the_base_is_not_passed(
-    two: Path, tmp_path: Path
+    copy_run_of_two: Path, tmp_path: Path
 ) -> None:
     """Where both runs sized a row down from its default size, the new run (slower)
     further than the base, the base's row was "only in base" and the new one "only
     in new": the gate passed a row the new run never timed at the base's size, exit
     0. The base's row is now "no longer timed", exit 1."""
-    base, new = copy_run(two, tmp_path / "base"), copy_run(two, tmp_path / "new")
-    copy, add = _rows(two)
+    base, new = (
+        copy_run(copy_run_of_two, tmp_path / "base"),
+        copy_run(copy_run_of_two, tmp_path / "new"),
+    )
+    copy, add = _rows(copy_run_of_two)
     _write_rows(base, [copy, _sized_down(add, 500)])
     _write_rows(new, [copy, _sized_down(add, 250)])
     proc = harness("compare", str(base), str(new))
@@ -109,16 +99,16 @@ def test_a_row_the_new_run_sized_down_further_than_the_base_is_not_passed(
 
 @pytest.mark.parametrize("metadata", [{}, {"interrupted": False}])
 def test_a_new_run_whose_metadata_names_no_end_does_not_pass_on_rows_it_lacks(
-    two: Path, tmp_path: Path, metadata: dict
+    copy_run_of_two: Path, tmp_path: Path, metadata: dict
 ) -> None:
     """A new run lacking a base row, whose metadata.json named neither a start nor an
     end, was taken for a run that ended whole: the row was "only in base" and the gate
     passed, exit 0, where a run with no metadata.json at all failed it. Whether it ran
     to its end is unknown either way: exit 1."""
-    new = copy_run(two, tmp_path / "new")
+    new = copy_run(copy_run_of_two, tmp_path / "new")
     _write_rows(new, _rows(new)[:1])
     (new / "metadata.json").write_text(json.dumps(metadata))
-    proc = harness("compare", str(two), str(new))
+    proc = harness("compare", str(copy_run_of_two), str(new))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert proc.stderr.splitlines()[-1] == (
         f"fail: {new} has no end in its metadata.json, so whether it ran to its end is "
@@ -193,7 +183,7 @@ def _node(run: Path, parent: Path, host: str, device: str) -> Path:
 
 
 def test_merged_runs_of_two_nodes_merged_in_either_order_are_compared(
-    two: Path, tmp_path: Path
+    copy_run_of_two: Path, tmp_path: Path
 ) -> None:
     """A merged run lists each host's devices, one id on several hosts; compare took
     each id's device from the last host listed, so merge(A, B) against merge(B, A)
@@ -201,12 +191,12 @@ def test_merged_runs_of_two_nodes_merged_in_either_order_are_compared(
     new"), exit 2, and where only some devices differ their rows went unjudged, exit
     0. Each row's device is now its own host's."""
     a1, b1 = (
-        _node(two, tmp_path / "1", "nodeA", "EPYC"),
-        _node(two, tmp_path / "2", "nodeB", "Xeon"),
+        _node(copy_run_of_two, tmp_path / "1", "nodeA", "EPYC"),
+        _node(copy_run_of_two, tmp_path / "2", "nodeB", "Xeon"),
     )
     a2, b2 = (
-        _node(two, tmp_path / "3", "nodeA", "EPYC"),
-        _node(two, tmp_path / "4", "nodeB", "Xeon"),
+        _node(copy_run_of_two, tmp_path / "3", "nodeA", "EPYC"),
+        _node(copy_run_of_two, tmp_path / "4", "nodeB", "Xeon"),
     )
     base = _merged([a1, b1], tmp_path / "base")
     new = _merged([b2, a2], tmp_path / "new")
@@ -243,18 +233,21 @@ def test_cuda_compile_names_a_suite_kernel_it_has_no_source_of(tmp_path: Path) -
 
 
 def test_a_merged_new_run_of_a_run_with_no_end_does_not_pass_on_rows_it_lacks(
-    two: Path, tmp_path: Path
+    copy_run_of_two: Path, tmp_path: Path
 ) -> None:
     """A run without metadata.json (its journal alone, copied from a node) merged
     into the new run, and lacking a row of the base, passed the gate: the merge ends
     when it is made, and its source was not taken to have stopped short, as one whose
     metadata has no end is. Whether it ran to its end is unknown: exit 1."""
-    whole, cut = copy_run(two, tmp_path / "1"), copy_run(two, tmp_path / "2")
+    whole, cut = (
+        copy_run(copy_run_of_two, tmp_path / "1"),
+        copy_run(copy_run_of_two, tmp_path / "2"),
+    )
     _write_rows(cut, _rows(cut)[:1])
     for run in (whole, cut):
         (run / "metadata.json").unlink()
-    base = _merged([whole, copy_run(two, tmp_path / "3")], tmp_path / "base")
-    new = _merged([cut, copy_run(two, tmp_path / "4")], tmp_path / "new")
+    base = _merged([whole, copy_run(copy_run_of_two, tmp_path / "3")], tmp_path / "base")
+    new = _merged([cut, copy_run(copy_run_of_two, tmp_path / "4")], tmp_path / "new")
     proc = harness("compare", str(base), str(new))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert proc.stderr.splitlines()[-1] == (
