@@ -121,6 +121,15 @@ def _check_fit(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> None:
                 )
 
 
+def _stopped(said: str, measured: list[dict[str, Any]], as_json: bool) -> int:
+    """Say what an interrupted peak kept, and print the devices measured as JSON
+    where asked, as a whole run prints them (their figures were lost): status 130."""
+    print(f"\ninterrupted: {said}", file=sys.stderr)
+    if as_json:
+        print(json.dumps(measured, indent=2))
+    return 130
+
+
 def _kept(info: DeviceInfo, peak: Mapping[str, Any], path: Path) -> bool:
     """Whether the store at ``path`` holds this measurement of the device (a signal
     can stop `keep` after its file was replaced)."""
@@ -148,17 +157,12 @@ def _cmd_peak(args: argparse.Namespace) -> int:
             print(f"measuring {info.id} ({info.name}) ...", file=sys.stderr, flush=True)
             peak = measure(info, runner, args.fma_size, args.bandwidth_size, args.span)
         except KeyboardInterrupt:
-            kept = len(measured) - refused
-            print(
-                f"\ninterrupted: no peak of {info.id} kept (a stored one stays); "
-                f"{kept} device(s) measured before it kept theirs",
-                file=sys.stderr,
+            return _stopped(
+                f"no peak of {info.id} kept (a stored one stays); "
+                f"{len(measured) - refused} device(s) measured before it kept theirs",
+                measured,
+                args.json,
             )
-            if args.json:
-                # The devices measured before it, as a whole run prints them: their
-                # JSON was lost, a refused peak's figures with it.
-                print(json.dumps(measured, indent=2))
-            return 130
         measured.append(peak)
         unshown = unshown or _show(_line(peak))
         for note in peak["notes"]:
@@ -183,14 +187,12 @@ def _cmd_peak(args: argparse.Namespace) -> int:
             # Stopped as it waited for the store's folder, which another command held
             # (the measured device's JSON was lost), or just after it wrote the store.
             this = "is kept" if _kept(info, peak, path) else "is not kept (a stored one stays)"
-            print(
-                f"\ninterrupted: the peak of {info.id}, measured, {this}; "
+            return _stopped(
+                f"the peak of {info.id}, measured, {this}; "
                 f"{len(measured) - 1 - refused} device(s) measured before it kept theirs",
-                file=sys.stderr,
+                measured,
+                args.json,
             )
-            if args.json:
-                print(json.dumps(measured, indent=2))
-            return 130
         if peak["flagged"]:
             print("  kept flagged (--force): runs that use it say so", file=sys.stderr)
     if args.json:
