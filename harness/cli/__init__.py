@@ -210,13 +210,28 @@ def _dashed_names(message: str, argv: Sequence[str]) -> str:
 
 
 def _suite_files(argv: Sequence[str]) -> list[str]:
-    """The values of every --suite in a command line, before it is parsed."""
+    """The values of every --suite in a command line, before it is parsed: under the
+    abbreviations argparse takes for it too (``--su FILE``, ``--sui=FILE``), where the
+    file went unloaded and a run ran without its kernels. A prefix that is another
+    option's (``harness peak --s`` is ``--span``) is not one."""
+    command = next((w for w in argv if not w.startswith("-")), None)
+    parser = build_parser().commands.get(command or "")
+    if parser is None:
+        return []
+    longs = [s for a in parser._actions for s in a.option_strings if s.startswith("--")]
     files = []
     for i, word in enumerate(argv):
-        if word == "--suite" and i + 1 < len(argv):
+        if word == "--":
+            break
+        name, sep, value = word.partition("=")
+        if name != "--suite" and (
+            len(name) < 3 or [o for o in longs if o.startswith(name)] != ["--suite"]
+        ):
+            continue
+        if sep:
+            files.append(value)
+        elif i + 1 < len(argv):
             files.append(argv[i + 1])
-        elif word.startswith("--suite="):
-            files.append(word.split("=", 1)[1])
     return files
 
 

@@ -1,0 +1,63 @@
+"""Hostile probes, round 22: the commands probed least (`harness devices`, `harness
+list`, `harness export`), the Python API beside ``harness.run``, and the command
+line itself (no command, unknown commands, abbreviated options)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from conftest import ROOT, harness, one_error
+
+EXAMPLE = ROOT / "examples" / "my_kernels"
+
+
+def _suite_copy(tmp_path: Path) -> Path:
+    """A copy of the example suite, to edit: its kernels.py."""
+    shutil.copytree(EXAMPLE, tmp_path / "mine")
+    return tmp_path / "mine" / "kernels.py"
+
+
+def test_an_abbreviated_suite_option_loads_the_suite(tmp_path: Path) -> None:
+    """argparse takes ``--su FILE`` and ``--sui=FILE`` for ``--suite``, but the suite
+    was loaded only from ``--suite`` in full: the file went unloaded, so ``harness run
+    --su FILE`` ran the shipped kernels alone, without the user's. Its kernels are
+    listed now, and a prefix of another option (``harness peak --s``, its ``--span``)
+    is not taken for it."""
+    for given in (["--su", str(EXAMPLE / "kernels.py")], [f"--sui={EXAMPLE / 'kernels.py'}"]):
+        proc = harness("list", *given, "-k", "My")
+        assert proc.returncode == 0, proc.stderr
+        assert [line.split()[0] for line in proc.stdout.splitlines()[1:3]] == [
+            "My_SAXPY",
+            "My_STENCIL2D",
+        ]
+    proc = harness("peak", "--s", "0.5", "-b", "nothing")
+    assert proc.returncode == 2
+    assert one_error(proc.stderr).startswith("-b 'nothing': no such backend")
+
+
+def test_a_user_kernel_named_as_a_shipped_one_but_for_case_is_refused(tmp_path: Path) -> None:
+    """A user kernel ``stream_triad`` was taken beside the shipped ``Stream_TRIAD``:
+    -k ignores case, so it could never be chosen alone (``-k stream_triad`` listed and
+    ran both). It is refused as the suite loads, as one of the very same name is."""
+    path = _suite_copy(tmp_path)
+    path.write_text(path.read_text().replace('name="My_SAXPY"', 'name="stream_triad"'))
+    proc = harness("list", "--suite", str(path), "-k", "stream_triad")
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--suite {path}: kernel stream_triad: the suite has one so named "
+        "(Stream_TRIAD: -k ignores case)"
+    )
+    assert proc.stdout == ""
+
+
+def test_two_user_kernels_named_alike_but_for_case_are_refused(tmp_path: Path) -> None:
+    """``My_SAXPY`` and ``MY_SAXPY`` in one suite were two kernels that -k, ignoring
+    case, always chose together. The second is refused as one listed twice."""
+    path = _suite_copy(tmp_path)
+    path.write_text(path.read_text().replace('name="My_STENCIL2D"', 'name="MY_SAXPY"'))
+    proc = harness("list", "--suite", str(path))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--suite {path}: kernel My_SAXPY: KERNELS holds it twice (-k ignores case)"
+    )
