@@ -219,11 +219,20 @@ def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
                 f"--suite {path}: kernel {item.name}: group {item.group!r}: give letters, "
                 "digits and underscores, from a letter (-k chooses groups by it)"
             )
-        if item.name in BY_NAME:
-            raise SuiteError(f"--suite {path}: kernel {item.name}: the suite has one so named")
-        if [getattr(k, "name", None) for k in kernels].count(item.name) > 1:
+        # -k ignores case: a name differing from another in case alone could never be
+        # chosen without it (-k stream_triad ran Stream_TRIAD too).
+        low = item.name.lower()
+        same = [k.name for k in ALL if k.name.lower() == low]
+        if same:
+            raise SuiteError(
+                f"--suite {path}: kernel {item.name}: the suite has one so named"
+                + ("" if same[0] == item.name else f" ({same[0]}: -k ignores case)")
+            )
+        named = [k.name for k in kernels if isinstance(getattr(k, "name", None), str)]
+        if [n.lower() for n in named].count(low) > 1:
             # Each would run as a row of its own: two measurements of one case.
-            raise SuiteError(f"--suite {path}: kernel {item.name}: KERNELS holds it twice")
+            twice = "" if named.count(item.name) > 1 else " (-k ignores case)"
+            raise SuiteError(f"--suite {path}: kernel {item.name}: KERNELS holds it twice{twice}")
         size = _bad_size(item) or _bad_params(item, kernels)
         if size:
             raise SuiteError(f"--suite {path}: kernel {item.name}: {size}")
