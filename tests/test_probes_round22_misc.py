@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from conftest import ROOT, harness, one_error
+from conftest import ROOT, harness, one_error, run_folder
 
 EXAMPLE = ROOT / "examples" / "my_kernels"
 
@@ -60,4 +60,22 @@ def test_two_user_kernels_named_alike_but_for_case_are_refused(tmp_path: Path) -
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == (
         f"--suite {path}: kernel My_SAXPY: KERNELS holds it twice (-k ignores case)"
+    )
+
+
+def test_notes_name_a_kernel_s_run_option_as_it_is_spelt(tmp_path: Path) -> None:
+    """A run option of the kernels keeps its underscores (``--multi_reduce_num_bins``),
+    but the note on a value given twice, and a resume's note on the options it
+    ignores, named ``--multi-reduce-num-bins``, an option ``harness run`` refuses."""
+    out = tmp_path / "out"
+    proc = harness(
+        "run", "-k", "Basic_MULTI_REDUCE", "-b", "cpu", "--size", "1000", "--reps", "3",
+        "--multi_reduce_num_bins", "10", "10", "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "note: --multi_reduce_num_bins 10 given more than once" in proc.stderr
+    proc = harness("run", "--resume", str(run_folder(out)), "--multi_reduce_num_bins", "10")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith(
+        "note: --resume runs with the run's own options; ignored here: --multi_reduce_num_bins\n"
     )

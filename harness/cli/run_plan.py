@@ -198,18 +198,28 @@ def _note_unused(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> Non
         print(f"note: {why}: {' '.join(given)} {verb} nothing", file=sys.stderr)
 
 
+def _flags() -> dict[str, str]:
+    """Each `harness run` option's long name by its dest, as a note names it: a
+    kernel's run option keeps its underscores (``--multi_reduce_num_bins``), where
+    notes named ``--multi-reduce-num-bins``, which is no option."""
+    from harness.cli import build_parser
+
+    run = build_parser().commands["run"]
+    return {a.dest: max(a.option_strings, key=len) for a in run._actions if a.option_strings}
+
+
 def _note_repeats(args: argparse.Namespace) -> None:
     """Say which values an option was given more than once: each runs once, so a
     user counting on rows of repeats (``--size-factor 1 1``) learns there are none."""
+    flags = _flags()
     for name, values in vars(args).items():
-        if name == "argv" or not isinstance(values, list):
+        if name not in flags or not isinstance(values, list):
             continue
         counts = Counter(map(str, values))
         twice = [value for value, count in counts.items() if count > 1]
         if twice:
             print(
-                f"note: --{name.replace('_', '-')} {' '.join(twice)} given more than once; "
-                "each value runs once",
+                f"note: {flags[name]} {' '.join(twice)} given more than once; each value runs once",
                 file=sys.stderr,
             )
 
@@ -679,8 +689,9 @@ def _ignored_options(args: argparse.Namespace) -> list[str]:
     from harness.cli import build_parser
 
     defaults = vars(build_parser().parse_args(["run"]))
+    flags = _flags()
     return [
-        "--" + name.replace("_", "-")
+        flags[name]
         for name, default in defaults.items()
         if name not in _RESUME_KEEPS and getattr(args, name) != default
     ]
