@@ -203,9 +203,10 @@ def run(
 
 def devices() -> list[dict[str, Any]]:
     """Every backend as ``harness devices --json`` lists it: ``backend``,
-    ``available``, ``reason`` (why not) and ``devices`` (each a dict with ``id``,
+    ``available``, ``reason`` (why not), ``devices`` (each a dict with ``id``,
     ``name``, ``kind``, ``api``, ``driver``, ``memory_bytes``, ``features``,
-    ``limits`` and ``note``, why it is not a default where it is not)."""
+    ``limits`` and ``note``, why it is not a default where it is not) and
+    ``notes`` (of the backend besides its devices: a driver that offered none)."""
     from harness.cli import device_report
 
     return device_report()

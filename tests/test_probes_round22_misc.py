@@ -4,10 +4,12 @@ line itself (no command, unknown commands, abbreviated options)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
-from conftest import ROOT, harness, one_error, run_folder
+import pytest
+from conftest import ROOT, harness, need_backend, one_error, run_folder
 
 EXAMPLE = ROOT / "examples" / "my_kernels"
 
@@ -79,3 +81,30 @@ def test_notes_name_a_kernel_s_run_option_as_it_is_spelt(tmp_path: Path) -> None
     assert proc.stderr.startswith(
         "note: --resume runs with the run's own options; ignored here: --multi_reduce_num_bins\n"
     )
+
+
+def test_an_opencl_platform_that_offers_no_device_is_named(tmp_path: Path) -> None:
+    """PoCL whose POCL_CACHE_DIR it cannot write offers no device: ``harness devices``
+    listed the simulator alone without a word of PoCL, and ``-b opencl`` ran on the
+    simulator unsaid. The platform is named in a note, in the list and its JSON."""
+    need_backend("opencl")
+    proc = harness("devices", "--json")
+    listed = json.loads(proc.stdout)
+    assert all(entry["notes"] == [] for entry in listed)
+    (opencl,) = [entry for entry in listed if entry["backend"] == "opencl"]
+    names = [device["name"] for device in opencl["devices"]]
+    if "Oclgrind Simulator" not in names or not any("pthread" in n for n in names):
+        pytest.skip("needs PoCL and the Oclgrind simulator")
+    env = {"POCL_CACHE_DIR": str(tmp_path / "a-file" / "cache")}
+    (tmp_path / "a-file").write_text("")
+    note = (
+        "platform 'Portable Computing Language' offers no device: its driver found none "
+        "or could not start (see its settings, such as POCL_CACHE_DIR)"
+    )
+    proc = harness("devices", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert f"\n  note: {note}\n" in proc.stdout
+    assert "pthread" not in proc.stdout
+    proc = harness("devices", "--json", env=env)
+    (opencl,) = [entry for entry in json.loads(proc.stdout) if entry["backend"] == "opencl"]
+    assert opencl["notes"] == [note]

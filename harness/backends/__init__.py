@@ -41,6 +41,8 @@ class Catalog:
     defaults: tuple[DeviceInfo, ...] = ()
     #: `Backend.device_notes`: what to know of a device, by id.
     notes: tuple[tuple[str, str], ...] = ()
+    #: `Backend.backend_notes`: what to know of the backend besides its devices.
+    backend_notes: tuple[str, ...] = ()
 
 
 def catalog(name: str) -> Catalog:
@@ -56,6 +58,7 @@ def catalog(name: str) -> Catalog:
             tuple(backend.devices()),
             tuple(backend.default_devices()),
             tuple(backend.device_notes().items()),
+            tuple(backend.backend_notes()),
         )
     except Exception as exc:
         return Catalog(name, f"listing its devices failed: {type(exc).__name__}: {exc}")

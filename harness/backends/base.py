@@ -321,6 +321,11 @@ class Backend(ABC):
         """What a user should know of a device (why it is not a default), by id."""
         return {}
 
+    def backend_notes(self) -> list[str]:
+        """What a user should know of the backend besides its devices: a driver of
+        it that offered none, whose devices are missing from the list."""
+        return []
+
     @abstractmethod
     def open(self, index: int) -> Session:
         """Open device ``index`` of `devices`."""

@@ -94,7 +94,9 @@ def _scratch_cache() -> None:
     os.environ["POCL_CACHE_DIR"] = str(folder)
 
 
-def _all_devices() -> list[Any]:
+def _platform_devices() -> list[tuple[str, list[Any]]]:
+    """Each OpenCL platform's name and devices, a simulator's after every other's,
+    so that adding one renumbers none; a platform that cannot list any has none."""
     cl = _cl()
     try:
         platforms = cl.get_platforms()
@@ -103,13 +105,17 @@ def _all_devices() -> list[Any]:
             f"no OpenCL platform found ({exc}): install a driver, e.g. "
             "pip install pocl-binary-distribution, or Debian's pocl-opencl-icd"
         ) from exc
-    devices = []
-    # A simulator comes after every real device, so that adding one renumbers none.
+    found = []
     for platform in sorted(platforms, key=lambda p: p.name.strip() == oclgrind.PLATFORM):
         try:
-            devices.extend(platform.get_devices())
+            found.append((platform.name.strip(), list(platform.get_devices())))
         except cl.Error:
-            continue
+            found.append((platform.name.strip(), []))
+    return found
+
+
+def _all_devices() -> list[Any]:
+    devices = [d for _, listed in _platform_devices() for d in listed]
     if not devices:
         raise BackendUnavailable("OpenCL platforms were found but they offer no device")
     return devices
@@ -477,6 +483,16 @@ class OpenCLBackend(Backend):
         every = self.devices()
         notes = {d.id: _why_not_default(d, every) for d in every}
         return {device: f"not used by default: {why}" for device, why in notes.items() if why}
+
+    def backend_notes(self) -> list[str]:
+        """A platform that offered no device (PoCL whose POCL_CACHE_DIR it cannot
+        write): it was left out unsaid, and a run of -b opencl ran on the simulator."""
+        empty = dict.fromkeys(name for name, listed in _platform_devices() if not listed)
+        return [
+            f"platform {name!r} offers no device: its driver found none or could not "
+            "start (see its settings, such as POCL_CACHE_DIR)"
+            for name in empty
+        ]
 
     def compiled_text(
         self, spec: KernelSpec, source: Path, precision: str, device: DeviceInfo

@@ -126,6 +126,11 @@ def choose_devices(
             raise UsageError(f"backend {catalog.backend} is unavailable: {catalog.reason}")
         if not explicit:
             print(f"note: skipping {catalog.backend}: {catalog.reason}", file=sys.stderr)
+    for catalog in found.values():
+        # A driver that offered no device: the run goes on without it, and may be
+        # left with a backend's simulator alone.
+        for note in catalog.backend_notes if catalog.reason is None else ():
+            print(f"note: {catalog.backend}: {note}", file=sys.stderr)
     chosen: list[DeviceInfo] = []
     if device_texts:
         for text in device_texts:
@@ -160,6 +165,7 @@ def device_report() -> list[dict[str, Any]]:
                 "devices": [
                     {**d.as_dict(), "note": dict(found.notes).get(d.id)} for d in found.devices
                 ],
+                "notes": list(found.backend_notes),
             }
         )
     return report
@@ -175,6 +181,8 @@ def _cmd_devices(args: argparse.Namespace) -> int:
             print(f"{entry['backend']}: unavailable: {entry['reason']}")
             continue
         print(f"{entry['backend']}: available, {len(entry['devices'])} device(s)")
+        for note in entry["notes"]:
+            print(f"  note: {note}")
         for d in entry["devices"]:
             print(f"  {d['id']}  {d['name']}  [{d['kind']}]")
             memory = (
