@@ -14,7 +14,7 @@ each has the GPU to itself:
    naga's runtime checks on and off (`benchmarks/fma_checks.py`);
 3. ``suite``: the default suite timed on each GPU device to the end (a second
    of timed repetitions a row, the least an energy figure is given for, and at
-   most 1.5 s), energy per repetition where NVML reads it; then, through wgpu,
+   most 2 s), energy per repetition where NVML reads it; then, through wgpu,
    the kernels furthest from CUDA's times with naga's runtime checks on and off;
 4. ``stream``: Stream at 2^25 doubles on each GPU device (wgpu with the
    checks on and off), then BabelStream's build for the first device's API
@@ -44,6 +44,9 @@ each has the GPU to itself:
     found.
 
 Logs go to ``OUT/<step>.log`` and run folders under ``OUT/runs/<step>``.
+A step left out says why in a line of its own. Exit status: 0 where every step
+that ran exited 0 or was stopped at its limit; 1 where any other failed, each
+named in the last line; 130 after an interrupt.
 
     python benchmarks/gpu_reference.py --out gpu-runs --budget 560 --skip cache transfers
 """
@@ -81,8 +84,9 @@ STEP_PREFIXES = (
 )  # fmt: skip
 #: Each row's noise budgets in the suite: a second of timed repetitions, the
 #: least an energy figure is given for (one suite took 53 s on an H200 at
-#: --min-time 0.05, and gave energy on no row for it).
-BUDGETS = ["--min-time", "1", "--max-time", "1.5"]
+#: --min-time 0.05, and gave energy on no row for it). --max-time is twice it:
+#: a row counts at most half of --max-time towards --min-time.
+BUDGETS = ["--min-time", "1", "--max-time", "2"]
 #: The sweep's, shorter, so that its 8 sizes of 25 kernels fit in minutes.
 SWEEP_BUDGETS = ["--min-time", "0.05", "--max-time", "0.3"]
 #: The kernels whose WebGPU time was over 1.25 times CUDA's on an H200
@@ -156,6 +160,8 @@ class Steps:
         self.running: list[subprocess.Popen] = []
         #: The interrupts received, in order.
         self.signals: list[int] = []
+        #: Each step that failed (not stopped at its limit), with its exit status.
+        self.failed: dict[str, int] = {}
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, self._interrupt)
 
@@ -169,11 +175,15 @@ class Steps:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(child.pid, signum)
 
-    def status(self, done: int) -> int:
-        """The script's exit status: ``done`` where it ran to its end; after an
-        interrupt 130, or 143 after a second SIGTERM, as a harness run's."""
+    def status(self) -> int:
+        """The script's exit status: 0 where no step failed, else 1, each failed
+        step named in one line; after an interrupt 130, or 143 after a second
+        SIGTERM, as a harness run's."""
+        if self.failed:
+            named = ", ".join(f"{name} (exit {status})" for name, status in self.failed.items())
+            print(f"failed: {named}", flush=True)
         if not self.signals:
-            return done
+            return 1 if self.failed else 0
         return 143 if self.signals.count(signal.SIGTERM) > 1 else 130
 
     def _started(self, child: subprocess.Popen, seen: int) -> None:
@@ -226,6 +236,8 @@ class Steps:
                 os.killpg(child.pid, signal.SIGKILL)
             status = child.wait()
         self.running.remove(child)
+        if status:
+            self.failed[name] = status
         print(f"{name}: exit {status}", flush=True)
         return status
 
@@ -272,16 +284,21 @@ class Steps:
             log.close()
             self._started(children[name], seen)
         for name, child in children.items():
+            stopped = ""
             try:
                 status = child.wait(timeout=max(0.0, start + seconds - time.monotonic()))
             except subprocess.TimeoutExpired:
                 status = _stop(child)
+                stopped = f" (stopped at its limit of {seconds:g} s)"
             # What the step started and left behind (a script's harness run) must
             # not hold the GPU during the next step.
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(child.pid, signal.SIGKILL)
             self.running.remove(child)
-            print(f"{name}: exit {status} after {time.monotonic() - start:.0f} s", flush=True)
+            if status and not stopped and not self.signals:
+                self.failed[name] = status
+            took = time.monotonic() - start
+            print(f"{name}: exit {status} after {took:.0f} s{stopped}", flush=True)
 
 
 def _stop(child: subprocess.Popen) -> int:
@@ -323,12 +340,14 @@ def pycuda_install(out: Path, wheels: Path) -> list[str] | None:
             f"PYTHON={shlex.quote(sys.executable)} CUDA_INC_DIR={shlex.quote(str(found[0]))} "
             f"OFFLINE=1 JOBS={jobs} nice -n 19 "
             f"bash {shlex.quote(str(ROOT / 'scripts' / 'build_pycuda_wheel.sh'))} "
-            f"|| {{ tail -n 60 {log}; exit 1; }}; "
+            f"|| {{ tail -n 60 {log} 2>/dev/null; exit 1; }}; "
         )
     # Its dependencies (pytools, platformdirs, mako, numpy) are this environment's.
     install = [sys.executable, "-m", "pip", "install", "--no-index", "--no-deps", "--upgrade"]
     install += ["--target", str((out / "pycuda").resolve())]
-    wheel = f"$(ls {shlex.quote(str(wheels))}/pycuda-*.whl | tail -n 1)"
+    # The build script leaves its wheel in the repository's wheels/.
+    found = wheels if carried else WHEELS
+    wheel = f"$(ls {shlex.quote(str(found))}/pycuda-*.whl | tail -n 1)"
     return ["bash", "-c", f"{build}{shlex.join(install)} {wheel}"]
 
 
@@ -405,6 +424,9 @@ def main() -> int:
     # The peaks measured here, where this run's later steps find them.
     os.environ["XDG_CACHE_HOME"] = str((out / "cache").resolve())
     steps = Steps(out, args.step_seconds, args.budget, set(args.skip))
+    for group in STEPS:
+        if group in args.skip:
+            print(f"{group}: skipped (--skip)", flush=True)
     harness = [sys.executable, "-m", "harness"]
     script = [sys.executable, "-u"]
     wanted = set(STEPS) - set(args.skip)
@@ -440,7 +462,7 @@ def main() -> int:
         # through wgpu, the kernels furthest from CUDA again without naga's checks.
         for d in devices:
             command = [*harness, "run", "--device", d, *BUDGETS, *into("suite")]
-            steps.run(f"suite_{flat(d)}", command, seconds=180)
+            steps.run(f"suite_{flat(d)}", command, seconds=240)
         for d in wgpus:
             off = ["--wgsl-checks", "on", "off", "-k", *WGPU_SLOWEST]
             command = [*harness, "run", "--device", d, *SWEEP_BUDGETS, *off]
@@ -499,15 +521,22 @@ def main() -> int:
             steps.finish("pycuda_install", building, seconds=120)
             building = None
         pycuda_env = None
-        if (out / "pycuda" / "pycuda").is_dir():
+        if not cuda:
+            print("check_pycuda: skipped, no CUDA device", flush=True)
+        elif not (out / "pycuda" / "pycuda").is_dir():
+            print(f"check_pycuda: skipped, no pycuda installed in {out / 'pycuda'}", flush=True)
+        else:
             pythonpath = os.pathsep.join(
                 p for p in (str((out / "pycuda").resolve()), os.environ.get("PYTHONPATH")) if p
             )
             pycuda_env = {"PYTHONPATH": pythonpath, "HARNESS_CUDA_BINDING": "pycuda"}
             check = [*harness, "run", "--check", *cuda, *into("check_pycuda")]
             untimed.append(("check_pycuda", check, pycuda_env))
-        tool = sanitizer() if args.sanitize else None
-        if cuda and tool:
+        tool = sanitizer() if args.sanitize and cuda else None
+        if args.sanitize and not tool:
+            why = "no CUDA device" if not cuda else "no compute-sanitizer found"
+            print(f"sanitize: skipped, {why}", flush=True)
+        if tool:
             # In the sanitized process itself: no worker process to follow.
             check = [*harness, "run", "--check", *cuda, "--size", "1000", "--in-process"]
             for name in ("racecheck", "memcheck"):
@@ -537,7 +566,9 @@ def main() -> int:
         command = [*harness, "run", *on, *transfers, *modes, *into("transfers")]
         steps.run("transfers", command, seconds=60)
     mpirun = shutil.which("mpirun")
-    if "two_ranks" in wanted and mpirun:
+    if "two_ranks" in wanted and not mpirun:
+        print("two_ranks: skipped, no mpirun on the PATH", flush=True)
+    elif "two_ranks" in wanted:
         pair = ["-k", "Stream_TRIAD", "Basic_DAXPY", "--reps", "20", *into("two_ranks")]
         ranks = [mpirun, "-n", "2", *harness, "run", *first, *pair]
         # Open MPI refuses root without these; other MPIs ignore them.
@@ -546,7 +577,7 @@ def main() -> int:
     if building is not None:
         steps.finish("pycuda_install", building, seconds=120)
     print(f"logs and run folders: {out}")
-    return steps.status(0)
+    return steps.status()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,99 @@
+"""benchmarks/gpu_reference.py run here on the CPU devices, step groups at a time:
+that each step starts, writes its log and run folder under --out and ends in a
+status line, that a step left out says why, and that the script's exit status
+tells a failed step from one stopped at its limit (a GPU machine's time is too
+short to find these there)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT
+
+SCRIPT = ROOT / "benchmarks" / "gpu_reference.py"
+GROUPS = ["peak", "suite", "stream", "chain", "sort", "check", "sweep", "cache", "transfers"]
+
+
+def _reference(
+    out: Path, *args: str, keep: tuple[str, ...] = (), path: str | None = None
+) -> subprocess.CompletedProcess:
+    """gpu_reference.py into ``out`` with every group but ``keep`` skipped (and
+    two_ranks unless kept), PATH replaced by ``path`` where given."""
+    skip = [g for g in [*GROUPS, "two_ranks"] if g not in keep]
+    env = {**os.environ, "PATH": path} if path is not None else None
+    command = [sys.executable, str(SCRIPT), "--out", str(out), *args, "--skip", *skip]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+
+
+def _only_run(folder: Path) -> Path:
+    runs = list(folder.glob("run-*"))
+    assert len(runs) == 1, runs
+    return runs[0]
+
+
+def test_the_transfers_step_writes_its_log_and_run_folder(tmp_path: Path) -> None:
+    """The harness options the step passes are taken, its rows are in
+    OUT/runs/transfers, and each left-out group is named with its reason."""
+    out = tmp_path / "ref"
+    proc = _reference(out, "--device", "cpu:0", keep=("transfers",))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert "peak: skipped (--skip)" in lines and "two_ranks: skipped (--skip)" in lines
+    assert any(line.startswith("devices: exit 0 after") for line in lines)
+    assert any(line.startswith("transfers: exit 0 after") for line in lines)
+    assert "cpu:0" in (out / "devices.log").read_text()
+    run = _only_run(out / "runs" / "transfers")
+    rows = (run / "results.csv").read_text().splitlines()[1:]
+    # Two kernels in three transfer modes, every row ok.
+    assert len(rows) == 6 and all(",ok," in row for row in rows), rows
+    assert "6 ok, 0 fail, 0 error, 0 skipped" in (out / "transfers.log").read_text()
+
+
+def test_failed_steps_are_named_and_exit_1_and_missing_tools_said(tmp_path: Path) -> None:
+    """A step that failed (here: a device that does not exist) read as success,
+    exit 0; the sanitizer and pycuda checks without a CUDA device, and the MPI
+    step without mpirun, were left out without a word."""
+    out = tmp_path / "ref"
+    bare = str(Path(sys.executable).parent)
+    proc = _reference(
+        out, "--device", "cpu:7", "--sanitize", keep=("check", "two_ranks"), path=bare
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert "check_pycuda: skipped, no CUDA device" in lines
+    assert "sanitize: skipped, no CUDA device" in lines
+    assert "two_ranks: skipped, no mpirun on the PATH" in lines
+    assert lines[-1] == "failed: check_cpu7_sort (exit 2), check_cpu7_rest (exit 2)"
+    for half in ("sort", "rest"):
+        log = (out / f"check_cpu7_{half}.log").read_text()
+        assert "--device 'cpu:7': no such device" in log
+
+
+def test_a_step_stopped_at_its_limit_keeps_its_rows_and_is_no_failure(tmp_path: Path) -> None:
+    """The sweep runs until its limit by design: it is stopped as Ctrl-C stops a
+    run, its run folder says interrupted, and the script still exits 0."""
+    out = tmp_path / "ref"
+    proc = _reference(out, "--device", "cpu:0", "--step-seconds", "6", keep=("sweep",))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("sweep: exit"))
+    assert line.startswith("sweep: exit 130 after") and line.endswith(
+        "(stopped at its limit of 6 s)"
+    )
+    assert "failed:" not in proc.stdout
+    meta = json.loads((_only_run(out / "runs" / "sweep") / "metadata.json").read_text())
+    assert meta["interrupted"] is True and meta["end"]
+
+
+def test_a_spent_budget_skips_each_step_by_name(tmp_path: Path) -> None:
+    """A budget that leaves no step 5 s skips every step, each saying so."""
+    out = tmp_path / "ref"
+    proc = _reference(out, "--device", "cpu:0", "--budget", "20", keep=("transfers",))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert "devices: skipped, the budget is spent" in lines
+    assert "transfers: skipped, the budget is spent" in lines
+    assert not (out / "transfers.log").exists()
