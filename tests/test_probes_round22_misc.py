@@ -108,3 +108,31 @@ def test_an_opencl_platform_that_offers_no_device_is_named(tmp_path: Path) -> No
     proc = harness("devices", "--json", env=env)
     (opencl,) = [entry for entry in json.loads(proc.stdout) if entry["backend"] == "opencl"]
     assert opencl["notes"] == [note]
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("summary=None", "summary None: give one line of text"),
+        ('summary="y = a x\\n+ y"', "summary 'y = a x\\n+ y': give one line of text"),
+        ("complexity=2", "complexity 2: give one line of text"),
+        (
+            'rajaperf_features="Forall"',
+            "rajaperf_features 'Forall': give a tuple of words, such as ('Forall',)",
+        ),
+    ],
+)
+def test_a_user_kernel_s_words_that_are_no_text_are_refused(
+    tmp_path: Path, given: str, said: str
+) -> None:
+    """A user kernel whose summary or complexity was no text ended ``harness list`` in
+    a TypeError traceback, and its RAJAPerf features given as one word were listed
+    letter by letter (F,o,r,a,l,l). Each is one line as the suite loads."""
+    path = _suite_copy(tmp_path)
+    path.write_text(path.read_text().replace('summary="y = a x + y",', f"{given},", 1))
+    if not given.startswith("summary"):
+        path.write_text(path.read_text().replace(f"{given},", f'summary="y", {given},', 1))
+    proc = harness("list", "--suite", str(path), "-k", "My")
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == f"--suite {path}: kernel My_SAXPY: {said}"
+    assert proc.stdout == ""

@@ -233,7 +233,7 @@ def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
             # Each would run as a row of its own: two measurements of one case.
             twice = "" if named.count(item.name) > 1 else " (-k ignores case)"
             raise SuiteError(f"--suite {path}: kernel {item.name}: KERNELS holds it twice{twice}")
-        size = _bad_size(item) or _bad_params(item, kernels)
+        size = _bad_size(item) or _bad_text(item) or _bad_params(item, kernels)
         if size:
             raise SuiteError(f"--suite {path}: kernel {item.name}: {size}")
         try:
@@ -259,6 +259,23 @@ def _bad_size(spec: KernelSpec) -> str | None:
         for value in values:
             if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
                 return f"{field} {value!r}: give a whole number, 1 or more"
+    return None
+
+
+def _bad_text(spec: KernelSpec) -> str | None:
+    """What is wrong with a description's words, which `harness list` and the reports
+    print: a summary or complexity that is no line of text, or RAJAPerf features
+    that are no tuple of words, ended `harness list` in a traceback (features given
+    as one word, ``"Forall"``, were listed letter by letter)."""
+    for field in ("summary", "complexity"):
+        value = getattr(spec, field)
+        if not isinstance(value, str) or "\n" in value or "\r" in value:
+            return f"{field} {value!r}: give one line of text"
+    features = spec.rajaperf_features
+    if not isinstance(features, tuple | list) or not all(
+        isinstance(f, str) and NAME.fullmatch(f) for f in features
+    ):
+        return f"rajaperf_features {features!r}: give a tuple of words, such as ('Forall',)"
     return None
 
 
