@@ -23,18 +23,23 @@ def load(run_dir: str | PathLike[str]) -> pd.DataFrame:
     from harness.execution.results import RunFolderError
     from harness.reporting.frames import load as load_run
 
-    if not isinstance(run_dir, (str, PathLike)):
+    try:
+        # A path object whose name is bytes (or no name) is no path, as bytes are.
+        path = os.fspath(run_dir) if isinstance(run_dir, (str, PathLike)) else None
+    except TypeError:
+        path = None
+    if not isinstance(path, str):
         raise RunFolderError(f"{run_dir!r} is no path: give a run folder as text or a Path")
     if isinstance(run_dir, str) and not run_dir.strip():
         raise RunFolderError(f"{run_dir!r} is no path: give a run folder")
-    if "\0" in str(os.fspath(run_dir)):
+    if "\0" in path:
         # As the command line's paths: the message named it with the NUL itself.
         raise RunFolderError(
-            f"{os.fspath(run_dir)!r} is no path: it holds a NUL character, which no "
-            "file name can; give a run folder"
+            f"{path!r} is no path: it holds a NUL character, which no file name can; "
+            "give a run folder"
         )
     # '~' is the home folder, as for the command line's paths and run(out=...).
-    return load_run(os.path.expanduser(os.fspath(run_dir)))
+    return load_run(os.path.expanduser(path))
 
 
 def run(

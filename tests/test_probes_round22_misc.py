@@ -136,3 +136,21 @@ def test_a_user_kernel_s_words_that_are_no_text_are_refused(
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == f"--suite {path}: kernel My_SAXPY: {said}"
     assert proc.stdout == ""
+
+
+def test_load_refuses_a_path_object_whose_name_is_bytes() -> None:
+    """``harness.load(b"run")`` is refused as no path (a RunFolderError), but a path
+    object whose ``__fspath__`` gives bytes ended in pathlib's TypeError. It is the
+    same RunFolderError now."""
+    import harness
+    from harness.execution.results import RunFolderError
+
+    class BytesPath:
+        def __fspath__(self) -> bytes:
+            return b"results"
+
+        def __repr__(self) -> str:
+            return "BytesPath()"
+
+    with pytest.raises(RunFolderError, match=r"^BytesPath\(\) is no path: give a run folder"):
+        harness.load(BytesPath())
