@@ -66,6 +66,7 @@ from importlib import metadata
 from pathlib import Path
 
 from common import Parser, run_main
+from common import command as runnable
 
 from harness import api, suite
 from harness.cli.arguments import path, seconds
@@ -273,15 +274,21 @@ class Steps:
         children = {}
         for name, command, env in steps:
             print(f"{name}: {shlex.join(command)}", flush=True)
-            log = (self.out / f"{name}.log").open("w")
-            children[name] = subprocess.Popen(
-                command,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env={**os.environ, **(env or {})},
-                start_new_session=True,
-            )
-            log.close()
+            # A program that cannot start (a sanitizer without its execute bit) fails
+            # its step alone: it ended the script in a traceback, the other steps lost.
+            with (self.out / f"{name}.log").open("w") as log:
+                try:
+                    children[name] = subprocess.Popen(
+                        command,
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                        env={**os.environ, **(env or {})},
+                        start_new_session=True,
+                    )
+                except OSError as exc:
+                    print(f"{name}: cannot start {command[0]}: {exc.strerror}", flush=True)
+                    self.failed[name] = 127
+                    continue
             self._started(children[name], seen)
         for name, child in children.items():
             stopped = ""
@@ -365,7 +372,9 @@ def main() -> int:
         help="a device to use, BACKEND:INDEX (repeatable; default: every GPU device listed)",
     )
     parser.add_argument(
-        "--babelstream", help="command that runs BabelStream for the first device's API"
+        "--babelstream",
+        type=runnable,
+        help="command that runs BabelStream for the first device's API",
     )
     parser.add_argument(
         "--pycuda-wheels",

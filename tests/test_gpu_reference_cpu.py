@@ -97,3 +97,31 @@ def test_a_spent_budget_skips_each_step_by_name(tmp_path: Path) -> None:
     assert "devices: skipped, the budget is spent" in lines
     assert "transfers: skipped, the budget is spent" in lines
     assert not (out / "transfers.log").exists()
+
+
+def test_a_step_whose_program_cannot_start_fails_alone(tmp_path: Path) -> None:
+    """An mpirun (or compute-sanitizer) found but not runnable ended the script in
+    a FileNotFoundError traceback, the steps after it lost."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    mpirun = bin_dir / "mpirun"
+    mpirun.write_text("#!/no/such/interpreter\n")
+    mpirun.chmod(0o755)
+    out = tmp_path / "ref"
+    proc = _reference(out, "--device", "cpu:0", keep=("two_ranks",), path=str(bin_dir))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stdout.splitlines()
+    assert f"two_ranks: cannot start {mpirun}: No such file or directory" in lines
+    assert lines[-1] == "failed: two_ranks (exit 127)"
+
+
+def test_a_babelstream_that_is_no_program_is_refused_before_any_step(tmp_path: Path) -> None:
+    """It was found missing only at the Stream step, in a traceback that ended
+    every step after it."""
+    out = tmp_path / "ref"
+    proc = _reference(out, "--device", "cpu:0", "--babelstream", "no-such-babel --x")
+    assert proc.returncode == 2 and not out.exists()
+    assert proc.stderr.startswith(
+        "gpu_reference.py: error: argument --babelstream: 'no-such-babel' is no program"
+    )
