@@ -110,6 +110,20 @@ def test_an_opencl_platform_that_offers_no_device_is_named(tmp_path: Path) -> No
     assert opencl["notes"] == [note]
 
 
+def test_a_user_group_named_as_another_but_for_case_is_refused(tmp_path: Path) -> None:
+    """A user kernel in group ``stream`` made a group beside the shipped ``Stream``
+    that -k, ignoring case, never chose alone, and reports showed as two. It is
+    refused as the suite loads, naming the group there is."""
+    path = _suite_copy(tmp_path)
+    path.write_text(path.read_text().replace('group="My"', 'group="stream"', 1))
+    proc = harness("list", "--suite", str(path), "-k", "My")
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--suite {path}: kernel My_SAXPY: group 'stream': the suite has a group 'Stream' "
+        "(-k ignores case); give it that name or another"
+    )
+
+
 @pytest.mark.parametrize(
     ("given", "said"),
     [

@@ -220,7 +220,17 @@ def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
                 "digits and underscores, from a letter (-k chooses groups by it)"
             )
         # -k ignores case: a name differing from another in case alone could never be
-        # chosen without it (-k stream_triad ran Stream_TRIAD too).
+        # chosen without it (-k stream_triad ran Stream_TRIAD too), nor a group so.
+        groups = [*GROUPS, *(getattr(k, "group", None) for k in kernels)]
+        other = next(
+            (g for g in groups if isinstance(g, str) and g.lower() == item.group.lower()),
+            item.group,
+        )
+        if other != item.group:
+            raise SuiteError(
+                f"--suite {path}: kernel {item.name}: group {item.group!r}: the suite has "
+                f"a group {other!r} (-k ignores case); give it that name or another"
+            )
         low = item.name.lower()
         same = [k.name for k in ALL if k.name.lower() == low]
         if same:
