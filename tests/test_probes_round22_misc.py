@@ -168,3 +168,22 @@ def test_load_refuses_a_path_object_whose_name_is_bytes() -> None:
 
     with pytest.raises(RunFolderError, match=r"^BytesPath\(\) is no path: give a run folder"):
         harness.load(BytesPath())
+
+
+def test_list_leaves_out_the_kernels_run_s_exclusions_leave_out() -> None:
+    """``harness list`` selects "as 'harness run' selects them", but refused run's
+    ``-x`` (unrecognized arguments), so what ``run -k Stream -x TRIAD DOT`` runs could
+    not be listed first. It takes -x now, for the table and for --files."""
+    proc = harness("list", "-k", "Stream", "-x", "TRIAD", "DOT")
+    assert proc.returncode == 0, proc.stderr
+    table = [line.split()[0] for line in proc.stdout.splitlines()[1:] if line.strip()]
+    assert table[:3] == ["Stream_COPY", "Stream_MUL", "Stream_ADD"]
+    assert "Stream_TRIAD" not in proc.stdout and "Stream_DOT" not in proc.stdout
+    proc = harness("list", "--files", "Stream", "-x", "COPY", "MUL", "ADD", "DOT")
+    assert proc.returncode == 0, proc.stderr
+    assert [line for line in proc.stdout.splitlines() if not line.startswith(" ")] == [
+        "Stream_TRIAD"
+    ]
+    proc = harness("list", "-k", "Stream", "-x", "Stream")
+    assert proc.returncode == 2
+    assert one_error(proc.stderr) == "-x Stream: leaves out every kernel selected; nothing is left"

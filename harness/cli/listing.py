@@ -10,6 +10,7 @@ from harness import suite
 from harness.backends import BACKENDS
 from harness.backends import get as get_backend
 from harness.cli import arguments
+from harness.cli.run_plan import selected
 from harness.errors import UsageError
 from harness.model import sources
 from harness.model.spec import KernelSpec, numpy_dtype
@@ -81,13 +82,13 @@ def _cmd_list(args: argparse.Namespace) -> int:
                 f"-k {' '.join(args.kernels)} with --files: --files takes the kernels whose "
                 f"files to list itself (harness list --files {' '.join(args.kernels)})"
             )
-        for spec in suite.select(args.files):
+        for spec in selected(args.files, args.exclude):
             print(spec.name)
             for label, files in _kernel_files(spec):
                 for k, path in enumerate(files):
                     print(f"  {label if k == 0 else '':<14}{path}")
         return 0
-    kernels = suite.select(args.kernels)
+    kernels = selected(args.kernels, args.exclude)
     header = (
         "kernel",
         "group",
@@ -137,6 +138,14 @@ def register(sub: Any) -> None:
         metavar="SEL",
         help="kernels to list: names, either half of one, groups or globs, as 'harness run' "
         "selects them (default: all)",
+    )
+    listing.add_argument(
+        "-x",
+        "--exclude",
+        nargs="+",
+        default=[],
+        metavar="SEL",
+        help="kernels to leave out, selected as -k selects, as 'harness run -x' leaves them out",
     )
     listing.add_argument(
         "--files",

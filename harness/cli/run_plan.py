@@ -252,14 +252,15 @@ def _check_flush(flush_bytes: int | None, caches: Sequence[str], devices: Sequen
             )
 
 
-def _selected(kernels: Sequence[str] | None, exclude: Sequence[str]) -> list[Any]:
-    """The kernels ``-k`` selects, less those ``-x`` does; a UsageError where none is left."""
+def selected(kernels: Sequence[str] | None, exclude: Sequence[str]) -> list[Any]:
+    """The kernels ``-k`` selects, less those ``-x`` does (`harness run`'s, which
+    `harness list` shows); a UsageError where none is left."""
     chosen = suite.select(kernels)
     left_out = {k.name for k in suite.select(exclude)} if exclude else set()
     kept = [k for k in chosen if k.name not in left_out]
     if not kept:
         raise UsageError(
-            f"-x {' '.join(exclude)}: leaves out every kernel selected; nothing would run"
+            f"-x {' '.join(exclude)}: leaves out every kernel selected; nothing is left"
         )
     return kept
 
@@ -269,7 +270,7 @@ def new_run(
 ) -> tuple[Path | None, dict[str, Any], list[Task]]:
     """A new run's folder, metadata and rows. In an MPI run each rank plans the
     rows of its own devices, and only rank 0 makes the folder (the others get None)."""
-    kernels = _selected(args.kernels, args.exclude)
+    kernels = selected(args.kernels, args.exclude)
     _note_repeats(args)
     if args.size_factor and (args.size is not None or args.memory_allocated or args.memory_moved):
         given = "--size" if args.size is not None else "--memory-*"
