@@ -187,3 +187,28 @@ def test_list_leaves_out_the_kernels_run_s_exclusions_leave_out() -> None:
     proc = harness("list", "-k", "Stream", "-x", "Stream")
     assert proc.returncode == 2
     assert one_error(proc.stderr) == "-x Stream: leaves out every kernel selected; nothing is left"
+
+
+def test_a_user_run_option_that_abbreviates_a_harness_option_is_refused(tmp_path: Path) -> None:
+    """argparse takes ``--prec`` for ``--precision``; a user kernel's run option named
+    ``prec`` (choices f32 and f64) took ``--prec f32`` for its own, and a run meant
+    at f32 ran at f64, unsaid. Such a name is refused as the suite loads."""
+    path = _suite_copy(tmp_path)
+    text = path.read_text().replace(
+        "from harness.model.spec import",
+        "import dataclasses\nfrom harness.model.spec import Param,",
+    )
+    path.write_text(
+        text.replace(
+            '    name="My_SAXPY",\n',
+            '    name="My_SAXPY",\n    params=(Param("prec", ("f32", "f64"), ("f64",), "mine"),),\n'
+            "    bind=lambda values: dataclasses.replace(SAXPY, params=(), bind=None),\n",
+            1,
+        )
+    )
+    proc = harness("run", "--suite", str(path), "-k", "Stream_TRIAD", "--prec", "f32")
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--suite {path}: kernel My_SAXPY: run option 'prec': --prec abbreviates "
+        "--precision, which it would take the place of; give it another name"
+    )

@@ -137,6 +137,7 @@ def load_suites(files: Sequence[str | Path]) -> None:
     installed = suite.installed_suites()
     if installed or files:
         suite.OPTION_NAMES = _option_names()
+        suite.OPTION_FLAGS = _option_flags()
     for path in installed:
         try:
             _load_suite(path)
@@ -159,6 +160,19 @@ def _option_names() -> frozenset[str]:
     for command in build_parser().commands.values():
         names.update(action.dest for action in command._actions)
     return frozenset(names - set(suite.PARAMS))
+
+
+def _option_flags() -> tuple[frozenset[str], ...]:
+    """The long options (``--precision``) of each command that offers the kernels'
+    run options, less those: the options whose abbreviations a user kernel's run
+    option would take."""
+    params = {f"--{name}" for name in suite.PARAMS}
+    return tuple(
+        frozenset(flags - params)
+        for command in build_parser().commands.values()
+        for flags in [{s for a in command._actions for s in a.option_strings if s[:2] == "--"}]
+        if params <= flags
+    )
 
 
 def _load_suite(path: str | Path) -> None:

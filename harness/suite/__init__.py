@@ -101,6 +101,9 @@ PARAMS: dict[str, Param] = {p.name: p for k in ALL for p in k.params}
 #: kernel's run option may not take: the command line fills it before it loads
 #: suites (`harness.cli.load_suites`).
 OPTION_NAMES: frozenset[str] = frozenset()
+#: The long options of each command that offers the kernels' run options, less
+#: those (`harness.cli.load_suites` fills it too).
+OPTION_FLAGS: tuple[frozenset[str], ...] = ()
 
 
 def module_file(spec: KernelSpec) -> Path:
@@ -301,6 +304,16 @@ def _bad_params(spec: KernelSpec, kernels: Iterable[KernelSpec]) -> str | None:
             return f"run option {name!r}: give letters, digits and underscores, from a letter"
         if name in OPTION_NAMES:
             return f"run option {name!r}: harness has an option so named; give it another name"
+        flag = f"--{name}"
+        for flags in OPTION_FLAGS:
+            # argparse takes a prefix of one option alone for it: --prec was --precision,
+            # and became the user's option, whose choices f32 and f64 it took unsaid.
+            longer = [f for f in {*flags, *(f"--{p}" for p in PARAMS)} if f.startswith(flag)]
+            if len(longer) == 1 and longer[0] != flag:
+                return (
+                    f"run option {name!r}: {flag} abbreviates {longer[0]}, which it would "
+                    "take the place of; give it another name"
+                )
         others = [PARAMS.get(name), *(p for k in kernels for p in k.params if p.name == name)]
         if any(other is not None and other != param for other in others):
             return f"run option {name!r}: the suite has one so named, with other choices"
