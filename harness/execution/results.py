@@ -660,16 +660,15 @@ def lock(run_dir: Path) -> Iterator[None]:
         held.release()
 
 
-#: The run folders this process holds (`lock`): it is their writer, and what it
-#: reads there (a resume's journal with a torn last line) is no one else's row in flight.
+#: The run folders this process holds (`lock`): what it reads there (a resume's
+#: journal with a torn last line) is no row in flight of another writer's.
 _HELD: set[Path] = set()
 
 
 def writer(run_dir: Path) -> str | None:
-    """Who else is writing ``run_dir`` now (its lock is held: a run or resume in
-    progress), or None where no one is, this process is, or it cannot be told (a
-    read-only folder)."""
-    if not (run_dir / LOCK).exists() or run_dir.resolve() in _HELD:
+    """Who is writing ``run_dir`` now (its lock is held: a run or resume in
+    progress), or None where no one is or it cannot be told (a read-only folder)."""
+    if not (run_dir / LOCK).exists():
         return None
     probe = filelock.FileLock(run_dir / LOCK, timeout=0)
     try:
@@ -876,8 +875,11 @@ def _in_flight(run_dir: Path, number: int, lines: list[bytes]) -> bool:
     """Whether line ``number`` of ``lines`` (a journal's or samples file's, split
     at newlines), which cannot be read, is the one a run writing ``run_dir`` now is
     appending: its last, with no newline yet. A command reading a run in progress
-    called that row a torn line and the row lost, as a killed run leaves it."""
-    return number == len(lines) and writer(run_dir) is not None
+    called that row a torn line and the row lost, as a killed run leaves it. In a
+    folder this process holds (a resume reading its journal) it is a torn line."""
+    if number != len(lines) or run_dir.resolve() in _HELD:
+        return False
+    return writer(run_dir) is not None
 
 
 def _check_owner(number: int, of: dict[str, Any], row: dict[str, Any]) -> None:
