@@ -239,13 +239,17 @@ def test_a_run_whose_summary_met_a_full_disk_is_finished_by_its_resume(tmp_path:
     assert "Stream_ADD" in (run / results.SUMMARY).read_text()
 
 
-def test_opencl_rows_with_the_cache_folder_on_a_full_disk_are_measured(tmp_path: Path) -> None:
+def test_opencl_rows_with_the_cache_folder_on_a_full_disk_are_measured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """With XDG_CACHE_HOME on a full disk, PoCL could not write a built kernel into its
     cache there: every OpenCL row was an error, 'Stream_COPY.c failed to compile',
     and ``harness devices`` said the device's compiler 'fails on a trivial kernel',
     advising another PoCL. A cache costs time, never a result: the kernels are
     built in a scratch folder of the user's under the temporary folder."""
     need_backend("opencl")
+    # PoCL's own folder where none is named (one named is the user's choice, kept).
+    monkeypatch.delenv("POCL_CACHE_DIR", raising=False)
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     with _small_disk(tmp_path, 0) as small:
