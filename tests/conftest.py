@@ -354,3 +354,22 @@ def copy_run_of_two(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     return run_folder(out)
+
+
+def one_quick_run(out: Path) -> Path:
+    """A finished run of one quick row on numpy (Stream_TRIAD, size 1000, 2 reps) under ``out``."""
+    proc = harness(
+        "run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
+        "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return run_folder(out)
+
+
+def first_row_edited(run: Path, **change: Any) -> Path:
+    """``run`` (a copy) with its journal's first row taking ``change``."""
+    journal = run / "journal.jsonl"
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    rows[0].update(change)
+    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return run

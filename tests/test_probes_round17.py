@@ -22,6 +22,7 @@ from conftest import (
     interrupted,
     need_backend,
     one_error,
+    one_quick_run,
     plant,
     run_folder,
     source_names,
@@ -229,7 +230,7 @@ def test_a_run_that_ended_while_read_is_not_sent_to_resume(
     said the run had not ended and to resume it (with nothing left to do)."""
     from harness.cli import reports
 
-    run = _quick_run(tmp_path)
+    run = one_quick_run(tmp_path)
     ended = results.read_metadata(run)
     as_read = {k: v for k, v in ended.items() if k != "end"}
     reports._note_short(run, as_read, "plotted")
@@ -288,7 +289,7 @@ def test_a_signal_swallowed_in_a_finalizer_still_stops_the_command(
     with a traceback: the plot ran on to its end and exited 0, a cancelled job
     reported success. It now stops at the next file, or ends with 130 after the
     last."""
-    run = _quick_run(tmp_path)
+    run = one_quick_run(tmp_path)
     trigger = _signal_in_a_finalizer(signum)
     out = tmp_path / "profiles"
     status = _command_with(
@@ -313,7 +314,7 @@ def test_an_error_in_cleanup_after_a_signal_is_the_interrupt(
 ) -> None:
     """A signal inside matplotlib's savefig left its figure half-adjusted, whose
     cleanup then raised AttributeError: a traceback and exit 1, not 130."""
-    run = _quick_run(tmp_path)
+    run = one_quick_run(tmp_path)
 
     def signal_then_a_failing_cleanup() -> None:
         try:
@@ -330,21 +331,12 @@ def test_an_error_in_cleanup_after_a_signal_is_the_interrupt(
     assert err.endswith("harness show: interrupted; what it was writing may be incomplete\n")
 
 
-def _quick_run(out: Path) -> Path:
-    proc = harness(
-        "run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
-        "--out", str(out),
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    return run_folder(out)
-
-
 def test_two_sigterms_end_a_command_with_143(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """report, plot and peak gave 130 for a batch system's SIGTERM and its second,
     where the README (and run, merge, mutants) give 143."""
-    run = _quick_run(tmp_path)
+    run = one_quick_run(tmp_path)
 
     def twice() -> None:
         try:
@@ -416,7 +408,7 @@ def test_compare_fails_where_a_merged_node_stopped_short(tmp_path: Path) -> None
 def test_metadata_a_run_never_writes_is_refused(values: dict, said: str, tmp_path: Path) -> None:
     """'journal_rows': null turned off the check for rows removed since the run counted
     them (compare then passed on a row deleted by hand); a format 3 was read as 2."""
-    base = _quick_run(tmp_path / "base")
+    base = one_quick_run(tmp_path / "base")
     run = copy_run(base, tmp_path / "damaged")
     meta = json.loads((run / "metadata.json").read_text())
     (run / "metadata.json").write_text(json.dumps({**meta, **values}, indent=2))
@@ -430,7 +422,7 @@ def test_metadata_a_run_never_writes_is_refused(values: dict, said: str, tmp_pat
 
 def test_rows_of_a_run_that_lists_no_device_are_damaged(tmp_path: Path) -> None:
     """'devices': [] turned off the check that a row's device is one the run lists."""
-    run = _quick_run(tmp_path)
+    run = one_quick_run(tmp_path)
     meta = json.loads((run / "metadata.json").read_text())
     (run / "metadata.json").write_text(json.dumps({**meta, "devices": []}, indent=2))
     proc = harness("show", str(run))
@@ -443,7 +435,7 @@ def test_rows_of_a_run_that_lists_no_device_are_damaged(tmp_path: Path) -> None:
 def test_a_resume_of_a_whole_run_leaves_it_as_it_was(tmp_path: Path) -> None:
     """--resume of a run that had ended rewrote its end (minutes after its start for
     a run of a second) and added a resume that ran nothing."""
-    run = _quick_run(tmp_path)
+    run = one_quick_run(tmp_path)
     before = (run / "metadata.json").read_bytes()
     proc = harness("run", "--resume", str(run))
     assert proc.returncode == 0, proc.stderr

@@ -10,21 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, copy_run, finished_run, harness, one_error
+from conftest import FIXTURES, copy_run, finished_run, first_row_edited, harness, one_error
 
 from harness.execution import results
 from harness.reporting import frames, plot
 
 QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
-
-
-def _edited(run: Path, **change: Any) -> Path:
-    """``run`` (a copy) with its journal's first row taking ``change``."""
-    journal = run / results.JOURNAL
-    rows = [json.loads(line) for line in journal.read_text().splitlines()]
-    rows[0].update(change)
-    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    return run
 
 
 def _rajaperf_copy(tmp_path: Path) -> Path:
@@ -35,7 +26,7 @@ def _rajaperf_copy(tmp_path: Path) -> Path:
 def test_a_negative_share_of_the_peak_is_damage(run: Path, tmp_path: Path) -> None:
     """A row's pct_peak_bw of -50 was read as good: the report's '% peak BW' column
     showed '-50%' for it."""
-    _edited(run, pct_peak_bw=-50.0)
+    first_row_edited(run, pct_peak_bw=-50.0)
     out = tmp_path / "report"
     proc = harness("report", str(run), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
@@ -47,7 +38,7 @@ def test_a_negative_share_of_the_peak_is_damage(run: Path, tmp_path: Path) -> No
 def test_a_row_that_ran_at_size_zero_is_damage(run: Path) -> None:
     """No run times a problem of no elements, yet a row of size 0 was read as a
     measurement: a sweep's log axis drew it nowhere, without a word."""
-    _edited(run, size=0)
+    first_row_edited(run, size=0)
     proc = harness("show", str(run))
     assert proc.returncode == 0, proc.stderr
     assert f"{results.JOURNAL}:1: skipped" in proc.stderr
@@ -126,7 +117,7 @@ def test_a_row_timed_at_zero_does_not_end_the_report(run: Path, tmp_path: Path) 
     ZeroDivisionError traceback: RAJAPerf's speedup file divided by its time."""
     first = json.loads((run / results.JOURNAL).read_text().splitlines()[0])
     times = {k: 0.0 for k in first if k.startswith("time_") or k == "kernel_s"}
-    _edited(run, **times, gbytes_per_s=None, gflops_per_s=None)
+    first_row_edited(run, **times, gbytes_per_s=None, gflops_per_s=None)
     out = tmp_path / "report"
     proc = harness("report", str(run), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
@@ -193,7 +184,7 @@ def test_a_row_without_a_group_is_read_in_its_kernel_s_group(run: Path, tmp_path
     """A row whose group is null (which a row may hold) was exported in a Caliper
     region named 'None', a group of its own beside its kernel's, and the time plot
     titled its panel 'nan, Basic'."""
-    _edited(run, group=None)
+    first_row_edited(run, group=None)
     out = tmp_path / "thicket"
     proc = harness("export", str(run), "--thicket", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
@@ -208,7 +199,7 @@ def test_a_kernel_name_with_a_line_break_is_damage(run: Path) -> None:
     """A row of a run without metadata.json (whose kernels nothing lists) named
     'Stream\\nTRIAD' was read as good: show printed it as a row split over two lines."""
     (run / results.METADATA).unlink()
-    _edited(run, kernel="Stream\nTRIAD")
+    first_row_edited(run, kernel="Stream\nTRIAD")
     proc = harness("show", str(run))
     assert proc.returncode == 0, proc.stderr
     assert f"{results.JOURNAL}:1: skipped a torn or corrupt line: 'kernel' holds '\\n'" in (

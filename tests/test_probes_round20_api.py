@@ -14,7 +14,15 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT, harness, need_backend, run_folder, start_run, wait_rows
+from conftest import (
+    FIXTURES,
+    ROOT,
+    need_backend,
+    one_quick_run,
+    run_folder,
+    start_run,
+    wait_rows,
+)
 
 from harness.execution import results
 
@@ -24,13 +32,7 @@ ENV = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp"
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished run of one quick row on numpy."""
-    out = tmp_path_factory.mktemp("quick")
-    proc = harness(
-        "run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
-        "--out", str(out),
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    return run_folder(out)
+    return one_quick_run(tmp_path_factory.mktemp("quick"))
 
 
 def _two_sigterms_in_one_c_call() -> None:

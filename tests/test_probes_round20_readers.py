@@ -12,21 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, copy_run, harness, one_error, run_folder
+from conftest import FIXTURES, copy_run, first_row_edited, harness, one_error, run_folder
 from matplotlib.text import Text
 
 from harness.execution import results
 
 QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
-
-
-def _edited(run: Path, **change: Any) -> Path:
-    """``run`` (a copy) with its journal's first row taking ``change``."""
-    journal = run / results.JOURNAL
-    rows = [json.loads(line) for line in journal.read_text().splitlines()]
-    rows[0].update(change)
-    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    return run
 
 
 @pytest.mark.parametrize(
@@ -45,7 +36,7 @@ def test_work_counts_and_energy_of_the_wrong_type_are_damage(
     ended `report` in a traceback (int('x') writing RAJAPerf's kernel-details file), a
     boolean became a count of 1, a fraction was cut to a whole number, text in an
     energy column was shown as a figure."""
-    _edited(run, **change)
+    first_row_edited(run, **change)
     out = tmp_path / "report"
     proc = harness("report", str(run), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
