@@ -34,7 +34,7 @@ each has the GPU to itself:
    under NVIDIA's compute-sanitizer (racecheck and memcheck), found on the
    PATH or in the nvidia-cuda-sanitizer-api wheel; then Stream at 2^25
    through pycuda;
-8. ``sweep``: the Stream and Apps groups on the first device at 1/8 to 16
+8. ``sweep``: the Stream and Apps groups (``--sweep``) on the first device at 1/8 to 16
    times their default sizes (``--size-factor``), for the report's
    saturation sizes and plot, with energy per repetition;
 9. ``cache``: hot against cold cache for Stream_TRIAD inside and outside the
@@ -411,6 +411,15 @@ def main() -> int:
         "the name its log has (suite_checks_wgpu0, sort_launches, check_pycuda, ...)",
     )
     parser.add_argument(
+        "--sweep",
+        nargs="+",
+        default=["Stream", "Apps"],
+        metavar="SEL",
+        help="kernels of the sweep, selected as run's -k selects (default: Stream Apps; "
+        "Apps_INTSC_HEXHEX is always left out), so that a later call can sweep the "
+        "kernels an earlier one had no time for",
+    )
+    parser.add_argument(
         "--sanitize",
         action="store_true",
         help="also check every kernel under compute-sanitizer's racecheck and memcheck",
@@ -563,7 +572,7 @@ def main() -> int:
         # Apps_INTSC_HEXHEX's reference outputs take the host about 20 s at its
         # default size and minutes past it (the sweep of 2026-11-30 stopped there).
         factors = ["--size-factor", "0.125", "0.25", "0.5", "1", "2", "4", "8", "16"]
-        sweep = ["-k", "Stream", "Apps", "-x", "Apps_INTSC_HEXHEX", *factors]
+        sweep = ["-k", *args.sweep, "-x", "Apps_INTSC_HEXHEX", *factors]
         sweep += [*SWEEP_BUDGETS, *into("sweep")]
         steps.run("sweep", [*harness, "run", *first, *sweep])
     if "cache" in wanted:

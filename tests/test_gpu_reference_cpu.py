@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
 
 SCRIPT = ROOT / "benchmarks" / "gpu_reference.py"
@@ -125,3 +126,21 @@ def test_a_babelstream_that_is_no_program_is_refused_before_any_step(tmp_path: P
     assert proc.stderr.startswith(
         "gpu_reference.py: error: argument --babelstream: 'no-such-babel' is no program"
     )
+
+
+@pytest.mark.full
+def test_the_sweep_takes_the_kernels_sweep_names(tmp_path: Path) -> None:
+    """--sweep replaces the Stream and Apps groups: a later call can sweep what an
+    earlier one had no time for. Its rows are that kernel's alone, at the factors."""
+    out = tmp_path / "ref"
+    proc = _reference(
+        out, "--device", "cpu:0", "--sweep", "Basic_DAXPY", "--step-seconds", "60", keep=("sweep",)
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "-k Basic_DAXPY -x Apps_INTSC_HEXHEX --size-factor" in proc.stdout
+    lines = (_only_run(out / "runs" / "sweep") / "journal.jsonl").read_text().splitlines()
+    rows = [json.loads(line) for line in lines]
+    assert {row["kernel"] for row in rows} == {"Basic_DAXPY"}
+    assert sorted(row["size"] for row in rows) == [
+        int(1_000_000 * f) for f in (0.125, 0.25, 0.5, 1, 2, 4, 8, 16)
+    ]
