@@ -162,10 +162,13 @@ def profiles(frame: pd.DataFrame, meta: dict[str, Any]) -> dict[str, str]:
                 "jobsize": 1,
                 "run": first["run"],
                 "harness_version": meta.get("harness_version") or "",
-                **({"mpi.rank": rank} if by_rank else {}),
+                # A row of no rank (a run without MPI, merged beside one with it) is
+                # no rank's: it has no mpi.rank, as no RAJAPerf run without MPI has.
+                **({"mpi.rank": rank} if by_rank and rank >= 0 else {}),
             }
         )
-        parts = [*([str(host)[:HOST_CHARS]] if several else []), *([f"r{rank}"] if by_rank else [])]
+        parts = [str(host)[:HOST_CHARS]] if several else []
+        parts += [f"r{rank}"] if by_rank and rank >= 0 else []
         parts += [device_id, precision]
         parts += [f"n{int(size)}" if known else "n-unknown", tuning]
         # A host's name (with its run's, in a merged run) may be too long for a file's:

@@ -1,0 +1,50 @@
+"""Hostile probes, round 23: the commands that read and write run folders besides
+``run`` (`merge`, `export --thicket`, `import-rajaperf`, `peak`, `show`, `compare`,
+`list`, `devices`) and the Python API, with odd inputs: runs of other machines and
+versions mixed, damaged rows and metadata, full disks."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, harness, one_quick_run, run_folder
+
+#: A two-rank MPI run on an H100, kept with the reference results.
+MPI_RUN = ROOT / "results" / "reference" / "h100-2026-11-27" / "cuda-mpi-two-ranks"
+
+
+def _globals(profile: Path) -> dict[str, str]:
+    """A .cali profile's metadata (its globals) by name."""
+    nodes: dict[str, tuple[str, str]] = {}
+    refs: list[str] = []
+    for line in profile.read_text().splitlines():
+        fields = dict(f.split("=", 1) for f in line.split(",") if "=" in f)
+        if fields.get("__rec") == "node":
+            nodes[fields["id"]] = (fields["attr"], fields["data"])
+        elif fields.get("__rec") == "globals":
+            refs = line.split("ref=", 1)[1].split("=")
+    return {nodes[nodes[r][0]][1]: nodes[r][1] for r in refs}
+
+
+@pytest.mark.full
+def test_export_of_an_mpi_run_merged_with_one_without_gives_its_rows_no_rank(
+    tmp_path: Path,
+) -> None:
+    """A merged run of an MPI job and a run without MPI was exported with the second's
+    profiles named ``r-1`` and given ``mpi.rank`` -1, a rank no process had. They
+    have no rank now; the MPI job's profiles keep theirs."""
+    mpi = shutil.copytree(MPI_RUN, tmp_path / "mpi")
+    ours = one_quick_run(tmp_path / "ours")
+    proc = harness("merge", str(mpi), str(ours), "--out", str(tmp_path / "merged"))
+    assert proc.returncode == 0, proc.stderr
+    merged = run_folder(tmp_path / "merged")
+    proc = harness("export", "--thicket", str(merged), "--out", str(tmp_path / "th"))
+    assert proc.returncode == 0, proc.stderr
+    names = sorted(p.name for p in (tmp_path / "th").iterdir())
+    assert not [n for n in names if "r-1" in n], names
+    ranks = {name: _globals(tmp_path / "th" / name).get("mpi.rank") for name in names}
+    assert sorted(r for r in ranks.values() if r is not None) == ["0", "1"], ranks
+    (own,) = [n for n in names if "cpu_0" in n]
+    assert ranks[own] is None
