@@ -48,3 +48,19 @@ def test_export_of_an_mpi_run_merged_with_one_without_gives_its_rows_no_rank(
     assert sorted(r for r in ranks.values() if r is not None) == ["0", "1"], ranks
     (own,) = [n for n in names if "cpu_0" in n]
     assert ranks[own] is None
+
+
+def test_export_of_an_mpi_run_gives_its_job_size_as_its_ranks(tmp_path: Path) -> None:
+    """RAJAPerf's ``jobsize`` is the job's count of MPI ranks, but every profile said 1,
+    that of a two-rank job too. It says 2 there now, and 1 for a run without MPI."""
+    mpi = shutil.copytree(MPI_RUN, tmp_path / "mpi")
+    proc = harness("export", "--thicket", str(mpi), "--out", str(tmp_path / "th"))
+    assert proc.returncode == 0, proc.stderr
+    profiles = sorted((tmp_path / "th").iterdir())
+    assert len(profiles) == 2
+    assert [_globals(p)["jobsize"] for p in profiles] == ["2", "2"]
+    ours = one_quick_run(tmp_path / "ours")
+    proc = harness("export", "--thicket", str(ours), "--out", str(tmp_path / "own"))
+    assert proc.returncode == 0, proc.stderr
+    (profile,) = (tmp_path / "own").iterdir()
+    assert _globals(profile)["jobsize"] == "1"

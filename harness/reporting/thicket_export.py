@@ -11,8 +11,8 @@ strategy, the transfer mode...: RAJAPerf's tuning), its kernel regions carrying
 name), ``Min time/rank``, ``Max time/rank``, ``Reps``, ``ProblemSize``,
 ``Bytes/Rep`` and ``Flops/Rep``, and RAJAPerf's metadata keys (``variant``,
 ``tuning``, ``ProblemSizeRunParam``, ``cluster`` (the profile's host),
-``launchdate``, ``jobsize``) plus the device's name, API and driver, and
-Caliper's ``mpi.rank`` in an MPI run's profiles.
+``launchdate``, ``jobsize`` (its run's MPI ranks)) plus the device's name, API
+and driver, and Caliper's ``mpi.rank`` in an MPI run's profiles.
 
 The ``.cali`` format is Caliper's text stream: ``node`` records define
 attributes and the region tree, ``ctx`` records attach metric values to a
@@ -117,6 +117,7 @@ def profiles(frame: pd.DataFrame, meta: dict[str, Any]) -> dict[str, str]:
     """The .cali text of each profile of a prepared run frame, by file name: one
     per host (a merged run holds several), MPI rank, device, precision, size and
     tuning."""
+    frame = frame.assign(_jobsize=_jobsizes(frame))
     timed = frame[(frame["status"] == "ok") & frame["time_median_s"].notna()]
     # `frames.load` gives every row its host: a merged run's rows their own.
     timed = timed.assign(_host=timed["host"].fillna("").astype(str))
@@ -159,7 +160,7 @@ def profiles(frame: pd.DataFrame, meta: dict[str, Any]) -> dict[str, str]:
                 "driver": first.get("device_driver") or "",
                 "cluster": host,
                 "launchdate": meta.get("start") or "",
-                "jobsize": 1,
+                "jobsize": int(first["_jobsize"]),
                 "run": first["run"],
                 "harness_version": meta.get("harness_version") or "",
                 # A row of no rank (a run without MPI, merged beside one with it) is
@@ -181,6 +182,16 @@ def profiles(frame: pd.DataFrame, meta: dict[str, Any]) -> dict[str, str]:
             unique = f"{name}-{n}"
         out[f"{unique}.cali"] = "\n".join(stream.lines) + "\n"
     return out
+
+
+def _jobsizes(frame: pd.DataFrame) -> pd.Series:
+    """Each row's job size, RAJAPerf's ``jobsize``: how many MPI ranks its run had (in
+    a merged run, the run it came from), 1 for a run without MPI."""
+    run = frame["source_run"] if "source_run" in frame else frame["run"]
+    run = run.fillna(frame["run"]).astype(str)
+    if "rank" not in frame:
+        return run.map(lambda _: 1)
+    return frame["rank"].groupby(run).transform("nunique").clip(lower=1)
 
 
 def _kernel_name(row: Any) -> str:
