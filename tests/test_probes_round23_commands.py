@@ -5,11 +5,15 @@ versions mixed, damaged rows and metadata, full disks."""
 
 from __future__ import annotations
 
+import contextlib
+import re
 import shutil
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, harness, one_quick_run, run_folder
+from conftest import ROOT, harness, one_error, one_quick_run, run_folder
 
 #: A two-rank MPI run on an H100, kept with the reference results.
 MPI_RUN = ROOT / "results" / "reference" / "h100-2026-11-27" / "cuda-mpi-two-ranks"
@@ -64,3 +68,51 @@ def test_export_of_an_mpi_run_gives_its_job_size_as_its_ranks(tmp_path: Path) ->
     assert proc.returncode == 0, proc.stderr
     (profile,) = (tmp_path / "own").iterdir()
     assert _globals(profile)["jobsize"] == "1"
+
+
+@contextlib.contextmanager
+def _small_disk(tmp_path: Path, free_kib: int) -> Iterator[Path]:
+    """A folder on a tmpfs of its own with about ``free_kib`` KiB left; skips where
+    this process may not mount one, and is always unmounted."""
+    if not shutil.which("mount"):
+        pytest.skip("no mount here")
+    folder = tmp_path / "small"
+    folder.mkdir(parents=True)
+    mount = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)], capture_output=True
+    )
+    if mount.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mount.stderr.decode().strip()}")
+    try:
+        free = shutil.disk_usage(folder).free
+        (folder / "fill").write_bytes(bytes(max(free - free_kib * 1024, 0)))
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=True)
+
+
+@pytest.mark.full
+def test_an_export_that_does_not_fit_its_disk_is_refused_before_a_profile_is_written(
+    tmp_path: Path,
+) -> None:
+    """An export of more profiles than its disk had room for wrote the first ones, then
+    stopped on the full disk: a folder of some of the run's profiles, which Thicket reads
+    as the run. It is refused before any is written, saying how much room it needs."""
+    sizes = ",".join(str(n) for n in range(100, 130))
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "cpu", "--sizes", sizes, "--reps", "1",
+        "--warmup", "0", "--out", str(tmp_path / "runs"),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(tmp_path / "runs")
+    with _small_disk(tmp_path, 80) as small:
+        out = small / "thicket"
+        proc = harness("export", "--thicket", str(run), "--out", str(out))
+        assert proc.returncode == 2, proc.stderr
+        said = one_error(proc.stderr)
+        assert re.fullmatch(
+            rf"output folder {re.escape(str(out))}: its disk has \d+ bytes free, and the 30 "
+            r"profile\(s\) need \d+; free some space or give --out another disk",
+            said,
+        ), said
+        assert not out.exists()

@@ -22,6 +22,7 @@ region, a ``globals`` record holds the metadata.
 from __future__ import annotations
 
 import math
+import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -201,6 +202,32 @@ def _kernel_name(row: Any) -> str:
     return "_".join([str(row["kernel"]), *case.split(", ")]) if case else str(row["kernel"])
 
 
+def _check_room(out: Path, made: dict[str, str]) -> None:
+    """UsageError where the disk under ``out`` has no room for the profiles ``made``
+    (each in whole blocks, less the earlier ones they replace, plus one written
+    beside the one it replaces): a full disk stopped the export part-way, its first
+    profiles written, which Thicket would read as the whole run."""
+    try:
+        # The folder, or where it would be made: a refusal leaves none made.
+        disk = os.statvfs(next(p for p in (out, *out.parents) if p.is_dir()))
+    except (OSError, StopIteration):
+        return
+    block = disk.f_frsize or 4096
+
+    def blocks(size: int) -> int:
+        return -(-size // block) * block
+
+    sizes = [blocks(len(text.encode())) for text in made.values()]
+    earlier = sum(blocks((out / name).stat().st_size) for name in made if (out / name).is_file())
+    needed = sum(sizes) - earlier + max(sizes)
+    free = disk.f_bavail * block
+    if needed > free:
+        raise UsageError(
+            f"output folder {out}: its disk has {free} bytes free, and the {len(made)} "
+            f"profile(s) need {needed}; free some space or give --out another disk"
+        )
+
+
 def write(run_dir: Path, out: Path) -> list[Path]:
     """Write a run folder's profiles into ``out`` (each whole or not at all); return
     their paths, none where the run has no timed row. UsageError in one line where
@@ -224,6 +251,7 @@ def write(run_dir: Path, out: Path) -> list[Path]:
             f"({', '.join(others[:3])}{', ...' if len(others) > 3 else ''}), of another "
             "export: its profiles and these would be read as one; give an empty --out"
         )
+    _check_room(out, made)
     results.check_out(out)
     written: list[Path] = []
     name = ""
