@@ -229,6 +229,10 @@ class Session(ABC):
     timer: str = "device"
     #: Which clock times host<->device copies (`Execution.upload`).
     transfer_timer: str = "host"
+    #: Whether the device itself reports a kernel's reads and writes past an
+    #: array's end (a simulator): a verified repetition then gives it the arrays
+    #: without the guard zones after them, which would make those accesses valid.
+    reports_overruns: bool = False
 
     @property
     def spent(self) -> bool:

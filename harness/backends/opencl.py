@@ -391,6 +391,7 @@ class OpenCLSession(Session):
         self.device = device
         #: What a simulator reports (`harness.backends.oclgrind`); None on a real device.
         self.findings = oclgrind.Findings() if info.kind == SIMULATOR else None
+        self.reports_overruns = self.findings is not None
         with self.findings.options() if self.findings else nullcontext():
             self.context = cl.Context([device])
         self.queue = cl.CommandQueue(
