@@ -13,7 +13,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, harness, one_error, one_quick_run, run_folder
+from conftest import (
+    ROOT,
+    copy_run,
+    first_row_edited,
+    harness,
+    one_error,
+    one_quick_run,
+    run_folder,
+)
 
 #: A two-rank MPI run on an H100, kept with the reference results.
 MPI_RUN = ROOT / "results" / "reference" / "h100-2026-11-27" / "cuda-mpi-two-ranks"
@@ -116,3 +124,18 @@ def test_an_export_that_does_not_fit_its_disk_is_refused_before_a_profile_is_wri
             said,
         ), said
         assert not out.exists()
+
+
+def test_a_row_filed_under_another_group_than_its_kernel_s_is_damage(tmp_path: Path) -> None:
+    """A row whose group was not its kernel's (Stream_TRIAD in Basic) was read as good:
+    reports and profiles filed it under that group. The metadata names each kernel's
+    group, and such a row is skipped as damaged, named by its line."""
+    run = first_row_edited(
+        copy_run(one_quick_run(tmp_path / "runs"), tmp_path / "copy"), group="Basic"
+    )
+    proc = harness("show", str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith(
+        f"warning: {run / 'journal.jsonl'}:1: skipped a damaged row: 'group' is 'Basic', but "
+        "metadata.json has Stream_TRIAD in group 'Stream'\n"
+    ), proc.stderr

@@ -1321,6 +1321,9 @@ class _Known:
     uncounted: bool = False
     #: Whether the metadata lists the run's devices (an empty list lists none).
     listed: bool = False
+    #: Each kernel's group, where the metadata says it (not a merged run's: runs of
+    #: two versions of a kernel may group it apart, and the merge keeps the first's).
+    groups: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def of(cls, run_dir: Path) -> _Known:
@@ -1359,14 +1362,28 @@ class _Known:
         )
         counted = meta.get("journal_rows")
         listing = not meta.get("merged_from") and isinstance(meta.get("devices"), list)
-        return cls(params, tolerances, devices, counted, backends, names, uncounted, listing)
+        groups = {
+            name: facts["group"]
+            for name, facts in ({} if meta.get("merged_from") else kernels).items()
+            if isinstance(facts, dict) and isinstance(facts.get("group"), str)
+        }
+        return cls(
+            params, tolerances, devices, counted, backends, names, uncounted, listing, groups
+        )
 
     def contradicted(self, row: dict[str, Any]) -> str | None:
-        """Why a row cannot be one of the run's: a kernel it did not run, a device
-        it does not list or of another backend; or, ok, an error above the tolerance
-        its kernel is checked to at its precision."""
+        """Why a row cannot be one of the run's: a kernel it did not run, or in another
+        group; a device it does not list or of another backend; or, ok, an error above
+        the tolerance its kernel is checked to at its precision."""
         if self.kernels is not None and row["kernel"] not in self.kernels:
             return f"'kernel' is {row['kernel']!r}, which is none of the run's in {METADATA}"
+        group = self.groups.get(row["kernel"])
+        if group is not None and row.get("group") is not None and row["group"] != group:
+            # Reports and profiles file the row under its group: it would be another's.
+            return (
+                f"'group' is {row['group']!r}, but {METADATA} has {row['kernel']} in "
+                f"group {group!r}"
+            )
         device = row["device_id"]
         if (self.backends or self.listed) and device not in self.backends:
             accepted = (
