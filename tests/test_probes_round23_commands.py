@@ -6,6 +6,7 @@ versions mixed, damaged rows and metadata, full disks."""
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import shutil
 import subprocess
@@ -22,6 +23,11 @@ from conftest import (
     one_quick_run,
     run_folder,
 )
+
+from harness.backends import get as get_backend
+from harness.cli import main
+from harness.execution import peaks
+from harness.execution.runner import Runner
 
 #: A two-rank MPI run on an H100, kept with the reference results.
 MPI_RUN = ROOT / "results" / "reference" / "h100-2026-11-27" / "cuda-mpi-two-ranks"
@@ -139,3 +145,43 @@ def test_a_row_filed_under_another_group_than_its_kernel_s_is_damage(tmp_path: P
         f"warning: {run / 'journal.jsonl'}:1: skipped a damaged row: 'group' is 'Basic', but "
         "metadata.json has Stream_TRIAD in group 'Stream'\n"
     ), proc.stderr
+
+
+def test_a_peak_of_no_figure_is_not_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A device whose every measurement failed or was nonsense (the simulator, whose
+    bandwidth is under a megabyte a second) had an entry of no figure kept for it,
+    "kept in" the store: later runs then said their rows were placed against it. It
+    is not kept now, and the command exits 1."""
+    store = tmp_path / "peaks.json"
+    monkeypatch.setenv("HARNESS_PEAKS", str(store))
+
+    def execute(self: Runner, task: object) -> dict[str, object]:
+        return {"status": "error", "reason": "out of device memory"}
+
+    monkeypatch.setattr(Runner, "execute", execute)
+    small = ["--bandwidth-size", "65536", "--fma-size", "1024", "--max-time", "0.05"]
+    assert main(["peak", "-b", "cpu", *small, "--span", "0.05"]) == 1
+    err = capsys.readouterr().err
+    assert "  note: Stream_COPY: error: out of device memory\n" in err
+    assert "  not kept (none stored): no figure was measured\n" in err
+    assert "kept in" not in err
+    assert not store.exists()
+
+
+def test_a_stored_peak_of_no_figure_places_no_row_and_is_not_said_to(tmp_path: Path) -> None:
+    """A run beside a stored entry of no figure (kept by an earlier harness) said its
+    rows were placed against that peak, where none was placed. It is no peak."""
+    store = tmp_path / "peaks.json"
+    device = get_backend("cpu").default_devices()[0].as_dict()
+    entry = {"measured": "2026-01-01T00:00:00+0000", "fma_gflops_per_s": {}, "notes": []}
+    entry |= {"warnings": [], "conditions": {"host": "here", "cpus": 2}}
+    store.write_text(json.dumps({peaks.device_key(device): entry}))
+    proc = harness(
+        "run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
+        "--out", str(tmp_path / "runs"), env={"HARNESS_PEAKS": str(store)},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "placed against" not in proc.stderr
+    assert "note: no measured peak for cpu:0, so its rows get no pct_peak_bw" in proc.stderr

@@ -171,9 +171,15 @@ def _cmd_peak(args: argparse.Namespace) -> int:
         peak["warnings"] += peaks.losses(peak, stored)
         for warning in peak["warnings"]:
             print(f"  warning: {warning}", file=sys.stderr)
+        kept = f"the stored peak of {stored.get('measured')} stays" if stored else "none stored"
+        if not peaks.has_figures(peak):
+            # Kept (with --force too), it was "kept in" the store, and later runs said
+            # their rows were placed against it, where none was.
+            refused += 1
+            print(f"  not kept ({kept}): no figure was measured", file=sys.stderr)
+            continue
         if peak["warnings"] and not args.force:
             refused += 1
-            kept = f"the stored peak of {stored.get('measured')} stays" if stored else "none stored"
             print(
                 f"  not kept ({kept}): measure again on a quiet machine, or keep it flagged "
                 "with --force",

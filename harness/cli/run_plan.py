@@ -518,7 +518,12 @@ def _known_peaks(devices: Sequence[DeviceInfo], options: RunOptions) -> dict[str
             print(f"warning: {exc}; no row is placed against a peak", file=sys.stderr)
         # No `harness peak` to suggest: it refuses the same store before measuring.
         return {}
-    known = {d.id: peak for d in devices if (peak := peaks.lookup(d.as_dict(), stored))}
+    # An entry with no figure (kept by an earlier harness) places no row: it is none.
+    known = {
+        d.id: peak
+        for d in devices
+        if (peak := peaks.lookup(d.as_dict(), stored)) and peaks.has_figures(peak)
+    }
     missing = [d.id for d in devices if d.id not in known]
     if options.check:
         return known

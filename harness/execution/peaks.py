@@ -338,6 +338,12 @@ def losses(peak: Mapping[str, Any], stored: Mapping[str, Any] | None) -> list[st
     return found
 
 
+def has_figures(peak: Mapping[str, Any]) -> bool:
+    """Whether a peak holds a figure at all: one whose every measurement failed or was
+    nonsense has nothing to place a row against."""
+    return any(_figure(peak, key) is not None for key, _, _ in _figures(peak))
+
+
 def _figures(peak: Mapping[str, Any]) -> list[tuple[tuple[str, ...], str, str]]:
     """The figures of a peak: where each is kept, its label and unit."""
     return [
