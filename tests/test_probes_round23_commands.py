@@ -185,3 +185,24 @@ def test_a_stored_peak_of_no_figure_places_no_row_and_is_not_said_to(tmp_path: P
     assert proc.returncode == 0, proc.stderr
     assert "placed against" not in proc.stderr
     assert "note: no measured peak for cpu:0, so its rows get no pct_peak_bw" in proc.stderr
+
+
+@pytest.mark.full
+def test_a_merge_of_a_run_under_a_folder_named_across_two_lines_keeps_rows_on_one(
+    tmp_path: Path,
+) -> None:
+    """Two runs of one machine are told apart by their folders' names, which name their
+    rows' host: a folder whose name held a line break gave every row of its run a host
+    across two lines, and the merged run's table a row split in two. The break is
+    escaped."""
+    first = one_quick_run(tmp_path / "a\nb")
+    second = copy_run(first, tmp_path / "c")
+    proc = harness("merge", str(first), str(second), "--out", str(tmp_path / "merged"))
+    assert proc.returncode == 0, proc.stderr
+    table = proc.stdout.split("\n\n")[0].splitlines()
+    assert len(table) == 3, proc.stdout
+    assert f" (a\\nb/{first.name})  " in table[1], table
+    rows = (run_folder(tmp_path / "merged") / "journal.jsonl").read_text().splitlines()
+    hosts = [json.loads(line)["host"] for line in rows]
+    assert all(host.isprintable() for host in hosts), hosts
+    assert hosts[0].endswith(f" (a\\nb/{first.name})"), hosts

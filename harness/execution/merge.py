@@ -200,10 +200,16 @@ def run_names(run_dirs: Sequence[Path]) -> list[str]:
     it as tell them apart; the same two names would leave their rows alike."""
     paths = [d.resolve() for d in run_dirs]
     for depth in range(1, max(len(p.parts) for p in paths) + 1):
-        names = ["/".join(p.parts[-depth:]) for p in paths]
+        names = [_printable("/".join(p.parts[-depth:])) for p in paths]
         if len(set(names)) == len(names):
             return names
-    return [str(p) for p in paths]
+    return [_printable(str(p)) for p in paths]
+
+
+def _printable(name: str) -> str:
+    """A folder's name with each character that prints as nothing (a line break)
+    escaped: it names the rows' host, and one across two lines split the table."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
 
 
 def union_facts(metas: Sequence[dict[str, Any]], names: Sequence[str]) -> dict[str, Any]:
