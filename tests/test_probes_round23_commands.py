@@ -19,6 +19,7 @@ from conftest import (
     copy_run,
     first_row_edited,
     harness,
+    need_backend,
     one_error,
     one_quick_run,
     run_folder,
@@ -206,3 +207,22 @@ def test_a_merge_of_a_run_under_a_folder_named_across_two_lines_keeps_rows_on_on
     hosts = [json.loads(line)["host"] for line in rows]
     assert all(host.isprintable() for host in hosts), hosts
     assert hosts[0].endswith(f" (a\\nb/{first.name})"), hosts
+
+
+@pytest.mark.full
+def test_show_of_merged_checks_that_verified_nothing_exits_as_each_does(tmp_path: Path) -> None:
+    """`harness show` of a --check whose every row was skipped exits 1, as the run did,
+    but of a merge of two such checks it exited 0: the merged run's metadata holds no
+    options, so it was taken for a timed run. A merge of checks alone is a check."""
+    need_backend("wgpu")
+    args = ["--check", "-k", "Stream_COPY", "-b", "wgpu", "--partition", "stride"]
+    runs = []
+    for name in ("a", "b"):
+        proc = harness("run", *args, "--out", str(tmp_path / name))
+        assert proc.returncode == 1, proc.stderr
+        runs.append(run_folder(tmp_path / name))
+    proc = harness("merge", *map(str, runs), "--out", str(tmp_path / "merged"))
+    assert proc.returncode == 0, proc.stderr
+    proc = harness("show", str(run_folder(tmp_path / "merged")))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stderr.splitlines()[-1].startswith("nothing was verified: all 4 rows were ")

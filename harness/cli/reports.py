@@ -758,8 +758,17 @@ def _cmd_show(args: argparse.Namespace) -> int:
     from harness.cli.run import exit_status
 
     # The run's own status: a check that verified nothing exited 0 here.
-    options = meta.get("options") or {}
-    return exit_status(rows, bool(options.get("check")))
+    return exit_status(rows, _checked(meta))
+
+
+def _checked(meta: dict[str, Any]) -> bool:
+    """Whether a run was a --check: a merged run where every run it merges was one
+    (merged checks that verified nothing exited 0, where each exits 1)."""
+    sources = meta.get("merged_from")
+    if isinstance(sources, list) and sources:
+        return all(isinstance(s, dict) and _checked(s) for s in sources)
+    options = meta.get("options")
+    return isinstance(options, dict) and bool(options.get("check"))
 
 
 def _note_short(run_dir: Path, meta: dict[str, Any], done: str) -> None:
