@@ -226,3 +226,19 @@ def test_show_of_merged_checks_that_verified_nothing_exits_as_each_does(tmp_path
     proc = harness("show", str(run_folder(tmp_path / "merged")))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert proc.stderr.splitlines()[-1].startswith("nothing was verified: all 4 rows were ")
+
+
+@pytest.mark.parametrize("column", ["power_w", "energy_j_per_rep", "gflops_per_j", "gbytes_per_j"])
+def test_a_row_of_negative_energy_is_damage(
+    copy_run_of_two: Path, tmp_path: Path, column: str
+) -> None:
+    """A row's power, energy and work per joule are from 0, but a row of -1 W was read
+    as good: shown, and in results.csv and the API's rows. It is damage, named."""
+    run = first_row_edited(copy_run(copy_run_of_two, tmp_path), **{column: -1})
+    proc = harness("show", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith(
+        f"warning: {run / 'journal.jsonl'}:1: skipped a torn or corrupt line: '{column}' is -1; "
+        "a number from 0 to 1e+15 is accepted\n"
+    ), proc.stderr
+    assert "Stream_COPY" not in proc.stdout and "Stream_ADD" in proc.stdout

@@ -206,6 +206,9 @@ MAX_MHZ = 1e6
 #: Numeric columns that hold a share of a device's peak in percent: from 0 (above 100
 #: where the data sat in a cache); below 0 is damage, which reports showed as "-50%".
 PERCENTS = ("pct_peak_bw", "pct_peak_flops")
+#: Numeric columns that hold a row's energy (`energy.COLUMNS`): from 0; below it is
+#: damage, which was read as a row drawing -1 W.
+ENERGY = ("power_w", "energy_j_per_rep", "gflops_per_j", "gbytes_per_j")
 
 
 def _kernel_facts(facts: Any) -> bool:
@@ -975,6 +978,8 @@ def implausible(key: str, value: float) -> str | None:
         low, high, accepted = 0.0, MAX_MHZ, f"a clock from 0 to {MAX_MHZ:g} MHz"
     elif key in PERCENTS:
         low, high, accepted = 0.0, MAX_OTHER, f"a percentage from 0 to {MAX_OTHER:g}"
+    elif key in ENERGY:
+        low, high, accepted = 0.0, MAX_OTHER, f"a number from 0 to {MAX_OTHER:g}"
     elif key.endswith("_s"):
         # No clock ticks below a picosecond: a time between 0 and that is no measurement.
         if 0 < value < MIN_SECONDS:
