@@ -242,3 +242,22 @@ def test_a_row_of_negative_energy_is_damage(
         "a number from 0 to 1e+15 is accepted\n"
     ), proc.stderr
     assert "Stream_COPY" not in proc.stdout and "Stream_ADD" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "kind"),
+    [("reason", 1e30, "number"), ("stop", True, "boolean"), ("host", 7, "number")],
+)
+def test_a_text_column_holding_a_number_is_damage(
+    copy_run_of_two: Path, tmp_path: Path, column: str, value: object, kind: str
+) -> None:
+    """A run writes its rows' reasons, stop rules and hosts as text, but a row whose
+    reason was 1e+30 (or whose stop rule was true) was read as good, shown as it was.
+    It is damage, named as one whose precision or group is no text is."""
+    run = first_row_edited(copy_run(copy_run_of_two, tmp_path), **{column: value})
+    proc = harness("show", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith(
+        f"warning: {run / 'journal.jsonl'}:1: skipped a torn or corrupt line: '{column}' is a "
+        f"{kind}, not text\n"
+    ), proc.stderr

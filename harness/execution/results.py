@@ -107,8 +107,27 @@ STATUSES = ("ok", "fail", "error", "skipped")
 
 #: Columns every journal row has, as text: what tables, reports and resumes key on.
 REQUIRED = ("kernel", "device_id", "status")
-#: Columns that hold text (or null) where a row has them: reports group and label by them.
-TEXT = ("precision", "device", "group")
+#: Columns that hold text (or null) where a row has them: reports group and label by
+#: them, and tables show them (a reason of 1e+30 was shown as the row's reason).
+TEXT = (
+    "precision",
+    "device",
+    "group",
+    "reason",
+    "timer",
+    "stop",
+    "queue",
+    "partition",
+    "wgsl_checks",
+    "device_api",
+    "device_driver",
+    "transfer_timer",
+    "clocks_note",
+    "host",
+    "source_run",
+    "source",
+    "source_sha256",
+)
 #: Columns that hold true or false (or null) where a row has them: reports count them.
 BOOLEAN = ("unstable", "noise_met", "clocks_dropped")
 #: What a row counts of its kernel's work per repetition besides bytes_per_rep and
