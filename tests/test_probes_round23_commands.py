@@ -261,3 +261,25 @@ def test_a_text_column_holding_a_number_is_damage(
         f"warning: {run / 'journal.jsonl'}:1: skipped a torn or corrupt line: '{column}' is a "
         f"{kind}, not text\n"
     ), proc.stderr
+
+
+def test_an_import_of_a_run_data_file_holding_its_header_twice_makes_no_row_of_it(
+    tmp_path: Path,
+) -> None:
+    """A run-data file with a second table appended (its header again, then rows) made
+    a row of the second header: kernel 'Kernel', an error, on a third device named
+    'Variant Tuning' that raja-perf.exe never ran. The header is named and skipped."""
+    folder = shutil.copytree(ROOT / "tests" / "fixtures" / "rajaperf_output", tmp_path / "raja")
+    data = folder / "RAJAPerf-kernel-run-data.csv"
+    lines = data.read_text().splitlines(keepends=True)
+    data.write_text("".join([*lines, *lines[1:3]]))
+    proc = harness("import-rajaperf", str(folder), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[:2] == [
+        f"warning: {data}:{len(lines) + 1}: repeats the header of line 2: skipped",
+        f"warning: {data}:{len(lines) + 2}: repeats Stream_COPY Base_Seq default of line 3: "
+        "skipped",
+    ]
+    meta = json.loads((run_folder(tmp_path / "out") / "metadata.json").read_text())
+    assert [d["name"] for d in meta["devices"]] == ["Base_Seq default", "Base_OpenMP default"]
+    assert meta["kernels"] == ["Stream_COPY", "Stream_TRIAD", "Basic_DAXPY"]

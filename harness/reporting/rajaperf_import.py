@@ -114,10 +114,16 @@ def _table(path: Path) -> list[tuple[int, dict[str, str] | str]]:
             "in seconds that raja-perf.exe writes, is accepted"
         )
     rows: list[tuple[int, dict[str, str] | str]] = []
+    first = number
     for number, text in lines[start + 1 :]:
         if not text.strip():
             continue
         cells = _cells(text)
+        if cells == header:
+            # A second table's header (two outputs in one file): as a row it named a
+            # kernel 'Kernel' on a device 'Variant Tuning', which no run had.
+            _warn(path, number, f"repeats the header of line {first}: skipped")
+            continue
         if cells is None:
             rows.append((number, "not a line of comma-separated text (a control character in it?)"))
         elif len(cells) == len(header):
