@@ -14,6 +14,7 @@ from conftest import FIXTURES, harness, need_backend, required, run_folder
 
 from harness import suite
 from harness.backends import get as get_backend
+from harness.backends import wgpu as wgpu_backend
 from harness.backends.base import Backend, DeviceInfo
 from harness.backends.wgpu import pack_uniform
 from harness.execution import results
@@ -104,6 +105,44 @@ def test_timestamps_time_each_repetition(device: DeviceInfo) -> None:
     assert row["status"] == "ok", row["reason"]
     assert row["timer"] == "device"
     assert 0 < row["time_min_s"] <= row["time_median_s"]
+
+
+def test_timed_samples_are_submitted_as_encoded_and_each_repetition_runs_once(
+    device: DeviceInfo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A timed loop goes to the device in several command buffers, each submitted
+    while the next is encoded (a device idle while the host encoded ran NVIDIA's
+    GPU at a fraction of its clock), and still runs every repetition once, in
+    order: DAXPY's y after 1 + 10 x 3 repetitions is y + 31 a x."""
+    spec = suite.BY_NAME["Basic_DAXPY"]
+    size = 4096
+    inputs = make_inputs(spec, size, 1, "f64")
+    session = get_backend("wgpu").open(device.index)
+    source = sources.find("wgsl", ".wgsl", spec.name)
+    execution = session.load(spec, "f64", source, {a.name: inputs[a.name] for a in spec.arrays})
+    launches = spec.resolve(size, inputs, "f64")
+    monkeypatch.setattr(wgpu_backend, "SUBMIT_DISPATCHES", 6)
+    queue = session.device.queue
+    submitted = []
+    submit = queue.submit
+
+    def counted(buffers: list) -> None:
+        submitted.append(len(buffers))
+        submit(buffers)
+
+    monkeypatch.setattr(queue, "submit", counted)
+    execution.run(launches)
+    runs = len(submitted)
+    times = execution.time(launches, 10, batch=3)
+    timed = len(submitted) - runs
+    y = execution.read("y")
+    execution.close()
+    assert len(times) == 10 and all(t > 0 for t in times)
+    # Two samples of three dispatches a command buffer: five of them, the last
+    # with the queries' resolve; then wgpu's copy that reads the times back.
+    assert timed == 6
+    a = dict(launches[0].scalars)["a"]
+    np.testing.assert_allclose(y, inputs["y"] + 31 * a * inputs["x"], rtol=1e-12)
 
 
 def test_grids_over_the_dimension_limit_are_folded(device: DeviceInfo) -> None:

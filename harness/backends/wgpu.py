@@ -99,6 +99,9 @@ WANTED_FEATURES = ("shader-f64", "shader-int64", "shader-int64-atomic-all-ops", 
 
 #: wgpu allows at most this many queries in one query set: two per repetition.
 MAX_QUERIES = 4096
+#: Dispatches in one command buffer of a timed loop, about: each is submitted as
+#: soon as it is encoded, so that the device is busy while the host encodes.
+SUBMIT_DISPATCHES = 256
 
 #: wgpu-native's entry that compiles a module with the runtime checks the caller
 #: chooses (wgpu.h); wgpu-py itself does not call it.
@@ -485,21 +488,44 @@ class WgpuExecution(Execution):
             )
         return x, y, 1
 
-    def _encode(
-        self, encoder: Any, launches: Sequence[ResolvedLaunch], writes: Any, fold: bool = False
-    ) -> None:
-        """One repetition as one compute pass; wgpu orders dispatches within it.
+    def _prepared(
+        self, launches: Sequence[ResolvedLaunch], fold: bool = False
+    ) -> list[tuple[Any, Any, tuple[int, int, int]]]:
+        """Each launch's pipeline, bind group and grid, looked up once for a whole
+        command buffer rather than once a dispatch.
 
         With ``fold``, 1-D launches of several groups go as 2-D grids of the
         same groups (see `folded`)."""
-        prepared = [self._launch(launch) for launch in launches]
-        compute = encoder.begin_compute_pass(timestamp_writes=writes)
-        for launch, (pipeline, bind_group, grid) in zip(launches, prepared, strict=True):
+        prepared = []
+        for launch in launches:
+            pipeline, bind_group, grid = self._launch(launch)
             if fold and launch.dims == 1:
                 grid = (*folded(launch.groups, grid[:2]), 1)
-            compute.set_pipeline(pipeline)
-            compute.set_bind_group(0, bind_group)
-            compute.dispatch_workgroups(*grid)
+            prepared.append((pipeline, bind_group, grid))
+        return prepared
+
+    @staticmethod
+    def _encode(
+        encoder: Any,
+        prepared: Sequence[tuple[Any, Any, tuple[int, int, int]]],
+        writes: Any,
+        batch: int = 1,
+    ) -> None:
+        """``batch`` repetitions as one compute pass; wgpu orders dispatches within
+        it. A pass keeps its pipeline and bind group until they change, so they are
+        set only then: the host's encoding, not the device, set the pace of short
+        kernels."""
+        compute = encoder.begin_compute_pass(timestamp_writes=writes)
+        pipeline = bind_group = None
+        for _ in range(batch):
+            for next_pipeline, next_group, grid in prepared:
+                if next_pipeline is not pipeline:
+                    pipeline = next_pipeline
+                    compute.set_pipeline(pipeline)
+                if next_group is not bind_group:
+                    bind_group = next_group
+                    compute.set_bind_group(0, bind_group)
+                compute.dispatch_workgroups(*grid)
         compute.end()
 
     def _submit_and_wait(self, encoder: Any) -> None:
@@ -514,32 +540,40 @@ class WgpuExecution(Execution):
         # index, and the guard against extra groups, that only launches past the
         # per-dimension limit need otherwise.
         encoder = self._device.create_command_encoder()
-        self._encode(encoder, launches, None, fold=True)
+        self._encode(encoder, self._prepared(launches, fold=True), None)
         self._submit_and_wait(encoder)
 
     def time(
         self, launches: Sequence[ResolvedLaunch], reps: int, hold: bool = True, batch: int = 1
     ) -> list[float]:
-        # WebGPU has no way to hold a queue, nor a need: samples are one command
-        # buffer, submitted once; a sample's batch of repetitions is one pass.
-        batched = list(launches) * batch
+        # WebGPU has no way to hold a queue: samples go in command buffers that are
+        # submitted while the next are encoded; a sample's batch is one pass.
+        prepared = self._prepared(launches)
         if self._session.timer != "device":
             self.queue = "host"
-            return [t / batch for t in self._host_time(batched, reps)]
+            return [t / batch for t in self._host_time(prepared, batch, reps)]
         self.queue = "held (one submission)"
         times: list[float] = []
-        per_submit = MAX_QUERIES // 2
+        per_read = MAX_QUERIES // 2
         while len(times) < reps:
-            times.extend(self._device_time(batched, min(per_submit, reps - len(times))))
+            times.extend(self._device_time(prepared, batch, min(per_read, reps - len(times))))
         return [t / batch for t in times]
 
-    def _device_time(self, launches: Sequence[ResolvedLaunch], reps: int) -> list[float]:
-        """``reps`` repetitions in one submit, each bracketed by two timestamps."""
+    def _device_time(
+        self, prepared: Sequence[tuple[Any, Any, tuple[int, int, int]]], batch: int, reps: int
+    ) -> list[float]:
+        """``reps`` samples of ``batch`` repetitions, each sample bracketed by two
+        timestamps, submitted every `SUBMIT_DISPATCHES` dispatches or so and read
+        once: the device runs what was submitted while the host encodes the rest.
+        Encoded whole before one submit, the device idled as long as the host
+        encoded, and a GPU whose clock follows its load (NVIDIA's under Vulkan) then
+        ran short kernels at a fraction of its clock."""
         wgpu = self._wgpu
         queries = self._session.query_set()
         resolved = self._device.create_buffer(
             size=16 * reps, usage=wgpu.BufferUsage.QUERY_RESOLVE | wgpu.BufferUsage.COPY_SRC
         )
+        per_submit = max(1, SUBMIT_DISPATCHES // max(1, len(prepared) * batch))
         encoder = self._device.create_command_encoder()
         for r in range(reps):
             writes = {
@@ -547,7 +581,10 @@ class WgpuExecution(Execution):
                 "beginning_of_pass_write_index": 2 * r,
                 "end_of_pass_write_index": 2 * r + 1,
             }
-            self._encode(encoder, launches, writes)
+            self._encode(encoder, prepared, writes, batch)
+            if (r + 1) % per_submit == 0 and r + 1 < reps:
+                self._device.queue.submit([encoder.finish()])
+                encoder = self._device.create_command_encoder()
         encoder.resolve_query_set(queries, 0, 2 * reps, resolved, 0)
         self._device.queue.submit([encoder.finish()])
         ticks = np.frombuffer(self._device.queue.read_buffer(resolved), np.uint64)
@@ -561,12 +598,14 @@ class WgpuExecution(Execution):
         period = self._session.period_ns
         return [float(s) * period * 1e-9 for s in spans]
 
-    def _host_time(self, launches: Sequence[ResolvedLaunch], reps: int) -> list[float]:
-        """Host wall time of each repetition: submit, then wait for it."""
+    def _host_time(
+        self, prepared: Sequence[tuple[Any, Any, tuple[int, int, int]]], batch: int, reps: int
+    ) -> list[float]:
+        """Host wall time of each sample of ``batch`` repetitions: submit, then wait."""
         times = []
         for _ in range(reps):
             encoder = self._device.create_command_encoder()
-            self._encode(encoder, launches, None)
+            self._encode(encoder, prepared, None, batch)
             start = time.perf_counter()
             self._submit_and_wait(encoder)
             times.append(time.perf_counter() - start)
