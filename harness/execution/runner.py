@@ -752,7 +752,7 @@ class Runner:
         self._data: Data | None = None
         self._probes: dict[str, clocks.ClockProbe | None] = {}
         #: The clock a whole ramp (`clocks.ramp`) held each device at where that was
-        #: short of its highest (a power or thermal limit): later rows wait for it.
+        #: short of its highest under a power or thermal limit: later rows wait for it.
         self._ceilings: dict[str, float] = {}
         #: Each device's energy reader, or why it has none, by device id.
         self.energy: dict[str, energy.Reader | str] = {}
@@ -1320,7 +1320,11 @@ class Runner:
                 if waited:
                     row["clock_ramp_s"] = waited
             before = probe.read() if probe else {}
-            if probe and waited >= clocks.RAMP_S and before.get("clock_mhz"):
+            # A clock held down by a power or thermal limit stays down for the
+            # rows after; one the driver lowered for want of load (no throttle
+            # reason: NVIDIA's under Vulkan, where a ramp's host fell behind) does not.
+            limited = before.get("clock_mhz") and before.get("throttle")
+            if probe and waited >= clocks.RAMP_S and limited:
                 self._ceilings[device] = float(before["clock_mhz"])
             used = meter.read() if meter else None
             start = time.perf_counter()
