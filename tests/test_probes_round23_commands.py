@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -283,3 +287,39 @@ def test_an_import_of_a_run_data_file_holding_its_header_twice_makes_no_row_of_i
     meta = json.loads((run_folder(tmp_path / "out") / "metadata.json").read_text())
     assert [d["name"] for d in meta["devices"]] == ["Base_Seq default", "Base_OpenMP default"]
     assert meta["kernels"] == ["Stream_COPY", "Stream_TRIAD", "Basic_DAXPY"]
+
+
+@pytest.mark.full
+def test_an_export_stopped_as_it_lists_its_profiles_says_they_are_whole(tmp_path: Path) -> None:
+    """Ctrl-C once every profile was written, as their paths were printed (to a reader
+    that had not yet read them), ended the export in 'what it was writing may be
+    incomplete': the user exported again what was whole. It says they are whole."""
+    sizes = ",".join(str(n) for n in range(100, 140))
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "cpu", "--sizes", sizes, "--reps", "1",
+        "--warmup", "0", "--out", str(tmp_path / "runs"),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    # Paths long enough that their list fills the pipe nobody reads yet.
+    out = tmp_path.joinpath(*(letter * 200 for letter in "abcdefghij"))
+    run = run_folder(tmp_path / "runs")
+    export = subprocess.Popen(
+        [sys.executable, "-m", "harness", "export", "--thicket", str(run), "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")},
+    )
+    deadline = time.monotonic() + 60
+    while not (out.is_dir() and len(list(out.glob("*.cali"))) == 40):
+        assert time.monotonic() < deadline and export.poll() is None
+        time.sleep(0.05)
+    time.sleep(0.5)
+    export.send_signal(signal.SIGINT)
+    listed, err = export.communicate(timeout=60)
+    assert export.returncode == 130, err
+    assert len(listed.splitlines()) < 40
+    assert err.decode().endswith(
+        f"\nexported: 40 profile(s) in {out}, written whole; their list was cut short\n\n"
+        "harness export: stopped by a signal, which reached it only once its work was done: "
+        "its output is whole\n"
+    ), err

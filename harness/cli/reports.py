@@ -379,8 +379,21 @@ def _cmd_export(args: argparse.Namespace) -> int:
     written = thicket_export.write(args.run_dir, out)
     if not written:
         raise UsageError(f"{args.run_dir}: no timed rows to export (a check-only run?)")
-    for path in written:
-        print(path)
+    from harness.cli import _LateSignal
+
+    try:
+        for path in written:
+            print(path)
+        sys.stdout.flush()
+    except KeyboardInterrupt:
+        # Every profile is written whole: 'what it was writing may be incomplete' sent
+        # the user to export it again.
+        print(
+            f"\nexported: {len(written)} profile(s) in {out}, written whole; their list was "
+            "cut short",
+            file=sys.stderr,
+        )
+        raise _LateSignal from None
     _note_short(args.run_dir, results.read_metadata(args.run_dir), "exported")
     return 0
 
