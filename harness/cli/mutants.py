@@ -428,7 +428,14 @@ def _run(
                 file=sys.stderr,
             )
         _, job.problem = run_kernel(
-            lab, job.spec, job.chosen, equivalents, args.verbose, job.outcomes, lambda: stop.asked
+            lab,
+            job.spec,
+            job.chosen,
+            equivalents,
+            args.verbose,
+            job.outcomes,
+            lambda: stop.asked,
+            recheck=args.simulator,
         )
     finally:
         lab.close()
@@ -572,6 +579,16 @@ def register(sub: Any) -> None:
         help="the device of a backend to use, as BACKEND:INDEX or part of its name "
         "(oclgrind: the simulator, where races and overruns are killed too); default: "
         "each backend's first",
+    )
+    parser.add_argument(
+        "--no-simulator",
+        dest="simulator",
+        action="store_false",
+        help="leave the OpenCL survivors where they are: by default a mutant that "
+        "survives an OpenCL device's check is checked again on the Oclgrind simulator, "
+        "where it is installed, in the C form of that device, at the small size and the "
+        "check sizes up to 5000, so that a read or write one past an array's end or a "
+        "race is killed",
     )
     arguments.suite_files(parser)
     parser.add_argument(

@@ -19,11 +19,13 @@ not check listed as ``not run``.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import dataclasses
 import errno
 import fnmatch
 import io
+import os
 import random
 import re
 import shutil
@@ -43,7 +45,7 @@ from harness.execution import results
 from harness.execution.runner import RunOptions, Task, plan
 from harness.execution.workers import Workers
 from harness.model import sources
-from harness.model.partition import device_macros
+from harness.model.partition import CPU_MACRO, FORM_ENV, device_macros
 from harness.model.spec import PRECISIONS, KernelSpec, library_routine, param_choices
 from harness.mutation.operators import Mutant, continued, line_text, live_lines, mutants
 from harness.mutation.reach import Reach
@@ -67,6 +69,16 @@ SIMULATOR_MAX_SIZE = 10_000
 TIMEOUT_MARGIN = 2.0
 #: The status, in mutants.csv, of a mutant an interrupt left unchecked.
 NOT_RUN = "not run"
+#: The largest check size a survivor is checked again at on the simulator
+#: (`_Recheck`), smallest first: a row there takes seconds (a sort of 4099 keys,
+#: 6 s), and a sort's flip passes in vectors first run at 2047 keys.
+RECHECK_MAX_SIZE = 5_000
+#: Seconds a row of a survivor's check on the simulator (`_Recheck`) may run: as
+#: long as an unmutated kernel's row here, which no row of it ran to size the time.
+SIMULATOR_TIMEOUT = 10 * MIN_TIMEOUT
+#: The kind of device (`DeviceInfo.kind`) that reports reads and writes past an
+#: array's end, a race, itself: Oclgrind's.
+SIMULATOR = "simulator"
 
 
 @dataclass(frozen=True)
@@ -202,10 +214,14 @@ class _Lab:
         timeout: float | None,
         max_size: int | None = None,
         params: tuple[tuple[str, tuple[str, ...]], ...] = (),
+        form: str | None = None,
     ) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="harness-mutants-"))
         self.device = device
         self.fixed_timeout = timeout
+        #: The form (cpu or gpu) the lab's device compiles C bodies in, where it is
+        #: another device's (`simulator_lab`); None: its own.
+        self.form = form
         backend, _, index = device.partition(":")
         self.backend = backend
         self.precisions = tuple(precisions)
@@ -222,14 +238,34 @@ class _Lab:
                 listed = ", ".join(d.id for d in found.devices)
                 raise UsageError(f"--device {device!r}: no such device; {backend} has {listed}")
             self.info = found.devices[int(index)]
+            #: The backend's devices.
+            self.listed = tuple(found.devices)
             if max_size is None and self.info.kind == "simulator":
                 max_size = SIMULATOR_MAX_SIZE
             #: The largest check size run (``--max-size``, `SIMULATOR_MAX_SIZE`); None: every one.
             self.max_size = max_size
-            self.workers.start(self.options, {self.info.id: self.info.as_dict()}, [])
+            with self.compiling():
+                self.workers.start(self.options, {self.info.id: self.info.as_dict()}, [])
         except BaseException:
             self.close()
             raise
+
+    @contextlib.contextmanager
+    def compiling(self) -> Any:
+        """Inside, what the lab plans, compiles and runs (its worker, started or
+        restarted there) takes the lab's `form`, through `FORM_ENV`."""
+        if self.form is None:
+            yield
+            return
+        saved = os.environ.get(FORM_ENV)
+        os.environ[FORM_ENV] = self.form
+        try:
+            yield
+        finally:
+            if saved is None:
+                os.environ.pop(FORM_ENV, None)
+            else:
+                os.environ[FORM_ENV] = saved
 
     def place(self, files: Sequence[Path]) -> dict[str, Path]:
         """Copy a kernel's sources into the scratch folder, each into a folder named
@@ -248,16 +284,118 @@ class _Lab:
         """Run the tasks until one fails; the rows."""
         self.workers.options = dataclasses.replace(self.options, timeout=timeout)
         rows = []
-        for task in tasks:
-            rows.append(self.workers.execute(task))
-            if rows[-1]["status"] in ("fail", "error"):
-                break
+        with self.compiling():
+            for task in tasks:
+                rows.append(self.workers.execute(task))
+                if rows[-1]["status"] in ("fail", "error"):
+                    break
         return rows
 
     def close(self) -> None:
         """Stop the worker and remove the scratch folder."""
         self.workers.close()
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def simulator_lab(lab: _Lab) -> _Lab | None:
+    """A lab on the OpenCL simulator for the survivors of ``lab``'s checks, which
+    compiles C bodies in the form ``lab``'s device does (the code the mutants were
+    made from); None where ``lab``'s device is no OpenCL device, or is the
+    simulator, or none is installed."""
+    if lab.backend != "opencl" or lab.info.kind == SIMULATOR:
+        return None
+    simulator = next((d for d in lab.listed if d.kind == SIMULATOR), None)
+    if simulator is None:
+        return None
+    form = "cpu" if CPU_MACRO in device_macros(lab.info.kind) else "gpu"
+    return _Lab(simulator.id, lab.precisions, None, SMALL_SIZE, lab.options.params, form)
+
+
+class _Recheck:
+    """A kernel's survivors checked again on the simulator (`simulator_lab`), at
+    `SMALL_SIZE` and the check sizes up to `RECHECK_MAX_SIZE`, smallest first, until
+    a row kills the mutant: it reports a read or write one past an array's end, where
+    the device read harmless memory, or a race, where its work-items ran in an
+    order that hid it. The simulator's lab starts at the first survivor. No row of
+    the unmutated kernel runs ahead (a sort's check has hundreds, minutes each
+    there): a row that fails a mutant runs unmutated next, and kills it only if
+    that passes; one that does not is left out after."""
+
+    def __init__(self, primary: _Lab, spec: KernelSpec, files: Sequence[Path]) -> None:
+        self.primary = primary
+        self.lab: _Lab | None = None
+        self.spec = spec
+        self.files = files
+        self._tasks: list[Task] | None = None
+        self._placed: dict[str, Path] = {}
+        self._reaches: Reach | None = None
+        #: Rows the unmutated kernel passes, and those it does not, on the simulator.
+        self._sound: set[Task] = set()
+        self._unsound: set[Task] = set()
+
+    def _start(self) -> list[Task]:
+        lab, spec = simulator_lab(self.primary), self.spec
+        if lab is None:
+            return []
+        self.lab = lab
+        self._placed = lab.place(self.files)
+        backend = get_backend(lab.backend)
+        texts = {path.name: path.read_text(encoding="utf-8") for path in self.files}
+        self._reaches = Reach(backend, lab.info, self.files[0], texts)
+        with lab.compiling():
+            tasks = dict.fromkeys(
+                task
+                for precision in lab.precisions
+                for task in mutant_tasks(
+                    spec,
+                    lab.info,
+                    dataclasses.replace(lab.options, precision=precision),
+                    RECHECK_MAX_SIZE,
+                )
+                if not _calls_library_only(spec, task)
+            )
+        return sorted(tasks, key=lambda task: task.size)
+
+    def __call__(self, mutant: Mutant, text: str, mutated: str) -> str | None:
+        """The reason the simulator kills a mutant; None where it cannot."""
+        if self._tasks is None:
+            self._tasks = self._start()
+        if self.lab is None or self._reaches is None:
+            return None
+        with self.lab.compiling():
+            reached = [
+                t for t in self._tasks if t not in self._unsound and self._reaches(t, mutant)
+            ]
+        placed = self._placed[mutant.file]
+        # A row no small size reaches here leaves the mutant as it was.
+        while reached:
+            placed.write_text(mutated, encoding="utf-8")
+            try:
+                rows = self.lab.check(reached, SIMULATOR_TIMEOUT)
+            finally:
+                placed.write_text(text, encoding="utf-8")
+            status, detail = _verdict(rows)
+            if status != "killed":
+                return None
+            task = reached[len(rows) - 1]
+            if task in self._sound or self._passes(task):
+                return f"on {self.lab.info.id}: {detail}"
+            self._unsound.add(task)
+            reached = reached[len(rows) :]
+        return None
+
+    def _passes(self, task: Task) -> bool:
+        """Whether the unmutated kernel passes a row on the simulator."""
+        assert self.lab is not None
+        (row,) = self.lab.check([task], SIMULATOR_TIMEOUT)
+        if row["status"] == "ok":
+            self._sound.add(task)
+        return row["status"] == "ok"
+
+    def close(self) -> None:
+        """Stop the simulator's lab, if it started."""
+        if self.lab is not None:
+            self.lab.close()
 
 
 def mutant_tasks(
@@ -300,10 +438,13 @@ def run_kernel(
     verbose: bool,
     outcomes: list[Outcome] | None = None,
     stopping: Callable[[], bool] = lambda: False,
+    recheck: bool = False,
 ) -> tuple[list[Outcome], str | None]:
     """Every chosen mutant of one kernel, each added to ``outcomes`` as it ends (so
     that an interrupted kernel keeps them); a problem with the unmutated kernel
-    instead.
+    instead. With ``recheck``, a mutant that survives is checked again on the
+    OpenCL simulator (`_Recheck`), where the device is an OpenCL one and the
+    simulator is installed.
 
     Once ``stopping()`` is true no other row or mutant starts, and a kill seen
     since is not counted: the signal that stops the run may have killed the
@@ -378,6 +519,33 @@ def run_kernel(
     timeout = lab.fixed_timeout or max(MIN_TIMEOUT, TIMEOUT_FACTOR * slowest)
     texts = {path.name: path.read_text(encoding="utf-8") for path in files}
     reaches = Reach(backend, lab.info, files[0], texts)
+    again = _Recheck(lab, spec, files) if recheck else None
+    try:
+        return _each_mutant(
+            lab, spec, chosen, equivalents, verbose, outcomes, stopping, tasks, timeout,
+            placed, texts, reaches, again,
+        )  # fmt: skip
+    finally:
+        if again is not None:
+            again.close()
+
+
+def _each_mutant(
+    lab: _Lab,
+    spec: KernelSpec,
+    chosen: list[Mutant],
+    equivalents: dict[tuple[str, ...], Equivalent],
+    verbose: bool,
+    outcomes: list[Outcome],
+    stopping: Callable[[], bool],
+    tasks: list[Task],
+    timeout: float,
+    placed: dict[str, Path],
+    texts: dict[str, str],
+    reaches: Reach,
+    recheck: _Recheck | None,
+) -> tuple[list[Outcome], str | None]:
+    """`run_kernel`'s loop over the chosen mutants, once the unmutated kernel passed."""
     for mutant in chosen:
         if stopping():
             break
@@ -395,6 +563,10 @@ def run_kernel(
         status, detail = _verdict(lab.check(reached, timeout))
         try:
             placed[mutant.file].write_text(texts[mutant.file], encoding="utf-8")
+            if status == "survived" and recheck is not None and not stopping():
+                found = recheck(mutant, texts[mutant.file], mutant.apply(texts[mutant.file]))
+                if found is not None:
+                    status, detail = "killed", found
         except OSError as exc:
             outcomes.append(Outcome(spec.name, device, mutant, status, detail))
             return outcomes, _scratch_problem(lab, exc)
