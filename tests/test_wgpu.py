@@ -153,6 +153,27 @@ def test_grids_over_the_dimension_limit_are_folded(device: DeviceInfo) -> None:
     assert row["status"] == "ok", row["reason"]
 
 
+@pytest.mark.parametrize("size", [2**25, 2 * MAX_GROUPS * 256 + 256])
+def test_a_folded_grid_launches_fewer_idle_groups_than_a_row(device: DeviceInfo, size: int) -> None:
+    """2^25 elements are 131072 groups of 256: three rows of 43691, one idle group,
+    not three of 65535 (65533 idle); and the run verifies. The second size needs
+    three rows by one group."""
+    spec = suite.BY_NAME["Stream_COPY"]
+    inputs = make_inputs(spec, size, 1, "f32")
+    session = get_backend("wgpu").open(device.index)
+    source = sources.find("wgsl", ".wgsl", spec.name)
+    execution = session.load(spec, "f32", source, {a.name: inputs[a.name] for a in spec.arrays})
+    (launch,) = spec.resolve(size, inputs, "f32")
+    x, y, z = execution._grid(launch)
+    execution.run([launch])
+    copied = execution.read("c")
+    execution.close()
+    groups = -(-size // 256)
+    assert launch.groups == groups and (y, z) == (3, 1) and x <= MAX_GROUPS
+    assert 0 <= x * y - groups < y
+    np.testing.assert_array_equal(copied, inputs["a"])
+
+
 # Stream_DOT's partial array has no length at size 0, where the search for the
 # largest size that fits began: its row was a ZeroDivisionError, not this skip.
 @pytest.mark.parametrize("kernel", ["Stream_COPY", "Stream_DOT"])

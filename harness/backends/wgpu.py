@@ -469,7 +469,11 @@ class WgpuExecution(Execution):
 
     def _grid(self, launch: ResolvedLaunch) -> tuple[int, int, int]:
         """Work-groups as (x, y, z): a 1-D launch folded into 2-D past the
-        per-dimension limit, a launch over several axes as it is."""
+        per-dimension limit, in as few rows as it takes and rows as even as they
+        can be (fewer than a row's worth of groups past the launch's), a launch over
+        several axes as it is. Rows of the limit's width made 2^25 doubles of
+        Stream 196605 groups for 131072, and their copies ran at 0.77 of CUDA's
+        rate on an H200, against 0.88 to 0.96 where the rows left fewer idle."""
         most = self._session.info.limits["max_compute_workgroups_per_dimension"]
         if launch.dims > 1:
             if max(launch.grid) > most:
@@ -479,8 +483,8 @@ class WgpuExecution(Execution):
                 )
             return launch.grid
         groups = launch.groups
-        x = min(groups, most)
-        y = -(-groups // x)
+        y = -(-groups // most)
+        x = -(-groups // y)
         if y > most:
             raise DeviceLimit(
                 f"launch {launch.entry} needs {groups} work-groups, more than "
