@@ -14,8 +14,8 @@ from harness.execution import results
 @pytest.mark.parametrize(
     ("hold", "queues"),
     [
-        ((), {"cpu": "host", "opencl": "held (user event)", "wgpu": "held (one submission)"}),
-        (("--no-hold",), {"cpu": "host", "opencl": "direct", "wgpu": "held (one submission)"}),
+        ((), {"cpu": "host", "opencl": "held (user event)", "wgpu": "held (submitted as encoded)"}),
+        (("--no-hold",), {"cpu": "host", "opencl": "direct", "wgpu": "held (submitted as encoded)"}),
     ],
 )
 def test_each_backend_says_how_it_queued_repetitions(

@@ -556,7 +556,7 @@ class WgpuExecution(Execution):
         if self._session.timer != "device":
             self.queue = "host"
             return [t / batch for t in self._host_time(prepared, batch, reps)]
-        self.queue = "held (one submission)"
+        self.queue = "held (submitted as encoded)"
         times: list[float] = []
         per_read = MAX_QUERIES // 2
         while len(times) < reps:
