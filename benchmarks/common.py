@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import importlib.util
 import math
 import os
 import shlex
@@ -18,10 +19,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from harness import cli
-from harness.backends import get as get_backend
-from harness.backends.base import BackendUnavailable, DeviceInfo
-from harness.cli.arguments import number
+#: The checkout the scripts are in: where the harness is not installed (a GPU
+#: machine's own Python), it is imported from here, by the scripts and by the
+#: harness processes they start, from whatever folder they were started in.
+ROOT = Path(__file__).resolve().parent.parent
+if importlib.util.find_spec("harness") is None:
+    sys.path.insert(0, str(ROOT))
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p
+    )
+
+from harness import cli  # noqa: E402
+from harness.backends import get as get_backend  # noqa: E402
+from harness.backends.base import BackendUnavailable, DeviceInfo  # noqa: E402
+from harness.cli.arguments import number  # noqa: E402
 
 
 class Parser(cli.Parser):

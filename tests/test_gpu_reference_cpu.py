@@ -144,3 +144,15 @@ def test_the_sweep_takes_the_kernels_sweep_names(tmp_path: Path) -> None:
     assert sorted(row["size"] for row in rows) == [
         int(1_000_000 * f) for f in (0.125, 0.25, 0.5, 1, 2, 4, 8, 16)
     ]
+
+
+def test_the_script_runs_where_the_harness_is_not_installed(tmp_path: Path) -> None:
+    """A GPU machine's own Python has numpy but not the harness: the script imports
+    it from its checkout (Python's -S leaves this environment's install out; its
+    packages come back by PYTHONPATH), from another folder."""
+    site = next(p for p in sys.path if p.endswith("site-packages"))
+    env = {**os.environ, "PYTHONPATH": site}
+    command = [sys.executable, "-S", str(SCRIPT), "--help"]
+    proc = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("usage: gpu_reference.py")
