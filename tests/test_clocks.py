@@ -244,3 +244,27 @@ def test_a_clock_low_for_want_of_load_is_waited_for_again_by_each_row(monkeypatc
     )
     assert first["status"] == second["status"] == "ok"
     assert first["clock_ramp_s"] >= clocks.RAMP_S and second["clock_ramp_s"] >= clocks.RAMP_S
+
+
+def test_low_clock_rows_whose_device_idled_are_named_as_paced_by_the_host() -> None:
+    """Of the rows timed below their device's highest clock, those whose device
+    ran its repetitions under half their timed wall time are counted apart: the
+    host, not the GPU, set their pace (an H200's WebGPU rows, 2026-12-01)."""
+    from harness.reporting.table import device_busy
+
+    base = {"status": "ok", "kernel": "Stream_TRIAD", "precision": "f64", "timer": "device"}
+    starved = {**base, "size": 1, "reps": 68040, "time_mean_s": 10.4e-6, "timed_wall_s": 2.03}
+    steady = {**base, "size": 2, "reps": 230769, "time_mean_s": 4.5e-6, "timed_wall_s": 1.02}
+    clock = {"device_id": "wgpu:0", "clock_mhz_before": 630.0, "clock_max_mhz": 1980.0}
+    assert device_busy(starved) == pytest.approx(0.349, abs=1e-3)
+    assert device_busy(steady) == 1.0  # clamped: a mean over a wall a little short
+    assert device_busy({**starved, "timer": "host"}) is None
+    lines = format_rows([{**starved, **clock}, {**steady, **clock}]).splitlines()
+    assert any(line.startswith("warning: 2 row(s) were timed more than 10%") for line in lines)
+    assert (
+        "note: 1 of them kept their device busy less than 50% of their timed wall time "
+        "(repetitions times their mean over timed_wall_s): the host's launching set their "
+        "pace, and a GPU whose clock follows its load slowed for it"
+    ) in lines
+    only_steady = format_rows([{**steady, **clock}]).splitlines()
+    assert not any("kept their device busy" in line for line in only_steady)

@@ -209,17 +209,43 @@ def clock_notes(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
             f"note: {len(waited)} row(s) first ran untimed for their device's clock to rise "
             f"(up to {max(waited):.2g} s; a row waits about {clocks.RAMP_S:g} s at most)"
         )
-    low = []
+    low, idle = [], 0
     for r in rows:
         clock, top = _number(r.get("clock_mhz_before")), _number(r.get("clock_max_mhz"))
         if r.get("status") == "ok" and clock and top and clock < (1 - clocks.DROP) * top:
             low.append(f"{named(r, params, hosts)} ({clock:.0f} of {top:.0f} MHz)")
+            busy = device_busy(r)
+            idle += busy is not None and busy < IDLE_BUSY
     if low:
         notes.append(
             f"warning: {len(low)} row(s) were timed more than {clocks.DROP:.0%} below their "
             "device's highest clock: " + _some(low)
         )
+    if idle:
+        notes.append(
+            f"note: {idle} of them kept their device busy less than {IDLE_BUSY:.0%} of their "
+            "timed wall time (repetitions times their mean over timed_wall_s): the host's "
+            "launching set their pace, and a GPU whose clock follows its load slowed for it"
+        )
     return notes
+
+
+#: A row whose device ran its repetitions less than this share of their wall time
+#: was paced by its host (`device_busy`).
+IDLE_BUSY = 0.5
+
+
+def device_busy(row: dict[str, Any]) -> float | None:
+    """The share of a row's timed wall time its device spent on the timed
+    repetitions (``reps`` times ``time_mean_s`` over ``timed_wall_s``), for rows
+    timed by the device's own clock; None where the row does not tell. On an
+    H200 every WebGPU row under 1782 MHz had its device busy 41% of the time or
+    less: the host, encoding, could not keep it busy, and its clock fell."""
+    reps, mean = _number(row.get("reps")), _number(row.get("time_mean_s"))
+    wall = _number(row.get("timed_wall_s"))
+    if row.get("timer") != "device" or not reps or not mean or not wall:
+        return None
+    return min(1.0, reps * mean / wall)
 
 
 def short_energy(rows: Sequence[dict[str, Any]]) -> str | None:
