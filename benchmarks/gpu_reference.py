@@ -117,7 +117,9 @@ WGPU_SLOWEST = [
 def gpu_devices() -> list[str]:
     """Each backend's first GPU device among its defaults, as BACKEND:INDEX: one
     GPU, once per API (wgpu can also list a GPU it finds by Vulkan through OpenGL);
-    on a machine of several GPUs, name them with --device."""
+    on a machine of several GPUs, name them with --device. Each API that gives no
+    GPU is named with its reason: on an H200 wgpu found no adapter where NVIDIA's
+    Vulkan driver lacked libglvnd, and a call ran CUDA's steps alone, unsaid."""
     found = []
     # The vendor's own API first: the Stream step, and BabelStream's build beside
     # it, run on the first.
@@ -130,6 +132,9 @@ def gpu_devices() -> list[str]:
         ]
         if backend["available"] and gpus:
             found.append(gpus[0])
+        elif backend["backend"] != "cpu":
+            why = backend["reason"] if not backend["available"] else "it lists no GPU device"
+            print(f"{backend['backend']}: no GPU, its steps are left out: {why}", flush=True)
     return found
 
 

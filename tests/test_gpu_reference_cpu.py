@@ -156,3 +156,19 @@ def test_the_script_runs_where_the_harness_is_not_installed(tmp_path: Path) -> N
     proc = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("usage: gpu_reference.py")
+
+
+def test_each_api_without_a_gpu_is_named_with_its_reason(tmp_path: Path) -> None:
+    """Without --device, each API that gives no GPU says why (here every one: the
+    CPU devices are no GPU, and no NVIDIA driver is found), and with none left the
+    script stops, exit 2, before any step."""
+    proc = _reference(tmp_path / "ref")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert "wgpu: no GPU, its steps are left out: it lists no GPU device" in lines
+    assert "opencl: no GPU, its steps are left out: it lists no GPU device" in lines
+    assert any(
+        line.startswith("cuda: no GPU, its steps are left out: no NVIDIA driver") for line in lines
+    )
+    assert proc.stderr == "no GPU device is listed: see 'harness devices'\n"
+    assert not (tmp_path / "ref").exists()
