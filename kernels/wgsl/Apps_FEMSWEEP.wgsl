@@ -7,6 +7,13 @@
 // LU without pivoting (Crout, factored in place) into X. SPIR-V's sin takes 32-bit floats only,
 // so Ffactor's sine is taken in f32: RAJAPerf's Ffactor is max(sin(A0) - 2, 0) = 0 whatever the
 // sine, and the check case's A0 are 0, whose sine is exact.
+//
+// The loops over an element's dofs and a face's dofs are written out (#unroll), those of the
+// solve under conditions on their constant indices, in RAJAPerf's order: naga bounds every loop
+// and clamps each run-time index into b and T, where constant indices keep them in registers.
+
+const_assert ND == 8;
+const_assert FDS == 4;
 
 @compute @workgroup_size(GROUP_X, GROUP_Y, GROUP_Z)
 fn femsweep(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
@@ -27,9 +34,9 @@ fn femsweep(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id)
             let e = order_r[a_ne + done + k];
             let ae = a_ne + e;
             var b: array<REAL, ND>;
-            for (var j = 0; j < ND; j++) {
-                b[j] = Bdat[ae * ND + j];
-            }
+#unroll j 8
+            b[j] = Bdat[ae * ND + j];
+#endunroll
             for (var face = 0; face < NLF; face++) {
                 let f = F_g2l[elem_to_faces[NLF * e + face]];
                 if (AngleElem2FaceType[ae * NLF + face] == 0 || f < 0) {
@@ -37,61 +44,78 @@ fn femsweep(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id)
                 }
                 let s0 = e == idx1[f * FDS] / ND;
                 let ff = fa + (f * 2 + select(0, 1, s0)) * FDS * FDS;
-                for (var j = 0; j < FDS; j++) {
-                    var F = REAL(0.0);
-                    for (var i = 0; i < FDS; i++) {
-                        let dis = select(idx1[f * FDS + i], idx2[f * FDS + i], s0);
-                        F += Ffactor * Fdat[ff + i + j * FDS] * Xdat[xa + dis];
-                    }
-                    let djs = select(idx2[f * FDS + j], idx1[f * FDS + j], s0);
-                    b[djs % ND] -= F;
-                }
+#unroll j 4
+                var F = REAL(0.0);
+#unroll i 4
+                let dis = select(idx1[f * FDS + i], idx2[f * FDS + i], s0);
+                F += Ffactor * Fdat[ff + i + j * FDS] * Xdat[xa + dis];
+#endunroll
+                let djs = select(idx2[f * FDS + j], idx1[f * FDS + j], s0);
+                b[djs % ND] -= F;
+#endunroll
             }
             let sg = Sgdat[e + g * ne];
             var T: array<array<REAL, ND>, ND>;
-            for (var i = 0; i < ND; i++) {
-                for (var j = 0; j < ND; j++) {
-                    T[i][j] = Adat[ae * ND * ND + i * ND + j] + sg * M0dat[e * ND * ND + i * ND + j];
-                }
-            }
-            for (var j = 1; j < ND; j++) {
-                T[0][j] = T[0][j] / T[0][0];
-            }
-            for (var p = 1; p < ND; p++) {
-                // Column p of L, then row p of U.
-                for (var j = p; j < ND; j++) {
-                    var sum = REAL(0.0);
-                    for (var kk = 0; kk < p; kk++) {
-                        sum += T[j][kk] * T[kk][p];
-                    }
-                    T[j][p] = T[j][p] - sum;
-                }
-                for (var j = p + 1; j < ND; j++) {
-                    var sum = REAL(0.0);
-                    for (var kk = 0; kk < p; kk++) {
-                        sum += T[p][kk] * T[kk][j];
-                    }
-                    T[p][j] = (T[p][j] - sum) / T[p][p];
-                }
-            }
-            b[0] = b[0] / T[0][0];
-            for (var i = 1; i < ND; i++) {
+#unroll i 8
+#unroll j 8
+            T[i][j] = Adat[ae * ND * ND + i * ND + j] + sg * M0dat[e * ND * ND + i * ND + j];
+#endunroll
+#endunroll
+#unroll j1 7
+            T[0][j1 + 1] = T[0][j1 + 1] / T[0][0];
+#endunroll
+#unroll p1 7
+            // Column p of L, then row p of U.
+            const p = p1 + 1;
+#unroll j 8
+            if (j >= p) {
                 var sum = REAL(0.0);
-                for (var j = 0; j < i; j++) {
-                    sum += T[i][j] * b[j];
+#unroll kk 7
+                if (kk < p) {
+                    sum += T[j][kk] * T[kk][p];
                 }
-                b[i] = (b[i] - sum) / T[i][i];
+#endunroll
+                T[j][p] = T[j][p] - sum;
             }
+#endunroll
+#unroll j 8
+            if (j > p) {
+                // Row p has a j > p for p < ND - 1 only, so kk < p takes at most ND - 2 values.
+                var sum = REAL(0.0);
+#unroll kk 6
+                if (kk < p) {
+                    sum += T[p][kk] * T[kk][j];
+                }
+#endunroll
+                T[p][j] = (T[p][j] - sum) / T[p][p];
+            }
+#endunroll
+#endunroll
+            b[0] = b[0] / T[0][0];
+#unroll i1 7
+            const i = i1 + 1;
+            var sum = REAL(0.0);
+#unroll j 7
+            if (j < i) {
+                sum += T[i][j] * b[j];
+            }
+#endunroll
+            b[i] = (b[i] - sum) / T[i][i];
+#endunroll
             let x = xa + e * ND;
             Xdat[x + ND - 1] = b[ND - 1];
-            for (var i = ND - 2; i >= 0; i--) {
-                var sum = REAL(0.0);
-                for (var j = i + 1; j < ND; j++) {
-                    sum += T[i][j] * b[j];
-                }
-                b[i] = b[i] - sum;
-                Xdat[x + i] = b[i];
+#unroll r 7
+            // From the last but one row up.
+            const i = ND - 2 - r;
+            var sum = REAL(0.0);
+#unroll j 8
+            if (j > i) {
+                sum += T[i][j] * b[j];
             }
+#endunroll
+            b[i] = b[i] - sum;
+            Xdat[x + i] = b[i];
+#endunroll
         }
         storageBarrier();
         done += nehp;
