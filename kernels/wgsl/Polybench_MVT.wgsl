@@ -11,7 +11,17 @@ fn mvt_x1(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: v
         return;
     }
     var dot = REAL(0);
-    for (var j = 0u; j < s.n; j++) {
+    // Eight terms a turn, written out: naga's loop counter comes once per eight, not per
+    // term. The turns take the first n - n % 8 terms, the loop after them the rest, one at a
+    // time: the same terms in the same order.
+    let end8 = s.n - s.n % 8u;
+    var j = 0u;
+    for (; j < end8; j += 8u) {
+#unroll u 8
+        dot += A[j + u + i * s.n] * y1[j + u];
+#endunroll
+    }
+    for (; j < s.n; j++) {
         dot += A[j + i * s.n] * y1[j];
     }
     x1[i] = dot;
