@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
+#: The options `run` takes besides those of ``harness run``.
+API_OPTIONS = ("progress",)
+
+
 def _run_actions() -> dict[str, argparse.Action]:
     from harness.cli import build_parser
 
@@ -27,12 +31,16 @@ def _run_actions() -> dict[str, argparse.Action]:
     return {a.dest: a for a in parser._actions if a.option_strings and a.dest != "help"}
 
 
+def _is_collection(value: Any) -> bool:
+    """Whether an option's value is a collection of values (a list, a numpy array, a
+    generator), not one value (text, bytes, a path, a mapping)."""
+    return isinstance(value, Iterable) and not isinstance(value, str | bytes | PathLike | Mapping)
+
+
 def _listed(value: Any) -> list[Any]:
     """An option's values: the items of any collection (a numpy array or a generator
     too, whose text would name no value), else the one value given."""
-    if isinstance(value, str | bytes | PathLike | Mapping) or not isinstance(value, Iterable):
-        return [value]
-    return list(value)
+    return list(value) if _is_collection(value) else [value]
 
 
 def _text(item: Any) -> str:
@@ -94,10 +102,20 @@ def run_arguments(options: Mapping[str, Any]) -> list[str]:
     for name, value in options.items():
         action = actions.get(name) or flags.get(name)
         if action is None:
-            known = ", ".join(sorted({*actions, *flags}))
+            known = ", ".join(sorted({*actions, *flags, *API_OPTIONS}))
             raise TypeError(f"harness.run() takes no option {name!r}; it takes {known}")
         if value is None:
             continue
+        if _is_collection(value):
+            given, value = value, _listed(value)  # once: a generator has its values once
+            if not value and action.default == []:
+                continue  # nothing to leave out (exclude=[]): the option's default
+            if not value:
+                # The parser's words named no value of the caller's (sizes=[] as
+                # "'' is not a size", kernels=[] as "expected at least one argument").
+                raise UsageError(
+                    f"{name}={given!r}: no value given; give at least one, or None for the default"
+                )
         flag = max(action.option_strings, key=len)
         if action.type is arguments.path:
             paths = _listed(value)
@@ -164,9 +182,15 @@ def run(
     # As the command line does before anything: a bad HARNESS_FORM made a run
     # folder whose every OpenCL and CUDA row was an error naming it.
     partition.form_override()
-    chosen = {"kernels": kernels, "backends": backends, "out": out, **options}
+    # Each collection read once: a generator of suite files, read for the command
+    # line, was empty when its files were loaded, and their kernels matched nothing.
+    chosen = {
+        name: _listed(value) if _is_collection(value) else value
+        for name, value in {"kernels": kernels, "backends": backends, "out": out, **options}.items()
+    }
     argv = ["run", *run_arguments(chosen)]
-    suites = [_text(path) for path in _listed(options.get("suite") or [])]
+    suite_files = chosen.get("suite")
+    suites = [] if suite_files is None else [_text(path) for path in _listed(suite_files)]
     for path in suites:
         if path.strip() and suite.edited(os.path.expanduser(path)):
             # Called again in one process (a notebook) after the file was edited, it ran

@@ -50,7 +50,10 @@ class Progress:
     def __init__(self, total: int, bar: bool | None = None) -> None:
         self.total = total
         self._bar = None
-        if bar if bar is not None else sys.stderr.isatty():
+        # A process without a standard error (sys.stderr None: started with it closed,
+        # or by pythonw) gets no bar: tqdm's first write ended the run in a traceback,
+        # its folder left unended; the lines it would print go nowhere, as print's do.
+        if sys.stderr is not None and (bar if bar is not None else sys.stderr.isatty()):
             from tqdm.auto import tqdm
 
             self._bar = tqdm(total=total, unit="row", desc="harness run", file=sys.stderr)

@@ -1,0 +1,136 @@
+"""Round 24 probes of the Python API (`harness.api`) and of the commands list,
+devices, cuda-compile, mutants and peak: each test says what was wrong before."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, harness, one_error, run_folder
+
+from harness.api import run_arguments
+from harness.errors import UsageError
+from harness.execution import results
+
+ENV = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
+SUITE = ROOT / "examples" / "my_kernels" / "kernels.py"
+
+
+def _python(code: str, *args: str) -> subprocess.CompletedProcess:
+    """``code`` run by a new Python process with ``args``: its output."""
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=300,
+        cwd=ROOT,
+    )
+
+
+def test_an_empty_collection_leaves_an_option_whose_default_is_none_at_it() -> None:
+    """harness.run(exclude=[]) (a list of kernels to leave out that came out empty)
+    was refused, 'argument -x/--exclude: expected at least one argument', though
+    leaving nothing out is the option's default; size_factor=() too."""
+    assert run_arguments({"exclude": [], "size_factor": (), "kernels": ["Stream"]}) == [
+        "--kernels",
+        "Stream",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "value"), [("sizes", []), ("kernels", ()), ("transfers", iter([]))]
+)
+def test_an_empty_collection_for_an_option_that_needs_a_value_is_named(
+    name: str, value: object
+) -> None:
+    """sizes=[] was refused as "argument --sizes: '' is not a size", a value the
+    caller never gave, and kernels=() as 'expected at least one argument' of an
+    option the caller never typed: the message names the keyword and its value."""
+    with pytest.raises(UsageError) as raised:
+        run_arguments({name: value})
+    assert str(raised.value).startswith(f"{name}=")
+    assert "no value given; give at least one, or None for the default" in str(raised.value)
+
+
+def test_an_unknown_option_names_progress_among_those_there_are() -> None:
+    """The TypeError for an unknown keyword listed the options of `harness run` but
+    not ``progress``, which harness.run takes too."""
+    import harness
+
+    with pytest.raises(TypeError) as raised:
+        harness.run("Stream_COPY", "cpu", progres=False)
+    assert "takes no option 'progres'" in str(raised.value)
+    assert ", progress," in str(raised.value)
+
+
+_SUITE_GENERATOR = """
+import sys, harness
+paths = (p for p in [sys.argv[1]])
+rows = harness.run("My_SAXPY", "cpu", suite=paths, out=sys.argv[2], size=1000, reps=1,
+                   progress=False)
+print(sorted(set(rows["kernel"])), sorted(set(rows["status"])))
+"""
+
+
+def test_suite_files_given_as_a_generator_are_loaded(tmp_path: Path) -> None:
+    """harness.run(suite=<a generator>) read the generator for the command line, then
+    found it empty when loading the suite files: their kernels were never loaded,
+    and 'no kernel matches My_SAXPY'."""
+    out = tmp_path / "out"
+    proc = _python(_SUITE_GENERATOR, str(SUITE), str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "['My_SAXPY'] ['ok']"
+
+
+_NO_STDERR = """
+import sys, harness
+sys.stderr = None
+rows = harness.run("Stream_COPY", "cpu", out=sys.argv[1], size=1000, reps=1)
+print(rows.attrs["exit_status"], list(rows["status"]))
+"""
+
+
+def test_a_run_with_its_bar_in_a_process_without_a_standard_error_ends(tmp_path: Path) -> None:
+    """In a process without a standard error (sys.stderr None: pythonw, or started
+    with it closed), harness.run's progress bar (the default) ended the run in an
+    AttributeError from tqdm, its run folder left unended. It now runs without a
+    bar, as progress=False ran."""
+    out = tmp_path / "out"
+    proc = _python(_NO_STDERR, str(out))
+    assert proc.returncode == 0, proc.stderr
+    # print(file=None) prints to stdout: the run's notes come before the last line.
+    assert proc.stdout.strip().splitlines()[-1] == "0 ['ok']"
+    assert results.read_metadata(run_folder(out))["interrupted"] is False
+
+
+def test_mutants_refuses_an_unwritable_out_before_asking_devices_or_making_mutants(
+    tmp_path: Path,
+) -> None:
+    """`harness mutants` checked --out after asking every backend for its devices and
+    making every chosen kernel's mutants (50 s for the suite on opencl and wgpu):
+    an --out that is a file was refused only then, and a bad --device first."""
+    out = tmp_path / "file"
+    out.write_text("")
+    proc = harness(
+        "mutants", "-b", "opencl", "wgpu", "--device", "opencl:99", "--out", str(out),
+        timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert one_error(proc.stderr).startswith(f"--out {out}: is a file, not a folder")
+
+
+def test_mutants_stopped_by_bad_lines_leaves_no_out_folder_it_made(tmp_path: Path) -> None:
+    """--out is made and checked first; a usage error found later (--lines on no
+    mutant) removes the folders it made, as a refusal of --out itself does."""
+    out = tmp_path / "a" / "b"
+    proc = harness(
+        "mutants", "-k", "Stream_COPY", "-b", "opencl", "--lines", "Stream_COPY.c:1",
+        "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert "no mutant of the chosen kernels is on these lines" in one_error(proc.stderr)
+    assert not (tmp_path / "a").exists()
