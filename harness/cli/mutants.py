@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
@@ -321,19 +322,29 @@ def _mutants(args: argparse.Namespace, stop: _Stop) -> int:
     """Check every input and the output folder, then run the mutants until done or
     stopped; write and print what was measured, and judge the gate on whole runs."""
     kernels = suite.select(args.kernels)
-    devices = _devices(args)
-    try:
-        equivalents = read_equivalents(sources.shipped_root() / EQUIVALENTS)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    params = arguments.chosen_params(args, kernels, check=True)
-    try:
-        jobs = _plan(args, kernels, devices, params, stop)
-    except ValueError:
-        if stop.asked:  # the C preprocessor, stopped by the same Ctrl-C
-            raise KeyboardInterrupt from None
-        raise
+    # Before the devices are asked and every mutant is made (50 s for the suite on
+    # opencl and wgpu), which an --out that cannot be written wasted; the folders it
+    # makes are removed again where the command stops before any mutant runs.
+    made = [p for p in (args.out, *args.out.parents) if not p.exists()]
     results.check_out(args.out, "--out")
+    try:
+        devices = _devices(args)
+        try:
+            equivalents = read_equivalents(sources.shipped_root() / EQUIVALENTS)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        params = arguments.chosen_params(args, kernels, check=True)
+        try:
+            jobs = _plan(args, kernels, devices, params, stop)
+        except ValueError:
+            if stop.asked:  # the C preprocessor, stopped by the same Ctrl-C
+                raise KeyboardInterrupt from None
+            raise
+    except BaseException:
+        for folder in made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
     capped: dict[str, int | None] = {}
     try:
         for job in jobs:
