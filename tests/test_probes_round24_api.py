@@ -134,3 +134,33 @@ def test_mutants_stopped_by_bad_lines_leaves_no_out_folder_it_made(tmp_path: Pat
     assert proc.returncode == 2
     assert "no mutant of the chosen kernels is on these lines" in one_error(proc.stderr)
     assert not (tmp_path / "a").exists()
+
+
+def test_peak_refuses_a_folder_where_its_store_is_written_first(tmp_path: Path) -> None:
+    """A folder named as the store's temporary file (peaks.json.tmp) was found only
+    once the peak was measured: keep() ended in an IsADirectoryError traceback,
+    raised again as it cleaned up, and the measurement was lost. It is refused
+    before measuring."""
+    store = tmp_path / "peaks.json"
+    (tmp_path / "peaks.json.tmp" / "x").mkdir(parents=True)
+    proc = harness("peak", "--device", "cpu:0", env={"HARNESS_PEAKS": str(store)})
+    assert proc.returncode == 2
+    assert one_error(proc.stderr) == (
+        f"peaks store {store}: {store}.tmp, which the store is written to before it "
+        "replaces it, is a folder; remove it, or point HARNESS_PEAKS at a file this user "
+        "can write, on a disk with free space"
+    )
+    assert not store.exists()
+
+
+def test_cuda_compile_names_the_kernel_of_each_compile_of_a_shared_source() -> None:
+    """Bitonic.c is compiled once for each sort's key type, and cuda-compile printed
+    'Bitonic.c sm_80 f64: ok' four times alike: an error in one named no kernel.
+    A line of a shared source names its kernel; a kernel's own source stays as it was."""
+    proc = harness("cuda-compile", "--arch", "80", "--precision", "f64")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == len(set(lines)), [x for x in lines if lines.count(x) > 1]
+    assert "Bitonic.c (Bitonic_U32) sm_80 f64: ok" in lines
+    assert "Bitonic.c (Bitonic_I32) sm_80 f64: ok" in lines
+    assert "Stream_COPY.c sm_80 f64: ok" in lines

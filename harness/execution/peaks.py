@@ -188,6 +188,15 @@ def check_store(path: Path) -> None:
     fix = "point HARNESS_PEAKS at a file this user can write, on a disk with free space"
     if path.exists() and not (path.stat().st_mode & 0o222 and os.access(path, os.W_OK)):
         raise StoreError(f"peaks store {path}: is read-only; {fix}")
+    tmp = _temporary(path)
+    if tmp.is_dir() or (tmp.exists() and not os.access(tmp, os.W_OK)):
+        # The store is written there first: a folder of that name ended a measured
+        # peak in a traceback (IsADirectoryError), the measurement lost.
+        what = "a folder" if tmp.is_dir() else "read-only"
+        raise StoreError(
+            f"peaks store {path}: {tmp}, which the store is written to before it "
+            f"replaces it, is {what}; remove it, or {fix}"
+        )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -208,11 +217,16 @@ def check_store(path: Path) -> None:
         ) from None
 
 
+def _temporary(path: Path) -> Path:
+    """The file a store at ``path`` is written to before it replaces it."""
+    return path.with_name(path.name + ".tmp")
+
+
 def keep(device: Mapping[str, Any], peak: dict[str, Any]) -> Path:
     """Store a device's peaks, keeping every other device's; returns the file.
     StoreError where it cannot be written, the store then left as it was."""
     path = store_path()
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = _temporary(path)
     clear_pipe(tmp)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -222,7 +236,8 @@ def keep(device: Mapping[str, Any], peak: dict[str, Any]) -> Path:
             tmp.write_text(json.dumps(stored, indent=2) + "\n", encoding="utf-8")
             os.replace(tmp, path)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
         raise StoreError(
             f"peaks store {path}: cannot write it ({exc.strerror or exc}); it is left as it was"
         ) from None
