@@ -75,6 +75,20 @@ class CheckResult:
     arch: int
     precision: str
     error: str | None
+    #: The kernel whose constants it was compiled with (a shared source, as
+    #: Bitonic.c, is compiled once for each kernel's key type).
+    kernel: str = ""
+
+    @property
+    def label(self) -> str:
+        """The source's name, with the kernel's where the two differ: the four sorts
+        of Bitonic.c gave four lines alike, an error in one naming none of them."""
+        name = self.source.name
+        return (
+            name
+            if not self.kernel or self.source.stem == self.kernel
+            else f"{name} ({self.kernel})"
+        )
 
 
 @cache
@@ -352,8 +366,8 @@ def compile_all(
         try:
             compile_source(spec, path, precision, arch, compiler)
         except CompileError as exc:
-            return CheckResult(path, arch, precision, str(exc))
-        return CheckResult(path, arch, precision, None)
+            return CheckResult(path, arch, precision, str(exc), spec.name)
+        return CheckResult(path, arch, precision, None, spec.name)
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         yield from pool.map(check, jobs)

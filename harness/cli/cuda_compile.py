@@ -95,7 +95,7 @@ def _cmd_cuda_compile(args: argparse.Namespace) -> int:
             done += 1
             failed += r.error is not None
             status = "ok" if r.error is None else f"error: {r.error}"
-            print(f"{r.source.name} sm_{r.arch} {r.precision}: {status}", flush=True)
+            print(f"{r.label} sm_{r.arch} {r.precision}: {status}", flush=True)
     except CompileError as exc:
         print(f"harness: error: {exc}", file=sys.stderr)
         return 2
