@@ -139,6 +139,30 @@ BYTE_UNITS = {
 }
 
 
+#: The largest power of two a size or byte count may be (2^K, K at most this): a bound
+#: far past any device's memory, under which every value prints and doubles quickly
+#: (2^20000 had no digits Python would print, and 2^3..2^2000000 never ended).
+MAX_EXPONENT = 128
+_DIGITS = len(str(2**MAX_EXPONENT))
+
+
+def _bounded(value: float) -> int:
+    """``value`` as a whole number; OverflowError past ``2^MAX_EXPONENT`` (an infinity too)."""
+    if not value <= 2**MAX_EXPONENT:
+        raise OverflowError
+    return round(value)
+
+
+def _power(exponent: str) -> int:
+    """2 to the ASCII digits ``exponent``: ValueError for other text, OverflowError
+    past `MAX_EXPONENT` (before so large a number is made)."""
+    if not (exponent.isascii() and exponent.isdigit()):
+        raise ValueError
+    if len(exponent.lstrip("0")) > len(str(MAX_EXPONENT)) or int(exponent) > MAX_EXPONENT:
+        raise OverflowError
+    return 2 ** int(exponent)
+
+
 def _bytes(text: str) -> int:
     found = re.fullmatch(
         r"(\d+)\^(\d+)|(\d+(?:\.\d+)?)\s*([a-zA-Z]*)", text.strip(), flags=re.ASCII
@@ -148,11 +172,11 @@ def _bytes(text: str) -> int:
     if found.group(1):
         if found.group(1) != "2":
             raise ValueError
-        return 2 ** int(found.group(2))
+        return _power(found.group(2))
     unit = BYTE_UNITS.get(found.group(4).lower())
     if unit is None:
         raise ValueError
-    return round(float(found.group(3)) * unit)
+    return _bounded(float(found.group(3)) * unit)
 
 
 def _doubling(text: str, parse: Callable[[str], int], what: str, accepted: str) -> tuple[int, ...]:
@@ -166,6 +190,10 @@ def _doubling(text: str, parse: Callable[[str], int], what: str, accepted: str) 
             last = parse(high) if dots else first
         except ValueError:
             raise argparse.ArgumentTypeError(f"{part.strip()!r} is not {accepted}") from None
+        except OverflowError:
+            raise argparse.ArgumentTypeError(
+                f"{part.strip()!r} is out of range: {what} go up to 2^{MAX_EXPONENT}"
+            ) from None
         if first <= 0 or last < first:
             raise argparse.ArgumentTypeError(
                 f"{part.strip()!r}: {what} must be positive and rising"
@@ -183,10 +211,13 @@ def _doubling(text: str, parse: Callable[[str], int], what: str, accepted: str) 
 def _power_or_int(text: str) -> int:
     base, caret, exponent = text.partition("^")
     if caret:
-        if base != "2" or not (exponent.isascii() and exponent.isdigit()):
+        if base != "2":
             raise ValueError
-        return 2 ** int(exponent)
-    return whole(text)
+        return _power(exponent)
+    if WHOLE.fullmatch(text) and len(text.strip().lstrip("+-").lstrip("0")) > _DIGITS:
+        # Too many digits for int() to read (past 4300), and far past the bound.
+        raise OverflowError
+    return _bounded(whole(text))
 
 
 def sizes(text: str) -> tuple[int, ...]:
@@ -232,6 +263,10 @@ def byte_size(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a byte count: give e.g. 4096, 64MiB, 1GB or 2^26"
         ) from None
+    except OverflowError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is out of range: give a byte count up to 2^{MAX_EXPONENT}"
+        ) from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"{text!r} must be more than 0 bytes")
     return value
@@ -259,7 +294,7 @@ def group_sizes(text: str) -> tuple[int, ...]:
     values = []
     for part in text.split(","):
         part = part.strip()
-        value = int(part) if part.isascii() and part.isdigit() else 0
+        value = int(part) if part.isascii() and part.isdigit() and len(part) < 5 else 0
         if not is_group_size(value):
             raise argparse.ArgumentTypeError(
                 f"{part!r} is not a work-group size: expected powers of two from {low} to "
