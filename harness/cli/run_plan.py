@@ -178,6 +178,12 @@ def _note_unused(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> Non
             "(OpenCL, CUDA, wgpu); none is selected, so each row runs once, at no group size",
             file=sys.stderr,
         )
+    if args.in_process and args.timeout is not None:
+        print(
+            f"note: --in-process runs every row in this process, where no row can be stopped "
+            f"(nor a backend listing its devices): --timeout {args.timeout:g} changes nothing",
+            file=sys.stderr,
+        )
     from harness.cli import build_parser
 
     defaults = vars(build_parser().parse_args(["run"]))
@@ -722,7 +728,11 @@ def saved_run(run_dir: Path) -> dict[str, Any]:
     from harness.cli import load_suites
 
     _check_saved(saved, path)
-    load_suites(saved.get("suites", ()))
+    try:
+        load_suites(saved.get("suites", ()))
+    except UsageError as exc:
+        # The run's own --suite, not one given here: say whose it is.
+        raise UsageError(f"--resume: {path}: the run's {exc}") from None
     try:
         options_from_meta(saved)
         fits = all(isinstance(n, str) for n in [*saved["kernels"], *saved["devices"]])
