@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -257,6 +257,50 @@ def harness_rows(
         if not failed_rows:
             raise SystemExit(1)
     return rows, wall
+
+
+def run_options_given(run_args: Sequence[str]) -> list[tuple[str, int, int]]:
+    """The ``harness run`` options in ``run_args`` as that command's parser reads
+    them (an abbreviation such as ``--kern``, a value after ``=`` or joined to a
+    short option): each one's dest and the span of words it and its values take."""
+    parser = cli.build_parser().commands["run"]
+    flags = parser._option_string_actions
+
+    def is_option(word: str) -> bool:
+        return word.startswith("-") and not parser._negative_number_matcher.match(word)
+
+    found = []
+    at = 0
+    while at < len(run_args) and run_args[at] != "--":
+        word = run_args[at]
+        end = at + 1
+        if not is_option(word):
+            at = end
+            continue
+        name, joined, _ = word.partition("=")
+        action = flags.get(name)
+        if action is None and name.startswith("--"):
+            matches = {flags[flag] for flag in flags if flag.startswith(name)}
+            action = matches.pop() if len(matches) == 1 else None
+        elif action is None and word[:2] in flags:
+            action, joined = flags[word[:2]], word[2:]
+        if action is not None and not joined and action.nargs != 0:
+            if action.nargs in ("+", "*"):
+                while end < len(run_args) and not is_option(run_args[end]):
+                    end += 1
+            elif action.nargs != "?" or (end < len(run_args) and not is_option(run_args[end])):
+                end += 1
+        if action is not None:
+            found.append((action.dest, at, end))
+        at = end
+    return found
+
+
+def without_run_options(run_args: Sequence[str], dests: Collection[str]) -> list[str]:
+    """``run_args`` less the ``harness run`` options of these dests and their values
+    (`run_options_given`)."""
+    spans = [(start, end) for dest, start, end in run_options_given(run_args) if dest in dests]
+    return [w for i, w in enumerate(run_args) if not any(s <= i < e for s, e in spans)]
 
 
 def add_devices(parser: argparse.ArgumentParser) -> None:

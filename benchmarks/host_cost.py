@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import Parser, harness_rows, run, run_main
+from common import Parser, harness_rows, run, run_main, without_run_options
 
 from harness.cli.arguments import count, positive_int
 
@@ -46,25 +46,48 @@ def _label(row: dict[str, str]) -> str:
     return row["kernel"] + (f"[{','.join(options)}]" if options else "")
 
 
+#: The run options that choose kernels and sizes, which a profile's ``-k`` and
+#: ``--size`` replace: given twice, the harness refused the profiled run, which was
+#: then shown as a row that took no time.
+SELECTION = (
+    "kernels",
+    "exclude",
+    "size",
+    "sizes",
+    "size_factor",
+    "memory_allocated",
+    "memory_moved",
+)
+
+
 def _profile(kernel: str, size: str, run_args: list[str], tree: Path | None = None) -> None:
     """Run one kernel alone in-process under cProfile and print its steps' times;
     with ``tree``, the harness of that checkout, as `harness_rows` runs it (the
-    rows of --tree's harness were profiled in this one's)."""
+    rows of --tree's harness were profiled in this one's). A profiled run the
+    harness refuses ends the script with its line."""
     with tempfile.TemporaryDirectory(prefix="harness-bench-") as out:
         stats = Path(out) / "row.prof"
         env = dict(os.environ)
         env.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
         if tree is not None:
             env["PYTHONPATH"] = str(tree)
-        args = [*run_args, "-k", kernel, "--size", size, "--in-process", "--out", out]
-        run(
+        chosen = without_run_options(run_args, SELECTION)
+        args = [*chosen, "-k", kernel, "--size", size, "--in-process", "--out", out]
+        done = run(
             [sys.executable, "-m", "cProfile", "-o", str(stats), "-m", "harness", "run", *args],
             cwd=tree,
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
             check=False,
         )
+        # cProfile exits 0 where the harness exited with a usage error: a run that
+        # made no run folder is one the harness refused.
+        if not any(p.is_dir() for p in Path(out).iterdir()) or not stats.is_file():
+            said = done.stderr.strip().splitlines()
+            last = said[-1] if said else "no message"
+            raise SystemExit(f"profile of {kernel} n={size}: harness run refused it: {last}")
         found = pstats.Stats(str(stats))
     cumulative: dict[str, float] = {}
     for (file, _, name), (_, _, _, total, _) in found.stats.items():  # type: ignore[attr-defined]

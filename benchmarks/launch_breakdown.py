@@ -132,6 +132,14 @@ def main() -> None:
     if ":" in args.backend:
         parser.error(f"-b {args.backend!r}: give a backend's name; its first device is timed")
     info = device(parser, args.backend, "-b")
+    offered = get(args.backend).partitions
+    other = [p for p in dict.fromkeys(args.partition) if p != "item" and p not in offered]
+    if other:
+        # Nothing was dealt so, yet each breakdown was labelled with it.
+        parser.error(
+            f"--partition {' '.join(other)}: {args.backend} takes item alone; give item, or "
+            "a backend that deals items (opencl, cuda)"
+        )
     # The host makes the inputs and keeps copies: about three times the arrays.
     room = min(filter(None, (info.memory_bytes, host_available_bytes() // 3)), default=0)
     need = array_bytes(spec, args.size, "f64")
@@ -143,7 +151,16 @@ def main() -> None:
             f"{info.id} ({info.name}) has room for; give at most {most}"
         )
     choices = {p.name: p.choices for p in spec.params}
-    configs = [dict(p.partition("=")[::2] for p in item.split(",")) for item in args.param]
+    pairs = [[p.partition("=")[::2] for p in item.split(",")] for item in args.param]
+    for item, given in zip(args.param, pairs, strict=True):
+        names = [name for name, _ in given]
+        twice = next((name for name in names if names.count(name) > 1), None)
+        if twice is not None:
+            # The last value silently replaced the others.
+            parser.error(
+                f"--param {item!r}: {twice} given twice; repeat --param to compare its values"
+            )
+    configs = [dict(given) for given in pairs]
     for item, config in zip(args.param, configs, strict=True):
         for name, value in config.items():
             if value not in choices.get(name, ()):
@@ -152,7 +169,7 @@ def main() -> None:
     defaults = {p.name: p.default[0] for p in spec.params}
     for chosen in configs or [{}]:
         params = {**defaults, **chosen}
-        for dealt in args.partition:
+        for dealt in dict.fromkeys(args.partition):
             breakdown(args.kernel, args.backend, args.size, params, args.reps, dealt, args.each)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from common import Parser, harness_rows, run_main
+from common import Parser, harness_rows, run_main, run_options_given
 
 from harness.cli.arguments import positive_int
 
@@ -28,6 +28,12 @@ def main() -> None:
         help="harness run options (default: -k Stream -b cpu opencl --check)",
     )
     args = parser.parse_args()
+    if any(dest == "in_process" for dest, _, _ in run_options_given(args.run_args)):
+        # Both runs of each pair were then in-process, shown as workers beside it.
+        parser.error(
+            "run_args: --in-process is what this script adds to the second run of each "
+            "pair; leave it out"
+        )
     workers, in_process = [], []
     for _ in range(args.launches):
         workers.append(harness_rows(*args.run_args)[1])
