@@ -64,6 +64,14 @@ def main() -> None:
 
     info = device(parser, args.device or f"{args.backend}:0")
     cache, source = last_level_cache(info)
+    for option, factors in (("--caches", args.caches), ("--flushes", args.flushes)):
+        small = next((m for m in factors if int(m * cache) < 1), None)
+        if small is not None:
+            # The harness refused the byte count 0 it made, after the rows before it ran.
+            parser.error(
+                f"{option} {small:g}: that many of {info.id}'s last-level cache ({cache} "
+                f"bytes) is under a byte; give at least {1 / cache:.3g}"
+            )
     budgets = {f"{m:g} x cache": int(m * cache) for m in args.caches}
     flushes = {f"cold {m:g}x": int(m * cache) for m in args.flushes}
     print(f"{info.id} ({info.name}): last-level cache {cache / 2**20:g} MiB ({source})")

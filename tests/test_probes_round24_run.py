@@ -223,3 +223,17 @@ def test_a_timeout_an_in_process_run_cannot_use_is_said_to_change_nothing(tmp_pa
                    "--timeout", "5", "--out", str(tmp_path))  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "--in-process runs every row" not in proc.stderr
+
+
+@pytest.mark.parametrize("option", ["--flushes", "--caches"])
+def test_cache_cold_hot_refuses_a_fraction_of_a_cache_under_a_byte(option: str) -> None:
+    """--flushes 2 1e-12 ran the hot, cold and 2x rows, then stopped on the harness's
+    "argument --flush-bytes: '0' must be more than 0 bytes", an option the user had not
+    given. The script refuses the factor itself, before any row runs."""
+    proc = _script("cache_cold_hot.py", "-b", "cpu", "-k", "Stream_COPY", "--launches", "1",
+                   "--max-time", "0.05", option, "2", "1e-12")  # fmt: skip
+    assert proc.returncode == 2
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith(f"cache_cold_hot.py: error: {option} 1e-12: that many of cpu:0's "), line
+    assert "is under a byte; give at least" in line
+    assert proc.stdout == ""
