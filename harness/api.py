@@ -9,10 +9,13 @@ then hands back the rows as a pandas DataFrame. Bad options raise
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
-from collections.abc import Iterable, Mapping, Sequence
+import signal
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from os import PathLike
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from harness.errors import UsageError
 
@@ -172,9 +175,48 @@ def run(
     interrupted run (Ctrl-C, SIGTERM) raises KeyboardInterrupt once its folder is
     written, naming it: ``resume=`` that folder continues it.
     """
-    from harness import load, suite
-    from harness.cli import build_parser, load_suites, run_command
-    from harness.execution import results
+    with _sigterm_interrupts():
+        try:
+            args = _parsed(kernels, backends, out, progress, options)
+        except KeyboardInterrupt:
+            # A SIGTERM as the harness was imported ended the process (a notebook's
+            # kernel), before run_command took the signals as the command line does.
+            raise KeyboardInterrupt(
+                "harness.run: interrupted; stopped before its run folder was made; "
+                "nothing was measured"
+            ) from None
+        from harness import load
+        from harness.cli import run_command
+        from harness.execution import results
+
+        status, run_dir = run_command(args, bar=progress)
+        if status in (130, 143):
+            # As Ctrl-C stops any Python code: returning the rows let a script go on to
+            # its next run, and a run stopped before its first row raised RunFolderError,
+            # a usage error, for having none.
+            if not (run_dir / results.JOURNAL).is_file():
+                kept = "stopped before its run folder was made; nothing was measured"
+            elif results.read_metadata(run_dir).get("interrupted") is False:
+                kept = f"stopped after its last row: every row is in {run_dir}"
+            else:
+                kept = (
+                    f"the rows measured so far are kept in {run_dir}; continue with "
+                    f"harness.run(resume={str(run_dir)!r})"
+                )
+            raise KeyboardInterrupt(f"harness.run: interrupted; {kept}")
+        frame = load(run_dir)
+        frame.attrs["run_dir"] = str(run_dir)
+        frame.attrs["exit_status"] = status
+        return frame
+
+
+def _parsed(
+    kernels: Any, backends: Any, out: Any, progress: Any, options: Mapping[str, Any]
+) -> argparse.Namespace:
+    """`run`'s arguments checked and parsed as ``harness run``'s command line, its
+    suite files loaded; UsageError for a bad one."""
+    from harness import suite
+    from harness.cli import build_parser, load_suites
     from harness.model import partition
 
     if not isinstance(progress, bool):
@@ -204,25 +246,29 @@ def run(
     args = build_parser().parse_args(argv)
     args.argv = argv
     args.quiet = True
-    status, run_dir = run_command(args, bar=progress)
-    if status in (130, 143):
-        # As Ctrl-C stops any Python code: returning the rows let a script go on to
-        # its next run, and a run stopped before its first row raised RunFolderError,
-        # a usage error, for having none.
-        if not (run_dir / results.JOURNAL).is_file():
-            kept = "stopped before its run folder was made; nothing was measured"
-        elif results.read_metadata(run_dir).get("interrupted") is False:
-            kept = f"stopped after its last row: every row is in {run_dir}"
-        else:
-            kept = (
-                f"the rows measured so far are kept in {run_dir}; continue with "
-                f"harness.run(resume={str(run_dir)!r})"
-            )
-        raise KeyboardInterrupt(f"harness.run: interrupted; {kept}")
-    frame = load(run_dir)
-    frame.attrs["run_dir"] = str(run_dir)
-    frame.attrs["exit_status"] = status
-    return frame
+    return args
+
+
+@contextlib.contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM raises KeyboardInterrupt while `run` runs, as Ctrl-C does, from its
+    first import (``harness run`` takes both from its start). Only the main thread
+    may handle signals; a handler set by C code (None to Python) is left alone, as
+    it could not be put back."""
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGTERM) is None
+    ):
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> NoReturn:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def devices() -> list[dict[str, Any]]:

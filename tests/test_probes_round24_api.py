@@ -164,3 +164,37 @@ def test_cuda_compile_names_the_kernel_of_each_compile_of_a_shared_source() -> N
     assert "Bitonic.c (Bitonic_U32) sm_80 f64: ok" in lines
     assert "Bitonic.c (Bitonic_I32) sm_80 f64: ok" in lines
     assert "Stream_COPY.c sm_80 f64: ok" in lines
+
+
+_SIGTERM_AS_IT_BEGINS = """
+import os, signal, sys, harness
+from harness import api
+
+checked = api.run_arguments
+
+def signalled(options):
+    os.kill(os.getpid(), signal.SIGTERM)
+    return checked(options)
+
+api.run_arguments = signalled
+try:
+    harness.run("Stream_COPY", "cpu", out=sys.argv[1], size=1000, reps=1, progress=False)
+except KeyboardInterrupt as exc:
+    print(exc)
+print(signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)
+"""
+
+
+def test_a_sigterm_as_harness_run_begins_raises_keyboard_interrupt(tmp_path: Path) -> None:
+    """A SIGTERM while harness.run imported the harness and checked its options
+    (its first half second) ended the Python process (status -15: a notebook's
+    kernel gone), where the README promises a KeyboardInterrupt as for Ctrl-C;
+    run_command took the signal only later. The handler before it is put back."""
+    out = tmp_path / "out"
+    proc = _python(_SIGTERM_AS_IT_BEGINS, str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "harness.run: interrupted; stopped before its run folder was made; nothing was measured",
+        "True",
+    ]
+    assert not out.exists()
