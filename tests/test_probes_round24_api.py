@@ -198,3 +198,23 @@ def test_a_sigterm_as_harness_run_begins_raises_keyboard_interrupt(tmp_path: Pat
         "True",
     ]
     assert not out.exists()
+
+
+def test_cuda_compile_refuses_a_source_of_its_sources_folder_that_names_no_kernel(
+    tmp_path: Path,
+) -> None:
+    """A --sources folder's c/Stream_COPPY.c (a typo) was left out unsaid: cuda-compile
+    compiled the rest, said '2 of 2 compiled' and exited 0, a gate passed on a file
+    it never compiled. It is refused before any compile, by name."""
+    (tmp_path / "c").mkdir()
+    shipped = ROOT / "kernels" / "c" / "Stream_COPY.c"
+    (tmp_path / "c" / "Stream_COPY.c").write_text(shipped.read_text())
+    (tmp_path / "c" / "Stream_COPPY.c").write_text(shipped.read_text())
+    proc = harness("cuda-compile", "--arch", "80", "--sources", str(tmp_path))
+    assert proc.returncode == 2
+    assert one_error(proc.stderr) == (
+        f"--sources {str(tmp_path)!r}: c/Stream_COPPY.c is no kernel's source, so it would "
+        "not be compiled; name it as its kernel (see 'harness list'), or give the --suite "
+        "file that describes it"
+    )
+    assert proc.stdout == ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from harness import suite
@@ -83,6 +84,7 @@ def _cmd_cuda_compile(args: argparse.Namespace) -> int:
             sources.check_folder(args.sources, sources.places("cuda", ".cu"), stems)
         except ValueError as exc:
             raise UsageError(f"--sources {str(args.sources)!r}: {exc}") from None
+        _refuse_stray(args.sources, stems)
     # An architecture or precision given twice would compile (and count) each twice.
     arches, precisions = list(dict.fromkeys(args.arch)), list(dict.fromkeys(args.precision))
     _note_ptx(arches, args.compiler)
@@ -111,6 +113,25 @@ def _cmd_cuda_compile(args: argparse.Namespace) -> int:
         )
     print(f"{done - failed} of {done} compiled", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _refuse_stray(root: Path, stems: Sequence[str]) -> None:
+    """UsageError for a kernel source in a --sources folder that names no kernel
+    (c/Stream_COPPY.c, or a kernel of a --suite file not given): it was left out
+    unsaid, and the check passed as if the folder had compiled whole."""
+    stray = sorted(
+        f"{folder}/{path.name}"
+        for folder, suffix in sources.places("cuda", ".cu")
+        for path in (root / folder).glob(f"*{suffix}")
+        if path.stem not in stems
+    )
+    if stray:
+        more = f" (and {len(stray) - 1} more)" if len(stray) > 1 else ""
+        raise UsageError(
+            f"--sources {str(root)!r}: {stray[0]}{more} is no kernel's source, so it would "
+            "not be compiled; name it as its kernel (see 'harness list'), or give the "
+            "--suite file that describes it"
+        )
 
 
 def _note_sourceless(specs: Sequence[KernelSpec]) -> None:
