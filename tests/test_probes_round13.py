@@ -21,6 +21,10 @@ from harness.execution import merge
 from harness.model import sources
 from harness.reporting.report import md_text
 
+# Each test here runs the harness end to end on an edge case, seconds of
+# subprocesses apiece: the full tier's, so that the fast tier keeps to its minutes.
+pytestmark = pytest.mark.full
+
 QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
 HOSTILE = "boom <script>alert(1)</script> | [x](http://e) `code`\n# heading *em*"
 

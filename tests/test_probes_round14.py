@@ -28,6 +28,10 @@ from harness.api import run_arguments
 from harness.backends import get as get_backend
 from harness.execution import peaks
 
+# Each test here runs the harness end to end on an edge case, seconds of
+# subprocesses apiece: the full tier's, so that the fast tier keeps to its minutes.
+pytestmark = pytest.mark.full
+
 QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000", "--reps", "3"]
 
 

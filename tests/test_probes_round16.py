@@ -17,6 +17,10 @@ from harness.execution import results
 from harness.reporting import plot
 from harness.reporting.frames import load_runs
 
+# Each test here runs the harness end to end on an edge case, seconds of
+# subprocesses apiece: the full tier's, so that the fast tier keeps to its minutes.
+pytestmark = pytest.mark.full
+
 
 def _quick(out: Path, *kernels: str) -> Path:
     """A finished run of ``kernels`` (Stream_TRIAD) on numpy at 1000, two repetitions."""

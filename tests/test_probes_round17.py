@@ -33,6 +33,10 @@ from harness.execution import results
 from harness.execution.runner import Task, make_data
 from harness.model.spec import STALE, Array, stale_inputs
 
+# Each test here runs the harness end to end on an edge case, seconds of
+# subprocesses apiece: the full tier's, so that the fast tier keeps to its minutes.
+pytestmark = pytest.mark.full
+
 SPECS = {k.name: k for k in suite.ALL}
 LANGUAGES = {"opencl": ("c", ".c"), "wgpu": ("wgsl", ".wgsl")}
 

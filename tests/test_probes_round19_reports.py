@@ -15,6 +15,10 @@ from conftest import FIXTURES, copy_run, finished_run, first_row_edited, harness
 from harness.execution import results
 from harness.reporting import frames, plot
 
+# Each test here runs the harness end to end on an edge case, seconds of
+# subprocesses apiece: the full tier's, so that the fast tier keeps to its minutes.
+pytestmark = pytest.mark.full
+
 QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
 
 

@@ -20,6 +20,10 @@ from conftest import FIXTURES, ROOT, finished_run, need_backend
 
 from harness.execution import merge, results
 
+# Each test here runs the harness end to end on an edge case, seconds of
+# subprocesses apiece: the full tier's, so that the fast tier keeps to its minutes.
+pytestmark = pytest.mark.full
+
 ENV = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
 
 

@@ -17,6 +17,10 @@ from matplotlib.text import Text
 
 from harness.execution import results
 
+# Each test here runs the harness end to end on an edge case, seconds of
+# subprocesses apiece: the full tier's, so that the fast tier keeps to its minutes.
+pytestmark = pytest.mark.full
+
 QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
 
 

@@ -19,6 +19,10 @@ from conftest import copy_run, cut_journal, harness, need_backend, one_error, ru
 
 from harness.execution import peaks, results
 
+# Each test here runs the harness end to end on an edge case, seconds of
+# subprocesses apiece: the full tier's, so that the fast tier keeps to its minutes.
+pytestmark = pytest.mark.full
+
 RUN = ["-k", "Stream_COPY", "-b", "cpu", "--size", "1000", "--reps", "3"]
 
 

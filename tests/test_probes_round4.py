@@ -88,6 +88,7 @@ def test_a_peak_line_that_cannot_be_drawn_is_refused(value: str, run: Path, tmp_
         assert not out.exists()
 
 
+@pytest.mark.full  # a second run and its report: seconds of subprocesses
 def test_a_run_given_twice_is_not_reported_twice(quick_run: Path, tmp_path: Path) -> None:
     """report RUN RUN (or RUN beside a link to it, or a copy) doubled every row."""
     link = tmp_path / "link"
@@ -102,6 +103,7 @@ def test_a_run_given_twice_is_not_reported_twice(quick_run: Path, tmp_path: Path
             assert not out.exists()
 
 
+@pytest.mark.full  # reports of merged runs: seconds of subprocesses
 def test_a_merged_run_is_not_reported_beside_its_source(
     quick_run: Path, run: Path, tmp_path: Path
 ) -> None:
@@ -135,6 +137,7 @@ def _edit_metadata(run: Path, **changes: object) -> None:
     path.write_text(json.dumps(meta, indent=2))
 
 
+@pytest.mark.full  # a report per case: seconds of subprocesses each
 @pytest.mark.parametrize(
     ("field", "value"),
     [
@@ -163,6 +166,7 @@ def test_metadata_of_the_wrong_shape_is_named(
         assert "metadata.json:" in one_error(proc.stderr) and repr(field) in proc.stderr
 
 
+@pytest.mark.full  # a report per case: seconds of subprocesses each
 @pytest.mark.parametrize(
     ("field", "value", "why"),
     [
@@ -213,6 +217,7 @@ def test_api_values_are_never_read_as_options(options: dict, tmp_path: Path) -> 
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.full  # a job of MPI ranks
 @pytest.mark.parametrize("option", ["--out", "--resume"])
 def test_a_usage_error_of_rank_0_alone_ends_the_mpi_job(option: str, tmp_path: Path) -> None:
     """Only rank 0 makes (or reads) the run folder: a --out or --resume it refused

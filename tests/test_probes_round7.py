@@ -15,6 +15,10 @@ from pathlib import Path
 import pytest
 from conftest import cut_journal, harness, one_error, shifted
 
+# Each test here runs the harness end to end on an edge case, seconds of
+# subprocesses apiece: the full tier's, so that the fast tier keeps to its minutes.
+pytestmark = pytest.mark.full
+
 QUICK = ["-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000"]
 
 

@@ -24,6 +24,10 @@ from conftest import (
     wait_rows,
 )
 
+# Each test here runs the harness end to end on an edge case, seconds of
+# subprocesses apiece: the full tier's, so that the fast tier keeps to its minutes.
+pytestmark = pytest.mark.full
+
 QUICK = ["-k", "Stream_TRIAD", "Basic_DAXPY", "-b", "cpu", "--size", "1000"]
 
 RAJAPERF = Path(__file__).resolve().parent / "fixtures" / "rajaperf_output"
