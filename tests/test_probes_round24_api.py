@@ -9,11 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, harness, one_error, run_folder
+from conftest import ROOT, harness, need_backend, one_error, run_folder
 
 from harness.api import run_arguments
+from harness.backends import get as get_backend
 from harness.errors import UsageError
 from harness.execution import results
+from harness.execution.runner import largest_size
+from harness.suite import spec_of
 
 ENV = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
 SUITE = ROOT / "examples" / "my_kernels" / "kernels.py"
@@ -218,3 +221,31 @@ def test_cuda_compile_refuses_a_source_of_its_sources_folder_that_names_no_kerne
         "file that describes it"
     )
     assert proc.stdout == ""
+
+
+def test_peak_refuses_a_bandwidth_size_over_a_devices_array_limit_before_measuring(
+    tmp_path: Path,
+) -> None:
+    """`harness peak --device wgpu:0 --bandwidth-size 2^25` measured the FMA peak,
+    skipped both bandwidth rows (an array over lavapipe's 128 MiB binding limit) and
+    printed 'copy nan GB/s': a size the device cannot take was found only once
+    measuring. It is refused first, naming the limit and the largest size that fits."""
+    need_backend("wgpu")
+    info = get_backend("wgpu").devices()[0]
+    limit = min(info.limits["max_storage_buffer_binding_size"], info.limits["max_buffer_size"])
+    precision = "f64" if "f64" in info.features else "f32"
+    most = largest_size(spec_of("Stream_COPY"), precision, limit)
+    assert most is not None
+    store = tmp_path / "peaks.json"
+    proc = harness(
+        "peak", "--device", "wgpu:0", "--bandwidth-size", str(most + 1),
+        env={"HARNESS_PEAKS": str(store)},
+    )  # fmt: skip
+    assert proc.returncode == 2
+    message = one_error(proc.stderr)
+    assert message.startswith(
+        f"--bandwidth-size {most + 1}: an array of Stream_COPY would be over wgpu:0 ("
+    )
+    assert message.endswith(f" of {limit} bytes; give at most {most}")
+    assert "measuring" not in proc.stderr
+    assert not store.exists()

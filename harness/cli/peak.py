@@ -23,6 +23,7 @@ from harness.execution.runner import (
     RunOptions,
     array_bytes,
     host_available_bytes,
+    largest_size,
     largest_size_where,
 )
 from harness.suite import spec_of
@@ -121,6 +122,30 @@ def _check_fit(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> None:
                 )
 
 
+def _check_limits(args: argparse.Namespace, devices: Sequence[DeviceInfo], runner: Runner) -> None:
+    """Refuse, before anything is measured, a size whose arrays are over a chosen
+    device's limit on one array (wgpu's max_storage_buffer_binding_size): the rows
+    were skipped once the FMA peak was measured, and the peak printed 'copy nan GB/s'."""
+    for option, size, kernels in (
+        ("--bandwidth-size", args.bandwidth_size, tuple(peaks.BANDWIDTH)),
+        ("--fma-size", args.fma_size, (peaks.FMA,)),
+    ):
+        for info in devices if size is not None else ():
+            limit = runner.session(info.backend, info.index).array_limit()
+            if limit is None:
+                continue
+            name, allowed = limit
+            precision = "f64" if "f64" in info.features else "f32"
+            for kernel in kernels:
+                most = largest_size(spec_of(kernel), precision, allowed)
+                if most is None or size > most:
+                    fits = f"give at most {most}" if most else "no size fits"
+                    raise UsageError(
+                        f"{option} {size}: an array of {kernel} would be over {info.id} "
+                        f"({info.name})'s {name} of {allowed} bytes; {fits}"
+                    )
+
+
 def _stopped(said: str, measured: list[dict[str, Any]], as_json: bool) -> int:
     """Say what an interrupted peak kept, and print the devices measured as JSON
     where asked, as a whole run prints them (their figures were lost): status 130."""
@@ -149,6 +174,7 @@ def _cmd_peak(args: argparse.Namespace) -> int:
     path = peaks.store_path()
     peaks.check_store(path)
     runner = Runner(RunOptions(max_time=args.max_time))
+    _check_limits(args, devices, runner)
     measured, refused = [], 0
     unshown: OutputError | None = None
     for info in devices:
