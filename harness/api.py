@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 #: The options `run` takes besides those of ``harness run``.
-API_OPTIONS = ("progress",)
+_API_OPTIONS = ("progress",)
 
 
 def _run_actions() -> dict[str, argparse.Action]:
@@ -80,12 +80,20 @@ def _check_path(name: str, item: Any) -> None:
 def run_arguments(options: Mapping[str, Any]) -> list[str]:
     """``harness run``'s command line for keyword options (``kernels=["Stream"]``,
     ``sizes=[1024, 4096]``, ``transfers=["resident", "per-rep"]``, ``reps=5``);
-    None leaves an option at its default. TypeError names an unknown option;
-    UsageError a switch given anything but True or False, a path option (``out``,
-    ``resume``, ``sources``, ``suite``) anything but text or a Path, or a value
+    None leaves an option at its default, and so does an empty collection where
+    that default is empty (``exclude=[]``). TypeError for options that are no
+    mapping, or an unknown option; UsageError a switch given anything but True or
+    False, a path option (``out``, ``resume``, ``sources``, ``suite``) anything but
+    text or a Path, an empty collection where a value is needed, or a value
     beginning with '-' that is no number."""
     from harness.cli import arguments
 
+    if not isinstance(options, Mapping):
+        # A list of pairs, or text, raised AttributeError ('list' object has no 'items').
+        raise TypeError(
+            f"run_arguments() takes the options as a mapping of names to values "
+            f"(reps=5 as {{'reps': 5}}), not {type(options).__name__}"
+        )
     actions = _run_actions()
     # A switch is taken by its flag's name too: no_hold=True as --no-hold.
     flags = {
@@ -105,7 +113,7 @@ def run_arguments(options: Mapping[str, Any]) -> list[str]:
     for name, value in options.items():
         action = actions.get(name) or flags.get(name)
         if action is None:
-            known = ", ".join(sorted({*actions, *flags, *API_OPTIONS}))
+            known = ", ".join(sorted({*actions, *flags, *_API_OPTIONS}))
             raise TypeError(f"harness.run() takes no option {name!r}; it takes {known}")
         if value is None:
             continue

@@ -249,3 +249,13 @@ def test_peak_refuses_a_bandwidth_size_over_a_devices_array_limit_before_measuri
     assert message.endswith(f" of {limit} bytes; give at most {most}")
     assert "measuring" not in proc.stderr
     assert not store.exists()
+
+
+@pytest.mark.parametrize("options", [[("reps", 1)], "reps=1", None])
+def test_run_arguments_given_no_mapping_is_a_type_error_saying_so(options: object) -> None:
+    """run_arguments([("reps", 1)]) raised AttributeError ('list' object has no
+    attribute 'items'), and None a TypeError about iteration: a wrong type is a
+    TypeError that names what it takes."""
+    with pytest.raises(TypeError) as raised:
+        run_arguments(options)  # type: ignore[arg-type]
+    assert str(raised.value).startswith("run_arguments() takes the options as a mapping")
