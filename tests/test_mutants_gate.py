@@ -169,7 +169,7 @@ def test_a_sigterm_before_any_mutant_runs_writes_nothing_and_exits_130(
     handler = signal.getsignal(signal.SIGTERM)
     assert main(["mutants", *ONE, "--out", str(tmp_path)]) == 130
     err = capsys.readouterr().err
-    assert "SIGTERM: stopping after the current mutant" in err
+    assert "SIGTERM: stopping before any mutant runs" in err
     assert "interrupted before any mutant ran: nothing written" in err
     assert not list(tmp_path.iterdir())
     assert signal.getsignal(signal.SIGTERM) is handler

@@ -4,6 +4,7 @@ devices, cuda-compile, mutants and peak: each test says what was wrong before.""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -259,3 +260,30 @@ def test_run_arguments_given_no_mapping_is_a_type_error_saying_so(options: objec
     with pytest.raises(TypeError) as raised:
         run_arguments(options)  # type: ignore[arg-type]
     assert str(raised.value).startswith("run_arguments() takes the options as a mapping")
+
+
+def test_a_stop_as_mutants_are_made_says_it_stops_before_any_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A SIGTERM while `harness mutants` asked for devices and made its mutants said
+    'stopping after the current mutant', where none had begun (then 'interrupted
+    before any mutant ran'). It says it stops before any runs; the --out folder it
+    made for the check is removed."""
+    from harness.cli import main
+    from harness.cli import mutants as command
+
+    asked = command._devices
+
+    def signalled(args: object) -> object:
+        os.kill(os.getpid(), signal.SIGTERM)
+        return asked(args)
+
+    monkeypatch.setattr(command, "_devices", signalled)
+    out = tmp_path / "out"
+    argv = ["mutants", "-k", "Stream_COPY", "-b", "opencl", "--out", str(out)]
+    assert main(argv) == 130
+    err = capsys.readouterr().err
+    assert "SIGTERM: stopping before any mutant runs" in err
+    assert "after the current mutant" not in err
+    assert "interrupted before any mutant ran: nothing written" in err
+    assert not out.exists()

@@ -105,6 +105,9 @@ class _Stop:
     def __init__(self) -> None:
         self.asked = False
         self.raising = True
+        #: Whether the mutants run: before, as their folder is checked and they are
+        #: made, a stop ends the command with nothing to finish.
+        self.running = False
         self.status = 130
         # Only the main thread may handle signals (a notebook runs code there).
         main = threading.current_thread() is threading.main_thread()
@@ -115,9 +118,13 @@ class _Stop:
         name = "interrupt" if signum == signal.SIGINT else signal.Signals(signum).name
         if not self.asked:
             self.asked = True
-            then = (
-                "after the current mutant" if self.raising else "once what was measured is written"
-            )
+            if not self.running:
+                # It said 'after the current mutant' where none had begun.
+                then = "before any mutant runs"
+            elif self.raising:
+                then = "after the current mutant"
+            else:
+                then = "once what was measured is written"
             print(
                 f"\n{name}: stopping {then} ({name} again to stop now)", file=sys.stderr, flush=True
             )
@@ -346,6 +353,7 @@ def _mutants(args: argparse.Namespace, stop: _Stop) -> int:
                 folder.rmdir()
         raise
     capped: dict[str, int | None] = {}
+    stop.running = True
     try:
         for job in jobs:
             if stop.asked:
