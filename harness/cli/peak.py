@@ -171,10 +171,11 @@ def _cmd_peak(args: argparse.Namespace) -> int:
     if not devices:
         raise UsageError("no device to measure (see 'harness devices')")
     _check_fit(args, devices)
+    runner = Runner(RunOptions(max_time=args.max_time))
+    # Before the store is checked, which makes its folder.
+    _check_limits(args, devices, runner)
     path = peaks.store_path()
     peaks.check_store(path)
-    runner = Runner(RunOptions(max_time=args.max_time))
-    _check_limits(args, devices, runner)
     measured, refused = [], 0
     unshown: OutputError | None = None
     for info in devices:
