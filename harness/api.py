@@ -36,8 +36,13 @@ def _run_actions() -> dict[str, argparse.Action]:
 
 def _is_collection(value: Any) -> bool:
     """Whether an option's value is a collection of values (a list, a numpy array, a
-    generator), not one value (text, bytes, a path, a mapping)."""
-    return isinstance(value, Iterable) and not isinstance(value, str | bytes | PathLike | Mapping)
+    generator), not one value (text, bytes, a path, a mapping, a numpy array of no
+    dimension: ``np.array(3)``, whose iteration raised 'iteration over a 0-d array')."""
+    return (
+        isinstance(value, Iterable)
+        and not isinstance(value, str | bytes | PathLike | Mapping)
+        and getattr(value, "ndim", None) != 0
+    )
 
 
 def _listed(value: Any) -> list[Any]:

@@ -287,3 +287,17 @@ def test_a_stop_as_mutants_are_made_says_it_stops_before_any_runs(
     assert "after the current mutant" not in err
     assert "interrupted before any mutant ran: nothing written" in err
     assert not out.exists()
+
+
+def test_a_numpy_array_of_no_dimension_is_one_value() -> None:
+    """reps=np.array(3) (a 0-d array, as np.asarray gives for a number) raised
+    numpy's TypeError 'iteration over a 0-d array': it was taken for a collection.
+    It is one value, as a numpy scalar is."""
+    import numpy as np
+
+    assert run_arguments({"kernels": np.array("Stream_COPY"), "reps": np.array(3)}) == [
+        "--kernels",
+        "Stream_COPY",
+        "--reps",
+        "3",
+    ]
