@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, harness, need_backend, one_error, run_folder
+from test_cuda import _compiler
 
 from harness.api import run_arguments
 from harness.backends import get as get_backend
@@ -157,10 +158,12 @@ def test_peak_refuses_a_folder_where_its_store_is_written_first(tmp_path: Path) 
     assert not store.exists()
 
 
+@pytest.mark.full
 def test_cuda_compile_names_the_kernel_of_each_compile_of_a_shared_source() -> None:
     """Bitonic.c is compiled once for each sort's key type, and cuda-compile printed
     'Bitonic.c sm_80 f64: ok' four times alike: an error in one named no kernel.
     A line of a shared source names its kernel; a kernel's own source stays as it was."""
+    _compiler()
     proc = harness("cuda-compile", "--arch", "80", "--precision", "f64")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
