@@ -5,11 +5,15 @@
 // TL_SZ rows in registers: the loop over ty runs inside the work-item, as in
 // RAJAPerf's sequential variants. The TL_SZ sums of a work-item are four vectors read and
 // written at constant indices: naga keeps loops rolled (it bounds each one), and an
-// array the rolled loop indexed would live in memory rather than registers.
+// array the rolled loop indexed would live in memory rather than registers. The B tile is
+// stored transposed, a row per column of the strip, so that a work-item takes the run-time
+// index, its column, once (a pointer to its row) and reads and writes the row at constant
+// indices: naga clamps every run-time index into a work-group array. A row is TL_SZ + 1
+// long, so that the work-items' rows start in different memory banks.
 
 const_assert TL_SZ == 16u;
 
-var<workgroup> Bs: array<array<REAL, GROUP>, TL_SZ>;
+var<workgroup> Bs: array<array<REAL, TL_SZ + 1u>, GROUP>;
 var<workgroup> As: array<array<REAL, TL_SZ>, TL_SZ>;
 
 // Rows row .. row + 3 of column Col of C, those inside the matrix.
@@ -33,6 +37,7 @@ fn mat_mat_shared(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
     let ay = tx / TL_SZ;
     let ax = tx % TL_SZ;
     let Row = by * TL_SZ + ay;
+    let bcol = &Bs[tx];
     var c0 = vec4<REAL>();
     var c1 = vec4<REAL>();
     var c2 = vec4<REAL>();
@@ -43,17 +48,17 @@ fn mat_mat_shared(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups
             a = A[Row * N + k * TL_SZ + ax];
         }
         As[ay][ax] = a;
-        for (var ty = 0u; ty < TL_SZ; ty++) {
-            var b = REAL(0);
-            if (k * TL_SZ + ty < N && Col < N) {
-                b = B[(k * TL_SZ + ty) * N + Col];
-            }
-            Bs[ty][tx] = b;
+#unroll ty 16
+        var b = REAL(0);
+        if (k * TL_SZ + ty < N && Col < N) {
+            b = B[(k * TL_SZ + ty) * N + Col];
         }
+        (*bcol)[ty] = b;
+#endunroll
         workgroupBarrier();
         // Written out: no loop counter, and the tiles read at constant indices.
 #unroll n 16
-        let b = Bs[n][tx];
+        let b = (*bcol)[n];
         c0 += vec4<REAL>(As[0][n], As[1][n], As[2][n], As[3][n]) * b;
         c1 += vec4<REAL>(As[4][n], As[5][n], As[6][n], As[7][n]) * b;
         c2 += vec4<REAL>(As[8][n], As[9][n], As[10][n], As[11][n]) * b;
