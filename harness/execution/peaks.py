@@ -21,10 +21,11 @@ the CPUs or other processes took a quarter of the CPU time, or any device whose
 bandwidth median was far from its best), or one that would lose or lower a
 stored figure by half, is not kept unless ``--force`` keeps it flagged; a
 figure that is not a positive finite number is never kept. Sizes below those a
-peak is measured at, and a store that cannot be read or written, are refused
-before measuring; a damaged store is left as it is. ``harness run`` copies
-each device's entry into its metadata, says which it used (naming a flagged or
-old one), and gives every row ``pct_peak_bw`` and ``pct_peak_flops``.
+peak is measured at, or past a device's memory or its limit on one array, and a
+store that cannot be read or written, are refused before measuring; a damaged
+store is left as it is. ``harness run`` copies each device's entry into its
+metadata, says which it used (naming a flagged or old one), and gives every row
+``pct_peak_bw`` and ``pct_peak_flops``.
 """
 
 from __future__ import annotations
