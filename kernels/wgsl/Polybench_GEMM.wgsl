@@ -2,6 +2,12 @@
 // C is first scaled by beta and then overwritten, so beta has no effect.
 // Each work-group computes one TILE x TILE block of C, staging tiles of A and
 // B in workgroup memory; every work-item sums its k terms in order 0..nk-1.
+// A tile's TILE terms are written out (#unroll): naga puts a counter in every loop, which
+// keeps a driver from unrolling it, and clamps every run-time index into a work-group array.
+// Written out, a work-item reads its row of the A tile through a pointer taken once, at
+// constant indices, and the B tile at one run-time index, its column, the same in every term.
+
+const_assert TILE == 16u;
 
 var<workgroup> a_tile: array<array<REAL, TILE>, TILE>;
 var<workgroup> b_tile: array<array<REAL, TILE>, TILE>;
@@ -19,6 +25,7 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (inside) {
         C[j + i * s.nj] *= s.beta;
     }
+    let arow = &a_tile[li];
     var dot = REAL(0);
     for (var k0 = 0u; k0 < s.nk; k0 += TILE) {
         var a = REAL(0);
@@ -29,12 +36,12 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         if (k0 + li < s.nk && j < s.nj) {
             b = B[j + (k0 + li) * s.nj];
         }
-        a_tile[li][lj] = a;
+        (*arow)[lj] = a;
         b_tile[li][lj] = b;
         workgroupBarrier();
-        for (var k = 0u; k < TILE; k++) {
-            dot += s.alpha * a_tile[li][k] * b_tile[k][lj];
-        }
+#unroll k 16
+        dot += s.alpha * (*arow)[k] * b_tile[k][lj];
+#endunroll
         workgroupBarrier();
     }
     if (inside) {
