@@ -39,8 +39,10 @@ GROUP_NAME = "Polybench"
 MM_GROUP = (32, 8)
 
 #: Sizes the matrix products are checked at: edges 100 (not a whole number of
-#: work-groups along either axis) and 64 (whole ones).
-MM_CHECK_SIZES = (10_007, 4_096)
+#: work-groups along either axis), 64 (whole ones) and 23, where every summed
+#: axis but 2MM's nk (25) is three past a multiple of four (23, 27): the WGSL
+#: sums take four terms a loop turn and the rest one by one.
+MM_CHECK_SIZES = (10_007, 4_096, 511)
 #: Sizes the matrix-vector kernels are checked at: edges 100 (one work-group
 #: of rows), 256 (exactly one) and 257 (one row into a second).
 MV_CHECK_SIZES = (10_007, 65_536, 66_049)
