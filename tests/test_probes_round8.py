@@ -175,14 +175,22 @@ def test_cuda_compile_of_a_sources_folder_without_cuda_sources_is_no_pass(
     tmp_path: Path,
 ) -> None:
     """--sources naming a folder of no kernel's source compiled nothing and exited 0
-    ('0 of 0 compiled'): a gate passed on work not done."""
+    ('0 of 0 compiled'): a gate passed on work not done. A source there that names
+    no kernel is itself named (round 24)."""
     (tmp_path / "c").mkdir()
-    (tmp_path / "c" / "NotAKernel.c").write_text("int x;\n")
     proc = harness("cuda-compile", "--sources", str(tmp_path), "--arch", "80")
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == (
         f"--sources {str(tmp_path)!r}: holds no kernel's CUDA source (cuda/NAME.cu or c/NAME.c, "
         "NAME a kernel of the suite); give a sources folder laid out as the shipped kernels/"
+    )
+    (tmp_path / "c" / "NotAKernel.c").write_text("int x;\n")
+    proc = harness("cuda-compile", "--sources", str(tmp_path), "--arch", "80")
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--sources {str(tmp_path)!r}: c/NotAKernel.c is no kernel's source, so it would not "
+        "be compiled; name it as its kernel (see 'harness list'), or give the --suite file "
+        "that describes it"
     )
 
 
