@@ -206,14 +206,13 @@ def test_a_ramp_aims_at_the_clock_an_earlier_whole_ramp_reached() -> None:
     assert idle.runs == 3 and idle.clock == 1545.0  # within 10% of 1600
 
 
-def test_a_runner_waits_once_for_a_clock_its_device_never_reaches(monkeypatch) -> None:
-    """A device held at 345 of 1980 MHz whatever runs (a power-capped one): the
-    first row waits the whole ramp, and the runner's later rows on it aim at the
-    clock that ramp reached, so they wait for nothing."""
+def _two_rows_at_345_mhz(monkeypatch, throttle: str) -> tuple[dict, dict]:
+    """Two rows on a device held at 345 of 1980 MHz whatever runs, NVML giving
+    ``throttle`` as its throttle reasons."""
     from harness.execution.runner import Runner, RunOptions, Task
 
     def read() -> clocks.Sample:
-        return {"clock_mhz": 345.0, "clock_max_mhz": 1980.0, "throttle": "sw_power_cap"}
+        return {"clock_mhz": 345.0, "clock_max_mhz": 1980.0, "throttle": throttle}
 
     monkeypatch.setattr(clocks, "probe", lambda device: clocks.ClockProbe(read))
     runner = Runner(RunOptions(reps=3, warmup=1))
@@ -223,27 +222,23 @@ def test_a_runner_waits_once_for_a_clock_its_device_never_reaches(monkeypatch) -
     )
     assert first["status"] == second["status"] == "ok"
     assert first["clock_ramp_s"] >= clocks.RAMP_S
+    return first, second
+
+
+def test_a_runner_waits_once_for_a_clock_its_device_never_reaches(monkeypatch) -> None:
+    """A power-capped device: the first row waits the whole ramp, and the runner's
+    later rows on it aim at the clock that ramp reached, so they wait for nothing."""
+    _, second = _two_rows_at_345_mhz(monkeypatch, "sw_power_cap")
     assert "clock_ramp_s" not in second and second["clock_mhz_before"] == 345.0
 
 
 def test_a_clock_low_for_want_of_load_is_waited_for_again_by_each_row(monkeypatch) -> None:
-    """A clock that stays at 345 of 1980 MHz through a whole ramp with no power or
-    thermal limit said (NVIDIA's under Vulkan, with the host encoding slower than
-    the GPU ran) is no ceiling: the next row waits for the highest clock again
-    (on an H200 one such ramp set every later WebGPU row's target at 630 MHz)."""
-    from harness.execution.runner import Runner, RunOptions, Task
-
-    def read() -> clocks.Sample:
-        return {"clock_mhz": 345.0, "clock_max_mhz": 1980.0, "throttle": ""}
-
-    monkeypatch.setattr(clocks, "probe", lambda device: clocks.ClockProbe(read))
-    runner = Runner(RunOptions(reps=3, warmup=1))
-    first, second = (
-        runner.execute(Task(kernel, "cpu", 0, 4096, "f64"))
-        for kernel in ("Stream_COPY", "Stream_MUL")
-    )
-    assert first["status"] == second["status"] == "ok"
-    assert first["clock_ramp_s"] >= clocks.RAMP_S and second["clock_ramp_s"] >= clocks.RAMP_S
+    """A clock low through a whole ramp with no power or thermal limit said
+    (NVIDIA's under Vulkan, with the host encoding slower than the GPU ran) is no
+    ceiling: the next row waits for the highest clock again (on an H200 one such
+    ramp set every later WebGPU row's target at 630 MHz)."""
+    _, second = _two_rows_at_345_mhz(monkeypatch, "")
+    assert second["clock_ramp_s"] >= clocks.RAMP_S
 
 
 def test_low_clock_rows_whose_device_idled_are_named_as_paced_by_the_host() -> None:
