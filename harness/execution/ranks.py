@@ -32,6 +32,7 @@ import contextlib
 import math
 import os
 import signal
+import struct
 import sys
 import threading
 import time
@@ -328,8 +329,28 @@ def end_job(status: int) -> NoReturn:
                 file=sys.stderr,
                 flush=True,
             )
+            _await_read(sys.stderr.fileno())
             os.kill(parent, signal.SIGTERM)
     os._exit(status)
+
+
+def _await_read(fd: int, limit_s: float = 2.0) -> None:
+    """Wait, up to ``limit_s``, until the reader of the pipe ``fd`` writes to has
+    taken all of it, and a moment more for it to pass it on: the launcher forwards
+    its ranks' output, and one ended at once loses the lines it had not read yet."""
+    import fcntl  # POSIX only, as the launchers this ends are
+    import termios
+
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        try:
+            unread = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
+        except OSError:
+            unread = 0
+        if not unread:
+            break
+        time.sleep(0.01)
+    time.sleep(0.2)
 
 
 #: Environment variables an MPI launcher sets to the number of ranks it started.
