@@ -106,6 +106,8 @@ FULL_TIER = (
     "tests/test_run_folder_holes.py::test_sigterm_finishes_the_row_keeps_the_rows_and_exits_130",
     "tests/test_run_selection.py::test_a_row_that_would_take_minutes_is_sized_down_and_says_so",
     "tests/test_signals.py::test_ctrl_c_during_a_compile_records_no_compile_error",
+    # Round 25's probes of the commands that read and write run folders.
+    "tests/test_probes_round25_readers.py::*",
 )
 
 

@@ -4,6 +4,8 @@ naming it and what is accepted."""
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -334,6 +336,15 @@ def path(text: str) -> Path:
             f"{text!r}: a loop of symbolic links, which names no file or folder; give the path "
             "of a real one"
         ) from None
+    try:
+        os.stat(given)
+    except OSError as exc:
+        # A name no file can have: its commands' first look at it raised a traceback.
+        if exc.errno == errno.ENAMETOOLONG:
+            raise argparse.ArgumentTypeError(
+                f"{text!r}: a name longer than the file system takes ({exc.strerror}), which "
+                "names no file or folder; give a shorter path"
+            ) from None
     return given
 
 

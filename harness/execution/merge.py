@@ -328,7 +328,8 @@ def merge(
     def fill(merged: Path) -> None:
         devices: list[dict[str, Any]] = []
         sources = []
-        journal = results.Journal(merged)
+        # The merged folder is named only once whole: its rows go to disk at once.
+        journal = results.Journal(merged, each=False)
         try:
             for run_dir, name, meta, (rows, samples), lost, label in zip(
                 run_dirs, names, metas, journals, damaged, labels, strict=True
@@ -363,6 +364,7 @@ def merge(
                     | ({"damaged_lines": lines} if lines else {})
                     | ({"missing_rows": missing} if missing else {})
                 )
+            journal.sync()
         finally:
             journal.close()
         starts = [m["start"] for m in metas if m.get("start")]

@@ -56,6 +56,19 @@ OUR_REPORT = "report.md"
 NOT_RUN = "Not run"
 #: What a run-data row's Checksum cell may say: without it, no row is known to be right.
 CHECKED = ("PASSED", "FAILED", NOT_RUN)
+#: RAJAPerf's kernels that this suite does not hold: those of its Comm group that
+#: exchange halos between MPI ranks.
+MPI_KERNELS = ("Comm_HALO_SENDRECV", "Comm_HALO_EXCHANGE", "Comm_HALO_EXCHANGE_FUSED")
+
+
+def rajaperf_kernels() -> frozenset[str]:
+    """The names of RAJAPerf's kernels: this suite's of RAJAPerf's groups, and its
+    MPI ones (`MPI_KERNELS`)."""
+    from harness import suite
+
+    return frozenset(
+        {k.name for k in suite.ALL if k.group in suite.RAJAPERF_GROUPS} | set(MPI_KERNELS)
+    )
 
 
 def _warn(path: Path, line: int, why: str) -> None:
@@ -305,6 +318,7 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]], l
     undetailed: set[str] = set()
     path = folder / RUN_DATA
     unread: list[int] = []
+    known = rajaperf_kernels()
     for number, data in _table(path):
         if isinstance(data, str):
             _warn(path, number, f"{data}: skipped")
@@ -321,6 +335,19 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]], l
                 number,
                 "kernel, variant or tuning holds a character that prints as nothing: skipped",
             )
+            continue
+        if kernel not in known:
+            # A cell damaged (cut, or another column's text) names no kernel: its row,
+            # read as good, became a kernel of its own in every report. Its row is lost,
+            # as a line cut short is, and may be any row.
+            _warn(
+                path,
+                number,
+                f"kernel {kernel!r} is none of RAJAPerf's (a damaged name?); a kernel of "
+                "its groups as 'harness list' names them, or one of its MPI kernels "
+                f"({', '.join(MPI_KERNELS)}), is accepted: skipped",
+            )
+            unread.append(number)
             continue
         odd = next((c for c in (variant, tuning) if "-" in c or len(c.split()) > 1), None)
         if odd is not None:
@@ -527,10 +554,12 @@ def import_folder(folder: Path, out: Path) -> Path:
 
     def fill(run_dir: Path) -> None:
         results.write_json(run_dir / results.METADATA, meta)
-        journal = results.Journal(run_dir)
+        # The run folder is named only once whole: its rows go to disk at once.
+        journal = results.Journal(run_dir, each=False)
         try:
             for row in rows:
                 journal.append(row)
+            journal.sync()
         finally:
             journal.close()
         results.finish(run_dir, table.format_rows(rows))
