@@ -108,6 +108,8 @@ FULL_TIER = (
     "tests/test_signals.py::test_ctrl_c_during_a_compile_records_no_compile_error",
     # Round 25's probes of the commands that read and write run folders.
     "tests/test_probes_round25_readers.py::*",
+    # Round 25's probes of harness run's counts, resumes and signals, and its API.
+    "tests/test_probes_round25_run.py::*",
 )
 
 

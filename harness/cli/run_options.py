@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 from harness.backends import BACKENDS
@@ -15,7 +16,7 @@ from harness.execution.runner import (
     MAX_SECONDS,
     WGSL_CHECKS,
 )
-from harness.execution.sampling import StopRule
+from harness.execution.sampling import MAX_REPS, StopRule
 from harness.execution.workers import LIST_FLOOR_S
 from harness.model import partition
 from harness.model.modes import CACHE_MODES, TRANSFER_MODES
@@ -58,6 +59,32 @@ sample a batch's mean (column batch): a clock's resolution and a launch's
 jitter are then a small part of a sample. Cold rows and rows with transfers
 time each repetition alone. --reps times a fixed count of single repetitions
 instead."""
+
+
+def _at_most(parse: Callable[[str], int], least: int, most: int, why: str) -> Callable[[str], int]:
+    """``parse`` (`arguments.positive_int`, `arguments.count`) bounded by ``most``, the
+    refusal saying ``why``: a count a row cannot take is refused before any work."""
+
+    def bounded(text: str) -> int:
+        try:
+            over = arguments.whole(text) > most
+        except ValueError:
+            over = False  # not a whole number: ``parse`` says so
+        if over:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is out of range: give {least} to {most} ({why})"
+            )
+        return parse(text)
+
+    return bounded
+
+
+#: ``--reps``, ``--warmup`` and ``--min-samples``: counts a row can take.
+REPS = _at_most(arguments.positive_int, 1, MAX_REPS, "repetitions of one row")
+WARMUP = _at_most(arguments.count, 0, MAX_REPS, "repetitions of one row")
+MIN_SAMPLES = _at_most(
+    arguments.positive_int, 1, StopRule.max_samples, "the most samples a row takes"
+)
 
 
 def register(sub: Any) -> None:
@@ -153,14 +180,15 @@ def _timing(run: argparse.ArgumentParser) -> None:
     timing = run.add_argument_group("timing", TIMING_HELP)
     timing.add_argument(
         "--reps",
-        type=arguments.positive_int,
-        help="a fixed number of timed repetitions per row instead of stopping on noise",
+        type=REPS,
+        help="a fixed number of timed repetitions per row instead of stopping on noise "
+        f"(at most {MAX_REPS})",
     )
     timing.add_argument(
         "--warmup",
-        type=arguments.count,
+        type=WARMUP,
         default=2,
-        help="untimed repetitions before timing (default 2)",
+        help=f"untimed repetitions before timing (default 2, at most {MAX_REPS})",
     )
     timing.add_argument(
         "--max-time",
@@ -191,10 +219,11 @@ def _timing(run: argparse.ArgumentParser) -> None:
     )
     timing.add_argument(
         "--min-samples",
-        type=arguments.positive_int,
+        type=MIN_SAMPLES,
         default=10,
         metavar="N",
-        help="samples a row gathers before its noise is judged (default 10)",
+        help="samples a row gathers before its noise is judged (default 10; at most "
+        f"{StopRule.max_samples}, the most a row takes)",
     )
     timing.add_argument(
         "--max-noise",

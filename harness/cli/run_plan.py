@@ -35,6 +35,7 @@ from harness.execution.runner import (
     size_for_memory,
     size_groups,
 )
+from harness.execution.sampling import MAX_REPS, StopRule
 from harness.execution.workers import CHECK_LANES
 from harness.model import partition, sources
 from harness.model.modes import CACHE_MODES, TRANSFER_MODES
@@ -806,14 +807,17 @@ SAVED_OPTIONS: dict[str, tuple[Callable[[Any], bool], str]] = {
         _each(_number(0, arguments.MAX_SIZE_FACTOR)),
         f"a list of factors above 0, at most {arguments.MAX_SIZE_FACTOR:g}",
     ),
-    "reps": (_maybe(_whole(1)), f"null or {_WHOLE}"),
-    "warmup": (_whole(0), f"a whole number from 0 to {arguments.MAX_WHOLE:.0e}"),
+    "reps": (_maybe(_whole(1, MAX_REPS)), f"null or a whole number from 1 to {MAX_REPS}"),
+    "warmup": (_whole(0, MAX_REPS), f"a whole number from 0 to {MAX_REPS}"),
     "seed": (_whole(0, arguments.MAX_SEED), f"a whole number from 0 to {arguments.MAX_SEED}"),
     "check": (_switch, "true or false"),
     "check_all": (_switch, "true or false"),
     "max_time": (_number(0, MAX_SECONDS), _SECONDS),
     "min_time": (_number(0, MAX_SECONDS), _SECONDS),
-    "min_samples": (_whole(1), _WHOLE),
+    "min_samples": (
+        _whole(1, StopRule.max_samples),
+        f"a whole number from 1 to {StopRule.max_samples}",
+    ),
     "max_noise": (_number(0, 1), "a fraction above 0, at most 1"),
     "sample_time": (
         _number(0, arguments.MAX_SAMPLE_SECONDS, low_in=True),

@@ -35,6 +35,12 @@ MIN_REPS = 3
 #: The most repetitions one sample batches, whatever their length.
 MAX_BATCH = 1000
 
+#: The most repetitions ``--reps`` and ``--warmup`` ask of a row: a million of a
+#: microsecond kernel take a second, of a millisecond one a quarter of an hour.
+#: A count of 10^18 ran for ever (under ``--in-process``, where no timeout acts),
+#: its samples filling the host's memory.
+MAX_REPS = 1_000_000
+
 #: Why sampling stopped: the noise target was met; the noise stopped changing
 #: above the target; the time budget ran out; the most samples a row keeps were
 #: taken; a fixed count was asked for.

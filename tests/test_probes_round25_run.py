@@ -1,0 +1,95 @@
+"""Hostile probes, round 25: `harness run`'s counts and resumes, its signals, and the
+Python API that goes through it (`harness.api`). Each test says what was wrong before."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import cut_journal, harness, one_error, one_quick_run, run_folder
+
+from harness.api import run as api_run
+from harness.errors import UsageError
+
+QUICK = ("-k", "Stream_COPY", "-b", "cpu", "--size", "100")
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--warmup", "1000000000000000000", "give 0 to 1000000 (repetitions of one row)"),
+        ("--reps", "1000000000000000000", "give 1 to 1000000 (repetitions of one row)"),
+        ("--reps", "9" * 30, "give 1 to 1000000 (repetitions of one row)"),
+        ("--min-samples", "10001", "give 1 to 10000 (the most samples a row takes)"),
+    ],
+)
+def test_a_count_no_row_can_take_is_refused_before_any_work(
+    tmp_path: Path, option: str, value: str, said: str
+) -> None:
+    """--warmup 10^18 ran for ever (under --in-process, where no timeout acts, and in a
+    worker until its timeout made the row an error), and --reps 10^18 filled the
+    host's memory with samples as it did; --min-samples over the 10000 samples a row
+    takes was taken and never met, every row's noise left unjudged. Each is refused."""
+    out = tmp_path / "out"
+    proc = harness("run", *QUICK, option, value, "--in-process", "--out", str(out))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"argument {option}: {value!r} is out of range: {said} (see 'harness run --help')"
+    )
+    assert not out.exists()
+
+
+def test_the_api_refuses_a_count_no_row_can_take(tmp_path: Path) -> None:
+    """harness.run(warmup=10**18) ran for ever as the command line did."""
+    with pytest.raises(UsageError, match=r"argument --warmup: '1000000000000000000' is out"):
+        api_run("Stream_COPY", "cpu", size=100, warmup=10**18, out=tmp_path, in_process=True)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_resume_keeps_a_damaged_count_out(tmp_path: Path) -> None:
+    """A run whose metadata held warmup 10^18 (damage: no run writes it now) was
+    resumed with it, and its rows ran for ever."""
+    run = one_quick_run(tmp_path / "runs")
+    cut_journal(run, 0)
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta["options"]["warmup"] = 10**18
+    meta["interrupted"] = True
+    path.write_text(json.dumps(meta))
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--resume: {path}: options.warmup is {10**18}; a whole number from 0 to 1000000 "
+        "is accepted"
+    )
+
+
+def test_an_in_process_resume_of_a_run_of_workers_says_so_in_its_metadata(
+    tmp_path: Path,
+) -> None:
+    """`--resume RUN --in-process` ran the rows left in this process, but the run's
+    metadata came out as a worker resume's would: nothing said that some of its rows
+    ran in-process. The resume is named in ``resumed_in_process``, while the run's own
+    options stay its own."""
+    out = tmp_path / "runs"
+    proc = harness("run", "-k", "Stream_COPY", "Stream_ADD", "-b", "cpu", "--size", "100",
+                   "--reps", "2", "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(out)
+    workers = shutil.copytree(run, tmp_path / "workers")
+    for folder in (run, workers):
+        cut_journal(folder, 1)
+        path = folder / "metadata.json"
+        meta = json.loads(path.read_text())
+        meta["interrupted"] = True
+        path.write_text(json.dumps(meta))
+    proc = harness("run", "--resume", str(run), "--in-process")
+    assert proc.returncode == 0, proc.stderr
+    meta = json.loads((run / "metadata.json").read_text())
+    assert meta["resumed_in_process"] == meta["resumed"]
+    assert meta["options"]["in_process"] is False
+    proc = harness("run", "--resume", str(workers))
+    assert proc.returncode == 0, proc.stderr
+    assert "resumed_in_process" not in json.loads((workers / "metadata.json").read_text())
