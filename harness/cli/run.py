@@ -378,6 +378,11 @@ def _execute_run(
         if not tasks and _ended(run_dir, saved):
             # Its end and metadata stay the run's own: nothing was run again.
             return _nothing_to_resume(run_dir, saved), run_dir
+        if isinstance(executor, InProcess) and not meta["options"]["in_process"]:
+            # The run's options stay its own (a later resume runs in workers again),
+            # but the rows of this resume ran in this process: its metadata said
+            # nothing of it, as if a worker had run them.
+            meta.setdefault("resumed_in_process", []).append(meta["resumed"][-1])
     else:
         new_dir, meta, tasks = new_run(args, executor.catalogs)
         assert new_dir is not None
@@ -389,8 +394,12 @@ def _execute_run(
             results.discard(run_dir)
             raise
     stop.cuttable = False
+    # An --in-process resume of a run of workers runs its rows as an --in-process run
+    # does (a simulator's spent session is then an error row, not reused).
     options = dataclasses.replace(
-        options_from_meta(meta["options"]), images=run_dir / results.IMAGES
+        options_from_meta(meta["options"]),
+        images=run_dir / results.IMAGES,
+        in_process=isinstance(executor, InProcess),
     )
     by_id = {d.get("id"): d for d in meta["devices"]}
     journal = _open_journal(
