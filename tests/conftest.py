@@ -110,6 +110,8 @@ FULL_TIER = (
     "tests/test_probes_round25_readers.py::*",
     # Round 25's probes of harness run's counts, resumes and signals, and its API.
     "tests/test_probes_round25_run.py::*",
+    # Round 25's probes of mutants, peak, cuda-compile, devices, list and the scripts.
+    "tests/test_probes_round25_tools.py::*",
 )
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import re
+import stat
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -78,13 +80,19 @@ def _devices(backends: Sequence[str] | None, chosen: Sequence[str]) -> list[Devi
 
 
 def _line(peak: Mapping[str, Any]) -> str:
+    """A device's figures in one line; one that was not measured says so (its note
+    says why), where a copy or triad said 'nan GB/s' and an FMA figure was left out."""
     device = peak["device"]
     flops = peak.get("fma_gflops_per_s") or {}
     parts = [
-        f"copy {peak.get('copy_gbytes_per_s', float('nan')):.3g} GB/s",
-        f"triad {peak.get('triad_gbytes_per_s', float('nan')):.3g} GB/s",
-        *(f"FMA {p} {flops[p]:.3g} GFLOP/s" for p in ("f64", "f32") if p in flops),
+        f"{name} {peak[key]:.3g} GB/s" if key in peak else f"{name} not measured"
+        for name, key in (("copy", "copy_gbytes_per_s"), ("triad", "triad_gbytes_per_s"))
     ]
+    for precision in ("f64", "f32"):
+        if precision in flops:
+            parts.append(f"FMA {precision} {flops[precision]:.3g} GFLOP/s")
+        elif any(note.startswith(f"{peaks.FMA} {precision}:") for note in peak["notes"]):
+            parts.append(f"FMA {precision} not measured")
     return f"{device['id']} ({device['name']}): " + ", ".join(parts)
 
 
@@ -165,8 +173,26 @@ def _kept(info: DeviceInfo, peak: Mapping[str, Any], path: Path) -> bool:
     return entry.get("measured") == peak["measured"]
 
 
+def _check_output() -> None:
+    """OutputError, before anything is measured, where the standard output cannot
+    take the JSON asked for: a device that refuses every write (/dev/full refuses
+    one of nothing too), or a file on a disk with no block left. The peaks were
+    measured and kept, the JSON lost, and the command exited 0."""
+    fd = sys.stdout.fileno()
+    try:
+        os.write(fd, b"")
+        if stat.S_ISREG(os.fstat(fd).st_mode) and not os.fstatvfs(fd).f_bfree:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(exc.errno, exc.strerror) from None
+
+
 def _cmd_peak(args: argparse.Namespace) -> int:
     _check_sizes(args)
+    if args.json:
+        _check_output()
     devices = _devices(args.backends, args.device)
     if not devices:
         raise UsageError("no device to measure (see 'harness devices')")
@@ -233,12 +259,17 @@ def _cmd_peak(args: argparse.Namespace) -> int:
     if refused < len(measured):
         print(f"kept in {path}", file=sys.stderr)
     if unshown is not None:
+        # It said the peaks were kept where none was; with --json, what was asked for
+        # is lost, which exited 0.
+        kept = f"kept in {path}" if refused < len(measured) else "not kept (see above)"
+        said = "error" if args.json else "warning"
         print(
-            f"harness: warning: cannot write the standard output ({unshown.strerror or unshown}); "
-            f"the peaks measured are kept in {path}",
+            f"harness: {said}: cannot write the standard output ({unshown.strerror or unshown}); "
+            f"the peaks measured are {kept}",
             file=sys.stderr,
         )
-    return 1 if refused or any(p["notes"] for p in measured) else 0
+    failed = refused or any(p["notes"] for p in measured) or (args.json and unshown)
+    return 1 if failed else 0
 
 
 def _show(line: str) -> OutputError | None:
@@ -289,15 +320,16 @@ def register(sub: Any) -> None:
         "--fma-size",
         type=arguments.positive_int,
         metavar="N",
-        help="work-items of the FMA kernel (default 2^20, 2^18 on CPU devices; "
-        f"at least {LEAST_FMA_SIZE})",
+        help="work-items of the FMA kernel (default 2^20, 2^18 on CPU devices, "
+        f"{LEAST_FMA_SIZE} on a simulator; at least {LEAST_FMA_SIZE})",
     )
     parser.add_argument(
         "--bandwidth-size",
         type=arguments.positive_int,
         metavar="N",
         help="elements of each bandwidth array (default: four last-level caches of arrays, "
-        f"at least 2^25 elements, within the device's limits; at least {LEAST_BANDWIDTH_SIZE})",
+        f"at least 2^25 elements, within the device's limits; {LEAST_BANDWIDTH_SIZE} on a "
+        f"simulator; at least {LEAST_BANDWIDTH_SIZE})",
     )
     parser.add_argument(
         "--force",

@@ -10,8 +10,9 @@ time, so each is sampled for a fixed span (``--span``) rather than until its
 noise settles, and a span whose median is far from its best is reported. Then
 the FMA throughput in f64 and f32 (the internal PeakFMA kernel: chains of
 independent multiply-adds). A device without f64 streams f32 arrays, and its FMA
-peak is f32's alone. The figures go to a JSON store, one entry per
-device of a host (keyed by host, backend, name, driver and API, so another
+peak is f32's alone. A simulator (Oclgrind), ten thousand times slower than a
+device, is measured at the least sizes below. The figures go to a JSON store,
+one entry per device of a host (keyed by host, backend, name, driver and API, so another
 machine or driver never reuses them): ``$HARNESS_PEAKS``, else
 ``$XDG_CACHE_HOME/harness/peaks.json``, else ``~/.cache/harness/peaks.json``.
 Each entry keeps the conditions it was measured in (host, CPUs, load averages
@@ -382,10 +383,12 @@ def _rate(amount: float, seconds: float) -> float:
     return amount / seconds / 1e9 if seconds > 0 else math.nan
 
 
-#: The smallest figure a device's peak can be (a megabyte or a million FLOPs a
+#: The smallest figure a device's peak can be (a kilobyte or a thousand FLOPs a
 #: second): below it, a store's figure is damage, and rows placed against it would
-#: hold percentages no reader takes (1e-300 GB/s made one 2e302%).
-MIN_FIGURE = 1e-3
+#: hold percentages no reader takes (1e-300 GB/s made one 2e302%). The Oclgrind
+#: simulator's figures are real and under a million (4e-4 GFLOP/s): at 1e-3 every
+#: one was refused as one "no device does", and its peak was never kept.
+MIN_FIGURE = 1e-6
 
 
 def _sensible(value: Any) -> bool:
@@ -469,6 +472,10 @@ def measure(
     before = conditions()
     peak: dict[str, Any] = {"device": info.as_dict(), "measured": metadata.now(), "notes": []}
     peak["warnings"] = []
+    # A simulator runs ten thousand times slower than a device: at the default sizes
+    # its bandwidth took minutes and its FMA was skipped (hours a repetition); at the
+    # least sizes it is measured in a minute or two.
+    least = info.kind == "simulator"
     # Noise is never judged (a row keeps no more samples than that), so only
     # the span's budget ends the sampling.
     never = StopRule.max_samples
@@ -479,7 +486,11 @@ def measure(
     # second the same measure: in f64 its rows were skipped, and it had no bandwidth peak.
     wide = "f64" if "f64" in info.features else "f32"
     for kernel, key in BANDWIDTH.items():
-        size = bandwidth_size or _bandwidth_size(kernel, info, wide, limit[1] if limit else None)
+        size = bandwidth_size or (
+            LEAST_BANDWIDTH_SIZE
+            if least
+            else _bandwidth_size(kernel, info, wide, limit[1] if limit else None)
+        )
         row = spanned.execute(Task(kernel, info.backend, info.index, size, wide))
         if row["status"] != "ok":
             peak["notes"].append(f"{kernel}: {row['status']}: {row['reason']}")
@@ -504,7 +515,8 @@ def measure(
     # A precision the device lacks is no failure of the measurement (an exit status 1
     # on every device without f64), as it is none of a run's.
     for precision in [p for p in ("f64", "f32") if not spec.required_features(p) - info.features]:
-        size = fma_size or (spec.default_size if info.kind != "cpu" else spec.default_size // 4)
+        default = spec.default_size if info.kind != "cpu" else spec.default_size // 4
+        size = fma_size or (LEAST_FMA_SIZE if least else default)
         row = runner.execute(Task(FMA, info.backend, info.index, size, precision))
         if row["status"] != "ok":
             peak["notes"].append(f"{FMA} {precision}: {row['status']}: {row['reason']}")

@@ -1,0 +1,122 @@
+"""Round 25 probes of the commands mutants, peak, cuda-compile, devices and list,
+and of the benchmark scripts: each test says what was wrong before."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, need_backend, one_error
+
+from harness.backends import get as get_backend
+from harness.execution import peaks
+
+ENV = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
+#: A peak of the CPU device measured in a second or two.
+SMALL = ["--bandwidth-size", "65536", "--fma-size", "1024", "--max-time", "0.05", "--span", "0.05"]
+#: A peak of this host's CPU device far above anything it measures: a new one is
+#: refused (it would lower every figure) unless --force keeps it.
+HIGH = {
+    "measured": "2026-01-01T00:00:00+0000",
+    "copy_gbytes_per_s": 1e6,
+    "triad_gbytes_per_s": 1e6,
+    "fma_gflops_per_s": {"f64": 1e6, "f32": 1e6},
+    "notes": [],
+    "warnings": [],
+    "conditions": {"host": "here", "cpus": 2, "load_before": [0.1] * 3, "others_busy": 0.0},
+}
+
+
+def _to_full(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``harness ARGS > /dev/full``."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        return subprocess.run(
+            [sys.executable, "-m", "harness", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**ENV, **(env or {})},
+            timeout=300,
+        )
+
+
+def _script(script: str, *args: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, str(ROOT / "benchmarks" / script), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, env=ENV)
+
+
+def test_peak_json_to_a_full_disk_is_refused_before_measuring(tmp_path: Path) -> None:
+    """``harness peak --json > /dev/full`` measured every device, lost the JSON asked
+    for, and exited 0 with a warning: it is now refused before anything is
+    measured, one line, exit 2."""
+    store = tmp_path / "peaks.json"
+    proc = _to_full("peak", "-b", "cpu", "--json", *SMALL, env={"HARNESS_PEAKS": str(store)})
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        "cannot write the standard output (No space left on device); send it to a file "
+        "on a disk with free space"
+    )
+    assert not store.exists()
+
+
+def test_a_peak_not_kept_is_not_said_kept_when_stdout_is_full(tmp_path: Path) -> None:
+    """``harness peak > /dev/full`` whose peak was refused (under load, or lower than
+    the stored one) ended 'the peaks measured are kept in STORE', where none was."""
+    store = tmp_path / "peaks.json"
+    key = peaks.device_key(get_backend("cpu").default_devices()[0].as_dict())
+    store.write_text(json.dumps({key: HIGH}))
+    before = store.read_bytes()
+    proc = _to_full("peak", "-b", "cpu", *SMALL, env={"HARNESS_PEAKS": str(store)})
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        "harness: warning: cannot write the standard output (No space left on device); "
+        "the peaks measured are not kept (see above)"
+    )
+    assert store.read_bytes() == before
+
+
+def test_the_simulator_peak_keeps_every_figure(tmp_path: Path) -> None:
+    """``harness peak --device <oclgrind>`` dropped the simulator's FMA figures: at the
+    default 2^20 work-items a repetition would take hours, so they were skipped
+    (the note said to give --size, which peak has not), and at any size they were
+    refused as figures 'no device does' (under 1e-3 GFLOP/s). Its bandwidth took
+    eight minutes. It is measured at the least sizes, in seconds, and every
+    figure is kept."""
+    need_backend("opencl")
+    oclgrind = [d for d in get_backend("opencl").devices() if d.kind == "simulator"]
+    if not oclgrind:
+        pytest.skip("no Oclgrind simulator here")
+    store = tmp_path / "peaks.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", "peak", "--device", oclgrind[0].id, "--force",
+         "--span", "0.1", "--max-time", "0.1"],
+        capture_output=True, text=True, timeout=300, env={**ENV, "HARNESS_PEAKS": str(store)},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (entry,) = json.loads(store.read_text()).values()
+    assert set(entry["fma_gflops_per_s"]) == {"f64", "f32"}
+    assert entry["copy_size"] == entry["triad_size"] == peaks.LEAST_BANDWIDTH_SIZE
+    assert all(
+        0 < figure < 1
+        for figure in (entry["copy_gbytes_per_s"], *entry["fma_gflops_per_s"].values())
+    )
+    line = proc.stdout.splitlines()[0]
+    assert line.startswith(f"{oclgrind[0].id} (Oclgrind Simulator): copy ") and "FMA f32" in line
+
+
+def test_host_cost_check_takes_the_level_harness_run_takes() -> None:
+    """``python benchmarks/host_cost.py --check quick`` passed 'quick' on as a run
+    option, and the script ended 'harness: error: unrecognized arguments: quick';
+    --check takes harness run's levels, and a bad one is named in one line."""
+    proc = _script("host_cost.py", "--check", "quickly")
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+    assert proc.stderr == (
+        "host_cost.py: error: argument --check: invalid choice: 'quickly' (choose from "
+        "'quick', 'full') (see --help)\n"
+    )
