@@ -102,7 +102,15 @@ def _profile(kernel: str, size: str, run_args: list[str], tree: Path | None = No
 
 def main() -> None:
     parser = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--check", action="store_true", help="check sizes (a --check run)")
+    # As harness run's --check, whose level was taken for a run option: --check quick
+    # was refused as "harness: error: unrecognized arguments: quick".
+    parser.add_argument(
+        "--check",
+        nargs="?",
+        const="quick",
+        choices=("quick", "full"),
+        help="check sizes: a --check run, quick (the default) or full",
+    )
     parser.add_argument(
         "--reps", type=positive_int, default=3, help="timed repetitions a row (default 3)"
     )
@@ -124,7 +132,8 @@ def main() -> None:
         # A missing folder ended in a traceback; one without the harness in it ran
         # the installed harness, as if it were that checkout's.
         parser.error(f"--tree {str(args.tree)!r}: not a checkout of the harness")
-    run_args = [*args.run_args, *(["--check"] if args.check else ["--reps", str(args.reps)])]
+    checked = ["--check", args.check] if args.check else []
+    run_args = [*args.run_args, *(checked or ["--reps", str(args.reps)])]
     rows, wall = harness_rows(*run_args, tree=args.tree)
     costs = [(float(r["host_s"]), r) for r in rows if r.get("host_s")]
     if not costs:
@@ -144,11 +153,8 @@ def main() -> None:
             f"  {cost:6.2f} s  {_label(row)} n={row['size']} on {row['device_id']} "
             f"({row['status']}, timed {float(row.get('timed_wall_s') or 0):.2f} s)"
         )
-    profile_args = [a for a in run_args if a != "--check"]
-    if args.check:
-        profile_args += ["--check"]
     for _, row in worst[: args.profile]:
-        _profile(row["kernel"], row["size"], profile_args, args.tree)
+        _profile(row["kernel"], row["size"], run_args, args.tree)
 
 
 if __name__ == "__main__":
