@@ -93,3 +93,22 @@ def test_an_in_process_resume_of_a_run_of_workers_says_so_in_its_metadata(
     proc = harness("run", "--resume", str(workers))
     assert proc.returncode == 0, proc.stderr
     assert "resumed_in_process" not in json.loads((workers / "metadata.json").read_text())
+
+
+@pytest.mark.parametrize("name", ["resumed", "resumed_in_process"])
+def test_a_resume_names_a_damaged_list_of_resumes(tmp_path: Path, name: str) -> None:
+    """A run whose metadata held 'resumed': "x" (text where a resume appends its
+    time) ended its resume in a traceback, AttributeError: 'str' object has no
+    attribute 'append'. The field is named, before any row."""
+    run = one_quick_run(tmp_path / "runs")
+    cut_journal(run, 0)
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta.update({name: "x", "interrupted": True})
+    path.write_text(json.dumps(meta))
+    proc = harness("run", "--resume", str(run), "--in-process")
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--resume: {path}: {name!r} is 'x'; a list of times as 2026-01-31T12:00:00+0000 "
+        "(when each resume began) is accepted"
+    )

@@ -710,6 +710,10 @@ def _ignored_options(args: argparse.Namespace) -> list[str]:
     ]
 
 
+#: The lists of a run's metadata that say when it was resumed (with --in-process).
+RESUMES = ("resumed", "resumed_in_process")
+
+
 def saved_run(run_dir: Path) -> dict[str, Any]:
     """A run folder's metadata, with the options a resume needs; UsageError where
     its metadata cannot be resumed from."""
@@ -729,6 +733,13 @@ def saved_run(run_dir: Path) -> dict[str, Any]:
     from harness.cli import load_suites
 
     _check_saved(saved, path)
+    for name in RESUMES:
+        if name in meta and not _each(lambda v: results.read_time(v) is not None)(meta[name]):
+            # A resume adds its time to these lists: text there ended it in a traceback.
+            raise UsageError(
+                f"--resume: {path}: {name!r} is {meta[name]!r}; a list of times as "
+                "2026-01-31T12:00:00+0000 (when each resume began) is accepted"
+            )
     try:
         load_suites(saved.get("suites", ()))
     except UsageError as exc:
