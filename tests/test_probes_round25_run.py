@@ -12,6 +12,7 @@ from conftest import cut_journal, harness, one_error, one_quick_run, run_folder
 
 from harness.api import run as api_run
 from harness.errors import UsageError
+from harness.execution.runner import Task, default_timeout
 
 QUICK = ("-k", "Stream_COPY", "-b", "cpu", "--size", "100")
 
@@ -112,3 +113,30 @@ def test_a_resume_names_a_damaged_list_of_resumes(tmp_path: Path, name: str) -> 
         f"--resume: {path}: {name!r} is 'x'; a list of times as 2026-01-31T12:00:00+0000 "
         "(when each resume began) is accepted"
     )
+
+
+@pytest.mark.parametrize(
+    "args", [["--max-time", "10", "--timeout", "5"], ["--max-time", "5", "--timeout", "5"]]
+)
+def test_a_timeout_within_the_row_s_timing_is_refused(tmp_path: Path, args: list[str]) -> None:
+    """--max-time 10 --timeout 5 ran, and every row whose noise was not met in 5 s was
+    killed as an error row, 'timed out after 5 s': no row could use the time asked
+    for. Refused before any work."""
+    out = tmp_path / "out"
+    proc = harness("run", *QUICK, *args, "--out", str(out))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--max-time {args[1]} with --timeout {args[3]}: a row still timing when its timeout "
+        "ends is killed, and is an error row; give a --timeout above --max-time (a row "
+        "compiles, warms up and verifies besides)"
+    )
+    assert not out.exists()
+
+
+def test_the_default_timeout_covers_the_row_s_timing() -> None:
+    """A row's default timeout was 120 s whatever its --max-time: under --max-time 300 a
+    row whose noise stayed above its target was killed at 2 minutes, an error row."""
+    task = Task(kernel="Stream_COPY", backend="cpu", device=0, size=1_000_000, precision="f64")
+    assert default_timeout(task) == 130
+    assert default_timeout(task, "cpu", 300.0) == 430
+    assert default_timeout(task, "simulator", 300.0) == 1600

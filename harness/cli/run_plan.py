@@ -292,6 +292,14 @@ def new_run(
             "faster of item and chunk on a CPU, item elsewhere), not a row beside others; "
             f"give auto alone, or the partitions to sweep ({', '.join(partition.PARTITIONS)})"
         )
+    timed = args.check is None and args.reps is None and not args.in_process
+    if timed and args.timeout is not None and (args.max_time or 0) >= args.timeout:
+        # Each row not quiet by then was killed at its timeout: an error row, unmeasured.
+        raise UsageError(
+            f"--max-time {args.max_time:g} with --timeout {args.timeout:g}: a row still "
+            "timing when its timeout ends is killed, and is an error row; give a --timeout "
+            "above --max-time (a row compiles, warms up and verifies besides)"
+        )
     for folder in args.sources:
         if not folder.is_dir():
             raise UsageError(f"--sources {str(folder)!r}: not a folder")

@@ -713,10 +713,13 @@ MAX_SECONDS = 7 * 24 * 3600
 SLOW_KINDS = {"simulator": 10.0}
 
 
-def default_timeout(task: Task, kind: str | None = None) -> float:
+def default_timeout(task: Task, kind: str | None = None, timing: float = 0.0) -> float:
     """Seconds a row may take before its worker is killed: 2 minutes, plus 1 per 10^5
-    elements, times `SLOW_KINDS`'s factor for the device's kind, at most `MAX_SECONDS`."""
-    return min((120.0 + task.size / 1e5) * SLOW_KINDS.get(kind or "", 1.0), float(MAX_SECONDS))
+    elements, times `SLOW_KINDS`'s factor for the device's kind, plus ``timing``, the
+    seconds its timed repetitions may take (--max-time: a row of --max-time 300 was
+    killed at 2 minutes, an error row), at most `MAX_SECONDS`."""
+    slow = SLOW_KINDS.get(kind or "", 1.0)
+    return min((120.0 + task.size / 1e5) * slow + timing, float(MAX_SECONDS))
 
 
 #: A timed row at a kernel's default size is sized down where its repetitions would

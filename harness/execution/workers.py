@@ -633,6 +633,12 @@ class Workers:
             worker.stop()
         self._spare.clear()
 
+    @property
+    def _timing(self) -> float:
+        """Seconds a row's timed repetitions may take, which its default timeout
+        adds: --max-time, where the stop rule times it (not --check or --reps)."""
+        return 0.0 if self.options.check or self.options.reps else self.options.max_time
+
     def execute(self, task: Task) -> dict[str, Any]:
         """The task's row (with ``host_s``), or an error row when its worker crashed
         or timed out. Cut short (a second interrupt raises in the middle), its
@@ -750,7 +756,7 @@ class Workers:
         devices."""
         key = (task.backend, task.device, lane)
         device = self.devices.get(f"{task.backend}:{task.device}", {})
-        timeout = self.options.timeout or default_timeout(task, device.get("kind"))
+        timeout = self.options.timeout or default_timeout(task, device.get("kind"), self._timing)
         worker = self._workers.get(key)
         if worker is None or not worker.process.is_alive():
             worker = self._workers[key] = self._worker(task.backend, task.device)
