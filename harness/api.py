@@ -82,6 +82,23 @@ def _check_path(name: str, item: Any) -> None:
         )
 
 
+def _check_items(name: str, given: Any, items: list[Any]) -> None:
+    """UsageError for a collection holding None or another collection, whose text
+    named what the caller never gave: ``sizes=[[100, 200]]`` as "'[100' is not a
+    size", ``kernels=[None]`` as "no kernel matches 'None'"."""
+    for item in items:
+        if item is None:
+            raise UsageError(
+                f"{name}={given!r}: None among its values; give each value, or None alone "
+                "for the default"
+            )
+        if _is_collection(item):
+            raise UsageError(
+                f"{name}={given!r}: {item!r} is a collection within it; give its values "
+                "as one flat collection"
+            )
+
+
 def run_arguments(options: Mapping[str, Any]) -> list[str]:
     """``harness run``'s command line for keyword options (``kernels=["Stream"]``,
     ``sizes=[1024, 4096]``, ``transfers=["resident", "per-rep"]``, ``reps=5``);
@@ -89,8 +106,8 @@ def run_arguments(options: Mapping[str, Any]) -> list[str]:
     that default is empty (``exclude=[]``). TypeError for options that are no
     mapping, or an unknown option; UsageError a switch given anything but True or
     False, a path option (``out``, ``resume``, ``sources``, ``suite``) anything but
-    text or a Path, an empty collection where a value is needed, or a value
-    beginning with '-' that is no number."""
+    text or a Path, an empty collection where a value is needed, one holding None or
+    another collection, or a value beginning with '-' that is no number."""
     from harness.cli import arguments
 
     if not isinstance(options, Mapping):
@@ -132,6 +149,7 @@ def run_arguments(options: Mapping[str, Any]) -> list[str]:
                 raise UsageError(
                     f"{name}={given!r}: no value given; give at least one, or None for the default"
                 )
+            _check_items(name, given, value)
         flag = max(action.option_strings, key=len)
         if action.type is arguments.path:
             paths = _listed(value)

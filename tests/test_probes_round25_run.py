@@ -140,3 +140,29 @@ def test_the_default_timeout_covers_the_row_s_timing() -> None:
     assert default_timeout(task) == 130
     assert default_timeout(task, "cpu", 300.0) == 430
     assert default_timeout(task, "simulator", 300.0) == 1600
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (
+            {"sizes": [[100, 200]]},
+            "sizes=[[100, 200]]: [100, 200] is a collection within it; give its values as one "
+            "flat collection",
+        ),
+        (
+            {"kernels": [None]},
+            "kernels=[None]: None among its values; give each value, or None alone for the default",
+        ),
+    ],
+)
+def test_the_api_names_a_value_inside_a_collection_that_is_none_or_another(
+    tmp_path: Path, options: dict, said: str
+) -> None:
+    """harness.run(sizes=[[100, 200]]) was refused as "argument --sizes: '[100' is not a
+    size", a fragment of the list's text, and kernels=[None] as "no kernel matches
+    'None'": neither is what the caller gave. Each names the item."""
+    with pytest.raises(UsageError) as raised:
+        api_run(**{"kernels": "Stream_COPY", "backends": "cpu", **options}, out=tmp_path)
+    assert str(raised.value) == said
+    assert list(tmp_path.iterdir()) == []
