@@ -3,6 +3,7 @@ and of the benchmark scripts: each test says what was wrong before."""
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import subprocess
@@ -14,6 +15,7 @@ from conftest import ROOT, need_backend, one_error
 
 from harness.backends import get as get_backend
 from harness.execution import peaks
+from harness.model import sources
 
 ENV = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
 #: A peak of the CPU device measured in a second or two.
@@ -120,3 +122,36 @@ def test_host_cost_check_takes_the_level_harness_run_takes() -> None:
         "host_cost.py: error: argument --check: invalid choice: 'quickly' (choose from "
         "'quick', 'full') (see --help)\n"
     )
+
+
+def test_mutants_stops_at_the_first_survivor_when_asked(tmp_path: Path) -> None:
+    """``harness mutants`` had no way to stop at the first surviving mutant (as
+    pytest -x): --stop-at-first-survivor names it, leaves the rest 'not run' in a
+    partial table, and exits 1 (a survivor, not an interrupt's 130)."""
+    need_backend("opencl")
+    bound = "    for (size_t j = b; j < b + m; ++j) {"
+    line = (sources.shipped_root() / "c" / "Apps_ENERGY.c").read_text().split("\n").index(bound)
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", "mutants", "-k", "Apps_ENERGY", "-b", "opencl",
+         "--precision", "f64", "--no-simulator", "--lines", f"Apps_ENERGY.c:{line + 1}",
+         "--stop-at-first-survivor", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=300, env=ENV,
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    survivor = (
+        f"Apps_ENERGY on opencl:0: Apps_ENERGY.c:{line + 1}: for (size_t j = b; j < b + m; ++j) "
+        "{  ->  for (size_t j = b; j <= b + m; ++j) {"
+    )
+    assert proc.stderr.splitlines()[-1] == (
+        f"stopped at the first survivor ({survivor}); 2 chosen mutant(s) not checked; "
+        "the table is partial"
+    )
+    assert proc.stdout.startswith("stopped at the first survivor: a partial table (see below)\n")
+    (folder,) = tmp_path.iterdir()
+    with open(folder / "mutants.csv", newline="") as f:
+        statuses = [(r["status"], r["detail"]) for r in csv.DictReader(f)]
+    assert statuses == [
+        ("survived", ""),
+        ("not run", "stopped at the first survivor"),
+        ("not run", "stopped at the first survivor"),
+    ]

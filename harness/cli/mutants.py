@@ -9,7 +9,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,10 +66,11 @@ out; it survives when every row verifies. Mutants that do not compile are not
 counted, nor those listed with a reason in kernels/equivalent-mutants.txt.
 
 Exit status: 0, or 1 when a backend's kill score is under --fail-under (or it
-counted no mutant) or an unmutated kernel fails its own check (or runs too
-long for --timeout); 2 for a usage error (options that select no mutant, an
---out that cannot be written: found before any mutant runs; a mutants folder
-that cannot be written at the end); 130 when interrupted (Ctrl-C or SIGTERM:
+counted no mutant), an unmutated kernel fails its own check (or runs too
+long for --timeout) or, with --stop-at-first-survivor, a mutant survives;
+2 for a usage error (options that select no mutant, an --out that cannot be
+written: found before any mutant runs; a mutants folder that cannot be
+written at the end); 130 when interrupted (Ctrl-C or SIGTERM:
 the current mutant finishes and what was measured is written, marked partial,
 and never passes --fail-under; a second one stops at once, 143 for SIGTERM)."""
 
@@ -356,22 +357,24 @@ def _mutants(args: argparse.Namespace, stop: _Stop) -> int:
     stop.running = True
     try:
         for job in jobs:
-            if stop.asked:
+            if stop.asked or _survivor(jobs, args):
                 break
-            _run(job, args, params, equivalents, capped, stop)
+            _run(job, args, params, equivalents, capped, stop, lambda: _survivor(jobs, args))
     except KeyboardInterrupt:
         pass
     stop.raising = False
     tallies = [tally(j.spec.name, j.device.id, j.outcomes, j.problem, len(j.left)) for j in jobs]
     outcomes = [o for job in jobs for o in job.outcomes]
+    survivor = None if stop.asked else _survivor(jobs, args)
+    stopped = "stopped at the first survivor" if survivor else None
     unchecked = [
-        Outcome(job.spec.name, job.device.id, m, NOT_RUN, "interrupted")
+        Outcome(job.spec.name, job.device.id, m, NOT_RUN, stopped or "interrupted")
         for job in jobs
         for m in job.left
     ]
     scope = _scope(args, params, capped, any(job.sampled for job in jobs))
     unshown = _show(
-        format_summary(tallies, outcomes + unchecked) + (f"\n\n{scope}" if scope else "")
+        format_summary(tallies, outcomes + unchecked, stopped) + (f"\n\n{scope}" if scope else "")
     )
     cut = sum(1 for job in jobs if not job.finished)
     try:
@@ -387,6 +390,15 @@ def _mutants(args: argparse.Namespace, stop: _Stop) -> int:
             f"the table is in {folder / 'summary.txt'}",
             file=sys.stderr,
         )
+    if survivor:
+        # As pytest -x: the first finding ends the run, which fails.
+        left = sum(len(job.left) for job in jobs)
+        print(
+            f"stopped at the first survivor ({survivor}); {left} chosen mutant(s) not "
+            "checked" + ("; the table is partial" if left else ""),
+            file=sys.stderr,
+        )
+        return 1
     if cut:
         print(
             f"interrupted: {cut} of {len(jobs)} kernel runs not finished; the table is partial",
@@ -411,6 +423,16 @@ def _mutants(args: argparse.Namespace, stop: _Stop) -> int:
     return 1 if failing else 0
 
 
+def _survivor(jobs: Sequence[_Job], args: argparse.Namespace) -> str | None:
+    """With --stop-at-first-survivor, the mutant that survived (which kernel, where,
+    what), once one has; else None."""
+    if not args.stop_at_first_survivor:
+        return None
+    found = (o for job in jobs for o in job.outcomes if o.status == "survived")
+    first = next(found, None)
+    return f"{first.kernel} on {first.device}: {first.mutant.describe()}" if first else None
+
+
 def _run(
     job: _Job,
     args: argparse.Namespace,
@@ -418,9 +440,11 @@ def _run(
     equivalents: dict[tuple[str, ...], Equivalent],
     capped: dict[str, int | None],
     stop: _Stop,
+    found: Callable[[], object] = lambda: None,
 ) -> None:
     """Check one kernel's mutants on one device in a lab of its own (its worker's
-    compiled mutants go with it), recording into ``job`` as they end."""
+    compiled mutants go with it), recording into ``job`` as they end, until
+    stopped or ``found()`` (a survivor, where the run stops at the first)."""
     device = job.device.id
     uncompiled = f" ({job.dead} more in code it does not compile)" if job.dead else ""
     count = len(job.chosen)
@@ -453,7 +477,7 @@ def _run(
             equivalents,
             args.verbose,
             job.outcomes,
-            lambda: stop.asked,
+            lambda: stop.asked or bool(found()),
             recheck=args.simulator,
         )
     finally:
@@ -660,5 +684,11 @@ def register(sub: Any) -> None:
         help="exit 1 when a backend kills fewer than PCT%% of the counted mutants",
     )
     arguments.run_folder_out(parser, "the mutants folder")
+    parser.add_argument(
+        "--stop-at-first-survivor",
+        action="store_true",
+        help="stop once a mutant survives (as pytest -x): it is named, the table is "
+        "partial, and the exit status is 1",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="print every mutant's fate")
     parser.set_defaults(handler=_cmd_mutants)

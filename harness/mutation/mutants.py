@@ -691,9 +691,12 @@ def _row(t: Tally) -> tuple[str, ...]:
 PARTIAL = "interrupted: a partial table (see 'interrupted before the end' below)"
 
 
-def format_summary(tallies: Sequence[Tally], outcomes: Sequence[Outcome]) -> str:
+def format_summary(
+    tallies: Sequence[Tally], outcomes: Sequence[Outcome], stopped: str | None = None
+) -> str:
     """The table per kernel and device, totals per device, then every survivor;
-    a table an interrupt cut short says so first, and names what it left."""
+    a table an interrupt cut short says so first, and names what it left, as does
+    one ``stopped`` for another reason (which it names)."""
     header = ("kernel", "device", "mutants", "killed", "survived", "stillborn", "equiv", "score")
     rows = [_row(t) for t in tallies]
     for device in dict.fromkeys(t.device for t in tallies):
@@ -707,12 +710,13 @@ def format_summary(tallies: Sequence[Tally], outcomes: Sequence[Outcome]) -> str
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in [header, *rows]]
     cut = [t for t in tallies if t.left]
     if cut:
-        lines = [PARTIAL, *lines]
+        first = PARTIAL if stopped is None else f"{stopped}: a partial table (see below)"
+        lines = [first, *lines]
     problems = [t for t in tallies if t.problem]
     if problems:
         lines += ["", "not run:"] + [f"  {t.kernel} on {t.device}: {t.problem}" for t in problems]
     if cut:
-        lines += ["", "interrupted before the end:"]
+        lines += ["", "interrupted before the end:" if stopped is None else f"{stopped}:"]
         lines += [
             f"  {t.kernel} on {t.device}: "
             + (f"{t.made} of {t.made + t.left} mutants checked" if t.made else "no mutant checked")
