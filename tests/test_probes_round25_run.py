@@ -166,3 +166,19 @@ def test_the_api_names_a_value_inside_a_collection_that_is_none_or_another(
         api_run(**{"kernels": "Stream_COPY", "backends": "cpu", **options}, out=tmp_path)
     assert str(raised.value) == said
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_warm_up_under_fixed_reps_is_not_said_to_change_nothing(tmp_path: Path) -> None:
+    """--reps 2 --warmup 50 said 'note: --reps 2 sets each row's repetitions: --warmup
+    changes nothing', though the 50 warm-up repetitions ran before the 2 timed ones
+    (the row's warmup column says 50). Only the options --reps overrules are named."""
+    out = tmp_path / "out"
+    proc = harness("run", *QUICK, "--reps", "2", "--warmup", "50", "--max-time", "1",
+                   "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "note: --reps 2 sets each row's repetitions: --max-time changes nothing\n" in (
+        proc.stderr
+    )
+    assert "--warmup changes" not in proc.stderr
+    (row,) = (json.loads(line) for line in (run_folder(out) / "journal.jsonl").open())
+    assert (row["warmup"], row["reps"]) == (50, 2)

@@ -152,7 +152,8 @@ def _check_sources(
         print(f"warning: --sources {str(folder)!r}: {why}", file=sys.stderr)
 
 
-#: The options that set how long a row is timed, which fixed --reps or --check overrule.
+#: The options that set how long a row is timed, which fixed --reps (but for its
+#: warm-up) or --check overrule.
 _TIMING = ("warmup", "max_time", "min_time", "max_noise", "min_samples", "budget", "sample_time")
 
 
@@ -191,7 +192,9 @@ def _note_unused(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> Non
     given = [
         f"--{name.replace('_', '-')}"
         for name in _TIMING
+        # Warm-up repetitions run before a fixed --reps count too.
         if getattr(args, name, None) != defaults.get(name)
+        and (name != "warmup" or args.check is not None)
     ]
     if args.check is not None and args.reps is not None:
         given.insert(0, "--reps")
