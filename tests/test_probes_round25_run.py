@@ -182,3 +182,27 @@ def test_a_warm_up_under_fixed_reps_is_not_said_to_change_nothing(tmp_path: Path
     assert "--warmup changes" not in proc.stderr
     (row,) = (json.loads(line) for line in (run_folder(out) / "journal.jsonl").open())
     assert (row["warmup"], row["reps"]) == (50, 2)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ["--max-time", "0.2", "--budget", "10"],
+            "note: --max-time 0.2 sets each row's time: --budget 10 changes nothing",
+        ),
+        (
+            ["--max-time", "0.2", "--lost-after", "5"],
+            "note: --lost-after 5 is for the ranks of a run under mpirun; this run has none, "
+            "so it changes nothing",
+        ),
+    ],
+)
+def test_an_option_the_run_has_no_use_for_is_said_to_change_nothing(
+    tmp_path: Path, args: list[str], said: str
+) -> None:
+    """--budget beside --max-time, and --lost-after outside mpirun, were taken without a
+    word, though neither changed anything: a user tuning them saw no effect, unexplained."""
+    proc = harness("run", *QUICK, *args, "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    assert said in proc.stderr.splitlines()

@@ -208,6 +208,25 @@ def _note_unused(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> Non
         print(f"note: {why}: {' '.join(given)} {verb} nothing", file=sys.stderr)
 
 
+def _note_untimed(args: argparse.Namespace, world: ranks.World | None) -> None:
+    """Say where --budget or --lost-after is given to a run that has no use for it:
+    --budget under --max-time (each row's time is given), --lost-after outside
+    mpirun (no rank to lose). Both were taken without a word."""
+    timed = args.check is None and args.reps is None  # else --check or --reps says so
+    if timed and args.max_time is not None and args.budget != RUN_BUDGET_S:
+        print(
+            f"note: --max-time {args.max_time:g} sets each row's time: --budget "
+            f"{args.budget:g} changes nothing",
+            file=sys.stderr,
+        )
+    if world is None and args.lost_after != ranks.LOST_AFTER_S:
+        print(
+            f"note: --lost-after {args.lost_after:g} is for the ranks of a run under mpirun; "
+            "this run has none, so it changes nothing",
+            file=sys.stderr,
+        )
+
+
 def _flags() -> dict[str, str]:
     """Each `harness run` option's long name by its dest, as a note names it: a
     kernel's run option keeps its underscores (``--multi_reduce_num_bins``), where
@@ -312,6 +331,7 @@ def new_run(
     _check_sources(args.sources, kernels, devices)
     _check_flush(args.flush_bytes, args.cache, devices)
     _note_unused(args, devices)
+    _note_untimed(args, world)
     memory, budgets = next(
         ((m, b) for m in MEMORY_MEASURES if (b := getattr(args, f"memory_{m}"))), (None, ())
     )
