@@ -10,7 +10,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, copy_run, harness, one_error, run_folder
+from conftest import (
+    ROOT,
+    copy_run,
+    harness,
+    one_error,
+    run_folder,
+    source_names,
+)
 
 import harness as api
 from harness.errors import UsageError
@@ -112,3 +119,63 @@ def test_a_merge_syncs_each_file_once_not_each_row(
     assert len(synced) <= 10, len(synced)
     assert (made / "journal.jsonl").read_text().count("\n") == 900
     assert (made / "samples.jsonl").read_text().count("\n") == 900
+
+
+def _merged_with_a_torn_source(tmp_path: Path, run: Path) -> Path:
+    """The run that merges a copy of ``run`` whose journal's first line is cut short
+    with an import of RAJAPerf's output (other devices): the rows of that
+    line are lost in the merged run too."""
+    torn = copy_run(run, tmp_path / "torn")
+    journal = torn / "journal.jsonl"
+    lines = journal.read_text().splitlines(keepends=True)
+    journal.write_text(lines[0][:40] + "\n" + "".join(lines[1:]))
+    proc = harness("import-rajaperf", str(RAJAPERF), "--out", str(tmp_path / "raja"))
+    assert proc.returncode == 0, proc.stderr
+    imported = run_folder(tmp_path / "raja")
+    proc = harness("merge", str(torn), str(imported), "--out", str(tmp_path / "merged"))
+    assert proc.returncode == 0, proc.stderr
+    return run_folder(tmp_path / "merged")
+
+
+def test_a_merged_run_whose_source_lost_rows_says_so_when_read(
+    copy_run_of_two: Path, tmp_path: Path
+) -> None:
+    """A run merged from one with a torn journal line was shown, plotted, exported and
+    reported as whole, without a word: the merged metadata keeps the source's
+    damaged lines, but only compare read them. Each command says so now."""
+    merged = _merged_with_a_torn_source(tmp_path, copy_run_of_two)
+    torn = source_names(merged)[0]
+    said = (
+        f"note: {merged} merges {torn}, whose journal had 1 damaged line(s) when merged: the "
+        "rows it kept are {}, and the rows lost may be any of that run's\n"
+    )
+    proc = harness("show", str(merged))
+    assert proc.returncode == 1, proc.stderr  # the import's FAILED checksum
+    assert proc.stderr == said.format("shown")
+    proc = harness("export", "--thicket", str(merged), "--out", str(tmp_path / "th"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == said.format("exported")
+    proc = harness("report", str(merged), "--out", str(tmp_path / "report"))
+    assert proc.returncode == 0, proc.stderr
+    report = (tmp_path / "report" / "report.md").read_text()
+    assert (
+        f"> **Note:** {merged.name}: {merged} merges {torn}, whose journal had 1 damaged "
+        "line(s) when merged; the report holds the 7 rows it could read\n"
+    ) in report, report
+
+
+def test_compare_fails_a_merged_base_whose_source_lost_the_rows_new_has(
+    copy_run_of_two: Path, tmp_path: Path
+) -> None:
+    """Compare passed (exit 0) against a merged base one of whose runs had a torn
+    journal line, though the new run's row of that line had no base row to be
+    judged against: the base's loss was read from its own journal only."""
+    merged = _merged_with_a_torn_source(tmp_path, copy_run_of_two)
+    new = copy_run(copy_run_of_two, tmp_path / "new")
+    proc = harness("compare", str(merged), str(new))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stderr.endswith(
+        f"fail: {merged} merges {source_names(merged)[0]}, whose journal had 1 damaged "
+        "line(s) when merged, and "
+        f"1 row(s) of {new} have no base row to be judged against: they may be the lost ones\n"
+    ), proc.stderr

@@ -825,6 +825,16 @@ def _note_short(run_dir: Path, meta: dict[str, Any], done: str) -> None:
             else f"continue it with: {results.resume_command(run_dir, meta)}"
         )
         print(f"note: {run_dir} {short}: the rows it kept are {done}; {fix}", file=sys.stderr)
+        return
+    lost = results.merged_losses(meta)
+    if lost:
+        # Its sources' rows lost when merged: the merged run's other rows alone read whole.
+        more = f" (and {len(lost) - 1} more such)" if len(lost) > 1 else ""
+        print(
+            f"note: {run_dir} merges {lost[0]}{more}: the rows it kept are {done}, and the "
+            "rows lost may be any of that run's",
+            file=sys.stderr,
+        )
 
 
 def _table(run_dir: Path) -> str:

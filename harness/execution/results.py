@@ -1568,16 +1568,43 @@ def losses(run_dir: Path) -> str | None:
     if scan.uncounted:
         found.append(_uncounted(run_dir))
     try:
-        unread = unread_lines(read_metadata(run_dir))
+        meta = read_metadata(run_dir)
     except RunFolderError:
-        unread = None
+        meta = {}
+    unread = unread_lines(meta)
     if unread:
         file, numbers = unread
         shown = ", ".join(map(str, numbers[:5])) + (", ..." if len(numbers) > 5 else "")
         found.append(
             f"{Path(run_dir)} was imported from a {file} with unreadable line(s) ({shown})"
         )
+    found += [f"{Path(run_dir)} merges {lost}" for lost in merged_losses(meta)]
     return "; ".join(found) or None
+
+
+def merged_losses(meta: dict[str, Any]) -> list[str]:
+    """What the runs merged into a run (at any depth) had lost when merged, in words:
+    their damaged lines, rows removed and unread lines, kept in ``merged_from``. A
+    merged run's rows read whole, and its reports and gates took its losses for none."""
+    found = []
+    sources = meta.get("merged_from")
+    for source in sources if isinstance(sources, list) else ():
+        if not isinstance(source, dict):
+            continue
+        run = source.get("run")
+        damaged = source.get("damaged_lines")
+        if isinstance(damaged, list) and damaged:
+            found.append(f"{run}, whose journal had {len(damaged)} damaged line(s) when merged")
+        missing = source.get("missing_rows")
+        if isinstance(missing, int) and missing > 0:
+            found.append(f"{run}, whose journal had {missing} row(s) fewer than it counted")
+        unread = unread_lines(source)
+        if unread:
+            found.append(
+                f"{run}, imported from a {unread[0]} with {len(unread[1])} unreadable line(s)"
+            )
+        found += merged_losses(source)
+    return found
 
 
 def resume_command(run_dir: Path, meta: dict[str, Any]) -> str:
