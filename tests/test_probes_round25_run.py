@@ -206,3 +206,25 @@ def test_an_option_the_run_has_no_use_for_is_said_to_change_nothing(
     proc = harness("run", *QUICK, *args, "--out", str(tmp_path / "out"))
     assert proc.returncode == 0, proc.stderr
     assert said in proc.stderr.splitlines()
+
+
+def test_a_resume_names_a_damaged_journal_line_once_before_and_once_at_its_end(
+    tmp_path: Path,
+) -> None:
+    """A resume of a run whose journal held a damaged line named it four times: twice
+    before its first row (the cut rows sought, then the rows done) and twice at its end
+    (the summary's rows, then results.csv's). Once each now."""
+    run = one_quick_run(tmp_path / "runs")
+    journal = cut_journal(run, 1)
+    with journal.open("a") as lines:
+        lines.write("garbage\n")
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta["interrupted"] = True
+    path.write_text(json.dumps(meta))
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 0, proc.stderr
+    warning = f"warning: {journal}:2: skipped a torn or corrupt line: not JSON (Expecting value)"
+    before, after = proc.stderr.split("\nrun folder: ", 1)
+    assert before.splitlines().count(warning) == 1, proc.stderr
+    assert after.splitlines().count(warning) == 1, proc.stderr

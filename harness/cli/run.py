@@ -373,8 +373,8 @@ def _execute_run(
                 f"--resume: {args.resume} is a run of {count} MPI ranks; resume it with "
                 f"them all: mpirun -n {count} harness run --resume {shlex.quote(str(args.resume))}"
             )
-        _forget_cut_rows(args.resume, saved)
-        run_dir, meta, tasks = resumed_run(args, saved, executor.catalogs)
+        numbered = _forget_cut_rows(args.resume, saved)
+        run_dir, meta, tasks = resumed_run(args, saved, executor.catalogs, numbered)
         if not tasks and _ended(run_dir, saved):
             # Its end and metadata stay the run's own: nothing was run again.
             return _nothing_to_resume(run_dir, saved), run_dir
@@ -485,8 +485,15 @@ def _write_end(
     summary = table.format_rows(rows, suite.PARAMS)
     with results.writing(run_dir):
         results.write_json(run_dir / results.METADATA, meta)
-        results.finish(run_dir, summary)
+        _finish(run_dir, rows, summary)
     return rows, summary
+
+
+def _finish(run_dir: Path, rows: list[dict[str, Any]], summary: str) -> None:
+    """Write results.csv and summary.txt of the rows just read from the journal
+    (`results.finish` reads it again, naming each damaged line a second time)."""
+    results.write_csv(run_dir / results.RESULTS, rows)
+    results.write_text(run_dir / results.SUMMARY, summary + "\n")
 
 
 def _stuck_end(
@@ -584,14 +591,18 @@ def _build_ahead(
 _KILLED_BY_STOP = re.compile(r"worker crashed: signal (2|15) \(SIG(INT|TERM)\)")
 
 
-def _forget_cut_rows(run_dir: Path, meta: dict[str, Any]) -> None:
+def _forget_cut_rows(
+    run_dir: Path, meta: dict[str, Any]
+) -> list[tuple[int, dict[str, Any]]] | None:
     """Blank the journal lines of an interrupted run's rows that the interruption
     cut short, so that the resume runs them again: rows whose worker died of the
     run's own stop signal, and a compile error as the last row (the compiler's
     files deleted by its driver's signal handler). A blank line keeps every other
-    row's line number, which keys its samples."""
+    row's line number, which keys its samples. The journal's rows left, with
+    their line numbers, where it was read (each damaged line named once: a resume
+    named each twice before its first row); None where the run was not interrupted."""
     if meta.get("interrupted") is not True:
-        return
+        return None
     numbered = results.read_numbered(run_dir)
     cut = {
         number
@@ -603,7 +614,7 @@ def _forget_cut_rows(run_dir: Path, meta: dict[str, Any]) -> None:
         if last["status"] == "error" and str(last.get("reason")).startswith("compile error"):
             cut.add(number)
     if not cut:
-        return
+        return numbered
     path = run_dir / results.JOURNAL
     lines = path.read_bytes().split(b"\n")
     for number in cut:
@@ -623,6 +634,7 @@ def _forget_cut_rows(run_dir: Path, meta: dict[str, Any]) -> None:
             # removed, and a resume stopped before its first row left it so).
             meta["journal_rows"] = max(0, meta["journal_rows"] - len(cut))
             results.write_json(run_dir / results.METADATA, meta)
+    return [(number, row) for number, row in numbered if number not in cut]
 
 
 def _execute_ranks(
@@ -837,7 +849,7 @@ def _end_ranks_run(
     summary = table.format_rows(rows, suite.PARAMS)
     summary += "\n\n" + table.across_ranks(rows, suite.PARAMS)
     with results.writing(run_dir):
-        results.finish(run_dir, summary)
+        _finish(run_dir, rows, summary)
     return rows, summary
 
 

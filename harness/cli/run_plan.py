@@ -951,11 +951,18 @@ def _check_same_devices(listed: Any, devices: Sequence[DeviceInfo]) -> None:
 
 
 def resumed_run(
-    args: argparse.Namespace, meta: dict[str, Any], catalogs: Catalogs
+    args: argparse.Namespace,
+    meta: dict[str, Any],
+    catalogs: Catalogs,
+    numbered: list[tuple[int, dict[str, Any]]] | None = None,
 ) -> tuple[Path, dict[str, Any], list[Task]]:
+    """A resumed run's folder, metadata and the rows it has left to run, given its
+    journal's rows with their line numbers where they were read already."""
     run_dir = args.resume
     asked = meta["options"].get("partitions", ())
-    found = [(number, row, row_key(row, asked)) for number, row in results.read_numbered(run_dir)]
+    if numbered is None:
+        numbered = results.read_numbered(run_dir)
+    found = [(number, row, row_key(row, asked)) for number, row in numbered]
     ignored = _ignored_options(args)
     if ignored:
         print(
