@@ -394,7 +394,8 @@ def test_compare_fails_where_a_merged_node_stopped_short(tmp_path: Path) -> None
         ),
         (
             {"format": None},
-            "'format' is null; a whole number (the run folder's format) is accepted",
+            "'format' is null; a whole number from 1 (the run folder's format: this harness "
+            "reads up to 2) is accepted",
         ),
         (
             {"format": 3},

@@ -179,3 +179,19 @@ def test_compare_fails_a_merged_base_whose_source_lost_the_rows_new_has(
         "line(s) when merged, and "
         f"1 row(s) of {new} have no base row to be judged against: they may be the lost ones\n"
     ), proc.stderr
+
+
+def test_a_run_folder_format_of_zero_is_refused_naming_what_is_accepted(
+    copy_run_of_two: Path, tmp_path: Path
+) -> None:
+    """A metadata.json whose 'format' was 0 was refused saying 'a whole number ... is
+    accepted', which 0 is. The message names the lowest format and the newest read."""
+    run = copy_run(copy_run_of_two, tmp_path)
+    meta = json.loads((run / "metadata.json").read_text())
+    (run / "metadata.json").write_text(json.dumps(meta | {"format": 0}))
+    proc = harness("show", str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"{run / 'metadata.json'}:1: 'format' is 0; a whole number from 1 (the run folder's "
+        "format: this harness reads up to 2) is accepted"
+    )

@@ -282,7 +282,7 @@ METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     ),
     "run_id": ("text (an identifier)", lambda v: isinstance(v, str) and v != ""),
     "format": (
-        "a whole number (the run folder's format)",
+        f"a whole number from 1 (the run folder's format: this harness reads up to {FORMAT})",
         lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_COUNT,
     ),
     "journal_rows": (
