@@ -26,6 +26,7 @@ from collections import defaultdict
 
 from common import Parser, device, factor, harness_rows, left_out, run_main
 
+from harness import suite
 from harness.cli.arguments import positive_int, seconds
 from harness.execution.flush import last_level_cache
 
@@ -61,7 +62,11 @@ def main() -> None:
         "(default: only the harness's own flush, twice the cache)",
     )
     args = parser.parse_args()
-
+    try:
+        # Before the device's cache is read and its line printed.
+        suite.select([args.kernel])
+    except suite.SelectionError as exc:
+        parser.error(str(exc))
     info = device(parser, args.device or f"{args.backend}:0")
     cache, source = last_level_cache(info)
     for option, factors in (("--caches", args.caches), ("--flushes", args.flushes)):

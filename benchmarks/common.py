@@ -30,6 +30,7 @@ if importlib.util.find_spec("harness") is None:
     )
 
 from harness import cli  # noqa: E402
+from harness.backends import BACKENDS  # noqa: E402
 from harness.backends import get as get_backend  # noqa: E402
 from harness.backends.base import BackendUnavailable, DeviceInfo  # noqa: E402
 from harness.cli.arguments import number  # noqa: E402
@@ -76,17 +77,58 @@ def device(parser: argparse.ArgumentParser, text: str, option: str = "--device")
     as ``option``; refused in one line where the backend is unknown or unavailable
     here (CUDA without a driver ended the scripts in a traceback) or has no such
     device."""
+    try:
+        return _device(text)
+    except ValueError as exc:
+        parser.error(f"{option} {text!r}: {exc}")
+
+
+def _device(text: str) -> DeviceInfo:
+    """The device ``text`` names (see `device`); ValueError saying why there is none."""
     backend, _, index = text.partition(":")
     try:
         found = get_backend(backend).devices()
     except BackendUnavailable as exc:
-        parser.error(f"{option} {text!r}: backend {backend} is unavailable: {exc}")
+        raise ValueError(f"backend {backend} is unavailable: {exc}") from None
     except ValueError as exc:
-        parser.error(f"{option} {text!r}: no such device: {exc}")
+        raise ValueError(f"no such device: {exc}") from None
     if not (index or "0").isdecimal() or int(index or 0) >= len(found):
         have = ", ".join(d.id for d in found) or "no device"
-        parser.error(f"{option} {text!r}: no such device; {backend} has {have}")
+        raise ValueError(f"no such device; {backend} has {have}")
     return found[int(index or 0)]
+
+
+def device_id(text: str) -> str:
+    """A --device value (an argparse type): the id of the device it names, refused
+    as `device` refuses it. Passed on unchecked, a bad one was refused by harness
+    run, under the harness's name, after the script had begun."""
+    try:
+        return _device(text).id
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r}: {exc}") from None
+
+
+def run_device(text: str) -> str:
+    """A --device value of harness run (an argparse type): BACKEND:INDEX is refused
+    as `device` refuses it; a word (all, host, default, part of a name) is left to
+    harness run, which takes it."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is empty; give BACKEND:INDEX as 'harness devices' lists it"
+        )
+    if ":" in text:
+        device_id(text)
+    return text
+
+
+def backend_name(text: str) -> str:
+    """A -b value (an argparse type): a backend's name. Passed on unchecked, an
+    unknown one was refused by harness run, under the harness's name."""
+    if text not in BACKENDS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is no backend; choose from {', '.join(BACKENDS)}"
+        )
+    return text
 
 
 #: What a script interrupted says, in place of its results.
@@ -309,12 +351,14 @@ def add_devices(parser: argparse.ArgumentParser) -> None:
         "-b",
         "--backends",
         nargs="+",
+        type=backend_name,
         default=["opencl", "wgpu"],
         help="backends whose default devices run (default: opencl wgpu)",
     )
     parser.add_argument(
         "--device",
         action="append",
+        type=run_device,
         default=[],
         help="a harness device, such as cuda:0 (repeatable; instead of -b's devices)",
     )

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-from common import Parser, command, run, run_main
+from common import Parser, command, device_id, run, run_main
 from stream_vs_babelstream import babelstream
 
 from harness.cli.arguments import positive_int
@@ -55,7 +55,9 @@ def main() -> None:
     parser.add_argument(
         "--babelstream", type=command, required=True, help="command that runs ocl-stream"
     )
-    parser.add_argument("--device", default="opencl:0", help="harness device (opencl:0)")
+    parser.add_argument(
+        "--device", type=device_id, default="opencl:0", help="harness device (opencl:0)"
+    )
     parser.add_argument(
         "--launches", type=positive_int, default=3, help="launches of each (default 3)"
     )

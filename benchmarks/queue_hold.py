@@ -20,8 +20,9 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 
-from common import Parser, harness_rows, left_out, run_main
+from common import Parser, backend_name, harness_rows, left_out, run_main
 
+from harness import suite
 from harness.cli.arguments import positive_int
 from harness.suite.sort import STRATEGY
 
@@ -30,10 +31,17 @@ def main() -> None:
     """Run the launches and print the table."""
     parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "-b", "--backend", nargs="+", default=["opencl"], help="backends (default opencl)"
+        "-b",
+        "--backend",
+        nargs="+",
+        type=backend_name,
+        default=["opencl"],
+        help="backends (default opencl)",
     )
     parser.add_argument("-k", "--kernel", default="Bitonic_U32", help="kernel (Bitonic_U32)")
-    parser.add_argument("--size", default="65536", help="problem size (default 2^16)")
+    parser.add_argument(
+        "--size", type=positive_int, default=65536, help="problem size (default 65536)"
+    )
     parser.add_argument(
         "--strategy",
         nargs="+",
@@ -45,13 +53,17 @@ def main() -> None:
         "--launches", type=positive_int, default=3, help="process launches (default 3)"
     )
     args = parser.parse_args()
+    try:
+        suite.select([args.kernel])
+    except suite.SelectionError as exc:
+        parser.error(str(exc))
 
     medians: dict[tuple[str, str], list[float]] = defaultdict(list)
     queues: dict[tuple[str, str], str] = {}
     for launch in range(args.launches):
         for mode, extra in (("held", ()), ("direct", ("--no-hold",))):
             rows, _ = harness_rows(
-                "-k", args.kernel, "-b", *args.backend, "--size", args.size,
+                "-k", args.kernel, "-b", *args.backend, "--size", str(args.size),
                 "--strategy", *args.strategy, *extra,
             )  # fmt: skip
             for row in rows:

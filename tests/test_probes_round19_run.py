@@ -351,4 +351,7 @@ def test_a_failing_or_foreign_babelstream_is_named_in_one_line(
 def test_peak_vs_babelstream_passes_on_harness_peak_s_refusal() -> None:
     """harness peak's refusal (exit 2) ended the script in a CalledProcessError."""
     line = _refused("peak_vs_babelstream.py", "--babelstream", "true", "--device", "bogus:0")
-    assert line.startswith("harness: error: --device 'bogus:0': no such backend 'bogus'")
+    assert line.startswith(
+        "peak_vs_babelstream.py: error: argument --device: 'bogus:0': no such device: "
+        "unknown backend 'bogus'"
+    )

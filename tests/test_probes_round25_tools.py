@@ -155,3 +155,36 @@ def test_mutants_stops_at_the_first_survivor_when_asked(tmp_path: Path) -> None:
         ("not run", "stopped at the first survivor"),
         ("not run", "stopped at the first survivor"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "error"),
+    [
+        ("queue_hold.py", ["--size", "2^16"],
+         "argument --size: '2^16' is not a whole number"),
+        ("queue_hold.py", ["-b", "bogus"],
+         "argument -b/--backend: 'bogus' is no backend; choose from cpu, opencl, wgpu, cuda"),
+        ("queue_hold.py", ["-k", "NoSuch"], "no kernel matches 'NoSuch'; give a kernel name"),
+        ("sort_vs_numpy.py", ["-b", "bogus"],
+         "argument -b/--backends: 'bogus' is no backend; choose from cpu, opencl, wgpu, cuda"),
+        ("dispatch_chain.py", ["--device", "bogus:0"],
+         "argument --device: 'bogus:0': no such device: unknown backend 'bogus'"),
+        ("dispatch_chain.py", ["--device", ""],
+         "argument --device: '' is empty; give BACKEND:INDEX as 'harness devices' lists it"),
+        ("peak_vs_babelstream.py", ["--babelstream", "true", "--device", "cpu:7"],
+         "argument --device: 'cpu:7': no such device; cpu has cpu:0"),
+        ("cache_cold_hot.py", ["-k", "NoSuch"], "no kernel matches 'NoSuch'; give a kernel name"),
+    ],
+)  # fmt: skip
+def test_scripts_refuse_what_they_passed_on_to_harness_unchecked(
+    script: str, args: list[str], error: str
+) -> None:
+    """These values went to harness run (or peak) unchecked: the refusal came under
+    the harness's name ('harness: error: unknown backend ...'), after the script had
+    begun (cache_cold_hot.py printed its device's cache first), and queue_hold.py
+    refused --size 2^16, its help's own default, only there. Each is the script's
+    one line now, before anything runs."""
+    proc = _script(script, *args)
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
+    assert proc.stderr.startswith(f"{script}: error: {error}"), proc.stderr
+    assert proc.stderr.endswith(" (see --help)\n") and proc.stderr.count("\n") == 1
