@@ -228,3 +228,25 @@ def test_a_resume_names_a_damaged_journal_line_once_before_and_once_at_its_end(
     before, after = proc.stderr.split("\nrun folder: ", 1)
     assert before.splitlines().count(warning) == 1, proc.stderr
     assert after.splitlines().count(warning) == 1, proc.stderr
+
+
+def test_a_run_of_a_flush_past_the_device_s_memory_can_be_resumed(tmp_path: Path) -> None:
+    """--flush-bytes takes up to 2^128 (a cold row flushes what its device holds, and
+    says so), but a resume refused the run's own metadata holding it as damage:
+    'options.flush_bytes is 1267650600228229401496703205376; null or a whole number
+    from 1 to 1e+18 is accepted'. The run could not be finished."""
+    out = tmp_path / "runs"
+    proc = harness("run", *QUICK, "--check", "--cache", "cold", "--flush-bytes", "2^100",
+                   "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(out)
+    cut_journal(run, 0)
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    assert meta["options"]["flush_bytes"] == 2**100
+    meta["interrupted"] = True
+    path.write_text(json.dumps(meta))
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 0, proc.stderr
+    (row,) = (json.loads(line) for line in (run / "journal.jsonl").open())
+    assert (row["kernel"], row["status"], row["cache"]) == ("Stream_COPY", "ok", "cold")

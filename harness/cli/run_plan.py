@@ -866,7 +866,11 @@ SAVED_OPTIONS: dict[str, tuple[Callable[[Any], bool], str]] = {
         f"seconds from 0 to {arguments.MAX_SAMPLE_SECONDS:g}",
     ),
     "caches": (_some(_within(CACHE_MODES)), f"a list of one or more of {', '.join(CACHE_MODES)}"),
-    "flush_bytes": (_maybe(_whole(1)), f"null or {_WHOLE}"),
+    # As --flush-bytes takes it (a cold row flushes what its device holds, and says so).
+    "flush_bytes": (
+        _maybe(_whole(1, 2**arguments.MAX_EXPONENT)),
+        f"null or a whole number from 1 to 2^{arguments.MAX_EXPONENT}",
+    ),
     "transfers": (
         _some(_within(TRANSFER_MODES)),
         f"a list of one or more of {', '.join(TRANSFER_MODES)}",
