@@ -82,6 +82,14 @@ def _check_path(name: str, item: Any) -> None:
         )
 
 
+def _comma_lists() -> tuple[Any, ...]:
+    """The argument types of the options that take a comma-separated list of values
+    in one word (``--sizes 1024,4096``): a collection given to them is joined so."""
+    from harness.cli import arguments
+
+    return (arguments.sizes, arguments.byte_sizes, arguments.group_sizes)
+
+
 def _check_items(name: str, given: Any, items: list[Any]) -> None:
     """UsageError for a collection holding None or another collection, whose text
     named what the caller never gave: ``sizes=[[100, 200]]`` as "'[100' is not a
@@ -117,6 +125,7 @@ def run_arguments(options: Mapping[str, Any]) -> list[str]:
             f"(reps=5 as {{'reps': 5}}), not {type(options).__name__}"
         )
     actions = _run_actions()
+    comma_lists = _comma_lists()
     # A switch is taken by its flag's name too: no_hold=True as --no-hold.
     flags = {
         flag[2:].replace("-", "_"): action
@@ -139,8 +148,9 @@ def run_arguments(options: Mapping[str, Any]) -> list[str]:
             raise TypeError(f"harness.run() takes no option {name!r}; it takes {known}")
         if value is None:
             continue
+        given = value
         if _is_collection(value):
-            given, value = value, _listed(value)  # once: a generator has its values once
+            value = _listed(value)  # once: a generator has its values once
             if not value and action.default == []:
                 continue  # nothing to leave out (exclude=[]): the option's default
             if not value:
@@ -177,7 +187,14 @@ def run_arguments(options: Mapping[str, Any]) -> list[str]:
         elif action.nargs in ("+", "*"):
             argv += [flag, *(_value(name, item) for item in _listed(value))]
         else:
-            argv += [flag, _value(name, ",".join(_text(item) for item in _listed(value)))]
+            items = _listed(value)
+            if len(items) > 1 and action.type not in comma_lists:
+                # Joined with commas, the parser named a value never given ('100,200'
+                # is not a whole number, for size=[100, 200]).
+                raise UsageError(
+                    f"{name}={given!r}: {flag} takes one value; give one, not {len(items)}"
+                )
+            argv += [flag, _value(name, ",".join(_text(item) for item in items))]
     return argv
 
 

@@ -250,3 +250,22 @@ def test_a_run_of_a_flush_past_the_device_s_memory_can_be_resumed(tmp_path: Path
     assert proc.returncode == 0, proc.stderr
     (row,) = (json.loads(line) for line in (run / "journal.jsonl").open())
     assert (row["kernel"], row["status"], row["cache"]) == ("Stream_COPY", "ok", "cold")
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        ({"size": [100, 200]}, "size=[100, 200]: --size takes one value; give one, not 2"),
+        ({"reps": (1, 2)}, "reps=(1, 2): --reps takes one value; give one, not 2"),
+    ],
+)
+def test_the_api_refuses_several_values_for_an_option_of_one(
+    tmp_path: Path, options: dict, said: str
+) -> None:
+    """harness.run(size=[100, 200]) joined the list with a comma, as for sizes=, and
+    was refused as "argument --size: '100,200' is not a whole number", a value the
+    caller never gave; a sweep of several sizes is what sizes= is for."""
+    with pytest.raises(UsageError) as raised:
+        api_run("Stream_COPY", "cpu", **options, out=tmp_path)
+    assert str(raised.value) == said
+    assert list(tmp_path.iterdir()) == []
