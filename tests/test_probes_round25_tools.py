@@ -188,3 +188,48 @@ def test_scripts_refuse_what_they_passed_on_to_harness_unchecked(
     assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
     assert proc.stderr.startswith(f"{script}: error: {error}"), proc.stderr
     assert proc.stderr.endswith(" (see --help)\n") and proc.stderr.count("\n") == 1
+
+
+def _to_gone_reader(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``harness ARGS | true``, the reader gone before anything is written."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "harness", *args],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**ENV, **(env or {})},
+            timeout=300,
+        )
+    finally:
+        os.close(write)
+
+
+def test_a_peak_whose_reader_went_away_is_kept(tmp_path: Path) -> None:
+    """``harness peak | head -1``: the line of a device measured after head had gone
+    ended the command (141) before its peak was kept, the measurement lost. It is
+    kept, no other device is measured, and the command ends quietly, 141."""
+    store = tmp_path / "peaks.json"
+    proc = _to_gone_reader(
+        "peak", "-b", "cpu", "--force", *SMALL, env={"HARNESS_PEAKS": str(store)}
+    )
+    assert proc.returncode == 141, proc.stderr
+    assert "Traceback" not in proc.stderr and "error" not in proc.stderr
+    (entry,) = json.loads(store.read_text()).values()
+    assert entry["device"]["id"] == "cpu:0" and entry["flagged"] is bool(entry["warnings"])
+
+
+def test_mutants_whose_reader_went_away_writes_its_folder(tmp_path: Path) -> None:
+    """``harness mutants ... | true``: the table could not be printed, and the
+    command ended (141) before its folder was written, the check's minutes lost.
+    The folder is written, and the status is the check's."""
+    need_backend("opencl")
+    proc = _to_gone_reader("mutants", "-k", "Stream_COPY", "-b", "opencl", "--precision",
+                           "f64", "--sample", "1", "--out", str(tmp_path))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr and "warning" not in proc.stderr
+    (folder,) = tmp_path.iterdir()
+    assert "Stream_COPY" in (folder / "mutants.csv").read_text()
+    assert (folder / "summary.txt").is_file()

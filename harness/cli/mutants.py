@@ -313,14 +313,14 @@ def _cmd_mutants(args: argparse.Namespace) -> int:
         stop.restore()
 
 
-def _show(table: str) -> OutputError | None:
+def _show(table: str) -> OSError | None:
     """Print the table; the failure, where the standard output cannot take it (a full
-    disk), which is then sent nowhere: the check's minutes are still written to its
-    folder, where an exit on it lost them."""
+    disk, or a reader gone: ``| true``), which is then sent nowhere: the check's
+    minutes are still written to its folder, where an exit on it lost them."""
     try:
         print(table)
         sys.stdout.flush()
-    except OutputError as exc:
+    except (OutputError, BrokenPipeError) as exc:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return exc
     return None
@@ -384,7 +384,9 @@ def _mutants(args: argparse.Namespace, stop: _Stop) -> int:
         return stop.status if cut else 2
     if unshown is None:
         print(f"\nmutants folder: {folder}")
-    else:
+    elif not isinstance(unshown, BrokenPipeError):
+        # Not for a reader gone (``| true``), which is quiet as for any pipe: the
+        # folder is whole and the status its verdict (the folder was lost, exit 141).
         print(
             f"harness: warning: cannot write the standard output ({unshown.strerror or unshown}); "
             f"the table is in {folder / 'summary.txt'}",

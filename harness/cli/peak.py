@@ -203,8 +203,12 @@ def _cmd_peak(args: argparse.Namespace) -> int:
     path = peaks.store_path()
     peaks.check_store(path)
     measured, refused = [], 0
-    unshown: OutputError | None = None
+    unshown: OSError | None = None
     for info in devices:
+        if isinstance(unshown, BrokenPipeError):
+            # The reader went away (``| head -1``): the device shown last is kept, and
+            # no other is measured, where the one measured then was lost.
+            break
         try:
             # Inside: a signal as the line is written is this device's interrupt too.
             print(f"measuring {info.id} ({info.name}) ...", file=sys.stderr, flush=True)
@@ -254,10 +258,13 @@ def _cmd_peak(args: argparse.Namespace) -> int:
             )
         if peak["flagged"]:
             print("  kept flagged (--force): runs that use it say so", file=sys.stderr)
-    if args.json:
+    gone = isinstance(unshown, BrokenPipeError)
+    if args.json and not gone:
         print(json.dumps(measured, indent=2))
     if refused < len(measured):
         print(f"kept in {path}", file=sys.stderr)
+    if gone:
+        return 141
     if unshown is not None:
         # It said the peaks were kept where none was; with --json, what was asked for
         # is lost, which exited 0.
@@ -272,13 +279,13 @@ def _cmd_peak(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _show(line: str) -> OutputError | None:
+def _show(line: str) -> OSError | None:
     """Print a device's line; the failure, where the standard output cannot take it (a
-    full disk), which is then sent nowhere: the peak is still kept, where an exit
-    on it lost the measurement."""
+    full disk, or a reader gone), which is then sent nowhere: the peak is still
+    kept, where an exit on it lost the measurement."""
     try:
         print(line, flush=True)
-    except OutputError as exc:
+    except (OutputError, BrokenPipeError) as exc:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return exc
     return None
