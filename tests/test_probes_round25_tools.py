@@ -233,3 +233,44 @@ def test_mutants_whose_reader_went_away_writes_its_folder(tmp_path: Path) -> Non
     (folder,) = tmp_path.iterdir()
     assert "Stream_COPY" in (folder / "mutants.csv").read_text()
     assert (folder / "summary.txt").is_file()
+
+
+def test_a_script_whose_output_cannot_be_written_says_so_in_one_line() -> None:
+    """``python benchmarks/launch_breakdown.py ... > /dev/full`` measured, then ended
+    in an OSError traceback; ``| true`` in a BrokenPipeError one. A full output is
+    one line before anything is measured (exit 2), a reader gone ends quietly (141)."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    command = [sys.executable, str(ROOT / "benchmarks" / "launch_breakdown.py"), "-k",
+               "Stream_COPY", "--size", "1000", "-b", "cpu", "--each"]  # fmt: skip
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, text=True, env=ENV)
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        "launch_breakdown.py: error: cannot write the standard output (No space left on "
+        "device); send it to a file on a disk with free space\n"
+    )
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        proc = subprocess.run(command, stdout=write, stderr=subprocess.PIPE, text=True, env=ENV)
+    finally:
+        os.close(write)
+    assert (proc.returncode, proc.stderr) == (141, "")
+
+
+def test_a_peaks_store_whose_name_is_too_long_is_one_line(tmp_path: Path) -> None:
+    """HARNESS_PEAKS naming a file whose name is too long for the file system ended
+    ``harness peak`` (and every ``harness run``) in an OSError traceback from the
+    look for a link; peak names the store in one line, before measuring."""
+    store = tmp_path / ("a" * 300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", "peak", "-b", "cpu", *SMALL],
+        capture_output=True, text=True, timeout=120, env={**ENV, "HARNESS_PEAKS": str(store)},
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert one_error(proc.stderr) == (
+        f"peaks store {store}: cannot be read (File name too long); point HARNESS_PEAKS at "
+        "another file"
+    )
+    assert "measuring" not in proc.stderr

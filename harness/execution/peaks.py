@@ -96,7 +96,7 @@ def store_path() -> Path:
     one; a blank value as unset), else under ``$XDG_CACHE_HOME`` where it is an
     absolute path (the XDG spec ignores a relative one), else ``~/.cache``; where
     that is a link, the file it points to. StoreError where a leading ``~`` names
-    no home folder here."""
+    no home folder here, or the path cannot be looked at (a name too long)."""
     given = os.environ.get("HARNESS_PEAKS", "")
     try:
         path = Path(given).expanduser() if given.strip() else user_cache() / "peaks.json"
@@ -106,8 +106,15 @@ def store_path() -> Path:
         raise StoreError(
             f"HARNESS_PEAKS={given!r}: no home folder for {user!r}; give a path without it"
         ) from None
-    # A link (to a store shared between machines) is written through, not replaced.
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        # A link (to a store shared between machines) is written through, not replaced.
+        return Path(os.path.realpath(path)) if path.is_symlink() else path
+    except OSError as exc:
+        # A name too long for the file system: a traceback of peak, and of every run.
+        raise StoreError(
+            f"peaks store {path}: cannot be read ({exc.strerror or exc}); point "
+            "HARNESS_PEAKS at another file"
+        ) from None
 
 
 def device_key(device: Mapping[str, Any]) -> str:
