@@ -269,3 +269,17 @@ def test_the_api_refuses_several_values_for_an_option_of_one(
         api_run("Stream_COPY", "cpu", **options, out=tmp_path)
     assert str(raised.value) == said
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_long_sample_time_keeps_a_row_within_its_max_time(tmp_path: Path) -> None:
+    """--sample-time 10 --max-time 0.5 batched 512 repetitions of 7 ms into each sample
+    and timed the row for 24 s, though the plan said 'each timed for 0.25 to 0.5 s'. A
+    sample now holds few enough repetitions that the three a row takes fit its budget."""
+    out = tmp_path / "out"
+    proc = harness("run", "-k", "Basic_DAXPY", "-b", "cpu", "--size", "1000000",
+                   "--sample-time", "10", "--max-time", "0.4", "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (row,) = (json.loads(line) for line in (run_folder(out) / "journal.jsonl").open())
+    assert row["batch"] > 1
+    assert row["batch"] * row["time_median_s"] <= 0.4, row
+    assert row["timed_wall_s"] < 4.0, row

@@ -1404,7 +1404,9 @@ class Runner:
             times = execution.time(launches, MIN_REPS, self.options.hold, batch)
             wanted = min(most, batch_size(float(np.median(times)), rule))
             if wanted <= batch:
-                break
+                # Fewer where the batch's pace is slower than the lone repetition's
+                # (each still covers the sample time), so that its samples fit the budget.
+                return wanted
             batch = wanted
         return batch
 

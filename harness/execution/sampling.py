@@ -149,10 +149,13 @@ class Sampler:
 
 def batch_size(per_rep: float, rule: StopRule) -> int:
     """Repetitions per sample for a repetition of ``per_rep`` device seconds:
-    enough to cover `StopRule.sample_time`, at most `MAX_BATCH`."""
+    enough to cover `StopRule.sample_time`, at most `MAX_BATCH`, and few enough
+    that the `MIN_REPS` samples a row takes fit in its `StopRule.max_time`
+    (--sample-time 10 --max-time 0.5 timed a row of 7 ms repetitions for 24 s)."""
     if per_rep <= 0 or rule.sample_time <= per_rep:
         return 1
-    return min(MAX_BATCH, math.ceil(rule.sample_time / per_rep))
+    fits = math.floor(rule.max_time / MIN_REPS / per_rep)
+    return max(1, min(MAX_BATCH, math.ceil(rule.sample_time / per_rep), fits))
 
 
 def median_interval(times: Sequence[float], confidence: float = 0.95) -> tuple[float, float]:
