@@ -195,3 +195,37 @@ def test_a_run_folder_format_of_zero_is_refused_naming_what_is_accepted(
         f"{run / 'metadata.json'}:1: 'format' is 0; a whole number from 1 (the run folder's "
         "format: this harness reads up to 2) is accepted"
     )
+
+
+def test_compare_fails_a_merged_run_whose_source_measured_a_case_twice(
+    copy_run_of_two: Path, tmp_path: Path
+) -> None:
+    """A journal measuring a case twice fails compare (which row is the measurement
+    cannot be told), but merged with another run it passed: the merge kept the
+    first row and the merged run no longer knew of the second. The merged run keeps
+    the repeat in its metadata, and compare fails on it, as base or as new."""
+    twice = copy_run(copy_run_of_two, tmp_path / "twice")
+    journal = twice / "journal.jsonl"
+    row = json.loads(journal.read_text().splitlines()[0])
+    for key, value in list(row.items()):
+        if isinstance(value, float) and key.startswith("time_"):
+            row[key] = value * 3
+        elif isinstance(value, float) and key.endswith("_per_s"):
+            row[key] = value / 3
+    journal.write_text(journal.read_text() + json.dumps(row) + "\n")
+    proc = harness("import-rajaperf", str(RAJAPERF), "--out", str(tmp_path / "raja"))
+    assert proc.returncode == 0, proc.stderr
+    imported = run_folder(tmp_path / "raja")
+    proc = harness("merge", str(twice), str(imported), "--out", str(tmp_path / "merged"))
+    assert proc.returncode == 0, proc.stderr
+    merged = run_folder(tmp_path / "merged")
+    name = source_names(merged)[0]
+    other = copy_run(copy_run_of_two, tmp_path / "other")
+    for base, new in ((other, merged), (merged, other)):
+        proc = harness("compare", str(base), str(new))
+        assert proc.returncode == 1, proc.stdout + proc.stderr
+        assert proc.stderr.endswith(
+            f"fail: {merged} merges {name}, whose journal's line 3 measured the case of line 1 "
+            "again when merged (1 such line(s)): which is the run's measurement cannot be "
+            "told, so the comparison cannot pass\n"
+        ), proc.stderr

@@ -655,7 +655,15 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         # the ones that would have regressed.
         print(f"fail: {short}", file=sys.stderr)
         return 1
-    for run_dir in (args.base, args.new):
+    for run_dir, meta in ((args.base, base_meta), (args.new, new_meta)):
+        repeated = _merged_repeats(run_dir, meta)
+        if repeated:
+            print(
+                f"fail: {repeated}: which is the run's measurement cannot be told, so the "
+                "comparison cannot pass",
+                file=sys.stderr,
+            )
+            return 1
         repeats = results.repeated_cases(run_dir)
         if repeats:
             line, first = repeats[0]
@@ -723,6 +731,21 @@ def _stopped_short(new: Path, meta: dict[str, Any], left: int) -> str | None:
     lost = results.losses(new)
     if lost:
         return f"{lost}, and {left} row(s) of the base are not in it: they may be the rows lost"
+    return None
+
+
+def _merged_repeats(run_dir: Path, meta: dict[str, Any]) -> str | None:
+    """The first run merged into ``run_dir`` whose journal measured a case twice when
+    merged (its ``repeated_cases``), in words, or None: the merged run holds the
+    first row of the case, which a gate took for the measurement."""
+    for source in merge.inside(meta):
+        repeats = source.get("repeated_cases")
+        if isinstance(repeats, list) and repeats:
+            pair = repeats[0] if isinstance(repeats[0], list) and len(repeats[0]) == 2 else "??"
+            return (
+                f"{run_dir} merges {source.get('run')}, whose journal's line {pair[0]} measured "
+                f"the case of line {pair[1]} again when merged ({len(repeats)} such line(s))"
+            )
     return None
 
 

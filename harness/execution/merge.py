@@ -286,7 +286,13 @@ def merge(
                 "holds cannot be told, and one of them given beside it would count twice"
             )
         journals.append((rows, results.read_samples(run_dir)))
-        damaged.append((results.damaged_lines(run_dir), results.missing_rows(run_dir)))
+        damaged.append(
+            (
+                results.damaged_lines(run_dir),
+                results.missing_rows(run_dir),
+                results.repeated_cases(run_dir),
+            )
+        )
     machines = Counter(_hostname(m) for m in metas)
     # A machine in more than one run (as the run's host, or an MPI rank's in its
     # rows) gets each run's name after it, so that the runs' devices stay apart.
@@ -358,11 +364,14 @@ def merge(
                     for d in meta.get("devices") or []
                 ]
                 source = {**meta, "run": name, "path": str(run_dir.resolve())}
-                lines, missing = lost
+                lines, missing, repeats = lost
+                # A case measured twice keeps its first row, as when the run is read: the
+                # merged run's gate must not take that row for the run's measurement.
                 sources.append(
                     source
                     | ({"damaged_lines": lines} if lines else {})
                     | ({"missing_rows": missing} if missing else {})
+                    | ({"repeated_cases": [list(r) for r in repeats]} if repeats else {})
                 )
             journal.sync()
         finally:
