@@ -34,6 +34,7 @@ from harness.backends import BACKENDS  # noqa: E402
 from harness.backends import get as get_backend  # noqa: E402
 from harness.backends.base import BackendUnavailable, DeviceInfo  # noqa: E402
 from harness.cli.arguments import number  # noqa: E402
+from harness.errors import OutputError  # noqa: E402
 
 
 class Parser(cli.Parser):
@@ -155,18 +156,75 @@ def _interrupt(signum: int, _frame: object) -> None:
         raise KeyboardInterrupt
 
 
+class _Output:
+    """The standard output, whose failures to write (but a reader gone:
+    BrokenPipeError) are `OutputError`, told apart from those of other files."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc.errno, exc.strerror) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc.errno, exc.strerror) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _check_output() -> None:
+    """OutputError where the standard output refuses even a write of nothing
+    (/dev/full): found before the script measures anything."""
+    try:
+        os.write(sys.stdout.fileno(), b"")
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(exc.errno, exc.strerror) from None
+
+
 def run_main(main: Callable[[], int | None]) -> NoReturn:
     """Run a script's ``main`` and exit with its status, or 1 where a row that
     failed or errored was left out of its tables (`left_out`); at an interrupt (Ctrl-C,
     SIGTERM) with 130 (143 after a second SIGTERM) and one line, where a
-    traceback ended it."""
+    traceback ended it. A standard output that cannot be written is one line, exit
+    2 where that is found before the work and 1 after it (its results are lost); a
+    reader gone (``| head -1``) ends the script quietly, 141: both were tracebacks."""
     for signum in _STOPS:
         signal.signal(signum, _interrupt)
+    started = False
+    sys.stdout = _Output(sys.stdout)
     try:
+        _check_output()
+        started = True
         status = main()
+        sys.stdout.flush()
     except KeyboardInterrupt:
         print(INTERRUPTED, file=sys.stderr)
         raise SystemExit(143 if _RECEIVED.count(signal.SIGTERM) > 1 else 130) from None
+    except BrokenPipeError:
+        # Nothing more is tried there at exit, where Python's own flush would fail too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno())
+        raise SystemExit(141) from None
+    except OutputError as exc:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno())
+        print(
+            f"{Path(sys.argv[0]).name}: error: cannot write the standard output "
+            f"({exc.strerror or exc}); send it to a file on a disk with free space",
+            file=sys.stderr,
+        )
+        raise SystemExit(1 if started else 2) from None
     failed = any(status != "skipped" for status in _LEFT_OUT.values())
     raise SystemExit(status or (1 if failed else 0))
 

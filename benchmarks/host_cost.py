@@ -100,6 +100,15 @@ def _profile(kernel: str, size: str, run_args: list[str], tree: Path | None = No
             print(f"    {what:42s} {cumulative[name]:7.3f} s  ({name})")
 
 
+def _is_checkout(tree: Path) -> bool:
+    """Whether ``tree`` holds the harness; False for a path the file system cannot
+    look at (a name too long), which ended the script in an OSError traceback."""
+    try:
+        return (tree / "harness" / "__init__.py").is_file()
+    except OSError:
+        return False
+
+
 def main() -> None:
     parser = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     # As harness run's --check, whose level was taken for a run option: --check quick
@@ -128,7 +137,7 @@ def main() -> None:
         help="harness run options, after -- (default: -b opencl; options given replace it)",
     )
     args = parser.parse_args()
-    if args.tree is not None and not (args.tree / "harness" / "__init__.py").is_file():
+    if args.tree is not None and not _is_checkout(args.tree):
         # A missing folder ended in a traceback; one without the harness in it ran
         # the installed harness, as if it were that checkout's.
         parser.error(f"--tree {str(args.tree)!r}: not a checkout of the harness")

@@ -274,3 +274,14 @@ def test_a_peaks_store_whose_name_is_too_long_is_one_line(tmp_path: Path) -> Non
         "another file"
     )
     assert "measuring" not in proc.stderr
+
+
+def test_host_cost_tree_with_a_name_too_long_is_one_line(tmp_path: Path) -> None:
+    """``host_cost.py --tree`` with a name too long for the file system ended in an
+    OSError traceback where any other path that is no checkout is one line."""
+    tree = tmp_path / ("a" * 300)
+    proc = _script("host_cost.py", "--tree", str(tree))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (
+        f"host_cost.py: error: --tree {str(tree)!r}: not a checkout of the harness (see --help)\n"
+    )
