@@ -381,7 +381,7 @@ def _mutants(args: argparse.Namespace, stop: _Stop) -> int:
         folder = write_folder(args.out, tallies, outcomes + unchecked, scope)
     except WriteFailed as exc:
         print(f"harness: error: {exc}", file=sys.stderr)
-        return stop.status if cut else 2
+        return stop.status if cut and not survivor else 2
     if unshown is None:
         print(f"\nmutants folder: {folder}")
     elif not isinstance(unshown, BrokenPipeError):
