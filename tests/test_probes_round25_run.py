@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import cut_journal, harness, one_error, one_quick_run, run_folder
+from conftest import cut_journal, harness, need_backend, one_error, one_quick_run, run_folder
 
 from harness.api import run as api_run
 from harness.errors import UsageError
@@ -283,3 +283,24 @@ def test_a_long_sample_time_keeps_a_row_within_its_max_time(tmp_path: Path) -> N
     assert row["batch"] > 1
     assert row["batch"] * row["time_median_s"] <= 0.4, row
     assert row["timed_wall_s"] < 4.0, row
+
+
+def test_a_resume_keeps_what_its_run_built_ahead(tmp_path: Path) -> None:
+    """A resume that built nothing ahead (one row left) wrote 'built_ahead': null over
+    its run's record of the kernels it built first and the host time that took."""
+    need_backend("opencl")
+    out = tmp_path / "runs"
+    proc = harness("run", "-k", "Stream_COPY", "Stream_ADD", "-b", "opencl", "--max-time",
+                   "0.2", "--min-time", "0.05", "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(out)
+    cut_journal(run, 1)
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    built = meta["built_ahead"]
+    assert (built["kernels"], built["built"]) == (2, 2)
+    meta["interrupted"] = True
+    path.write_text(json.dumps(meta))
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(path.read_text())["built_ahead"] == built

@@ -411,7 +411,8 @@ def _execute_run(
     try:
         executor.start(options, by_id, tasks)
         if not options.check and isinstance(executor, Workers):
-            meta["built_ahead"] = _build_ahead(executor, tasks, by_id, options, stop, bar)
+            built = _build_ahead(executor, tasks, by_id, options, stop, bar)
+            meta["built_ahead"] = _built_in_all(meta.get("built_ahead"), built)
         # A verification-only run times nothing: each device's worker takes its
         # next row as soon as it is free (in this process, one after another).
         stream = executor.rows(tasks, lambda: bool(stop.received), together=options.check)
@@ -472,6 +473,20 @@ def _execute_run(
         print(f"stopped after the last row: all {len(tasks)} rows run", file=sys.stderr)
         return stop.status(), run_dir
     return exit_status(rows, bool(options.check)), run_dir
+
+
+def _built_in_all(before: Any, built: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What a run built ahead in all: a resume's building added to its run's (a resume
+    that built nothing, or less, wrote over the run's own record, null)."""
+    if not isinstance(before, dict):
+        return built
+    if built is None:
+        return before
+    total = dict(built)
+    for key in ("kernels", "built", "seconds"):
+        if isinstance(before.get(key), int | float) and not isinstance(before.get(key), bool):
+            total[key] = round(before[key] + built[key], 3)
+    return total
 
 
 def _write_end(
