@@ -21,6 +21,7 @@ QUICK = ("-k", "Stream_COPY", "-b", "cpu", "--size", "100")
     ("option", "value", "said"),
     [
         ("--warmup", "1000000000000000000", "give 0 to 1000000 (repetitions of one row)"),
+        ("--warmup", "-1", "give 0 to 1000000 (repetitions of one row)"),
         ("--reps", "1000000000000000000", "give 1 to 1000000 (repetitions of one row)"),
         ("--reps", "9" * 30, "give 1 to 1000000 (repetitions of one row)"),
         ("--min-samples", "10001", "give 1 to 10000 (the most samples a row takes)"),

@@ -63,14 +63,15 @@ instead."""
 
 def _at_most(parse: Callable[[str], int], least: int, most: int, why: str) -> Callable[[str], int]:
     """``parse`` (`arguments.positive_int`, `arguments.count`) bounded by ``most``, the
-    refusal saying ``why``: a count a row cannot take is refused before any work."""
+    refusal saying ``why``: a count a row cannot take is refused before any work. A
+    count from 0 names its range for a negative one too (``parse`` named its own)."""
 
     def bounded(text: str) -> int:
         try:
-            over = arguments.whole(text) > most
+            value = arguments.whole(text)
         except ValueError:
-            over = False  # not a whole number: ``parse`` says so
-        if over:
+            return parse(text)  # not a whole number: ``parse`` says so
+        if value > most or (least == 0 and value < 0):
             raise argparse.ArgumentTypeError(
                 f"{text!r} is out of range: give {least} to {most} ({why})"
             )
