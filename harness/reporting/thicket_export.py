@@ -239,7 +239,10 @@ def write(run_dir: Path, out: Path) -> list[Path]:
 
     loaded = frames.load(run_dir)
     meta = loaded.attrs.get("metadata") or {}
-    made = profiles(frames.prepare(loaded), meta)
+    # pandas deep-copies a frame's attrs into every frame made of it (each row the
+    # profiles walk): a merged run's metadata, copied so, took most of an export.
+    loaded.attrs = {}
+    made = profiles(frames.prepare(loaded, frames.kernel_facts([meta])), meta)
     if not made:
         return []
     found = out.glob("*.cali") if out.is_dir() else ()
