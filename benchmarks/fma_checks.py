@@ -16,7 +16,7 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 
-from common import Parser, run_main
+from common import Parser, device, left_out, run_main
 
 from harness.cli.arguments import positive_int, seconds
 from harness.execution.peaks import FMA, LEAST_FMA_SIZE
@@ -35,11 +35,14 @@ def main() -> None:
         "--max-time", type=seconds, default=0.5, help="seconds of each row (default 0.5)"
     )
     args = parser.parse_args()
-    backend, _, index = args.device.partition(":")
-    if backend != "wgpu" or not index.isdecimal():
+    if args.device.partition(":")[0] != "wgpu" or not args.device.partition(":")[2]:
         parser.error(f"--device {args.device!r}: give a wgpu device, such as wgpu:0")
     if args.size < LEAST_FMA_SIZE:
         parser.error(f"--size {args.size}: too small to measure at; give at least {LEAST_FMA_SIZE}")
+    # A device wgpu has not (wgpu:9) was an error row per round, and an empty table
+    # that exited 0.
+    info = device(parser, args.device)
+    backend, index = info.backend, info.index
     runner = Runner(RunOptions(max_time=args.max_time))
     best: dict[tuple[str, str], list[float]] = defaultdict(list)
     median: dict[tuple[str, str], list[float]] = defaultdict(list)
@@ -47,10 +50,12 @@ def main() -> None:
         for precision in ("f64", "f32"):
             order = ("on", "off") if round_ % 2 == 0 else ("off", "on")
             for checks in order:
-                task = Task(FMA, backend, int(index), args.size, precision, wgsl_checks=checks)
+                task = Task(FMA, backend, index, args.size, precision, wgsl_checks=checks)
                 row = runner.execute(task)
                 if row["status"] != "ok":
-                    print(f"{precision} checks {checks}: {row['status']}: {row['reason']}")
+                    # On stderr, and a failed or errored row exits 1: it was a line of
+                    # the table's output, and the script exited 0.
+                    left_out({**row, "kernel": f"{FMA} {precision} checks {checks}"})
                     continue
                 best[(precision, checks)].append(row["flops_per_rep"] / row["time_min_s"] / 1e9)
                 median[(precision, checks)].append(row["gflops_per_s"])

@@ -285,3 +285,12 @@ def test_host_cost_tree_with_a_name_too_long_is_one_line(tmp_path: Path) -> None
     assert proc.stderr == (
         f"host_cost.py: error: --tree {str(tree)!r}: not a checkout of the harness (see --help)\n"
     )
+
+
+def test_fma_checks_refuses_a_wgpu_device_there_is_not() -> None:
+    """``fma_checks.py --device wgpu:9`` printed an error row per round and precision
+    on stdout, then an empty table, and exited 0."""
+    need_backend("wgpu")
+    proc = _script("fma_checks.py", "--device", "wgpu:9")
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
+    assert proc.stderr.startswith("fma_checks.py: error: --device 'wgpu:9': no such device; ")
