@@ -3,9 +3,11 @@ and of the benchmark scripts: each test says what was wrong before."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -294,3 +296,35 @@ def test_fma_checks_refuses_a_wgpu_device_there_is_not() -> None:
     proc = _script("fma_checks.py", "--device", "wgpu:9")
     assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
     assert proc.stderr.startswith("fma_checks.py: error: --device 'wgpu:9': no such device; ")
+
+
+def test_peak_json_to_a_file_on_a_full_disk_is_refused_before_measuring(tmp_path: Path) -> None:
+    """``harness peak --json > FILE`` on a disk with no block left measured, then lost
+    the JSON (a write of nothing there succeeds, so only the disk tells)."""
+    if not shutil.which("mount"):
+        pytest.skip("no mount here")
+    small = tmp_path / "small"
+    small.mkdir()
+    mount = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(small)],
+                           capture_output=True)  # fmt: skip
+    if mount.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mount.stderr.decode().strip()}")
+    try:
+        with contextlib.suppress(OSError), open(small / "fill", "wb") as fill:
+            while True:
+                fill.write(bytes(4096))
+                fill.flush()
+        with open(small / "peaks.out", "w") as out:
+            proc = subprocess.run(
+                [sys.executable, "-m", "harness", "peak", "-b", "cpu", "--json", *SMALL],
+                stdout=out, stderr=subprocess.PIPE, text=True, timeout=120,
+                env={**ENV, "HARNESS_PEAKS": str(tmp_path / "peaks.json")},
+            )  # fmt: skip
+    finally:
+        subprocess.run(["umount", "-l", str(small)], check=True)
+    assert proc.returncode == 2
+    assert one_error(proc.stderr) == (
+        "cannot write the standard output (No space left on device); send it to a file "
+        "on a disk with free space"
+    )
+    assert not (tmp_path / "peaks.json").exists()

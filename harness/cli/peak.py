@@ -181,7 +181,8 @@ def _check_output() -> None:
     fd = sys.stdout.fileno()
     try:
         os.write(fd, b"")
-        if stat.S_ISREG(os.fstat(fd).st_mode) and not os.fstatvfs(fd).f_bfree:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+        if regular and hasattr(os, "fstatvfs") and not os.fstatvfs(fd).f_bfree:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
     except BrokenPipeError:
         raise
