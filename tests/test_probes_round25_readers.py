@@ -259,3 +259,23 @@ def test_an_export_copies_no_run_metadata_per_row(
     written = thicket_export.write(merged, tmp_path / "th")
     assert len(written) == 2
     assert len(copied) < 5, len(copied)
+
+
+def test_a_merge_interrupted_as_it_writes_says_nothing_of_it_is_left(
+    copy_run_of_two: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A merge stopped by Ctrl-C as it wrote its folder removed it, but said only 'what
+    it was writing may be incomplete', which sent the user looking for it. It says
+    nothing of the new run folder is left, and none is."""
+    runs = [copy_run(copy_run_of_two, tmp_path / "a"), copy_run(copy_run_of_two, tmp_path / "b")]
+
+    def summarise(rows: list[dict[str, object]]) -> str:
+        raise KeyboardInterrupt  # Ctrl-C once the rows are written, before the summary
+
+    with pytest.raises(KeyboardInterrupt):
+        merge.merge(runs, tmp_path / "merged", summarise)
+    assert capsys.readouterr().err == (
+        f"\nnote: interrupted before the new run folder in {tmp_path / 'merged'} was whole: "
+        "nothing of it is left\n"
+    )
+    assert list((tmp_path / "merged").iterdir()) == []

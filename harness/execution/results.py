@@ -632,13 +632,20 @@ def write_new(out: Path, fill: Callable[[Path], None]) -> Path:
             f"cannot write a new run folder in {out} ({error.strerror or error}); nothing of "
             f"it is left: free some space or make {out} writable, then try again"
         ) from None
-    except BaseException:
+    except BaseException as exc:
         with stop_signals_held():
             shutil.rmtree(staging, ignore_errors=True)
             # A signal between naming the run and moving it there left the name empty.
             if made is not None:
                 with contextlib.suppress(OSError):
                     made.rmdir()
+            if isinstance(exc, KeyboardInterrupt):
+                # 'What it was writing may be incomplete' sent the user looking for it.
+                print(
+                    f"\nnote: interrupted before the new run folder in {out} was whole: "
+                    "nothing of it is left",
+                    file=sys.stderr,
+                )
         raise
     return made
 
