@@ -77,7 +77,7 @@ def planned(frame: pd.DataFrame, baseline_key: str | None) -> set[Path]:
     files of an earlier report it would not replace are found before it writes."""
     found = set()
     for folder, rows in _file_sets(_prepare(frame)):
-        rows = rows.drop_duplicates(["rp_kernel", "rp_variant", "rp_tuning"], keep="last")
+        rows = _last_of_each_cell(rows)
         names = FILES if _reference_variant(rows, baseline_key) is not None else FILES[:-1]
         found |= {Path(folder) / f"{PREFIX}-{name}" for name in names}
     return found
@@ -103,6 +103,14 @@ def _prepare(frame: pd.DataFrame) -> pd.DataFrame:
     frame["rp_tuning"] = frame["variant_params"].map(lambda s: _token(s) if s else "default")
     frame["rp_variant"] = frame["series_key"].map(_variant_names(frame))
     return frame
+
+
+def _last_of_each_cell(rows: pd.DataFrame) -> pd.DataFrame:
+    """The last row of each kernel, variant and tuning: the cells RAJAPerf's files
+    hold. Only those three columns are compared (``drop_duplicates`` walked every
+    column of the frame, once per file set: most of a long size sweep's report)."""
+    cell = rows[["rp_kernel", "rp_variant", "rp_tuning"]]
+    return rows[~cell.duplicated(keep="last").to_numpy()]
 
 
 def _token(text: str) -> str:
@@ -149,7 +157,7 @@ def _file_sets(frame: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
 def _write_set(
     rows: pd.DataFrame, out: Path, baseline_key: str | None, facts: dict[str, dict[str, Any]]
 ) -> list[Path]:
-    rows = rows.drop_duplicates(["rp_kernel", "rp_variant", "rp_tuning"], keep="last")
+    rows = _last_of_each_cell(rows)
     kernels = list(dict.fromkeys(rows["rp_kernel"]))
     pairs = list(dict.fromkeys(zip(rows["rp_variant"], rows["rp_tuning"], strict=True)))
     variants = list(dict.fromkeys(v for v, _ in pairs))
