@@ -721,7 +721,9 @@ def _execute_ranks(
     if problem:
         raise UsageError(problem)
     options = dataclasses.replace(
-        options_from_meta(meta["options"]), images=run_dir / results.IMAGES
+        options_from_meta(meta["options"]),
+        images=run_dir / results.IMAGES,
+        in_process=isinstance(executor, InProcess),
     )
     by_id = {d.get("id"): d for d in meta["devices"]}
     executor.start(options, by_id, [tasks[i] for i in steps])
@@ -912,6 +914,8 @@ def _resumed_rank(
         else:
             _forget_cut_rows(args.resume, saved)
             saved.setdefault("resumed", []).append(metadata.now())
+            if isinstance(executor, InProcess) and not saved["options"]["in_process"]:
+                saved.setdefault("resumed_in_process", []).append(saved["resumed"][-1])
     problem, meta = world.bcast((problem, saved))
     if problem:
         raise UsageError(problem)
