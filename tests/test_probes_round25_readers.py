@@ -277,3 +277,27 @@ def test_a_merge_interrupted_as_it_writes_says_nothing_of_it_is_left(
         "nothing of it is left\n"
     )
     assert list((tmp_path / "merged").iterdir()) == []
+
+
+def test_a_baseline_not_in_runs_of_two_machines_lists_what_is_accepted(
+    copy_run_of_two: Path, tmp_path: Path
+) -> None:
+    """A --baseline absent from runs of two machines whose devices share an id said
+    'they have cpu, cpu:0', but cpu:0 is refused there as naming two devices: the
+    names accepted for each (host, id and name) were not listed. They are now."""
+    other = copy_run(copy_run_of_two, tmp_path / "other")
+    meta = json.loads((other / "metadata.json").read_text())
+    meta["host"]["hostname"] = "node7"
+    (other / "metadata.json").write_text(json.dumps(meta))
+    proc = harness(
+        "report", str(copy_run_of_two), str(other), "--baseline", "vm: cpu:0",
+        "--out", str(tmp_path / "report"),
+    )  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    ours = json.loads((copy_run_of_two / "metadata.json").read_text())
+    host, name = ours["host"]["hostname"], ours["devices"][0]["name"]
+    assert one_error(proc.stderr) == (
+        f"--baseline 'vm: cpu:0': not in these runs; they have cpu, {host}: cpu:0 ({name}), "
+        f"node7: cpu:0 ({name})"
+    )
+    assert not (tmp_path / "report").exists()

@@ -130,7 +130,16 @@ def find_baseline(frame: pd.DataFrame, baseline: str | None) -> tuple[str | None
     if match.empty:
         match = frame[frame["backend"] == baseline]
     if match.empty:
-        have = ", ".join(dict.fromkeys([*frame["backend"], *frame["device_id"]]))
+        # An id of several devices (runs of several machines) is refused below: their
+        # names as the report gives them are what is accepted for each.
+        devices = frame.drop_duplicates("series")
+        counts = devices["device_id"].value_counts()
+        shared = devices["device_id"].isin(counts[counts > 1].index)
+        have = ", ".join(
+            dict.fromkeys(
+                [*frame["backend"], *devices["device_id"][~shared], *devices["series"][shared]]
+            )
+        )
         raise UsageError(f"--baseline {baseline!r}: not in these runs; they have {have}")
     devices = list(dict.fromkeys(match["series"]))
     if len(devices) > 1 and baseline in set(frame["device_id"]):
