@@ -39,7 +39,13 @@ def load(run_dir: str | PathLike[str]) -> pd.DataFrame:
             "give a run folder"
         )
     # '~' is the home folder, as for the command line's paths and run(out=...).
-    return load_run(os.path.expanduser(path))
+    expanded = os.path.expanduser(path)
+    if expanded.startswith("~"):
+        # '~user' of no user was 'no such run folder', as if the user's folder lacked it.
+        raise RunFolderError(
+            f"{path!r}: no home folder for {path.split('/')[0]!r}; give a path without it"
+        )
+    return load_run(expanded)
 
 
 def run(

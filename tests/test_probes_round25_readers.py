@@ -301,3 +301,15 @@ def test_a_baseline_not_in_runs_of_two_machines_lists_what_is_accepted(
         f"node7: cpu:0 ({name})"
     )
     assert not (tmp_path / "report").exists()
+
+
+def test_load_of_the_home_folder_of_no_user_names_it() -> None:
+    """`harness.load("~nouser/run")` said 'no such run folder', as if that user's home
+    folder lacked the run; there is no such user. It says so, as the command line
+    does for such a path."""
+    with pytest.raises(UsageError) as raised:
+        api.load("~harness-no-such-user/run")
+    assert str(raised.value) == (
+        "'~harness-no-such-user/run': no home folder for '~harness-no-such-user'; give a "
+        "path without it"
+    )
