@@ -313,3 +313,30 @@ def test_load_of_the_home_folder_of_no_user_names_it() -> None:
         "'~harness-no-such-user/run': no home folder for '~harness-no-such-user'; give a "
         "path without it"
     )
+
+
+def test_a_merged_run_of_a_run_without_metadata_says_its_end_is_unknown(
+    copy_run_of_two: Path, tmp_path: Path
+) -> None:
+    """`show` of a run without metadata.json says whether it ran to its end is unknown;
+    merged with another run, its rows were shown and reported without a word, the
+    merged run's own end saying it had ended. Both say so now."""
+    bare = copy_run(copy_run_of_two, tmp_path / "bare")
+    (bare / "metadata.json").unlink()
+    other = copy_run(copy_run_of_two, tmp_path / "other")
+    proc = harness("merge", str(bare), str(other), "--out", str(tmp_path / "merged"))
+    assert proc.returncode == 0, proc.stderr
+    merged = run_folder(tmp_path / "merged")
+    name = source_names(merged)[0]
+    proc = harness("show", str(merged))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == (
+        f"note: {merged} merges {name}, with no metadata.json (or no end in it) when merged: "
+        "whether it ran to its end is unknown; its rows are shown as they are\n"
+    )
+    proc = harness("report", str(merged), "--out", str(tmp_path / "report"))
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        f"> **Note:** {merged.name}: merges {name}, with no metadata.json (or no end in it) "
+        "when merged: whether it ran to its end is unknown\n"
+    ) in (tmp_path / "report" / "report.md").read_text()

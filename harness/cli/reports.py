@@ -858,6 +858,15 @@ def _note_short(run_dir: Path, meta: dict[str, Any], done: str) -> None:
             "rows lost may be any of that run's",
             file=sys.stderr,
         )
+    unknown = [str(s.get("run")) for s in merge.inside(meta) if not s.get("end")]
+    if unknown:
+        # A run merged without its metadata.json: the merged run's end said it had ended.
+        print(
+            f"note: {run_dir} merges {', '.join(unknown)}, with no {results.METADATA} (or no "
+            f"end in it) when merged: whether it ran to its end is unknown; its rows are "
+            f"{done} as they are",
+            file=sys.stderr,
+        )
 
 
 def _table(run_dir: Path) -> str:

@@ -293,6 +293,14 @@ def build(frame: pd.DataFrame, metas: list[dict[str, Any]], baseline: str | None
             ]
             which = f"merges {', '.join(cut)}, interrupted" if cut else "the run was interrupted"
             notes.append(f"{meta['run']}: {which}; {kept} rows were kept")
+        else:
+            unknown = [str(m.get("run")) for m in merge.inside(meta) if not m.get("end")]
+            if unknown:
+                # A run merged without its metadata.json: the merged run's end said it ended.
+                notes.append(
+                    f"{meta['run']}: merges {', '.join(unknown)}, with no metadata.json (or no "
+                    "end in it) when merged: whether it ran to its end is unknown"
+                )
         # Rows lost to damage (a torn line, rows removed, an import's unread lines) may
         # be any of the run's: a report that held its other rows alone read as whole.
         lost = results.losses(Path(meta["run_dir"])) if meta.get("run_dir") else None
