@@ -257,7 +257,7 @@ def test_a_run_of_a_flush_past_the_device_s_memory_can_be_resumed(tmp_path: Path
     ("options", "said"),
     [
         ({"size": [100, 200]}, "size=[100, 200]: --size takes one value; give one, not 2"),
-        ({"reps": (1, 2)}, "reps=(1, 2): --reps takes one value; give one, not 2"),
+        ({"reps": [1, 2]}, "reps=[1, 2]: --reps takes one value; give one, not 2"),
     ],
 )
 def test_the_api_refuses_several_values_for_an_option_of_one(
