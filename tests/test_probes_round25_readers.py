@@ -201,7 +201,8 @@ def test_compare_fails_a_merged_run_whose_source_measured_a_case_twice(
     """A journal measuring a case twice fails compare (which row is the measurement
     cannot be told), but merged with another run it passed: the merge kept the
     first row and the merged run no longer knew of the second. The merged run keeps
-    the repeat in its metadata, and compare fails on it, as base or as new."""
+    the repeat in its metadata: compare fails on it, as base or as new, and show
+    says which row it shows."""
     twice = copy_run(copy_run_of_two, tmp_path / "twice")
     journal = twice / "journal.jsonl"
     row = json.loads(journal.read_text().splitlines()[0])
@@ -218,6 +219,12 @@ def test_compare_fails_a_merged_run_whose_source_measured_a_case_twice(
     assert proc.returncode == 0, proc.stderr
     merged = run_folder(tmp_path / "merged")
     name = source_names(merged)[0]
+    proc = harness("show", str(merged))
+    assert proc.returncode == 1, proc.stderr  # the import's FAILED checksum
+    assert proc.stderr == (
+        f"note: {merged} merges {name}, whose journal's line 3 measured the case of line 1 "
+        "again when merged (1 such line(s)): the first row of each such case is shown\n"
+    )
     other = copy_run(copy_run_of_two, tmp_path / "other")
     for base, new in ((other, merged), (merged, other)):
         proc = harness("compare", str(base), str(new))

@@ -858,6 +858,10 @@ def _note_short(run_dir: Path, meta: dict[str, Any], done: str) -> None:
             "rows lost may be any of that run's",
             file=sys.stderr,
         )
+    repeated = _merged_repeats(run_dir, meta)
+    if repeated:
+        # Shown alone, that run's second row of the case is named as it is skipped.
+        print(f"note: {repeated}: the first row of each such case is {done}", file=sys.stderr)
     unknown = [str(s.get("run")) for s in merge.inside(meta) if not s.get("end")]
     if unknown:
         # A run merged without its metadata.json: the merged run's end said it had ended.
