@@ -10,12 +10,16 @@ from conftest import harness, need_backend, run_folder
 
 from harness.execution import results
 
+#: How wgpu queues its repetitions, held or not: each command buffer is submitted
+#: as soon as it is encoded.
+WGPU_QUEUE = "held (submitted as encoded)"
+
 
 @pytest.mark.parametrize(
     ("hold", "queues"),
     [
-        ((), {"cpu": "host", "opencl": "held (user event)", "wgpu": "held (submitted as encoded)"}),
-        (("--no-hold",), {"cpu": "host", "opencl": "direct", "wgpu": "held (submitted as encoded)"}),
+        ((), {"cpu": "host", "opencl": "held (user event)", "wgpu": WGPU_QUEUE}),
+        (("--no-hold",), {"cpu": "host", "opencl": "direct", "wgpu": WGPU_QUEUE}),
     ],
 )
 def test_each_backend_says_how_it_queued_repetitions(
