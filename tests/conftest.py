@@ -112,6 +112,8 @@ FULL_TIER = (
     "tests/test_probes_round25_run.py::*",
     # Round 25's probes of mutants, peak, cuda-compile, devices, list and the scripts.
     "tests/test_probes_round25_tools.py::*",
+    # Round 25's probes of repeats within one comma list and of heavily damaged files.
+    "tests/test_probes_round25_misc.py::*",
 )
 
 

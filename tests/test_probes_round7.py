@@ -75,7 +75,7 @@ def test_one_rajaperf_output_imported_twice_is_not_counted_twice(
     ("options", "message"),
     [
         ({"out": 5}, "out=5 is no path: give a file or folder name as text or a Path"),
-        ({"suite": [None]}, "suite=None is no path"),
+        ({"suite": [None]}, "suite=[None]: None among its values; give each value"),
         ({"sources": b"kernels"}, "sources=b'kernels' is no path"),
         ({"resume": True}, "resume=True is no path"),
         ({"out": ["a", "b"]}, "out=['a', 'b']: give one file or folder name"),

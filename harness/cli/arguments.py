@@ -207,7 +207,8 @@ def _doubling(text: str, parse: Callable[[str], int], what: str, accepted: str) 
         while first <= last:
             values.append(first)
             first = first * 2 if dots else last + 1
-    return tuple(dict.fromkeys(values))
+    # Repeats are kept: the run says which it runs once (`--sizes 100,100`).
+    return tuple(values)
 
 
 def _power_or_int(text: str) -> int:
@@ -303,7 +304,8 @@ def group_sizes(text: str) -> tuple[int, ...]:
                 f"{high}, comma-separated, e.g. 64,128,256"
             )
         values.append(value)
-    return tuple(dict.fromkeys(values))
+    # Repeats are kept: the run says which it runs once (`--group 64,64`).
+    return tuple(values)
 
 
 def path(text: str) -> Path:

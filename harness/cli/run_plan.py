@@ -242,7 +242,7 @@ def _note_repeats(args: argparse.Namespace) -> None:
     user counting on rows of repeats (``--size-factor 1 1``) learns there are none."""
     flags = _flags()
     for name, values in vars(args).items():
-        if name not in flags or not isinstance(values, list):
+        if name not in flags or not isinstance(values, list | tuple):
             continue
         counts = Counter(map(str, values))
         twice = [value for value, count in counts.items() if count > 1]
@@ -333,7 +333,12 @@ def new_run(
     _note_unused(args, devices)
     _note_untimed(args, world)
     memory, budgets = next(
-        ((m, b) for m in MEMORY_MEASURES if (b := getattr(args, f"memory_{m}"))), (None, ())
+        (
+            (m, tuple(dict.fromkeys(b)))
+            for m in MEMORY_MEASURES
+            if (b := getattr(args, f"memory_{m}"))
+        ),
+        (None, ()),
     )
     options = RunOptions(
         precision=args.precision[0],
@@ -352,7 +357,7 @@ def new_run(
         caches=tuple(dict.fromkeys(args.cache)),
         flush_bytes=args.flush_bytes,
         transfers=tuple(dict.fromkeys(args.transfers)),
-        groups=args.group or (),
+        groups=tuple(dict.fromkeys(args.group or ())),
         partitions=tuple(dict.fromkeys(p for p in args.partition if p != partition.AUTO)),
         wgsl_checks=tuple(dict.fromkeys(args.wgsl_checks)),
         memory=memory,
@@ -360,7 +365,7 @@ def new_run(
         sources=tuple(args.sources),
         # Every suite loaded (installed ones, --suite files): workers load them too.
         suites=tuple(suite.LOADED),
-        sizes=args.sizes or (),
+        sizes=tuple(dict.fromkeys(args.sizes or ())),
         size_factors=tuple(dict.fromkeys(args.size_factor)),
         params=arguments.chosen_params(args, kernels, args.check is not None),
         timeout=args.timeout,

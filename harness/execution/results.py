@@ -32,7 +32,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -913,6 +913,7 @@ def read_samples(run_dir: Path) -> dict[int, list[float]]:
     except OSError as exc:
         raise RunFolderError(f"{path}: cannot read it ({exc.strerror})") from None
     rows = dict(_scan(run_dir).rows)
+    damaged = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -923,10 +924,28 @@ def read_samples(run_dir: Path) -> dict[int, list[float]]:
             _check_owner(row, of, rows[row])
         except ValueError as why:
             if not _in_flight(run_dir, number, lines):
-                print(f"warning: {path}:{number}: skipped a damaged line: {why}", file=sys.stderr)
+                damaged.append(f"{path}:{number}: skipped a damaged line: {why}")
             continue
         found[row] = samples
+    _warn_each(damaged, path)
     return found
+
+
+#: The warnings of one file's lines (damaged, repeated) printed one by one; past
+#: them, one line counts the rest (100,000 damaged lines printed 100,000 warnings).
+SHOWN_DAMAGE = 20
+
+
+def _warn_each(warnings: Sequence[str], path: Path) -> None:
+    """Print the first `SHOWN_DAMAGE` of a file's warnings, and a count of the rest."""
+    for warning in warnings[:SHOWN_DAMAGE]:
+        print(f"warning: {warning}", file=sys.stderr)
+    if len(warnings) > SHOWN_DAMAGE:
+        print(
+            f"warning: {path}: {len(warnings) - SHOWN_DAMAGE} more such lines, not named one "
+            "by one",
+            file=sys.stderr,
+        )
 
 
 def _in_flight(run_dir: Path, number: int, lines: list[bytes]) -> bool:
@@ -1508,8 +1527,7 @@ def read_numbered(run_dir: Path) -> list[tuple[int, dict[str, Any]]]:
     exactly is skipped too, so that no row counts twice.
     """
     scan = _scan(run_dir)
-    for _, warning, _ in scan.skipped:
-        print(f"warning: {warning}", file=sys.stderr)
+    _warn_each([warning for _, warning, _ in scan.skipped], Path(run_dir) / JOURNAL)
     if scan.missing:
         print(f"warning: {_missing(run_dir, scan.missing)}", file=sys.stderr)
     if scan.uncounted:
