@@ -29,19 +29,25 @@ RAJAPERF = ROOT / "tests" / "fixtures" / "rajaperf_output"
 def test_an_import_of_a_row_naming_no_rajaperf_kernel_skips_it_naming_its_line(
     tmp_path: Path,
 ) -> None:
-    """A run-data row whose kernel was no RAJAPerf kernel (a damaged name,
-    'Stream_TRIAX') was imported as good: a kernel of its own in every report. It is
-    named with its line and skipped, and the run says a line of it was not read. A
-    kernel of RAJAPerf that this suite lacks (an MPI one) is imported."""
+    """A run-data row whose kernel was no kernel raja-perf.exe ran (a damaged name,
+    'Stream_TRIAX', with no line in the details file) was imported as good: a kernel
+    of its own in every report. It is named with its line and skipped, and the run
+    says a line of it was not read. A kernel this suite lacks (an MPI one, one of a
+    RAJAPerf fork) that the details file describes is imported."""
     folder = shutil.copytree(RAJAPERF, tmp_path / "raja")
     data = folder / "RAJAPerf-kernel-run-data.csv"
     text = data.read_text().replace("Stream_TRIAD   , Base_Seq", "Stream_TRIAX , Base_Seq")
     data.write_text(text.replace("Basic_DAXPY    , Base_Seq", "Comm_HALO_EXCHANGE , Base_Seq"))
+    details = folder / "RAJAPerf-kernel-details.csv"
+    daxpy = next(line for line in details.read_text().splitlines() if line.startswith("Basic_"))
+    with details.open("a") as f:
+        f.write(daxpy.replace("Basic_DAXPY    ", "Comm_HALO_EXCHANGE") + "\n")
     proc = harness("import-rajaperf", str(folder), "--out", str(tmp_path / "out"))
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.splitlines()[0] == (
-        f"warning: {data}:5: kernel 'Stream_TRIAX' is none of RAJAPerf's (a damaged name?); "
-        "a kernel raja-perf.exe runs, as 'harness list' names them, is accepted: skipped"
+        f"warning: {data}:5: kernel 'Stream_TRIAX' has no line in RAJAPerf-kernel-details.csv, "
+        "where raja-perf.exe describes every kernel it runs, and is none of RAJAPerf's that "
+        "'harness list' names (a damaged name?): skipped"
     )
     meta = json.loads((run_folder(tmp_path / "out") / "metadata.json").read_text())
     assert meta["kernels"] == ["Stream_COPY", "Stream_TRIAD", "Comm_HALO_EXCHANGE", "Basic_DAXPY"]

@@ -331,7 +331,10 @@ def _cmd_import_rajaperf(args: argparse.Namespace) -> int:
     if not args.folder.is_dir():
         why = "is a file, not a folder" if args.folder.exists() else "no such folder"
         raise UsageError(f"{args.folder}: {why} (give raja-perf.exe's --outdir)")
-    run_dir = rajaperf_import.import_folder(args.folder, args.out)
+    from harness import suite
+
+    rajaperf = {k.name for k in suite.ALL if k.group in suite.RAJAPERF_GROUPS}
+    run_dir = rajaperf_import.import_folder(args.folder, args.out, rajaperf)
     _show_made(run_dir)
     return 0
 

@@ -253,46 +253,7 @@ def merge(
     ``summarise(rows)`` as its summary.txt (the caller formats: execution knows no
     table). ``out`` is checked (`results.write_new`) once every run is read, so
     that runs refused leave no folder made."""
-    if len(run_dirs) < 2:
-        raise UsageError("merge: give at least two run folders")
-    twice = given_twice(run_dirs)
-    if twice:
-        raise UsageError(
-            f"merge: a run folder is given twice: {twice}; its rows would count twice: give it once"
-        )
-    target = out.resolve()
-    for run_dir in run_dirs:
-        if run_dir.resolve() == target or run_dir.resolve() in target.parents:
-            raise UsageError(
-                f"merge: --out {out} is inside {run_dir}, a run folder it merges; the merged "
-                "run would be written into one of its sources: give --out another folder"
-            )
-    metas = []
-    for run_dir in run_dirs:
-        results.check_folder(run_dir)
-        metas.append(results.read_metadata(run_dir))
-        hostname(run_dir, metas[-1])
-        _check_nesting(run_dir, metas[-1])
-    check_distinct(run_dirs, metas)
-    journals = []
-    damaged = []
-    for run_dir, meta in zip(run_dirs, metas, strict=True):
-        rows = results.read_numbered(run_dir)
-        _check_ended(run_dir, meta, len(rows))
-        if not any(inside(meta)) and any(r.get("source_run") for _, r in rows):
-            raise UsageError(
-                f"merge: {run_dir}'s rows name the runs they came from (source_run), so it is "
-                f"a merged run, but its {results.METADATA} has no merged_from: which runs it "
-                "holds cannot be told, and one of them given beside it would count twice"
-            )
-        journals.append((rows, results.read_samples(run_dir)))
-        damaged.append(
-            (
-                results.damaged_lines(run_dir),
-                results.missing_rows(run_dir),
-                results.repeated_cases(run_dir),
-            )
-        )
+    metas, journals, damaged = _read_runs(run_dirs, out)
     machines = Counter(_hostname(m) for m in metas)
     # A machine in more than one run (as the run's host, or an MPI rank's in its
     # rows) gets each run's name after it, so that the runs' devices stay apart.
@@ -404,6 +365,55 @@ def merge(
         results.finish(merged, summarise(results.read_journal(merged)))
 
     return results.write_new(out, fill)
+
+
+def _read_runs(
+    run_dirs: Sequence[Path], out: Path
+) -> tuple[list[dict[str, Any]], list[tuple[list, dict]], list[tuple[list[int], int, list]]]:
+    """The metadata, the numbered rows and samples, and the losses (damaged lines,
+    rows missing, cases repeated) of each run a merge takes; UsageError where the
+    runs cannot be merged into ``out``."""
+    if len(run_dirs) < 2:
+        raise UsageError("merge: give at least two run folders")
+    twice = given_twice(run_dirs)
+    if twice:
+        raise UsageError(
+            f"merge: a run folder is given twice: {twice}; its rows would count twice: give it once"
+        )
+    target = out.resolve()
+    for run_dir in run_dirs:
+        if run_dir.resolve() == target or run_dir.resolve() in target.parents:
+            raise UsageError(
+                f"merge: --out {out} is inside {run_dir}, a run folder it merges; the merged "
+                "run would be written into one of its sources: give --out another folder"
+            )
+    metas = []
+    for run_dir in run_dirs:
+        results.check_folder(run_dir)
+        metas.append(results.read_metadata(run_dir))
+        hostname(run_dir, metas[-1])
+        _check_nesting(run_dir, metas[-1])
+    check_distinct(run_dirs, metas)
+    journals = []
+    damaged = []
+    for run_dir, meta in zip(run_dirs, metas, strict=True):
+        rows = results.read_numbered(run_dir)
+        _check_ended(run_dir, meta, len(rows))
+        if not any(inside(meta)) and any(r.get("source_run") for _, r in rows):
+            raise UsageError(
+                f"merge: {run_dir}'s rows name the runs they came from (source_run), so it is "
+                f"a merged run, but its {results.METADATA} has no merged_from: which runs it "
+                "holds cannot be told, and one of them given beside it would count twice"
+            )
+        journals.append((rows, results.read_samples(run_dir)))
+        damaged.append(
+            (
+                results.damaged_lines(run_dir),
+                results.missing_rows(run_dir),
+                results.repeated_cases(run_dir),
+            )
+        )
+    return metas, journals, damaged
 
 
 def _instant(text: str) -> float:

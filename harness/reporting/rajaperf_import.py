@@ -21,6 +21,7 @@ import math
 import os
 import re
 import sys
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,36 +57,6 @@ OUR_REPORT = "report.md"
 NOT_RUN = "Not run"
 #: What a run-data row's Checksum cell may say: without it, no row is known to be right.
 CHECKED = ("PASSED", "FAILED", NOT_RUN)
-#: RAJAPerf's kernels that this suite does not hold: its MPI ones, and those of its
-#: other versions and branches (renamed, removed or not yet released), by group.
-OTHER_KERNELS = {
-    "Apps": (
-        "BLOCK_DIAG_MAT_VEC BLOCK_DIAG_MAT_VEC_REORDER COUPLE HALOEXCHANGE HALOEXCHANGE_FUSED "
-        "MATVEC_3D MC_HISTORY_PARTICLE_TRANSPORT MPI_HALOEXCHANGE MPI_HALOEXCHANGE_FUSED "
-        "SW4CK_KERNEL_2 SW4CK_KERNEL_5"
-    ),
-    "Basic": (
-        "ADD_4GROUPS ATOMIC_PI DYANAMIC_TILE MAT_FUSED_MUL_ADD MAT_MAT MAT_VEC_MULT_4GROUPS "
-        "POINTER_CHASE QUADRATURE_LOOP SOLVE_4x4_4GROUPS TRIDIAGONAL TRIDIAGONAL_PAR"
-    ),
-    "Comm": (
-        "HALOEXCHANGE HALOEXCHANGE_FUSED HALOPACKING HALOPACKING_FUSED HALOSENDRECV "
-        "HALO_EXCHANGE HALO_EXCHANGE_FUSED HALO_SENDRECV MPI_HALOEXCHANGE "
-        "MPI_HALOEXCHANGE_FUSED MPI_HALOSENDRECV"
-    ),
-    "Polybench": "GEMMVER",
-    "Stream": "TRIAD_PARTED TRIAD_PARTED_FUSED",
-}
-
-
-def rajaperf_kernels() -> frozenset[str]:
-    """The names of RAJAPerf's kernels: this suite's of RAJAPerf's groups, and
-    `OTHER_KERNELS`."""
-    from harness import suite
-
-    ours = {k.name for k in suite.ALL if k.group in suite.RAJAPERF_GROUPS}
-    others = {f"{group}_{name}" for group, names in OTHER_KERNELS.items() for name in names.split()}
-    return frozenset(ours | others)
 
 
 def _warn(path: Path, line: int, why: str) -> None:
@@ -288,10 +259,17 @@ def _details(path: Path) -> dict[str, dict[str, str]]:
     return found
 
 
-def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[int]]:
+def rows_of(
+    folder: Path, known: Collection[str] = ()
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[int]]:
     """The rows, the devices (variant-tunings) of a RAJAPerf output folder, and the
     numbers of its run-data lines that could not be read (cut short, not text): a
     row lost there may be any row, which the imported run must say.
+
+    A row's kernel is one the details file describes (raja-perf.exe describes every
+    kernel it runs, a fork's or an MPI one too) or one of ``known`` (the suite's
+    RAJAPerf kernels, whose counts are left unknown where the details lack them);
+    any other name is damage, and its line is not read.
 
     A damaged row (cut short, a time of 0 or below, a number no run gives) is
     named in a warning and becomes an error row saying why, or is skipped where
@@ -335,7 +313,6 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]], l
     undetailed: set[str] = set()
     path = folder / RUN_DATA
     unread: list[int] = []
-    known = rajaperf_kernels()
     for number, data in _table(path):
         if isinstance(data, str):
             _warn(path, number, f"{data}: skipped")
@@ -353,15 +330,16 @@ def rows_of(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]], l
                 "kernel, variant or tuning holds a character that prints as nothing: skipped",
             )
             continue
-        if kernel not in known:
-            # A cell damaged (cut, or another column's text) names no kernel: its row,
-            # read as good, became a kernel of its own in every report. Its row is lost,
-            # as a line cut short is, and may be any row.
+        if kernel not in details and kernel not in known:
+            # A name neither described nor RAJAPerf's is damage (a cell cut, or another
+            # column's text), whose row, read as good, became a kernel of its own in
+            # every report. Its row is lost, as a line cut short is, and may be any row.
             _warn(
                 path,
                 number,
-                f"kernel {kernel!r} is none of RAJAPerf's (a damaged name?); a kernel "
-                "raja-perf.exe runs, as 'harness list' names them, is accepted: skipped",
+                f"kernel {kernel!r} has no line in {DETAILS}, where raja-perf.exe describes "
+                "every kernel it runs, and is none of RAJAPerf's that 'harness list' names "
+                "(a damaged name?): skipped",
             )
             unread.append(number)
             continue
@@ -549,10 +527,11 @@ def digest(folder: Path) -> str:
     return hashed.hexdigest()
 
 
-def import_folder(folder: Path, out: Path) -> Path:
+def import_folder(folder: Path, out: Path, known: Collection[str] = ()) -> Path:
     """Write a RAJAPerf output folder's rows as a new run folder under ``out``
-    (`results.write_new` checks ``out`` once the folder read is known to be one)."""
-    rows, devices, unread = rows_of(folder)
+    (`results.write_new` checks ``out`` once the folder read is known to be one);
+    ``known``: kernel names taken without a details line (`rows_of`)."""
+    rows, devices, unread = rows_of(folder, known)
     meta = {
         "harness_version": __version__,
         "format": results.FORMAT,
