@@ -14,25 +14,13 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, need_backend, one_error
+from test_peak_store import GOOD, SMALL
 
 from harness.backends import get as get_backend
 from harness.execution import peaks
 from harness.model import sources
 
 ENV = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
-#: A peak of the CPU device measured in a second or two.
-SMALL = ["--bandwidth-size", "65536", "--fma-size", "1024", "--max-time", "0.05", "--span", "0.05"]
-#: A peak of this host's CPU device far above anything it measures: a new one is
-#: refused (it would lower every figure) unless --force keeps it.
-HIGH = {
-    "measured": "2026-01-01T00:00:00+0000",
-    "copy_gbytes_per_s": 1e6,
-    "triad_gbytes_per_s": 1e6,
-    "fma_gflops_per_s": {"f64": 1e6, "f32": 1e6},
-    "notes": [],
-    "warnings": [],
-    "conditions": {"host": "here", "cpus": 2, "load_before": [0.1] * 3, "others_busy": 0.0},
-}
 
 
 def _to_full(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
@@ -74,7 +62,8 @@ def test_a_peak_not_kept_is_not_said_kept_when_stdout_is_full(tmp_path: Path) ->
     the stored one) ended 'the peaks measured are kept in STORE', where none was."""
     store = tmp_path / "peaks.json"
     key = peaks.device_key(get_backend("cpu").default_devices()[0].as_dict())
-    store.write_text(json.dumps({key: HIGH}))
+    # Far above anything this host measures: the new peak is refused.
+    store.write_text(json.dumps({key: GOOD}))
     before = store.read_bytes()
     proc = _to_full("peak", "-b", "cpu", *SMALL, env={"HARNESS_PEAKS": str(store)})
     assert proc.returncode == 1, proc.stderr
