@@ -114,6 +114,14 @@ FULL_TIER = (
     "tests/test_probes_round25_tools.py::*",
     # Round 25's probes of repeats within one comma list and of heavily damaged files.
     "tests/test_probes_round25_misc.py::*",
+    # Round 26's probes of harness run, its Python API and MPI jobs.
+    "tests/test_probes_round26_run.py::*",
+    # Round 26's probes of the commands that read and write run folders.
+    "tests/test_probes_round26_readers.py::*",
+    # Round 26's probes of mutants, peak, cuda-compile, devices, list and the scripts.
+    "tests/test_probes_round26_tools.py::*",
+    # Round 26's probes between the commands, and of what earlier rounds left open.
+    "tests/test_probes_round26_misc.py::*",
 )
 
 
