@@ -99,6 +99,28 @@ def _device(text: str) -> DeviceInfo:
     return found[int(index or 0)]
 
 
+def refuse_size_past_memory(
+    parser: argparse.ArgumentParser, size: int, kernels: Sequence[str], info: DeviceInfo
+) -> None:
+    """Refuse in one line a --size whose arrays (the largest of ``kernels``' at f64)
+    the device, or the host holding about three copies of them, has no room for: it
+    started the launches, which allocated and failed one by one."""
+    from harness import suite
+    from harness.execution.runner import array_bytes, host_available_bytes, largest_size_where
+
+    specs = [suite.BY_NAME[name] for name in kernels]
+    room = min(filter(None, (info.memory_bytes, host_available_bytes() // 3)), default=0)
+    need = max(array_bytes(spec, size, "f64") for spec in specs)
+    if room and need > room:
+        most = largest_size_where(
+            lambda n: max(array_bytes(spec, n, "f64") for spec in specs) <= room, low=1
+        )
+        parser.error(
+            f"--size {size}: the arrays would take {need} bytes, more than {info.id} "
+            f"({info.name}) has room for; give at most {most}"
+        )
+
+
 def device_id(text: str) -> str:
     """A --device value (an argparse type): the id of the device it names, refused
     as `device` refuses it. Passed on unchecked, a bad one was refused by harness

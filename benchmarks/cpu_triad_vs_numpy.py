@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from common import Parser, run, run_main
+from common import Parser, device, refuse_size_past_memory, run, run_main
 
 from harness.cli.arguments import positive_int
 
@@ -60,6 +60,7 @@ def main() -> None:
     if args.one:
         print(*one_launch(args.size, args.reps))
         return
+    refuse_size_past_memory(parser, args.size, ["Stream_TRIAD"], device(parser, "cpu:0"))
     ratios = []
     print(f"{'launch':>6}{'harness cpu (ms)':>18}{'numpy (ms)':>12}{'ratio':>8}")
     for launch in range(args.launches):

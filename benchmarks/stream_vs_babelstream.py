@@ -20,7 +20,16 @@ import shlex
 import statistics
 import subprocess
 
-from common import Parser, command, device, harness_rows, left_out, run, run_main
+from common import (
+    Parser,
+    command,
+    device,
+    harness_rows,
+    left_out,
+    refuse_size_past_memory,
+    run,
+    run_main,
+)
 
 from harness.cli.arguments import positive_int
 
@@ -94,7 +103,9 @@ def main() -> None:
     args = parser.parse_args()
     # One device: `--device all` (or a name several share) ran each, and the
     # table set the last one's figures beside BabelStream's, naming none.
-    where = device(parser, args.device).id
+    info = device(parser, args.device)
+    refuse_size_past_memory(parser, args.size, list(KERNELS.values()), info)
+    where = info.id
     ours: dict[str, list[tuple[float, float]]] = {k: [] for k in KERNELS}
     theirs: dict[str, list[tuple[float, float]]] = {k: [] for k in KERNELS}
     for launch in range(args.launches):

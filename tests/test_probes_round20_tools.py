@@ -20,10 +20,41 @@ BENCHMARKS = ROOT / "benchmarks"
 HUGE = "200000000000"
 
 
-def _script(script: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+def _script(
+    script: str, *args: str, timeout: float = 120, fault: Path | None = None
+) -> subprocess.CompletedProcess:
+    """The script's run; with ``fault``, every Python it starts imports that folder's
+    sitecustomize first (see `_out_of_memory`)."""
     command = [sys.executable, str(BENCHMARKS / script), *args]
     env = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
+    if fault is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(fault), str(ROOT)])
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def _out_of_memory(folder: Path) -> Path:
+    """A sitecustomize in ``folder`` under which every row, and every array a
+    script makes, is out of memory: the scripts refuse a size no memory holds
+    before they start, so a small size is made to fail so instead."""
+    folder.mkdir()
+    (folder / "sitecustomize.py").write_text(
+        textwrap.dedent(
+            """
+            from harness.backends import base
+            from harness.execution import runner
+
+            def _no_room(*args, **kwargs):
+                raise base.DeviceOutOfMemory("out of memory (planted)")
+
+            def _no_arrays(*args, **kwargs):
+                raise MemoryError("Unable to allocate (planted)")
+
+            runner.check_memory = _no_room
+            runner.make_inputs = _no_arrays
+            """
+        )
+    )
+    return folder
 
 
 def _left_out(stderr: str) -> list[str]:
@@ -79,7 +110,8 @@ def test_stream_vs_babelstream_names_failed_rows_instead_of_a_traceback(tmp_path
     fake.write_text("#!/bin/sh\necho 'Function MBytes/sec Min Max Average'\n" + lines)
     fake.chmod(0o755)
     proc = _script("stream_vs_babelstream.py", "--babelstream", str(fake), "--device", "cpu:0",
-                   "--size", HUGE, "--reps", "3", "--launches", "1")  # fmt: skip
+                   "--size", "1000", "--reps", "3", "--launches", "1",
+                   fault=_out_of_memory(tmp_path / "fault"))  # fmt: skip
     assert proc.returncode == 1
     named = [line.split(" n=")[0] for line in _left_out(proc.stderr)]
     assert named == [f"left out: Stream_{k}" for k in ("COPY", "MUL", "ADD", "TRIAD", "DOT")]
@@ -94,13 +126,13 @@ def test_dispatch_chain_with_failed_rows_ends_in_their_lines() -> None:
     assert named == [f"left out: Chain_{n}" for n in (1, 2, 4, 8, 16)]
 
 
-def test_a_failing_launch_of_cpu_triad_vs_numpy_is_one_line() -> None:
-    """A launch that failed (arrays of 7 TiB) ended cpu_triad_vs_numpy.py in a
+def test_a_failing_launch_of_cpu_triad_vs_numpy_is_one_line(tmp_path: Path) -> None:
+    """A launch that failed (out of memory) ended cpu_triad_vs_numpy.py in a
     CalledProcessError traceback."""
-    proc = _script("cpu_triad_vs_numpy.py", "--size", "1000000000000", "--launches", "1",
-                   "--reps", "1")  # fmt: skip
+    proc = _script("cpu_triad_vs_numpy.py", "--size", "1000", "--launches", "1", "--reps", "1",
+                   fault=_out_of_memory(tmp_path / "fault"))  # fmt: skip
     assert proc.returncode == 1
-    assert proc.stderr.startswith("launch 1 exited 1: ") and "Unable to allocate" in proc.stderr
+    assert proc.stderr == "launch 1 exited 1: MemoryError: Unable to allocate (planted)\n"
     assert proc.stderr.count("\n") == 1, proc.stderr
 
 
