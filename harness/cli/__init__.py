@@ -340,6 +340,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``harness`` command; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     command = "harness"
+    parsed = False
     stdout, sys.stdout = sys.stdout, _Output(sys.stdout)
     stderr, sys.stderr = sys.stderr, _Diagnostics(sys.stderr)
     try:
@@ -366,6 +367,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.argv = argv
             partition.form_override()
             _single_process(args.command, bool(getattr(args, "csv", None)))
+            parsed = True
             if stdout is None:
                 # Closed (``>&-``): found before the work, not once a merge or a plot
                 # is written and only its closing line is left to print.
@@ -387,6 +389,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # would have ended the process.
         return 143 if _RECEIVED.count(signal.SIGTERM) > 1 else 130
     except (UsageError, suite.SelectionError, results.RunFolderError) as exc:
+        # The command line is every MPI rank's, as a rule: rank 0 says what is wrong in
+        # it, and another rank only where rank 0 has not ended the job by then.
+        if not parsed and ranks.launched_rank() != 0:
+            ranks.await_end(2)
         print(f"harness: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -102,7 +102,10 @@ def run_command(args: argparse.Namespace, bar: bool | None = None) -> tuple[int,
         if world is None:
             raise
         # A usage error one rank finds alone (rank 0's --out or --resume folder) would
-        # leave the others waiting for it for ever: this rank's end ends the job.
+        # leave the others waiting for it for ever: this rank's end ends the job. One
+        # every rank finds (in the options) rank 0 says, not each rank again.
+        if world.rank != 0:
+            ranks.await_end(2)
         print(f"harness: error: {exc}", file=sys.stderr, flush=True)
         ranks.end_job(2)
     except ranks.PlanLost as exc:

@@ -1015,4 +1015,12 @@ def resumed_run(
     done = {key for _, _, key in found} & planned
     meta.setdefault("resumed", []).append(metadata.now())
     print(f"resuming {run_dir}: {len(done)} rows done", file=sys.stderr)
-    return run_dir, meta, [t for t in tasks if task_key(t) not in done]
+    left = [t for t in tasks if task_key(t) not in done]
+    if left and args.in_process and not saved["in_process"] and saved["timeout"] is not None:
+        # As a new --in-process run with --timeout notes: its rows cannot be stopped.
+        print(
+            "note: --in-process runs the rows left in this process, where no row can be "
+            f"stopped: the run's --timeout {saved['timeout']:g} changes nothing for them",
+            file=sys.stderr,
+        )
+    return run_dir, meta, left

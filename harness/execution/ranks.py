@@ -371,6 +371,38 @@ def launched_ranks(local: bool = False) -> int:
     return 1
 
 
+#: Environment variables an MPI launcher sets to this process's rank.
+RANK_VARIABLES = ("OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK")
+
+
+def launched_rank() -> int:
+    """This process's rank as the MPI launcher that started it says (0 where none
+    did, or it does not say), without MPI itself."""
+    for name in RANK_VARIABLES:
+        try:
+            return max(0, int(os.environ[name]))
+        except (KeyError, ValueError):
+            continue
+    return 0
+
+
+#: How long a rank other than 0 that stops on a usage error waits for rank 0, which
+#: finds the same in the same command line, to say it and end the job (`await_end`).
+RANK_0_GRACE_S = 5.0
+
+
+def await_end(status: int, limit_s: float = RANK_0_GRACE_S) -> None:
+    """Wait up to ``limit_s`` for the job to be ended by the launcher, whose stop
+    (SIGINT or SIGTERM) then ends this process with ``status``, silent: a usage
+    error every rank finds is said by rank 0 alone, not once per rank (one rank
+    that ended first had the launcher stop rank 0 before it said it); one rank 0
+    did not find is said by this rank once the wait is over."""
+    if threading.current_thread() is threading.main_thread():
+        for signum in _STOP_SIGNALS:
+            signal.signal(signum, lambda signum, frame: os._exit(status))
+    time.sleep(limit_s)
+
+
 def world(lost_after: float = LOST_AFTER_S) -> World | None:
     """The MPI world, where an MPI launcher started this process as one of several
     ranks and mpi4py is installed; None otherwise.

@@ -1,0 +1,91 @@
+"""Hostile probes, round 26: `harness run`'s options, resumes and signals, the Python
+API that goes through it, and its MPI jobs. Each test says what was wrong before."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import cut_journal, harness, run_folder
+
+QUICK = ("-k", "Stream_COPY", "-b", "cpu", "--size", "100", "--reps", "1")
+
+
+def _mpirun() -> str:
+    path = shutil.which("mpirun")
+    try:
+        import mpi4py  # noqa: F401
+    except ImportError:
+        path = None
+    if path is None:
+        pytest.skip("mpirun or mpi4py is not installed (Debian: openmpi-bin; pip: mpi4py)")
+    return path
+
+
+def _mpi(*args: str, ranks: int = 2) -> subprocess.CompletedProcess[str]:
+    """``mpirun -n RANKS python -m harness ARGS``."""
+    command = [_mpirun(), "-n", str(ranks), "--oversubscribe", sys.executable, "-m", "harness"]
+    return subprocess.run(
+        [*command, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={
+            **os.environ,
+            "OMPI_ALLOW_RUN_AS_ROOT": "1",
+            "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+            "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--sizes", "-5"], "argument --sizes: '-5': sizes must be positive and rising "
+         "(see 'harness run --help')"),
+        (["--size", "100", "--max-time", "5", "--timeout", "2"], "--max-time 5 with "
+         "--timeout 2: a row still timing when its timeout ends is killed, and is an error "
+         "row; give a --timeout above --max-time (a row compiles, warms up and verifies "
+         "besides)"),
+    ],
+)  # fmt: skip
+def test_a_wrong_command_line_under_mpirun_is_said_once(
+    tmp_path: Path, args: list[str], said: str
+) -> None:
+    """Under mpirun every rank printed the same usage error (found as the options were
+    read, or as the rows were planned), so a job of N ranks said it N times. Rank 0
+    says it once; the job still exits 2, and nothing is made."""
+    out = tmp_path / "out"
+    proc = _mpi("run", "-k", "Stream_COPY", "-b", "cpu", *args, "--out", str(out), ranks=3)
+    assert proc.returncode == 2, proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("harness: error:")]
+    assert errors == [f"harness: error: {said}"]
+    assert not out.exists()
+
+
+def test_an_in_process_resume_of_a_run_with_a_timeout_says_it_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    """`--resume RUN --in-process` of a run begun with --timeout ran its rows in this
+    process, where none can be stopped, and nothing said the run's timeout no longer
+    held, as a new --in-process run with --timeout says."""
+    out = tmp_path / "runs"
+    proc = harness("run", "-k", "Stream_COPY", "Stream_ADD", "-b", "cpu", "--size", "100",
+                   "--reps", "1", "--timeout", "30", "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(out)
+    cut_journal(run, 1)
+    note = (
+        "note: --in-process runs the rows left in this process, where no row can be "
+        "stopped: the run's --timeout 30 changes nothing for them\n"
+    )
+    proc = harness("run", "--resume", str(run), "--in-process")
+    assert proc.returncode == 0, proc.stderr
+    assert note in proc.stderr
+    assert len(json.loads((run / "metadata.json").read_text())["resumed_in_process"]) == 1
