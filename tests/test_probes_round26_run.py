@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import cut_journal, harness, run_folder
+from conftest import cut_journal, harness, one_error, run_folder
 
 QUICK = ("-k", "Stream_COPY", "-b", "cpu", "--size", "100", "--reps", "1")
 
@@ -89,3 +89,21 @@ def test_an_in_process_resume_of_a_run_with_a_timeout_says_it_changes_nothing(
     assert proc.returncode == 0, proc.stderr
     assert note in proc.stderr
     assert len(json.loads((run / "metadata.json").read_text())["resumed_in_process"]) == 1
+
+
+@pytest.mark.parametrize(("line", "said"), [("KERNELS = 5", "int 5"), ("KERNELS = []", "empty []")])
+def test_a_suite_whose_kernels_are_no_tuple_of_descriptions_names_what_they_are(
+    tmp_path: Path, line: str, said: str
+) -> None:
+    """A suite file with ``KERNELS = 5`` (or an empty list) was said to define no
+    KERNELS at all, which it does: the message names what KERNELS is."""
+    path = tmp_path / "kernels.py"
+    path.write_text(line + "\n")
+    out = tmp_path / "out"
+    proc = harness("run", "--suite", str(path), *QUICK, "--out", str(out))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--suite {path}: KERNELS is {said}; give a tuple of one or more "
+        "harness.model.spec.KernelSpec"
+    )
+    assert not out.exists()

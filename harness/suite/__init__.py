@@ -201,10 +201,17 @@ NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
     """The module's KERNELS, each a new, well-formed description whose sources
     agree with it; SuiteError naming the first that is not."""
-    kernels = getattr(module, "KERNELS", None)
-    if not isinstance(kernels, list | tuple) or not kernels:
+    if not hasattr(module, "KERNELS"):
         raise SuiteError(
             f"--suite {path}: it defines no KERNELS (a tuple of harness.model.spec.KernelSpec)"
+        )
+    kernels = module.KERNELS
+    if not isinstance(kernels, list | tuple) or not kernels:
+        # KERNELS = 5 or () was said to be no KERNELS at all.
+        what = "empty" if isinstance(kernels, list | tuple) else type(kernels).__name__
+        raise SuiteError(
+            f"--suite {path}: KERNELS is {what} {kernels!r}; give a tuple of one or more "
+            "harness.model.spec.KernelSpec"
         )
     for item in kernels:
         if not isinstance(item, KernelSpec):
