@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, harness, need_backend
 
 ENV = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
 
@@ -40,3 +41,102 @@ def test_a_size_no_memory_holds_is_refused_before_any_launch(
         f"more than {device} ("
     ), line
     assert " has room for; give at most " in line and line.endswith(" (see --help)")
+
+
+class _GoneAfterTable:
+    """A standard output on a pipe whose reader goes away once a flush has passed it
+    the mutants table: a later flush is a broken pipe, until the descriptor is sent
+    to /dev/null."""
+
+    def __init__(self) -> None:
+        self._read, self._write = os.pipe()
+        self.text = ""
+        self._pending = ""
+
+    def write(self, text: str) -> int:
+        self._pending += text
+        return len(text)
+
+    def flush(self) -> None:
+        pending, self._pending = self._pending, ""
+        self.text += pending
+        os.write(self._write, pending.encode())
+        if "TOTAL" in self.text and self._read >= 0:
+            os.close(self._read)
+            self._read = -1
+
+    def fileno(self) -> int:
+        return self._write
+
+    def isatty(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        for fd in (self._read, self._write):
+            if fd >= 0:
+                os.close(fd)
+
+
+def test_mutants_whose_reader_leaves_after_the_table_keeps_its_verdict(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader that went away once it had the table (``| head``) turned the
+    verdict into 141: the folder's line, printed unflushed after the table, failed
+    at the exit's flush. It is now flushed and caught as the table is."""
+    need_backend("opencl")
+    from harness import cli
+
+    fake = _GoneAfterTable()
+    monkeypatch.setattr(sys, "stdout", fake)
+    try:
+        status = cli.main(
+            [
+                "mutants",
+                "-k",
+                "Stream_TRIAD",
+                "-b",
+                "opencl",
+                "--sample",
+                "1",
+                "--precision",
+                "f64",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+    finally:
+        fake.close()
+    assert status == 0
+    assert "TOTAL" in fake.text
+    (folder,) = tmp_path.iterdir()
+    assert sorted(p.name for p in folder.iterdir()) == ["mutants.csv", "summary.txt"]
+
+
+@pytest.mark.parametrize(
+    ("args", "note"),
+    [
+        (["-b", "opencl", "--seed", "5"],
+         "note: --seed 5 picks the mutants of --sample; without --sample every mutant is "
+         "checked, so it changes nothing"),
+        (["-b", "wgpu", "--sample", "1", "--no-simulator"],
+         "note: --no-simulator spares an OpenCL device's survivors the simulator's check; "
+         "no chosen device (wgpu:0) is one, so it changes nothing"),
+        (["-b", "opencl", "opencl", "--sample", "1", "--precision", "f64", "f64"],
+         "note: --backends opencl given more than once; each value runs once\n"
+         "note: --precision f64 given more than once; each value runs once"),
+    ],
+)  # fmt: skip
+def test_mutants_says_which_options_change_nothing(
+    tmp_path: Path, args: list[str], note: str
+) -> None:
+    """``--seed`` without ``--sample``, ``--no-simulator`` with no OpenCL device to
+    spare, and a value given twice were taken unsaid, where ``harness run`` names
+    a repeat: each is now noted before the mutants run."""
+    for backend in dict.fromkeys(
+        args[1 : args.index("--seed" if "--seed" in args else "--sample")]
+    ):
+        need_backend(backend)
+    proc = harness("mutants", "-k", "Stream_TRIAD", "--precision", "f64", *args,
+                   "--out", str(tmp_path))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith(note + "\nStream_TRIAD on "), proc.stderr

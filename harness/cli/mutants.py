@@ -9,6 +9,7 @@ import signal
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,7 @@ from harness.mutation.mutants import (
     EQUIVALENTS,
     MIN_TIMEOUT,
     NOT_RUN,
+    SIMULATOR,
     SIMULATOR_MAX_SIZE,
     SMALL_SIZE,
     TIMEOUT_FACTOR,
@@ -50,6 +52,9 @@ from harness.mutation.mutants import (
     write_folder,
 )
 from harness.mutation.operators import Mutant
+
+#: The seed of ``--sample`` where ``--seed`` is not given.
+SEED = 1
 
 EPILOG = """\
 examples:
@@ -246,7 +251,7 @@ def _plan(
     for job in jobs:
         if args.lines:
             job.chosen = [m for m in job.chosen if any(s.holds(m) for s in args.lines)]
-        picked = sample(job.chosen, args.sample, args.seed)
+        picked = sample(job.chosen, args.sample, SEED if args.seed is None else args.seed)
         job.chosen, job.sampled = picked, len(picked) < len(job.chosen)
     for device in devices:
         if not any(job.chosen for job in jobs if job.device == device):
@@ -280,6 +285,39 @@ def _plan(
                 f"size {SMALL_SIZE} alone; give --max-size {smallest} or more"
             )
     return jobs
+
+
+def _note_idle(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> None:
+    """Say which options change nothing here, as they were taken unsaid: a value
+    given twice (each runs once), ``--seed`` without ``--sample``, and
+    ``--no-simulator`` where no chosen device is an OpenCL device it would spare."""
+    for flag, values in (
+        ("--kernels", args.kernels or ()),
+        ("--backends", args.backends),
+        ("--device", args.device),
+        ("--precision", args.precision or ()),
+    ):
+        twice = [v for v, n in Counter(values).items() if n > 1]
+        if twice:
+            print(
+                f"note: {flag} {' '.join(twice)} given more than once; each value runs once",
+                file=sys.stderr,
+            )
+    if args.seed is not None and args.sample is None:
+        print(
+            f"note: --seed {args.seed} picks the mutants of --sample; without --sample every "
+            "mutant is checked, so it changes nothing",
+            file=sys.stderr,
+        )
+    if not args.simulator and not any(
+        d.backend == "opencl" and d.kind != SIMULATOR for d in devices
+    ):
+        print(
+            "note: --no-simulator spares an OpenCL device's survivors the simulator's "
+            f"check; no chosen device ({', '.join(d.id for d in devices)}) is one, so it "
+            "changes nothing",
+            file=sys.stderr,
+        )
 
 
 def _no_mutant_on(lines: Lines, jobs: Sequence[_Job], path: Path) -> str:
@@ -337,6 +375,7 @@ def _mutants(args: argparse.Namespace, stop: _Stop) -> int:
     results.check_out(args.out, "--out")
     try:
         devices = _devices(args)
+        _note_idle(args, devices)
         try:
             equivalents = read_equivalents(sources.shipped_root() / EQUIVALENTS)
         except ValueError as exc:
@@ -383,8 +422,10 @@ def _mutants(args: argparse.Namespace, stop: _Stop) -> int:
         print(f"harness: error: {exc}", file=sys.stderr)
         return stop.status if cut and not survivor else 2
     if unshown is None:
-        print(f"\nmutants folder: {folder}")
-    elif not isinstance(unshown, BrokenPipeError):
+        # Flushed and caught as the table is: a reader gone once it had the table
+        # turned the verdict into 141 at the exit's flush.
+        unshown = _show(f"\nmutants folder: {folder}")
+    if unshown is not None and not isinstance(unshown, BrokenPipeError):
         # Not for a reader gone (``| true``), which is quiet as for any pipe: the
         # folder is whole and the status its verdict (the folder was lost, exit 141).
         print(
@@ -556,7 +597,8 @@ def _scope(
         f"sizes up to {n} on {device} (a simulator's default)" for device, n in capped.items()
     ]
     # A sample of every mutant narrowed nothing: the score is the whole run's.
-    given += [f"--sample {args.sample} --seed {args.seed}"] * sampled
+    seed = SEED if args.seed is None else args.seed
+    given += [f"--sample {args.sample} --seed {seed}"] * sampled
     return f"narrowed by: {'; '.join(given)}" if given else ""
 
 
@@ -642,9 +684,7 @@ def register(sub: Any) -> None:
         metavar="N",
         help="at most N mutants per kernel, picked at random (default: every one)",
     )
-    parser.add_argument(
-        "--seed", type=arguments.seed, default=1, help="seed for --sample (default 1)"
-    )
+    parser.add_argument("--seed", type=arguments.seed, help=f"seed for --sample (default {SEED})")
     arguments.kernel_options(parser)
     parser.add_argument(
         "--lines",
