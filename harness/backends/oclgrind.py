@@ -40,6 +40,11 @@ PLATFORM = "Oclgrind"
 MAX_REPORTS = 200_000
 #: The simulator's checks a session turns on (out-of-bounds accesses are always on).
 OPTIONS = {"OCLGRIND_DATA_RACES": "1", "OCLGRIND_MAX_ERRORS": str(MAX_REPORTS)}
+#: Work-group memory the simulated device offers, as AMD's GPUs do, rather than the
+#: simulator's own 32 KiB: a kernel whose f64 tiles take more (MAT_MAT_SHARED's
+#: 34 KiB) is then checked there, where it was skipped. The simulator reads it
+#: as its platform is listed; a value the user set is kept.
+LOCAL_MEM_BYTES = 65536
 #: Distinct findings a row's reason names.
 SHOWN = 2
 #: A source line's comment that accepts the data races the simulator reports on
@@ -132,6 +137,11 @@ def _summary(every: list[list[str]], lines: Lines) -> str | None:
     if len(found) > SHOWN:
         text += f" (and {len(found) - SHOWN} more reports)"
     return f"Oclgrind: {text}"
+
+
+def set_device_limits() -> None:
+    """Size the simulated device (`LOCAL_MEM_BYTES`), before any platform is listed."""
+    os.environ.setdefault("OCLGRIND_LOCAL_MEM_SIZE", str(LOCAL_MEM_BYTES))
 
 
 class Findings:

@@ -98,6 +98,7 @@ def _platform_devices() -> list[tuple[str, list[Any]]]:
     """Each OpenCL platform's name and devices, a simulator's after every other's,
     so that adding one renumbers none; a platform that cannot list any has none."""
     cl = _cl()
+    oclgrind.set_device_limits()
     try:
         platforms = cl.get_platforms()
     except cl.Error as exc:
