@@ -107,3 +107,29 @@ def test_a_suite_whose_kernels_are_no_tuple_of_descriptions_names_what_they_are(
         "harness.model.spec.KernelSpec"
     )
     assert not out.exists()
+
+
+def test_a_check_of_rows_with_transfers_verifies_the_transfers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--check --transfers per-rep` verified each row on the resident path alone and
+    passed it as a per-rep row: transfers that lost the results passed the check."""
+    from harness.api import run as api_run
+    from harness.execution import transfers
+
+    moved = transfers.Mover.rep
+
+    def lossy(self: transfers.Mover) -> float:
+        took = moved(self)
+        for array in self.host.values():
+            array[...] = 0
+        return took
+
+    monkeypatch.setattr(transfers.Mover, "rep", lossy)
+    rows = api_run("Stream_COPY", "cpu", out=tmp_path, size=100, check=True,
+                   transfers=["resident", "per-rep"], in_process=True, progress=False)  # fmt: skip
+    assert rows.attrs["exit_status"] == 1
+    got = dict(zip(rows["transfers"], rows["status"], strict=True))
+    assert got == {"resident": "ok", "per-rep": "fail"}
+    (reason,) = rows.loc[rows["transfers"] == "per-rep", "reason"]
+    assert reason.startswith("with per-rep transfers: c: 100 of 100 elements off")
