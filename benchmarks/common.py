@@ -108,7 +108,7 @@ def refuse_size_past_memory(
     from harness import suite
     from harness.execution.runner import array_bytes, host_available_bytes, largest_size_where
 
-    specs = [suite.BY_NAME[name] for name in kernels]
+    specs = [suite.spec_of(name) for name in kernels]
     room = min(filter(None, (info.memory_bytes, host_available_bytes() // 3)), default=0)
     need = max(array_bytes(spec, size, "f64") for spec in specs)
     if room and need > room:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 
-from common import Parser, device, left_out, run_main
+from common import Parser, device, left_out, refuse_size_past_memory, run_main
 
 from harness.cli.arguments import positive_int, seconds
 from harness.execution.peaks import FMA, LEAST_FMA_SIZE
@@ -42,6 +42,8 @@ def main() -> None:
     # A device wgpu has not (wgpu:9) was an error row per round, and an empty table
     # that exited 0.
     info = device(parser, args.device)
+    # Each row of it was out of memory, and the table empty.
+    refuse_size_past_memory(parser, args.size, [FMA], info)
     backend, index = info.backend, info.index
     runner = Runner(RunOptions(max_time=args.max_time))
     best: dict[tuple[str, str], list[float]] = defaultdict(list)

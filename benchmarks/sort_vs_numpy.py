@@ -19,7 +19,16 @@ import subprocess
 import sys
 from collections import defaultdict
 
-from common import Parser, add_devices, devices_chosen, harness_rows, run, run_main
+from common import (
+    Parser,
+    add_devices,
+    device,
+    devices_chosen,
+    harness_rows,
+    refuse_size_past_memory,
+    run,
+    run_main,
+)
 
 from harness import suite
 from harness.cli.arguments import positive_int
@@ -103,6 +112,9 @@ def main() -> None:
     if args.kernel not in sorts:
         # Any other kernel ended the script in a KeyError, after its first harness run.
         parser.error(f"-k {args.kernel!r}: give a bitonic sort ({', '.join(sorts)})")
+    # The peers sort on the host: a size it cannot hold ran every harness launch, then
+    # ended in numpy's allocation error.
+    refuse_size_past_memory(parser, args.size, [args.kernel], device(parser, "cpu:0"))
 
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
     launches: dict[tuple[str, str], str] = {}
@@ -158,14 +170,14 @@ def main() -> None:
             f"{label:{width}}{count:>9}{median * 1e3:10.1f}{rate:10.1f}"
             f"{median / numpy:11.2f}{clock:>7}"
         )
-    for device in dict.fromkeys(d for d, s in launches):
-        if not times[(device, "global")]:
+    for each in dict.fromkeys(d for d, s in launches):
+        if not times[(each, "global")]:
             continue
-        base = statistics.median(times[(device, "global")])
+        base = statistics.median(times[(each, "global")])
         for (where, strategy), samples in times.items():
-            if where == device and strategy != "global" and samples:
+            if where == each and strategy != "global" and samples:
                 faster = base / statistics.median(samples)
-                print(f"{device}: {strategy} is {faster:.2f}x as fast as global")
+                print(f"{each}: {strategy} is {faster:.2f}x as fast as global")
 
 
 if __name__ == "__main__":
