@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import cut_journal, harness, one_error, run_folder
+from conftest import cut_journal, harness, need_backend, one_error, run_folder
 
 QUICK = ("-k", "Stream_COPY", "-b", "cpu", "--size", "100", "--reps", "1")
 
@@ -133,3 +133,37 @@ def test_a_check_of_rows_with_transfers_verifies_the_transfers(
     assert got == {"resident": "ok", "per-rep": "fail"}
     (reason,) = rows.loc[rows["transfers"] == "per-rep", "reason"]
     assert reason.startswith("with per-rep transfers: c: 100 of 100 elements off")
+
+
+def test_a_check_runs_no_cold_row_and_says_cache_and_hold_change_nothing(tmp_path: Path) -> None:
+    """`--check --cache hot cold` verified every case twice, once in a row labelled cold
+    though nothing was flushed before its one untimed repetition, and --no-hold was
+    taken without a word: neither changes a check. One hot row each, and a note."""
+    out = tmp_path / "out"
+    proc = harness("run", *QUICK[:-2], "--check", "--cache", "hot", "cold", "--no-hold",
+                   "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        "note: --check verifies and times nothing: --cache --no-hold change nothing\n"
+        in proc.stderr
+    )
+    rows = [json.loads(line) for line in (run_folder(out) / "journal.jsonl").open()]
+    assert [(r["cache"], r["status"]) for r in rows] == [("hot", "ok")]
+
+
+@pytest.mark.parametrize(("backends", "noted"), [(["cpu"], True), (["cpu", "opencl"], False)])
+def test_no_hold_where_no_device_holds_a_queue_is_said_to_change_nothing(
+    tmp_path: Path, backends: list[str], noted: bool
+) -> None:
+    """--no-hold on the cpu backend alone (or wgpu), whose repetitions no queue holds,
+    was taken without a word, as an option that changes nothing should not be."""
+    if "opencl" in backends:
+        need_backend("opencl")
+    proc = harness("run", "-k", "Stream_COPY", "-b", *backends, "--size", "100", "--reps",
+                   "1", "--no-hold", "--out", str(tmp_path))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    note = (
+        "note: --no-hold is for devices whose queue a repetition's launches are held in "
+        "(OpenCL, CUDA); none is selected, so it changes nothing\n"
+    )
+    assert (note in proc.stderr) is noted

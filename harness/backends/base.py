@@ -293,6 +293,9 @@ class Backend(ABC):
     #: Whether its shader compiler adds runtime checks to every shader that a run
     #: can turn off (``--wgsl-checks``, `Session.set_shader_checks`).
     shader_checks: bool = False
+    #: Whether it can hold a repetition's launches until all are queued (a CUDA
+    #: graph, an OpenCL user event), which ``--no-hold`` turns off.
+    holds_queue: bool = False
 
     def unavailable_reason(self) -> str | None:
         """None when usable; otherwise why not, in words a user can act on.

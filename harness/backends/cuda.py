@@ -1040,6 +1040,7 @@ class CudaBackend(Backend):
     extension = ".cu"
     partitions = PARTITIONS
     driver_modules = ("cuda.bindings.driver", "pycuda.driver")
+    holds_queue = True
 
     def __init__(self, binding: str | None = None) -> None:
         self.binding = binding or os.environ.get(BINDING_ENV) or None

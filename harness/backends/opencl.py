@@ -470,6 +470,7 @@ class OpenCLBackend(Backend):
     extension = ".cl"
     driver_modules = ("pyopencl",)
     partitions = PARTITIONS
+    holds_queue = True
 
     def devices(self) -> list[DeviceInfo]:
         return [_info(i, d) for i, d in enumerate(_all_devices())]

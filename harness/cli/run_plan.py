@@ -180,6 +180,12 @@ def _note_unused(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> Non
             "(OpenCL, CUDA, wgpu); none is selected, so each row runs once, at no group size",
             file=sys.stderr,
         )
+    if not args.hold and args.check is None and not any(b.holds_queue for b in backends):
+        print(
+            "note: --no-hold is for devices whose queue a repetition's launches are held in "
+            "(OpenCL, CUDA); none is selected, so it changes nothing",
+            file=sys.stderr,
+        )
     if args.in_process and args.timeout is not None:
         print(
             f"note: --in-process runs every row in this process, where no row can be stopped "
@@ -196,6 +202,9 @@ def _note_unused(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> Non
         if getattr(args, name, None) != defaults.get(name)
         and (name != "warmup" or args.check is not None)
     ]
+    if args.check is not None:
+        # Its one repetition has no flush before it and no queue to hold.
+        given += ["--cache"] * (args.cache != defaults["cache"]) + ["--no-hold"] * (not args.hold)
     if args.check is not None and args.reps is not None:
         given.insert(0, "--reps")
     if given and (args.check is not None or args.reps is not None):
@@ -329,7 +338,9 @@ def new_run(
     if world is not None:
         devices = ranks.rank_devices(devices, world.local_rank)
     _check_sources(args.sources, kernels, devices)
-    _check_flush(args.flush_bytes, args.cache, devices)
+    # A check's rows are hot alone: a cold one verified the same, unflushed, twice.
+    caches = ("hot",) if args.check is not None else tuple(dict.fromkeys(args.cache))
+    _check_flush(args.flush_bytes, caches, devices)
     _note_unused(args, devices)
     _note_untimed(args, world)
     memory, budgets = next(
@@ -354,7 +365,7 @@ def new_run(
         min_samples=args.min_samples,
         max_noise=args.max_noise / 100,
         sample_time=args.sample_time,
-        caches=tuple(dict.fromkeys(args.cache)),
+        caches=caches,
         flush_bytes=args.flush_bytes,
         transfers=tuple(dict.fromkeys(args.transfers)),
         groups=tuple(dict.fromkeys(args.group or ())),
