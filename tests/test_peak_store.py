@@ -209,7 +209,7 @@ def test_a_store_that_is_no_regular_file(monkeypatch, capsys) -> None:
     ("text", "message"),
     [
         ('{\n  "a": 1,\n  oops\n}\n', "damaged at line 3, column 3 (Expecting property name"),
-        ("[1, 2]\n", "holds a JSON list, not the object of peaks harness peak writes"),
+        ("[1, 2]\n", "holds a JSON array, not the object of peaks harness peak writes"),
         ("", "damaged at line 1, column 1 (Expecting value)"),
     ],
 )

@@ -91,18 +91,18 @@ def test_a_report_of_peaks_whose_notes_are_a_number_is_one_line(run: Path, tmp_p
 
 
 @pytest.mark.parametrize(
-    "damage",
+    ("damage", "named"),
     [
-        {"warnings": 5},
-        {"fma_gflops_per_s": [1.0]},
-        {"copy_gbytes_per_s": "abc"},
-        {"triad_gbytes_per_s": -5},
-        {"fma_gflops_per_s": {"f64": True}},
+        ({"warnings": 5}, "its warnings is 5, not a list"),
+        ({"fma_gflops_per_s": [1.0]}, "its fma_gflops_per_s is [1.0], not an object"),
+        ({"copy_gbytes_per_s": "abc"}, 'its copy_gbytes_per_s is "abc"'),
+        ({"triad_gbytes_per_s": -5}, "its triad_gbytes_per_s is -5"),
+        ({"fma_gflops_per_s": {"f64": True}}, "its fma_gflops_per_s f64 is true"),
     ],
     ids=["warnings", "fma", "text", "negative", "true"],
 )
 def test_a_store_of_damaged_peaks_places_no_row_and_the_run_stays_readable(
-    damage: dict[str, object], tmp_path: Path
+    damage: dict[str, object], named: str, tmp_path: Path
 ) -> None:
     """A peaks store whose entry had warnings 5 made every run stop on a traceback
     after making its run folder; one whose FMA rates were a list was copied into
@@ -121,8 +121,8 @@ def test_a_store_of_damaged_peaks_places_no_row_and_the_run_stays_readable(
     )
     assert proc.returncode == 0, proc.stderr
     assert (
-        f"warning: peaks store {store}: {key!r} holds damaged peaks (figures should be "
-        "positive numbers, FMA rates an object of them by precision, notes and warnings "
+        f"warning: peaks store {store}: {key!r} holds damaged peaks ({named}; figures should "
+        "be positive numbers, FMA rates an object of them by precision, notes and warnings "
         "lists); it is left as it is: repair or remove it, or point HARNESS_PEAKS at another "
         "file; no row is placed against a peak"
     ) in proc.stderr.splitlines()

@@ -3,13 +3,14 @@ and of the benchmark scripts: each test says what was wrong before."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, harness, need_backend
+from conftest import ROOT, harness, need_backend, one_error
 
 ENV = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
 
@@ -144,3 +145,37 @@ def test_mutants_says_which_options_change_nothing(
                    "--out", str(tmp_path))  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.startswith(note + "\nStream_TRIAD on "), proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("null", "holds a JSON null, not the object of peaks harness peak writes"),
+        ('"x"', "holds a JSON string, not the object of peaks harness peak writes"),
+        ("{KEY: {\"copy_gbytes_per_s\": NaN}}", "KEY holds damaged peaks (its "
+         "copy_gbytes_per_s is NaN; figures should be positive numbers, FMA rates an object "
+         "of them by precision, notes and warnings lists)"),
+        ("{KEY: {\"notes\": \"slow\"}}", "KEY holds damaged peaks (its notes is \"slow\", not "
+         "a list; figures should be positive numbers, FMA rates an object of them by "
+         "precision, notes and warnings lists)"),
+    ],
+    ids=["null", "string", "nan", "notes"],
+)  # fmt: skip
+def test_a_damaged_peaks_store_names_what_is_damaged(tmp_path: Path, text: str, said: str) -> None:
+    """A store of ``null`` was said to hold 'a JSON NoneType', and a device's entry
+    with one damaged figure 'damaged peaks' without naming which of its fields: the
+    JSON's own name, and the field with its value, are now said."""
+    from harness.backends import get as get_backend
+    from harness.execution import peaks
+
+    key = json.dumps(peaks.device_key(get_backend("cpu").default_devices()[0].as_dict()))
+    store = tmp_path / "peaks.json"
+    store.write_text(text.replace("KEY", key))
+    before = store.read_bytes()
+    proc = harness("peak", "-b", "cpu", env={"HARNESS_PEAKS": str(store)})
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"peaks store {store}: {said.replace('KEY', repr(json.loads(key)))}; it is left as it "
+        "is: repair or remove it, or point HARNESS_PEAKS at another file"
+    )
+    assert store.read_bytes() == before

@@ -459,7 +459,7 @@ def test_a_peaks_store_under_the_home_folder_is_found_there(tmp_path: Path) -> N
     proc = harness("peak", "--device", "cpu:0", env=env)
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr).startswith(
-        f"peaks store {tmp_path / '.cache' / 'harness' / 'peaks.json'}: holds a JSON list"
+        f"peaks store {tmp_path / '.cache' / 'harness' / 'peaks.json'}: holds a JSON array"
     )
 
 

@@ -52,7 +52,7 @@ from harness.backends.base import DeviceInfo, user_cache
 from harness.errors import UsageError
 from harness.execution import metadata
 from harness.execution.flush import last_level_cache
-from harness.execution.results import MAX_OTHER, clear_pipe, load_json, peak_shaped
+from harness.execution.results import MAX_OTHER, clear_pipe, load_json
 from harness.execution.runner import Runner, Task, largest_size, size_for_memory
 from harness.execution.sampling import StopRule
 
@@ -146,8 +146,8 @@ def read_store(path: Path | None = None) -> dict[str, Any]:
         raise StoreError(f"peaks store {path}: cannot be read ({exc}); {fix}") from None
     if not isinstance(stored, dict):
         raise StoreError(
-            f"peaks store {path}: holds a JSON {type(stored).__name__}, not the object of "
-            f"peaks harness peak writes; {fix}"
+            f"peaks store {path}: holds {_JSON_KINDS.get(type(stored), 'a JSON value')}, not "
+            f"the object of peaks harness peak writes; {fix}"
         )
     # Another JSON file (a run's metadata.json), which keep would rewrite.
     strange = next((k for k, v in stored.items() if not _entry(k, v)), None)
@@ -159,23 +159,49 @@ def read_store(path: Path | None = None) -> dict[str, Any]:
         )
     # A run copies its devices' entries into its metadata, which readers then refuse,
     # and places its rows against their figures.
-    damaged = next(
-        (k for k, v in stored.items() if not (peak_shaped(v) and _figures_sensible(v))), None
-    )
+    damaged = next(((k, _damage(v)) for k, v in stored.items() if _damage(v)), None)
     if damaged is not None:
         raise StoreError(
-            f"peaks store {path}: {damaged!r} holds damaged peaks (figures should be "
-            "positive numbers, FMA rates an object of them by precision, notes and warnings "
-            f"lists); {fix}"
+            f"peaks store {path}: {damaged[0]!r} holds damaged peaks ({damaged[1]}; figures "
+            "should be positive numbers, FMA rates an object of them by precision, notes and "
+            f"warnings lists); {fix}"
         )
     return stored
 
 
-def _figures_sensible(peak: Mapping[str, Any]) -> bool:
-    """Whether every figure a peak gives is one a device can have (`_sensible`)."""
+#: What a JSON document that is no object holds, as JSON names it (it said 'a JSON
+#: NoneType' for null).
+_JSON_KINDS = {
+    list: "a JSON array",
+    str: "a JSON string",
+    int: "a JSON number",
+    float: "a JSON number",
+    bool: "a JSON true or false",
+    type(None): "a JSON null",
+}
+
+
+def _damage(peak: Mapping[str, Any]) -> str | None:
+    """Which field of a stored device's peaks is damaged, and how, in words (it was
+    left unnamed, to be found in the file by hand); None where none is."""
+    shapes = (("fma_gflops_per_s", dict, "an object"), ("notes", list, "a list"))
+    for field, kind, what in (*shapes, ("warnings", list, "a list")):
+        value = peak.get(field) or kind()
+        if not isinstance(value, kind):
+            return f"its {field} is {_shown(value)}, not {what}"
     rates = peak.get("fma_gflops_per_s") or {}
-    figures = [peak.get("copy_gbytes_per_s"), peak.get("triad_gbytes_per_s"), *rates.values()]
-    return all(value is None or _sensible(value) for value in figures)
+    figures = [(k, peak.get(k)) for k in ("copy_gbytes_per_s", "triad_gbytes_per_s")]
+    figures += [(f"fma_gflops_per_s {p}", v) for p, v in rates.items()]
+    for field, value in figures:
+        if value is not None and not _sensible(value):
+            return f"its {field} is {_shown(value)}"
+    return None
+
+
+def _shown(value: Any) -> str:
+    """A stored value as the file spells it, cut to a line."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _entry(key: str, value: Any) -> bool:
