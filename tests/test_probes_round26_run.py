@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -167,3 +168,22 @@ def test_no_hold_where_no_device_holds_a_queue_is_said_to_change_nothing(
         "(OpenCL, CUDA); none is selected, so it changes nothing\n"
     )
     assert (note in proc.stderr) is noted
+
+
+def test_a_lost_after_within_a_heartbeat_is_refused(tmp_path: Path) -> None:
+    """--lost-after 0.1, under the half second between a rank's heartbeats, was taken:
+    under mpirun each rank then took the other for lost as they planned ('rank 1 fell
+    silent ... stopped, killed or hung'), none of them was, and the job ended 1."""
+    from harness.api import run as api_run
+    from harness.errors import UsageError
+
+    said = (
+        "argument --lost-after: '0.1' is out of range: give at least 1 (two of a rank's "
+        "heartbeats, 0.5 s apart) and at most 604800 seconds (one week)"
+    )
+    proc = harness("run", *QUICK, "--lost-after", "0.1", "--out", str(tmp_path))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == f"{said} (see 'harness run --help')"
+    with pytest.raises(UsageError, match=re.escape(said)):
+        api_run("Stream_COPY", "cpu", out=tmp_path, size=100, lost_after=0.1, progress=False)
+    assert list(tmp_path.iterdir()) == []

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from harness import suite
+from harness.execution.ranks import BEAT_S
 from harness.execution.results import MAX_COUNT
 from harness.execution.runner import MAX_SECONDS
 from harness.model.spec import KernelSpec
@@ -80,6 +81,10 @@ def seed(text: str) -> int:
     return value
 
 
+#: The shortest silence after which a rank is lost (`lost_seconds`).
+LEAST_LOST_S = 2 * BEAT_S
+
+
 def seconds(text: str) -> float:
     """Seconds above 0, at most a week (longer waits overflow the workers' poll())."""
     try:
@@ -90,6 +95,19 @@ def seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(
             f"{text!r} is out of range: give more than 0 and at most {MAX_SECONDS} seconds "
             "(one week)"
+        )
+    return value
+
+
+def lost_seconds(text: str) -> float:
+    """Seconds of a rank's silence after which it is lost (``--lost-after``): at least
+    two of its heartbeats, as a shorter silence is every rank's between two of them
+    (all were lost while they planned, none stopped), at most a week."""
+    value = seconds(text)
+    if value < LEAST_LOST_S:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is out of range: give at least {LEAST_LOST_S:g} (two of a rank's "
+            f"heartbeats, {BEAT_S:g} s apart) and at most {MAX_SECONDS} seconds (one week)"
         )
     return value
 

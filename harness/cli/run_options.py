@@ -371,12 +371,13 @@ def _process(run: argparse.ArgumentParser) -> None:
     )
     run.add_argument(
         "--lost-after",
-        type=arguments.seconds,
+        type=arguments.lost_seconds,
         default=ranks.LOST_AFTER_S,
         metavar="SECONDS",
         help="under mpirun: a rank not heard from for this long (it crashed, was killed or "
         "hangs) is lost, and its rows from then on are error rows while the other ranks go "
-        f"on (default {ranks.LOST_AFTER_S:g}; Open MPI's mpirun needs --enable-recovery to "
+        f"on (default {ranks.LOST_AFTER_S:g}, at least {arguments.LEAST_LOST_S:g}: two "
+        f"heartbeats; Open MPI's mpirun needs --enable-recovery to "
         "let them); one lost while the ranks plan ends the job",
     )
     run.add_argument(
