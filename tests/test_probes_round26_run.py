@@ -187,3 +187,23 @@ def test_a_lost_after_within_a_heartbeat_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match=re.escape(said)):
         api_run("Stream_COPY", "cpu", out=tmp_path, size=100, lost_after=0.1, progress=False)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_note_every_rank_finds_as_it_plans_is_said_once(tmp_path: Path) -> None:
+    """Under mpirun each rank printed its notes on the options (a value given twice,
+    an option that changes nothing, a device without a peak), so a job of N ranks said
+    each N times, their lines run together. Rank 0 says each once."""
+    need_backend("opencl")
+    out = tmp_path / "out"
+    proc = _mpi("run", "-k", "Stream_COPY", "-b", "opencl", "--size", "100", "--reps", "1",
+                "--precision", "f64", "f64", "--flush-bytes", "1MiB", "--out", str(out),
+                ranks=3)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    notes = [line for line in proc.stderr.splitlines() if "note:" in line]
+    assert notes[:2] == [
+        "note: --precision f64 given more than once; each value runs once",
+        "note: --flush-bytes is for cold rows (--cache cold); it is ignored",
+    ]
+    assert len(notes) == len(set(notes)), proc.stderr
+    rows = [json.loads(line) for line in (run_folder(out) / "journal.jsonl").open()]
+    assert sorted(r["rank"] for r in rows) == [0, 1, 2]

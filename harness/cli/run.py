@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import dataclasses
 import errno
+import io
 import os
 import re
 import select
@@ -668,14 +669,22 @@ def _execute_ranks(
     (``saved``: the run's metadata, in rank 0) runs, in step, every row some rank
     lacks, and keeps each rank's only where it lacked it."""
     made = None
-    if args.resume:
-        run_dir, meta, tasks = _resumed_rank(args, saved, executor, world)
-    else:
-        made, meta, tasks = new_run(args, executor.catalogs, world)
+    # What each rank says as it plans (notes on its options) rank 0 says once.
+    notes = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(notes):
+            if args.resume:
+                run_dir, meta, tasks = _resumed_rank(args, saved, executor, world)
+            else:
+                made, meta, tasks = new_run(args, executor.catalogs, world)
+    finally:
+        if world.rank == 0:
+            sys.stderr.write(notes.getvalue())
     try:
         if not args.resume:
             run_dir = Path(world.bcast(str(made) if made else ""))
         planned = world.gather((tasks, meta["devices"], world.host, os.getpid()))
+        said = world.gather(notes.getvalue())
     except (ranks.PlanLost, KeyboardInterrupt):
         # Nothing was run: the new folder holds nothing worth keeping (a rank's Ctrl-C
         # here left it empty, named as a run).
@@ -689,7 +698,8 @@ def _execute_ranks(
     steps = list(range(len(tasks)))
     wanted: list[set[int]] = []
     if world.rank == 0:
-        assert planned is not None
+        assert planned is not None and said is not None
+        _say_ranks_notes(said)
         counts = [len(each) for each, *_ in planned]
         if len(set(counts)) > 1:
             problem = (
@@ -895,6 +905,16 @@ def _differing_plan(plans: list[list[Task]]) -> str | None:
                 f"n={first[at][1]}): give every rank the same options"
             )
     return None
+
+
+def _say_ranks_notes(said: list[str]) -> None:
+    """The lines the other ranks wrote as they planned that rank 0 (``said[0]``) did
+    not, each named by its rank: the ones every rank wrote appeared once per rank."""
+    own = set(said[0].splitlines())
+    for rank, text in enumerate(said[1:], 1):
+        for line in text.splitlines():
+            if line.strip() and line not in own:
+                print(f"rank {rank}: {line}", file=sys.stderr)
 
 
 def _resumed_rank(
