@@ -788,6 +788,9 @@ def _cmd_show(args: argparse.Namespace) -> int:
     if not rows:
         raise UsageError(results.no_rows(args.run_dir))
     meta = results.read_metadata(args.run_dir)
+    # Its machine's name is checked as every other reader checks it: show alone
+    # passed a name that was no text.
+    merge.hostname(args.run_dir, meta)
     print(table.format_rows(rows, table.param_names(meta)))
     if holder is None:
         # Not of a run being written: its results.csv is not there yet, or holds

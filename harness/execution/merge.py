@@ -251,8 +251,8 @@ def merge(
 ) -> Path:
     """Write the rows of ``run_dirs`` into a new run folder under ``out``, with
     ``summarise(rows)`` as its summary.txt (the caller formats: execution knows no
-    table). ``out`` is checked (`results.write_new`) once every run is read, so
-    that runs refused leave no folder made."""
+    table). ``out`` is probed before any run is read, leaving no folder made,
+    so that runs refused leave none."""
     metas, journals, damaged = _read_runs(run_dirs, out)
     machines = Counter(_hostname(m) for m in metas)
     # A machine in more than one run (as the run's host, or an MPI rank's in its
@@ -387,6 +387,9 @@ def _read_runs(
                 f"merge: --out {out} is inside {run_dir}, a run folder it merges; the merged "
                 "run would be written into one of its sources: give --out another folder"
             )
+    # Before any run is read: reading warns of damaged lines, which were printed
+    # ahead of a refusal of the --out they could never be merged into.
+    results.check_out(out, keep=False)
     metas = []
     for run_dir in run_dirs:
         results.check_folder(run_dir)

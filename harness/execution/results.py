@@ -426,12 +426,14 @@ def create(out: Path) -> Path:
 PROBE_BYTES = 1 << 16
 
 
-def check_out(out: Path, named: str = "output folder") -> None:
+def check_out(out: Path, named: str = "output folder", keep: bool = True) -> None:
     """Make the output folder ``out`` if missing and check that it takes a file
     (a probe written, synced and removed), so that an output that cannot be
     written is found before the work, not after it; UsageError in one line, the
     folder ``named`` as the command calls it, if not: a path that is a file, a
-    link to nothing, a read-only folder, a full disk."""
+    link to nothing, a read-only folder, a full disk. Not ``keep``: the folders
+    made for the probe are removed again, for a command that may yet refuse its
+    inputs and should leave nothing behind."""
     accepted = "give --out a folder this user can write, on a disk with free space"
     if out.exists() and not out.is_dir():
         raise UsageError(f"{named} {out}: is a file, not a folder; {accepted}")
@@ -454,6 +456,10 @@ def check_out(out: Path, named: str = "output folder") -> None:
         raise UsageError(
             f"{named} {out}: cannot {how} ({exc.strerror or exc}); {accepted}"
         ) from None
+    if not keep:
+        for folder in made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
 
 
 @contextlib.contextmanager
@@ -1803,6 +1809,11 @@ DEVICE_FIELDS: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "backend": ("text", lambda v: isinstance(v, str)),
     "name": ("text", lambda v: isinstance(v, str)),
     "kind": ("text", lambda v: isinstance(v, str)),
+    # Compare matches devices by API and driver, and reports list them: a true there
+    # was an API named 'True'.
+    **dict.fromkeys(
+        ("api", "driver", "vendor", "uuid", "pci_bus_id"), ("text", lambda v: isinstance(v, str))
+    ),
     "memory_bytes": (f"a whole number from 0 to {MAX_COUNT:g}", lambda v: _count_fits(v)),
     "compute_units": (f"a whole number from 0 to {MAX_COUNT:g}", lambda v: _count_fits(v)),
 }

@@ -529,8 +529,10 @@ def digest(folder: Path) -> str:
 
 def import_folder(folder: Path, out: Path, known: Collection[str] = ()) -> Path:
     """Write a RAJAPerf output folder's rows as a new run folder under ``out``
-    (`results.write_new` checks ``out`` once the folder read is known to be one);
-    ``known``: kernel names taken without a details line (`rows_of`)."""
+    (probed first, leaving no folder made, so that a refusal of it comes before
+    warnings of damaged lines); ``known``: kernel names taken without a details
+    line (`rows_of`)."""
+    results.check_out(out, keep=False)
     rows, devices, unread = rows_of(folder, known)
     meta = {
         "harness_version": __version__,

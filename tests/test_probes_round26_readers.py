@@ -1,0 +1,95 @@
+"""Hostile probes, round 26: the commands that read and write run folders (`show`,
+`report`, `plot`, `compare`, `merge`, `export`, `import-rajaperf`) and `harness.load`,
+with damaged inputs, odd values and outputs that cannot be written."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, copy_run, finished_run, harness, one_error
+
+import harness as api
+from harness.errors import UsageError
+
+RAJAPERF = ROOT / "tests" / "fixtures" / "rajaperf_output"
+QUICK = ["-k", "Stream_COPY", "Stream_ADD", "-b", "cpu", "--sizes", "100", "--reps", "1"]
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_damaged_lines_are_named(
+    tmp_path: Path,
+) -> None:
+    """`merge` and `import-rajaperf` read their inputs, warning of each damaged line,
+    before they refused an --out that could never be written: the warnings came
+    first, as if the work had begun. The refusal is the one line printed."""
+    run = finished_run(tmp_path / "a", *QUICK)
+    with (run / "journal.jsonl").open("a") as f:
+        f.write("{torn\n")
+    other = copy_run(run, tmp_path / "b")
+    raja = shutil.copytree(RAJAPERF, tmp_path / "raja")
+    with (raja / "RAJAPerf-kernel-run-data.csv").open("a") as f:
+        f.write("garbage,,line\n")
+    (tmp_path / "file").write_text("")
+    out = tmp_path / "file" / "out"
+    for args in (["merge", str(run), str(other)], ["import-rajaperf", str(raja)]):
+        proc = harness(*args, "--out", str(out))
+        assert proc.returncode == 2, proc.stderr
+        assert one_error(proc.stderr) == (
+            f"output folder {out}: cannot make it (Not a directory); give --out a folder "
+            "this user can write, on a disk with free space"
+        )
+    assert not (tmp_path / "fresh").exists()
+    proc = harness("merge", str(run), str(other), "--out", str(tmp_path / "fresh" / "deep"))
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished run of QUICK: a run to copy and damage."""
+    return finished_run(tmp_path_factory.mktemp("quick"), *QUICK)
+
+
+def _with_metadata(run: Path, tmp_path: Path, change: Callable[[dict], None]) -> Path:
+    """A copy of ``run`` under ``tmp_path`` whose metadata took ``change``."""
+    copy = copy_run(run, tmp_path / "copy")
+    meta = json.loads((copy / "metadata.json").read_text())
+    change(meta)
+    (copy / "metadata.json").write_text(json.dumps(meta, indent=2))
+    return copy
+
+
+def test_show_refuses_a_machine_name_that_is_no_text(quick: Path, tmp_path: Path) -> None:
+    """A metadata.json whose host.hostname was a number was refused by every reader
+    but `show`, which exited 0 on it, naming nothing. It names the field, as they do."""
+    copy = _with_metadata(quick, tmp_path, lambda m: m["host"].update(hostname=-1))
+    proc = harness("show", str(copy))
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        f"harness: error: {copy}/metadata.json: 'host.hostname' is -1; text (the machine's "
+        "name) is accepted"
+    )
+
+
+def test_a_device_api_that_is_no_text_is_metadata_damage(quick: Path, tmp_path: Path) -> None:
+    """A device whose 'api' (or driver, vendor) was `true` in metadata.json was read
+    as good: `compare` named the device 'AMD EPYC (True)', as if True were its API,
+    and report listed it. It is damage, named with its line, by every reader."""
+    copy = _with_metadata(quick, tmp_path, lambda m: m["devices"][0].update(api=True))
+    line = (copy / "metadata.json").read_text().splitlines().index('      "api": true,') + 1
+    for args in (
+        ["show", str(copy)],
+        ["report", str(copy)],
+        ["compare", str(quick), str(copy)],
+        ["export", "--thicket", str(copy)],
+    ):
+        proc = harness(*args)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert proc.stderr.splitlines()[-1] == (
+            f"harness: error: {copy}/metadata.json:{line}: device 1 of 'devices' has 'api' "
+            "true; text is accepted"
+        )
+    with pytest.raises(UsageError):
+        api.load(copy)
