@@ -207,3 +207,33 @@ def test_a_note_every_rank_finds_as_it_plans_is_said_once(tmp_path: Path) -> Non
     assert len(notes) == len(set(notes)), proc.stderr
     rows = [json.loads(line) for line in (run_folder(out) / "journal.jsonl").open()]
     assert sorted(r["rank"] for r in rows) == [0, 1, 2]
+
+
+def test_an_mpi_resume_notes_the_options_it_ignores_and_names_damage_once(
+    tmp_path: Path,
+) -> None:
+    """`mpirun harness run --resume RUN --reps 5` ignored --reps without a word (a resume
+    in one process says so), and named the journal's damage (rows removed by hand)
+    twice, as it read the journal twice."""
+    need_backend("opencl")
+    out = tmp_path / "out"
+    proc = _mpi("run", "-k", "Stream_COPY", "Stream_ADD", "-b", "opencl", "--size", "100",
+                "--reps", "1", "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(out)
+    journal = run / "journal.jsonl"
+    journal.write_text("".join(journal.read_text().splitlines(keepends=True)[:2]))
+    meta = json.loads((run / "metadata.json").read_text())
+    meta["interrupted"] = True
+    (run / "metadata.json").write_text(json.dumps(meta))
+    proc = _mpi("run", "--resume", str(run), "--reps", "5")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert "note: --resume runs with the run's own options; ignored here: --reps" in lines
+    damage = [line for line in lines if "row(s) fewer than metadata.json counts" in line]
+    assert len(damage) == 1, proc.stderr
+    rows = [json.loads(line) for line in journal.open()]
+    assert sorted((r["kernel"], r["rank"]) for r in rows) == [
+        ("Stream_ADD", 0), ("Stream_ADD", 1), ("Stream_COPY", 0), ("Stream_COPY", 1)
+    ]  # fmt: skip
+    assert {r["reps"] for r in rows} == {1}

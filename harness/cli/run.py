@@ -23,6 +23,7 @@ from harness import suite
 from harness.cli.devices import choose_devices
 from harness.cli.run_plan import (
     new_run,
+    note_ignored,
     options_from_meta,
     resumed_run,
     row_key,
@@ -668,13 +669,13 @@ def _execute_ranks(
     with the other ranks, gathered by rank 0 into the one run folder. A resume
     (``saved``: the run's metadata, in rank 0) runs, in step, every row some rank
     lacks, and keeps each rank's only where it lacked it."""
-    made = None
+    made = numbered = None
     # What each rank says as it plans (notes on its options) rank 0 says once.
     notes = io.StringIO()
     try:
         with contextlib.redirect_stderr(notes):
             if args.resume:
-                run_dir, meta, tasks = _resumed_rank(args, saved, executor, world)
+                run_dir, meta, tasks, numbered = _resumed_rank(args, saved, executor, world)
             else:
                 made, meta, tasks = new_run(args, executor.catalogs, world)
     finally:
@@ -710,7 +711,7 @@ def _execute_ranks(
             problem = _differing_plan([each for each, *_ in planned])
         plans = [each for each, *_ in planned]
         if args.resume:
-            wanted = _left_to_run(run_dir, meta["options"], plans)
+            wanted = _left_to_run(run_dir, meta["options"], plans, numbered)
         else:
             wanted = [set(range(len(each))) for each in plans]
         steps = sorted(set().union(*wanted))
@@ -922,10 +923,11 @@ def _resumed_rank(
     saved: dict[str, Any],
     executor: InProcess | Workers,
     world: ranks.World,
-) -> tuple[Path, dict[str, Any], list[Task]]:
+) -> tuple[Path, dict[str, Any], list[Task], list[tuple[int, dict[str, Any]]] | None]:
     """A resumed MPI run's folder, metadata and this rank's rows (all of its plan,
-    as when it was new), on its own devices of the run (its metadata's ``ranks``)."""
-    problem = None
+    as when it was new), on its own devices of the run (its metadata's ``ranks``),
+    and in rank 0 the journal's rows where they were read (`_forget_cut_rows`)."""
+    problem = numbered = None
     if world.rank == 0:
         count = len(saved.get("ranks", ()))
         if count != world.size:
@@ -935,7 +937,9 @@ def _resumed_rank(
                 + f"harness run --resume {shlex.quote(str(args.resume))}"
             )
         else:
-            _forget_cut_rows(args.resume, saved)
+            # As a resume of one process says: the options given here are not the run's.
+            note_ignored(args)
+            numbered = _forget_cut_rows(args.resume, saved)
             saved.setdefault("resumed", []).append(metadata.now())
             if isinstance(executor, InProcess) and not saved["options"]["in_process"]:
                 saved.setdefault("resumed_in_process", []).append(saved["resumed"][-1])
@@ -952,13 +956,21 @@ def _resumed_rank(
     except UsageError as exc:
         raise UsageError(f"--resume: the run's devices are not all here: {exc}") from None
     meta["devices"] = [d.as_dict() for d in devices]
-    return Path(args.resume), meta, plan(kernels, devices, options_from_meta(options))
+    tasks = plan(kernels, devices, options_from_meta(options))
+    return Path(args.resume), meta, tasks, numbered
 
 
-def _left_to_run(run_dir: Path, options: dict[str, Any], plans: list[list[Task]]) -> list[set[int]]:
-    """For each rank, the indexes of its planned tasks that its rows in the journal lack."""
+def _left_to_run(
+    run_dir: Path,
+    options: dict[str, Any],
+    plans: list[list[Task]],
+    numbered: list[tuple[int, dict[str, Any]]] | None = None,
+) -> list[set[int]]:
+    """For each rank, the indexes of its planned tasks that its rows in the journal
+    (``numbered``, where they were read already: its damage is named once) lack."""
     asked = options.get("partitions", ())
-    done = {(row.get("rank", 0), row_key(row, asked)) for row in results.read_journal(run_dir)}
+    rows = results.read_journal(run_dir) if numbered is None else [r for _, r in numbered]
+    done = {(row.get("rank", 0), row_key(row, asked)) for row in rows}
     return [
         {i for i, task in enumerate(each) if (rank, task_key(task)) not in done}
         for rank, each in enumerate(plans)

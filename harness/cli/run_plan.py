@@ -757,6 +757,16 @@ def _ignored_options(args: argparse.Namespace) -> list[str]:
     ]
 
 
+def note_ignored(args: argparse.Namespace) -> None:
+    """Say which options given with --resume the resumed run ignores (it has its own)."""
+    ignored = _ignored_options(args)
+    if ignored:
+        print(
+            f"note: --resume runs with the run's own options; ignored here: {' '.join(ignored)}",
+            file=sys.stderr,
+        )
+
+
 #: The lists of a run's metadata that say when it was resumed (with --in-process).
 RESUMES = ("resumed", "resumed_in_process")
 
@@ -983,12 +993,7 @@ def resumed_run(
     if numbered is None:
         numbered = results.read_numbered(run_dir)
     found = [(number, row, row_key(row, asked)) for number, row in numbered]
-    ignored = _ignored_options(args)
-    if ignored:
-        print(
-            f"note: --resume runs with the run's own options; ignored here: {' '.join(ignored)}",
-            file=sys.stderr,
-        )
+    note_ignored(args)
     saved = meta["options"]
     try:
         kernels = suite.select(saved["kernels"])
