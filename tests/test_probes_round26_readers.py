@@ -5,12 +5,13 @@ with damaged inputs, odd values and outputs that cannot be written."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, copy_run, finished_run, harness, one_error
+from conftest import ROOT, copy_run, finished_run, harness, need_backend, one_error
 
 import harness as api
 from harness.errors import UsageError
@@ -93,3 +94,32 @@ def test_a_device_api_that_is_no_text_is_metadata_damage(quick: Path, tmp_path: 
         )
     with pytest.raises(UsageError):
         api.load(copy)
+
+
+def test_a_baseline_that_timed_no_row_is_said_to_give_no_speedups(tmp_path: Path) -> None:
+    """`--baseline DEVICE` naming a device whose every row failed was taken: the
+    report's speedup column was blank throughout, its RAJAPerf speedup file all
+    'Not run', and plot drew a speedup heat map of nothing, none saying why. Both
+    say the baseline timed no row, and neither draws nor writes speedups."""
+    need_backend("opencl")
+    args = ["-k", "Stream_COPY", "-b", "cpu", "opencl", "--sizes", "100", "--reps", "1"]
+    run = copy_run(finished_run(tmp_path / "a", *args), tmp_path / "b")
+    journal = run / "journal.jsonl"
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    for row in rows:
+        if row["backend"] == "opencl":
+            row.update(status="fail", reason="max error too big")
+    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    # The device as the report names it (its name shortened), then why.
+    said = (
+        r"no speedups: --baseline 'opencl' \(opencl:0 \(.+\)\) timed no row ok \(its rows "
+        r"failed, errored or were skipped\); give a device that did\n"
+    )
+    proc = harness("report", str(run), "--baseline", "opencl", "--out", str(tmp_path / "r"))
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"> \*\*Note:\*\* " + said, (tmp_path / "r" / "report.md").read_text())
+    assert not (tmp_path / "r" / "RAJAPerf-speedup-Average.csv").exists()
+    proc = harness("plot", str(run), "--baseline", "opencl", "--out", str(tmp_path / "p"))
+    assert proc.returncode == 0, proc.stderr
+    assert re.search("note: skipped speedup_heatmap: " + said, proc.stderr)
+    assert not (tmp_path / "p" / "speedup_heatmap.png").exists()

@@ -149,6 +149,15 @@ def find_baseline(frame: pd.DataFrame, baseline: str | None) -> tuple[str | None
             f"({'; '.join(devices)}); give one of them as it is named there"
         )
     first = match.iloc[0]
+    if not (timed(frame)["series_key"] == first["series_key"]).any():
+        # Every speedup over it was blank (and the heat map a grid of nothing), as
+        # if the option had not been read.
+        return (
+            None,
+            "",
+            f"no speedups: --baseline {baseline!r} ({first['series']}) timed no row ok "
+            "(its rows failed, errored or were skipped); give a device that did",
+        )
     return str(first["series_key"]), str(first["series"]), ""
 
 
