@@ -65,7 +65,7 @@ import time
 from importlib import metadata
 from pathlib import Path
 
-from common import Parser, run_main
+from common import Parser, device_id, run_main
 from common import command as runnable
 
 from harness import api, suite
@@ -363,6 +363,19 @@ def pycuda_install(out: Path, wheels: Path) -> list[str] | None:
     return ["bash", "-c", f"{build}{shlex.join(install)} {wheel}"]
 
 
+def _wheels(text: str) -> Path:
+    """A --pycuda-wheels value (an argparse type): a folder there is. A file, or a
+    folder missing, was found after the timed steps, as the pycuda step failed."""
+    given = path(text)
+    if not given.is_dir():
+        what = "not a folder" if given.exists() else "no such folder"
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: {what}; give the folder holding a pycuda wheel, or leave the option "
+            "out to build one"
+        )
+    return given
+
+
 def main() -> int:
     parser = Parser(
         description=__doc__.split("\n\n")[0],
@@ -373,6 +386,7 @@ def main() -> int:
     parser.add_argument(
         "--device",
         action="append",
+        type=device_id,
         default=[],
         help="a device to use, BACKEND:INDEX (repeatable; default: every GPU device listed)",
     )
@@ -383,7 +397,7 @@ def main() -> int:
     )
     parser.add_argument(
         "--pycuda-wheels",
-        type=Path,
+        type=_wheels,
         default=WHEELS,
         help="folder of a pycuda wheel from scripts/build_pycuda_wheel.sh (default: the "
         "repository's wheels/; without one, it is built there from the source archive "
@@ -433,7 +447,14 @@ def main() -> int:
     for name in args.skip:
         if name not in STEPS and not name.startswith(STEP_PREFIXES):
             parser.error(f"--skip {name!r}: give a group ({', '.join(STEPS)}) or a step's name")
-    devices = args.device or gpu_devices()
+    try:
+        # Passed on unchecked, a kernel no selection names failed the sweep's step, last.
+        suite.select(args.sweep)
+    except suite.SelectionError as exc:
+        parser.error(f"--sweep {' '.join(args.sweep)}: {exc}")
+    # A device named unchecked (nope:7) ran every step, each refusing it; one given
+    # twice ran its steps twice.
+    devices = list(dict.fromkeys(args.device)) or gpu_devices()
     if not devices:
         print("no GPU device is listed: see 'harness devices'", file=sys.stderr)
         return 2

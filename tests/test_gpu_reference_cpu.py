@@ -20,12 +20,16 @@ GROUPS = ["peak", "suite", "stream", "chain", "sort", "check", "sweep", "cache",
 
 
 def _reference(
-    out: Path, *args: str, keep: tuple[str, ...] = (), path: str | None = None
+    out: Path,
+    *args: str,
+    keep: tuple[str, ...] = (),
+    path: str | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess:
     """gpu_reference.py into ``out`` with every group but ``keep`` skipped (and
-    two_ranks unless kept), PATH replaced by ``path`` where given."""
+    two_ranks unless kept), PATH replaced by ``path`` where given, ``env`` added."""
     skip = [g for g in [*GROUPS, "two_ranks"] if g not in keep]
-    env = {**os.environ, "PATH": path} if path is not None else None
+    env = {**os.environ, **(env or {}), **({"PATH": path} if path is not None else {})}
     command = [sys.executable, str(SCRIPT), "--out", str(out), *args, "--skip", *skip]
     return subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
 
@@ -55,23 +59,33 @@ def test_the_transfers_step_writes_its_log_and_run_folder(tmp_path: Path) -> Non
 
 
 def test_failed_steps_are_named_and_exit_1_and_missing_tools_said(tmp_path: Path) -> None:
-    """A step that failed (here: a device that does not exist) read as success,
+    """A step that failed (here: every row out of memory, planted) read as success,
     exit 0; the sanitizer and pycuda checks without a CUDA device, and the MPI
     step without mpirun, were left out without a word."""
     out = tmp_path / "ref"
     bare = str(Path(sys.executable).parent)
-    proc = _reference(
-        out, "--device", "cpu:7", "--sanitize", keep=("check", "two_ranks"), path=bare
+    fault = tmp_path / "fault"
+    fault.mkdir()
+    (fault / "sitecustomize.py").write_text(
+        "from harness.backends import base\n"
+        "from harness.execution import runner\n"
+        "def _no_room(*args, **kwargs):\n"
+        "    raise base.DeviceOutOfMemory('out of memory (planted)')\n"
+        "runner.check_memory = _no_room\n"
     )
+    proc = _reference(
+        out, "--device", "cpu:0", "--sanitize", keep=("check", "two_ranks"), path=bare,
+        env={"PYTHONPATH": os.pathsep.join([str(fault), str(ROOT)])},
+    )  # fmt: skip
     assert proc.returncode == 1, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()
     assert "check_pycuda: skipped, no CUDA device" in lines
     assert "sanitize: skipped, no CUDA device" in lines
     assert "two_ranks: skipped, no mpirun on the PATH" in lines
-    assert lines[-1] == "failed: check_cpu7_sort (exit 2), check_cpu7_rest (exit 2)"
+    assert lines[-1] == "failed: check_cpu0_sort (exit 1), check_cpu0_rest (exit 1)"
     for half in ("sort", "rest"):
-        log = (out / f"check_cpu7_{half}.log").read_text()
-        assert "--device 'cpu:7': no such device" in log
+        log = (out / f"check_cpu0_{half}.log").read_text()
+        assert "out of memory (planted)" in log
 
 
 def test_a_step_stopped_at_its_limit_keeps_its_rows_and_is_no_failure(tmp_path: Path) -> None:

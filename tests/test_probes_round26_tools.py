@@ -179,3 +179,32 @@ def test_a_damaged_peaks_store_names_what_is_damaged(tmp_path: Path, text: str, 
         "is: repair or remove it, or point HARNESS_PEAKS at another file"
     )
     assert store.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["--device", "nope:7"], "argument --device: 'nope:7': no such device: unknown "
+         "backend 'nope'; choose from cpu, opencl, wgpu, cuda"),
+        (["--device", "cpu:7"], "argument --device: 'cpu:7': no such device; cpu has cpu:0"),
+        (["--device", "cpu:0", "--sweep", "Nope"], "--sweep Nope: no kernel matches 'Nope'"),
+        (["--device", "cpu:0", "--pycuda-wheels", "{tmp}/none"], "argument --pycuda-wheels: "
+         "'{tmp}/none': no such folder; give the folder holding a pycuda wheel, or leave the "
+         "option out to build one"),
+    ],
+    ids=["backend", "index", "sweep", "wheels"],
+)  # fmt: skip
+def test_gpu_reference_refuses_what_its_steps_would_refuse_before_any(
+    tmp_path: Path, args: list[str], error: str
+) -> None:
+    """A --device naming no device ran every step (each exiting 2, thirteen in all),
+    a --sweep selecting no kernel failed the sweep's step after the others, and a
+    missing --pycuda-wheels folder failed the pycuda step: each is now refused in
+    one line before any step, and no --out folder is made."""
+    out = tmp_path / "ref"
+    given = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    proc = _script("gpu_reference.py", "--out", str(out), *given)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith(f"gpu_reference.py: error: {error.replace('{tmp}', str(tmp_path))}")
+    assert proc.stdout == "" and not out.exists()
