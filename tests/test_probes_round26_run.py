@@ -237,3 +237,33 @@ def test_an_mpi_resume_notes_the_options_it_ignores_and_names_damage_once(
         ("Stream_ADD", 0), ("Stream_ADD", 1), ("Stream_COPY", 0), ("Stream_COPY", 1)
     ]  # fmt: skip
     assert {r["reps"] for r in rows} == {1}
+
+
+def test_an_mpi_run_that_meets_a_full_disk_names_a_resume_under_mpirun(tmp_path: Path) -> None:
+    """An MPI run whose disk filled said to continue with ``harness run --resume RUN``,
+    which refuses a run of MPI ranks; it names ``mpirun -n 2 harness run --resume``."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    need_backend("opencl")
+    out = tmp_path / "out"
+    proc = _mpi("run", "-k", "Stream_COPY", "Stream_ADD", "-b", "opencl", "--size", "100",
+                "--reps", "1", "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(out)
+    cut_journal(run, 2)
+    meta = json.loads((run / "metadata.json").read_text())
+    meta.update(end=None, interrupted=True)
+    (run / "metadata.json").write_text(json.dumps(meta))
+    (run / "summary.txt").unlink()
+    (run / "summary.txt.tmp").symlink_to("/dev/full")
+    proc = _mpi("run", "--resume", str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert (
+        f"harness: error: cannot write to run folder {run}: No space left on device; the rows "
+        "finished so far are kept; free some space, then continue with: mpirun -n 2 harness "
+        f"run --resume {run}"
+    ) in proc.stderr.splitlines()
+    proc = _mpi("run", "--resume", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert len([line for line in (run / "journal.jsonl").open() if line.strip()]) == 4
+    assert (run / "summary.txt").is_file()

@@ -170,7 +170,7 @@ def _run_command(
         # status, said 'stopping now' and still ended with 130.
         return (stop.status() if status == 130 else status), run_dir
     except results.WriteError as exc:
-        raise UsageError(_write_failure(exc)) from None
+        raise UsageError(_write_failure(exc, world)) from None
     except KeyboardInterrupt:
         if not stop.received:
             raise
@@ -347,14 +347,16 @@ def _open_journal(run_dir: Path, meta: dict[str, Any], what: str) -> results.Jou
     return journal
 
 
-def _write_failure(exc: results.WriteError) -> str:
-    """What to say when the run folder cannot be written: what is kept and what to do."""
+def _write_failure(exc: results.WriteError, world: ranks.World | None = None) -> str:
+    """What to say when the run folder cannot be written: what is kept and what to do
+    (a run of MPI ranks is resumed by as many, as a resume without them is refused)."""
     full = exc.error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
     fix = "free some space" if full else "make it writable"
     if (exc.run_dir / results.METADATA).exists():
+        launch = "" if world is None else f"mpirun -n {world.size} "
         return (
             f"{exc}; the rows finished so far are kept; {fix}, then continue with: "
-            f"harness run --resume {shlex.quote(str(exc.run_dir))}"
+            f"{launch}harness run --resume {shlex.quote(str(exc.run_dir))}"
         )
     results.discard(exc.run_dir)
     return f"{exc}; nothing was run and the empty folder is removed; {fix}, then run again"
