@@ -208,3 +208,14 @@ def test_gpu_reference_refuses_what_its_steps_would_refuse_before_any(
     (line,) = proc.stderr.splitlines()
     assert line.startswith(f"gpu_reference.py: error: {error.replace('{tmp}', str(tmp_path))}")
     assert proc.stdout == "" and not out.exists()
+
+
+def test_queue_hold_says_a_strategy_its_kernel_takes_not_is_ignored() -> None:
+    """``queue_hold.py -k Stream_TRIAD --strategy tiled`` passed the strategy to harness
+    run, which ignored it with a note the script swallowed: the table read as tiled's.
+    The script now says so itself."""
+    proc = _script("queue_hold.py", "-b", "cpu", "-k", "Stream_TRIAD", "--strategy", "tiled",
+                   "--launches", "1", "--size", "100")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == "note: Stream_TRIAD takes no --strategy; --strategy tiled is ignored\n"
+    assert "Stream_TRIAD cpu:0 " in proc.stdout
