@@ -45,6 +45,15 @@ def _is_collection(value: Any) -> bool:
     )
 
 
+def _plain(value: Any) -> Any:
+    """A numpy boolean of no dimension (``np.True_``, a DataFrame's cell) as the bool it
+    is: a switch given one was refused as neither True nor False."""
+    dtype = getattr(value, "dtype", None)
+    if getattr(dtype, "kind", None) == "b" and getattr(value, "ndim", None) == 0:
+        return bool(value)
+    return value
+
+
 def _listed(value: Any) -> list[Any]:
     """An option's values: the items of any collection (a numpy array or a generator
     too, whose text would name no value), else the one value given."""
@@ -142,6 +151,7 @@ def run_arguments(options: Mapping[str, Any]) -> list[str]:
             )
     argv: list[str] = []
     for name, value in options.items():
+        value = _plain(value)
         action = actions.get(name) or flags.get(name)
         if action is None:
             known = ", ".join(sorted({*actions, *flags, *_API_OPTIONS}))
@@ -237,7 +247,7 @@ def run(
         from harness.cli import run_command
         from harness.execution import results
 
-        status, run_dir = run_command(args, bar=progress)
+        status, run_dir = run_command(args, bar=bool(progress))
         if status in (130, 143):
             # As Ctrl-C stops any Python code: returning the rows let a script go on to
             # its next run, and a run stopped before its first row raised RunFolderError,
@@ -267,7 +277,7 @@ def _parsed(
     from harness.cli import build_parser, load_suites
     from harness.model import partition
 
-    if not isinstance(progress, bool):
+    if not isinstance(_plain(progress), bool):
         raise UsageError(f"progress={progress!r}: expected True or False")
     # As the command line does before anything: a bad HARNESS_FORM made a run
     # folder whose every OpenCL and CUDA row was an error naming it.

@@ -267,3 +267,21 @@ def test_an_mpi_run_that_meets_a_full_disk_names_a_resume_under_mpirun(tmp_path:
     assert proc.returncode == 0, proc.stderr
     assert len([line for line in (run / "journal.jsonl").open() if line.strip()]) == 4
     assert (run / "summary.txt").is_file()
+
+
+def test_the_api_takes_a_numpy_boolean_as_the_bool_it_is(tmp_path: Path) -> None:
+    """harness.run(in_process=np.True_), a value read from a DataFrame or an array, was
+    refused with 'in_process=np.True_: expected True or False'; check=np.True_ was
+    'invalid choice: True'. A numpy boolean of no dimension is that bool."""
+    import numpy as np
+
+    from harness.api import run as api_run
+    from harness.api import run_arguments
+
+    assert run_arguments({"in_process": np.True_, "hold": np.False_, "check": np.True_}) == [
+        "--in-process", "--no-hold", "--check"
+    ]  # fmt: skip
+    rows = api_run("Stream_COPY", "cpu", out=tmp_path, size=100, reps=1,
+                   in_process=np.True_, progress=np.False_)  # fmt: skip
+    assert rows.attrs["exit_status"] == 0
+    assert list(rows["status"]) == ["ok"]
