@@ -225,6 +225,14 @@ def run_main(main: Callable[[], int | None]) -> NoReturn:
     reader gone (``| head -1``) ends the script quietly, 141: both were tracebacks."""
     for signum in _STOPS:
         signal.signal(signum, _interrupt)
+    if sys.stdout is None:
+        # Started with it closed (``>&-``): a traceback, exit 120, after the work.
+        print(
+            f"{Path(sys.argv[0]).name}: error: cannot write the standard output (it is "
+            "closed); give the script one (a file, a pipe or the terminal)",
+            file=sys.stderr,
+        )
+        raise SystemExit(2)
     started = False
     sys.stdout = _Output(sys.stdout)
     try:

@@ -219,3 +219,23 @@ def test_queue_hold_says_a_strategy_its_kernel_takes_not_is_ignored() -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == "note: Stream_TRIAD takes no --strategy; --strategy tiled is ignored\n"
     assert "Stream_TRIAD cpu:0 " in proc.stdout
+
+
+@pytest.mark.parametrize("script", ["worker_overhead.py", "cpu_triad_vs_numpy.py", "host_cost.py"])
+def test_a_script_started_with_its_standard_output_closed_says_so(script: str) -> None:
+    """A script started with its standard output closed (``>&-``) ended in an
+    AttributeError traceback and exit 120: it is now one line, exit 2, before any
+    work."""
+    command = [sys.executable, str(ROOT / "benchmarks" / script)]
+    proc = subprocess.run(
+        ["bash", "-c", 'exec "$@" >&-', "bash", *command],
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+        env=ENV,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == (
+        f"{script}: error: cannot write the standard output (it is closed); give the "
+        "script one (a file, a pipe or the terminal)\n"
+    )
