@@ -239,3 +239,79 @@ def test_a_script_started_with_its_standard_output_closed_says_so(script: str) -
         f"{script}: error: cannot write the standard output (it is closed); give the "
         "script one (a file, a pipe or the terminal)\n"
     )
+
+
+#: A raja-perf.exe stand-in: Stream_COPY's times, and a Base_Seq checksum of 12345.
+FAKE_RAJAPERF = """\
+import sys, pathlib
+out = pathlib.Path(sys.argv[sys.argv.index('--outdir') + 1])
+(out / 'RAJAPerf-kernel-run-data.csv').write_text(
+    'Kernel,Variant,Tuning,Mean time per rep (sec.)\\n'
+    'Stream_COPY,Base_Seq,default,0.002\\n'
+    'Stream_COPY,Base_OpenMP,default,0.001\\n'
+)
+(out / 'RAJAPerf-checksum.txt').write_text(
+    'Stream_COPY\\nBase_Seq-default  PASSED  1e-10  12345.0  0\\n'
+)
+"""
+
+
+def _rajaperf_compare(
+    tmp_path: Path, *args: str, fault: bool = False
+) -> subprocess.CompletedProcess:
+    """rajaperf_compare.py of Stream_COPY on cpu:0 beside `FAKE_RAJAPERF`; with
+    ``fault``, every harness row is out of memory (planted)."""
+    fake = tmp_path / "raja-perf.exe"
+    fake.write_text(f"#!{sys.executable}\n{FAKE_RAJAPERF}")
+    fake.chmod(0o755)
+    env = dict(ENV)
+    if fault:
+        folder = tmp_path / "fault"
+        folder.mkdir()
+        (folder / "sitecustomize.py").write_text(
+            "from harness.backends import base\n"
+            "from harness.execution import runner\n"
+            "def _no_room(*args, **kwargs):\n"
+            "    raise base.DeviceOutOfMemory('out of memory (planted)')\n"
+            "runner.check_memory = _no_room\n"
+        )
+        env["PYTHONPATH"] = os.pathsep.join([str(folder), str(ROOT)])
+    command = [sys.executable, str(ROOT / "benchmarks" / "rajaperf_compare.py"),
+               "--rajaperf", str(fake), "--device", "cpu:0", "--launches", "1",
+               "-k", "Stream_COPY", *args]  # fmt: skip
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+
+
+def test_rajaperf_compare_names_the_harness_rows_that_failed(tmp_path: Path) -> None:
+    """A harness row that failed or errored was left out of the table unsaid, and
+    the script exited 0 on a table of nothing: it is now named, exit 1."""
+    proc = _rajaperf_compare(tmp_path, fault=True)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr == (
+        "left out: Stream_COPY n=1000000 on cpu:0: error: out of memory: out of memory (planted)\n"
+    )
+    assert "0 of 0 rows at most 1.2x Base_OpenMP" in proc.stdout
+
+
+def test_rajaperf_compare_fails_on_a_checksum_outside_tolerance(tmp_path: Path) -> None:
+    """``--checksums`` printed 'NO' for a checksum that differed from raja-perf.exe's
+    beyond tolerance and exited 0, a comparison that passed: it now says how many
+    differ, exit 1."""
+    proc = _rajaperf_compare(tmp_path, "--checksums", "--checksum-size", "100")
+    assert proc.returncode == 1, proc.stderr
+    (row,) = [line for line in proc.stdout.splitlines()[-2:] if line.startswith("Stream_COPY")]
+    assert row.endswith("  NO")
+    assert proc.stderr == "1 of 1 checksums differ from raja-perf.exe's beyond tolerance\n"
+
+
+def test_rajaperf_compare_says_a_checksum_size_without_checksums_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    """``--checksum-size`` without ``--checksums`` was taken unsaid, as if the
+    checksums had been compared at that size."""
+    proc = _rajaperf_compare(tmp_path, "--checksum-size", "100")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == (
+        "note: --checksum-size 100 sizes the checksum comparison, which --checksums asks "
+        "for; without it, it changes nothing\n"
+    )
