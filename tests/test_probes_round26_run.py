@@ -285,3 +285,21 @@ def test_the_api_takes_a_numpy_boolean_as_the_bool_it_is(tmp_path: Path) -> None
                    in_process=np.True_, progress=np.False_)  # fmt: skip
     assert rows.attrs["exit_status"] == 0
     assert list(rows["status"]) == ["ok"]
+
+
+def test_a_run_folder_given_as_out_is_refused(tmp_path: Path) -> None:
+    """--out RUN, a run folder (for --resume RUN), made the new run inside it, where
+    `harness show` of the folder of runs listed only the outer run: the new one was
+    hidden. It is refused before any row, naming the folder of runs and the resume."""
+    out = tmp_path / "runs"
+    proc = harness("run", *QUICK, "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(out)
+    proc = harness("run", *QUICK, "--out", str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--out {str(run)!r}: a run folder (it holds metadata.json), in which a new run "
+        f"would be hidden from its readers; give the folder that holds runs ({str(out)!r}), "
+        f"or continue it with --resume {run}"
+    )
+    assert sorted(p.name for p in run.iterdir() if p.is_dir()) == []

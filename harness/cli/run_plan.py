@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+import shlex
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -395,6 +396,14 @@ def new_run(
         raise UsageError(_nothing_to_run(kernels, options))
     if args.max_time is None and not options.check and options.reps is None:
         options = dataclasses.replace(options, max_time=row_time(len(tasks), args.budget))
+    if (args.out / results.METADATA).is_file():
+        # Made inside a run folder, a run was hidden: the folder's readers take it for
+        # one run, and a listing of its parent's runs left the new one out.
+        raise UsageError(
+            f"--out {str(args.out)!r}: a run folder (it holds {results.METADATA}), in which a "
+            f"new run would be hidden from its readers; give the folder that holds runs "
+            f"({str(args.out.parent)!r}), or continue it with --resume {shlex.quote(str(args.out))}"
+        )
     try:
         run_dir = results.create(args.out) if world is None or world.rank == 0 else None
     except OSError as exc:
