@@ -303,3 +303,24 @@ def test_a_run_folder_given_as_out_is_refused(tmp_path: Path) -> None:
         f"or continue it with --resume {run}"
     )
     assert sorted(p.name for p in run.iterdir() if p.is_dir()) == []
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("2^63", "'2^63' is out of range: give 1 to 1e+18"),
+        ("3^2", "'3^2' is not a size: give a whole number or 2^K"),
+    ],
+)
+def test_size_takes_a_power_of_two_as_sizes_does(tmp_path: Path, given: str, said: str) -> None:
+    """--sizes 2^10 ran, --size 2^10 was refused as 'not a whole number', and so was
+    --size 2^63, a whole number past the largest size. --size takes 2^K; one too large
+    is out of range, and other powers are named as no size."""
+    out = tmp_path / "out"
+    proc = harness("run", *QUICK[:4], "--size", "2^7", "--reps", "1", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    (row,) = (json.loads(line) for line in (run_folder(out) / "journal.jsonl").open())
+    assert row["size"] == 128
+    proc = harness("run", *QUICK[:4], "--size", given, "--out", str(tmp_path / "other"))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == f"argument --size: {said} (see 'harness run --help')"

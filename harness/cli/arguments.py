@@ -241,6 +241,27 @@ def _power_or_int(text: str) -> int:
     return _bounded(whole(text))
 
 
+def size(text: str) -> int:
+    """One problem size (``--size``): a whole number from 1 to `MAX_WHOLE`, or 2^K as
+    ``--sizes`` takes it (``--size 2^20`` was 'not a whole number')."""
+    base, caret, exponent = text.strip().partition("^")
+    if not caret:
+        return positive_int(text)
+    try:
+        if base != "2":
+            raise ValueError
+        value = _power(exponent)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a size: give a whole number or 2^K"
+        ) from None
+    except OverflowError:
+        value = MAX_WHOLE + 1
+    if value > MAX_WHOLE:
+        raise argparse.ArgumentTypeError(f"{text!r} is out of range: give 1 to {MAX_WHOLE:.0e}")
+    return value
+
+
 def sizes(text: str) -> tuple[int, ...]:
     """A size sweep: comma-separated sizes or 2^K, and ranges 2^A..2^B that double."""
     return _doubling(text, _power_or_int, "sizes", "a size, 2^K, or a range 2^A..2^B")

@@ -143,7 +143,9 @@ def _sizes(run: argparse.ArgumentParser) -> None:
     """How big each kernel's problem is: one size, a sweep, or a byte budget."""
     sizes = run.add_mutually_exclusive_group()
     sizes.add_argument(
-        "--size", type=arguments.positive_int, help="problem size; default: each kernel's"
+        "--size",
+        type=arguments.size,
+        help="problem size, a whole number or 2^K (2^20); default: each kernel's",
     )
     sizes.add_argument(
         "--sizes",
