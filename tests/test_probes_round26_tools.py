@@ -289,3 +289,18 @@ def test_rajaperf_compare_says_a_checksum_size_without_checksums_changes_nothing
         "note: --checksum-size 100 sizes the checksum comparison, which --checksums asks "
         "for; without it, it changes nothing\n"
     )
+
+
+@pytest.mark.parametrize(("name", "why"), [("missing", "no such folder"), ("file", "not a folder")])
+def test_cuda_compile_tells_a_missing_sources_folder_from_a_file(
+    tmp_path: Path, name: str, why: str
+) -> None:
+    """``cuda-compile --sources DIR`` of a folder that is not there said 'not a
+    folder', as for a file, and named nothing that is accepted."""
+    (tmp_path / "file").write_text("")
+    proc = harness("cuda-compile", "--sources", str(tmp_path / name))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--sources {str(tmp_path / name)!r}: {why}; give a sources folder laid out as the "
+        "shipped kernels/ (cuda/, c/)"
+    )

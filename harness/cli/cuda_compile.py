@@ -76,7 +76,12 @@ def register(sub: Any) -> None:
 
 def _cmd_cuda_compile(args: argparse.Namespace) -> int:
     if args.sources is not None and not args.sources.is_dir():
-        raise UsageError(f"--sources {str(args.sources)!r}: not a folder")
+        # A folder that is not there was called 'not a folder', as a file is.
+        why = "not a folder" if args.sources.exists() else "no such folder"
+        raise UsageError(
+            f"--sources {str(args.sources)!r}: {why}; give a sources folder laid out as the "
+            "shipped kernels/ (cuda/, c/)"
+        )
     specs = (*suite.ALL, *suite.INTERNAL)
     if args.sources is not None:
         stems = list(dict.fromkeys(spec.source_name for spec in specs))
