@@ -304,3 +304,34 @@ def test_cuda_compile_tells_a_missing_sources_folder_from_a_file(
         f"--sources {str(tmp_path / name)!r}: {why}; give a sources folder laid out as the "
         "shipped kernels/ (cuda/, c/)"
     )
+
+
+def test_peak_stopped_by_a_second_sigterm_exits_143(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``harness peak`` sent SIGTERM twice (a batch system's stop, then its insistence)
+    ended 130, where every other command ends 143: it counted no second signal."""
+    import signal
+    import time
+
+    from harness import cli
+    from harness.cli import peak as peak_command
+
+    def stopped_twice(*args: object, **kwargs: object) -> None:
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)
+        except KeyboardInterrupt:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)
+        raise AssertionError("no signal stopped the measurement")
+
+    monkeypatch.setattr(peak_command, "measure", stopped_twice)
+    monkeypatch.setenv("HARNESS_PEAKS", str(tmp_path / "peaks.json"))
+    status = cli.main(["peak", "-b", "cpu", "--bandwidth-size", "65536", "--fma-size", "1024"])
+    assert status == 143
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "interrupted: no peak of cpu:0 kept (a stored one stays); 0 device(s) measured "
+        "before it kept theirs"
+    )
+    assert not (tmp_path / "peaks.json").exists()

@@ -253,6 +253,13 @@ def _suite_files(argv: Sequence[str]) -> list[str]:
 _RECEIVED: list[int] = []
 
 
+def stopped_status() -> int:
+    """The exit status of a command a signal stopped: 143 where a second SIGTERM came
+    (a batch system's stop, then its insistence), as it would have ended the
+    process, else 130."""
+    return 143 if _RECEIVED.count(signal.SIGTERM) > 1 else 130
+
+
 class _LateSignal(KeyboardInterrupt):
     """A stop signal that arrived while the command ran but was swallowed where it
     was raised (a weakref callback or finalizer, which Python only reports), so
@@ -387,7 +394,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\n{command}: {said}", file=sys.stderr)
         # Two SIGTERMs (a batch system's stop, then its insistence) end as the second
         # would have ended the process.
-        return 143 if _RECEIVED.count(signal.SIGTERM) > 1 else 130
+        return stopped_status()
     except (UsageError, suite.SelectionError, results.RunFolderError) as exc:
         # The command line is every MPI rank's, as a rule: rank 0 says what is wrong in
         # it, and another rank only where rank 0 has not ended the job by then.

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from harness import cli
 from harness.backends import BACKENDS
 from harness.backends import get as get_backend
 from harness.backends.base import BackendUnavailable, DeviceInfo
@@ -156,11 +157,13 @@ def _check_limits(args: argparse.Namespace, devices: Sequence[DeviceInfo], runne
 
 def _stopped(said: str, measured: list[dict[str, Any]], as_json: bool) -> int:
     """Say what an interrupted peak kept, and print the devices measured as JSON
-    where asked, as a whole run prints them (their figures were lost): status 130."""
+    where asked, as a whole run prints them (their figures were lost): status 130,
+    or 143 after a second SIGTERM."""
     print(f"\ninterrupted: {said}", file=sys.stderr)
     if as_json:
         print(json.dumps(measured, indent=2))
-    return 130
+    # Two SIGTERMs ended 130 here, where every other command ends 143.
+    return cli.stopped_status()
 
 
 def _kept(info: DeviceInfo, peak: Mapping[str, Any], path: Path) -> bool:
