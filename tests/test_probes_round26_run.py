@@ -324,3 +324,36 @@ def test_size_takes_a_power_of_two_as_sizes_does(tmp_path: Path, given: str, sai
     proc = harness("run", *QUICK[:4], "--size", given, "--out", str(tmp_path / "other"))
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == f"argument --size: {said} (see 'harness run --help')"
+
+
+def _suite_with(tmp_path: Path, old: str, new: str) -> Path:
+    """A copy of the example suite with ``old`` made ``new`` in its descriptions."""
+    folder = tmp_path / "suite"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "examples" / "my_kernels", folder)
+    path = folder / "kernels.py"
+    path.write_text(path.read_text().replace(old, new))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        ('name="My_SAXPY"', 'name="Stream"', "kernel Stream: the suite has a group 'Stream', "
+         "which -k would choose with it; give the kernel another name"),
+        ('group="My",', 'group="Stream_COPY",', "kernel My_SAXPY: group 'Stream_COPY': the "
+         "suite has a kernel 'Stream_COPY', which -k would choose with it; give the group "
+         "another name"),
+    ],
+)  # fmt: skip
+def test_a_user_kernel_or_group_named_as_the_other_of_another_is_refused(
+    tmp_path: Path, old: str, new: str, said: str
+) -> None:
+    """A user kernel named Stream, or a user group named Stream_COPY, was taken: then
+    `-k Stream_COPY` ran the user's group beside the kernel asked for, and `-k Stream`
+    the user's kernel beside the group, mixed in one run. Each is refused."""
+    path = _suite_with(tmp_path, old, new)
+    out = tmp_path / "out"
+    proc = harness("run", "--suite", str(path), *QUICK, "--out", str(out))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == f"--suite {path}: {said}"
+    assert not out.exists()

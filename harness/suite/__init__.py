@@ -231,7 +231,8 @@ def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
             )
         # -k ignores case: a name differing from another in case alone could never be
         # chosen without it (-k stream_triad ran Stream_TRIAD too), nor a group so.
-        groups = [*GROUPS, *(getattr(k, "group", None) for k in kernels)]
+        groups = [g for g in (*GROUPS, *(getattr(k, "group", None) for k in kernels)) if g]
+        named = [k.name for k in kernels if isinstance(getattr(k, "name", None), str)]
         other = next(
             (g for g in groups if isinstance(g, str) and g.lower() == item.group.lower()),
             item.group,
@@ -242,13 +243,36 @@ def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
                 f"a group {other!r} (-k ignores case); give it that name or another"
             )
         low = item.name.lower()
+        # -k chooses a kernel and a group by the same word: a kernel named as another
+        # group (Stream), or a group named as a kernel (Stream_COPY), ran the other's
+        # kernels beside the one asked for.
+        clash = next((g for g in groups if g.lower() == low and g != item.group), None)
+        if clash is not None:
+            raise SuiteError(
+                f"--suite {path}: kernel {item.name}: the suite has a group {clash!r}, which "
+                "-k would choose with it; give the kernel another name"
+            )
+        clash = next(
+            (
+                k.name
+                for k in (*ALL, *kernels)
+                if isinstance(getattr(k, "name", None), str)
+                and k.name.lower() == item.group.lower()
+                and getattr(k, "group", None) != item.group
+            ),
+            None,
+        )
+        if clash is not None:
+            raise SuiteError(
+                f"--suite {path}: kernel {item.name}: group {item.group!r}: the suite has a "
+                f"kernel {clash!r}, which -k would choose with it; give the group another name"
+            )
         same = [k.name for k in ALL if k.name.lower() == low]
         if same:
             raise SuiteError(
                 f"--suite {path}: kernel {item.name}: the suite has one so named"
                 + ("" if same[0] == item.name else f" ({same[0]}: -k ignores case)")
             )
-        named = [k.name for k in kernels if isinstance(getattr(k, "name", None), str)]
         if [n.lower() for n in named].count(low) > 1:
             # Each would run as a row of its own: two measurements of one case.
             twice = "" if named.count(item.name) > 1 else " (-k ignores case)"
