@@ -40,6 +40,7 @@ def entry() -> int:
     status = main()
     if main_thread:
         _end_on_signal(status)
+        _STATUS.append(status)
     return status
 
 
@@ -76,13 +77,22 @@ def _end_on_signal(status: int) -> None:
         signal.signal(signum, end)
 
 
+#: The command's exit status, once it has one (for `_ignore_late_signals`).
+_STATUS: list[int] = []
+
+
 def _ignore_late_signals() -> None:
     """The last of Python's exit: SIGINT and SIGTERM ignored. Past its exit
     functions, Python gives signals it handled their default action back (a
     SIGTERM then killed the process, status 143, after all was written); an
-    ignored one it leaves ignored. What can hang (a worker joined) is over."""
+    ignored one it leaves ignored. What can hang (a worker joined) is over. A
+    command a signal stopped (130) is the exception: a SIGTERM is its second, which
+    ends it by SIGTERM (143 to a shell), as it would a moment before (`main`);
+    ignored, the process, still unloading its modules, exited 130."""
+    stopped = _STATUS == [130]
     for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, signal.SIG_IGN)
+        late = signal.SIG_DFL if stopped and signum == signal.SIGTERM else signal.SIG_IGN
+        signal.signal(signum, late)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,9 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import signal
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -123,3 +126,28 @@ def test_a_baseline_that_timed_no_row_is_said_to_give_no_speedups(tmp_path: Path
     assert proc.returncode == 0, proc.stderr
     assert re.search("note: skipped speedup_heatmap: " + said, proc.stderr)
     assert not (tmp_path / "p" / "speedup_heatmap.png").exists()
+
+
+def test_a_second_sigterm_as_a_stopped_command_exits_ends_it_by_sigterm(quick: Path) -> None:
+    """A second SIGTERM that reached a command a signal had stopped (130) while
+    Python unloaded its modules, past its exit functions, was ignored: the process,
+    still there, exited 130, where a second SIGTERM gives 143. It now ends the
+    process by SIGTERM, as it does a moment before."""
+    code = (
+        "import os, signal, sys, time, weakref\n"
+        "class Late:\n"
+        "    pass\n"
+        "late = Late()\n"
+        # A finalizer made before the command's exit functions runs after them.
+        "weakref.finalize(late, lambda: (os.kill(os.getpid(), signal.SIGTERM), time.sleep(5)))\n"
+        "from harness.execution import results\n"
+        "def stopped(run_dir):\n"
+        "    raise KeyboardInterrupt\n"
+        "results.ensure_csv = stopped\n"
+        f"sys.argv = ['harness', 'show', {str(quick)!r}]\n"
+        "from harness.__main__ import entry\n"
+        "sys.exit(entry())\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == -signal.SIGTERM, proc.stderr
+    assert proc.stderr == "\nharness show: interrupted; what it was writing may be incomplete\n"
