@@ -357,3 +357,21 @@ def test_a_user_kernel_or_group_named_as_the_other_of_another_is_refused(
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == f"--suite {path}: {said}"
     assert not out.exists()
+
+
+def test_an_exclusion_that_leaves_out_nothing_selected_is_said_to_change_nothing(
+    tmp_path: Path,
+) -> None:
+    """`-k Stream_COPY -x Basic_DAXPY` left out a kernel -k never chose, without a word,
+    as if the run had been narrowed by it. The value that changes nothing is named."""
+    proc = harness("run", *QUICK, "-x", "Basic_DAXPY", "Stream", "--out", str(tmp_path))
+    assert proc.returncode == 2, proc.stderr  # -x Stream leaves nothing
+    proc = harness("run", "-k", "Stream_COPY", "Stream_ADD", *QUICK[2:], "-x", "Basic_DAXPY",
+                   "Stream_ADD", "--out", str(tmp_path))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        "note: -x Basic_DAXPY leaves out no kernel -k selects, so it changes nothing\n"
+        in proc.stderr
+    )
+    rows = [json.loads(line) for line in (run_folder(tmp_path) / "journal.jsonl").open()]
+    assert [r["kernel"] for r in rows] == ["Stream_COPY"]

@@ -304,6 +304,18 @@ def selected(kernels: Sequence[str] | None, exclude: Sequence[str]) -> list[Any]
     return kept
 
 
+def _note_idle_excludes(kernels: Sequence[str] | None, exclude: Sequence[str]) -> None:
+    """Say which -x values leave out no kernel -k selects (``-k Stream_COPY -x
+    Basic_DAXPY``): taken without a word, as if they had left something out."""
+    chosen = {k.name for k in suite.select(kernels)}
+    idle = [x for x in dict.fromkeys(exclude) if not chosen & {k.name for k in suite.select([x])}]
+    if idle:
+        print(
+            f"note: -x {' '.join(idle)} leaves out no kernel -k selects, so it changes nothing",
+            file=sys.stderr,
+        )
+
+
 def new_run(
     args: argparse.Namespace, catalogs: Catalogs, world: ranks.World | None = None
 ) -> tuple[Path | None, dict[str, Any], list[Task]]:
@@ -311,6 +323,7 @@ def new_run(
     rows of its own devices, and only rank 0 makes the folder (the others get None)."""
     kernels = selected(args.kernels, args.exclude)
     _note_repeats(args)
+    _note_idle_excludes(args.kernels, args.exclude)
     if args.size_factor and (args.size is not None or args.memory_allocated or args.memory_moved):
         given = "--size" if args.size is not None else "--memory-*"
         raise UsageError(
