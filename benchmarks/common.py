@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import errno
 import importlib.util
 import math
 import os
 import shlex
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -207,9 +209,15 @@ class _Output:
 
 def _check_output() -> None:
     """OutputError where the standard output refuses even a write of nothing
-    (/dev/full): found before the script measures anything."""
+    (/dev/full), or is a file on a disk with no block left (where a write of nothing
+    succeeds, and the results measured were lost): found before the script measures
+    anything."""
+    fd = sys.stdout.fileno()
     try:
-        os.write(sys.stdout.fileno(), b"")
+        os.write(fd, b"")
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+        if regular and hasattr(os, "fstatvfs") and not os.fstatvfs(fd).f_bfree:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
     except BrokenPipeError:
         raise
     except OSError as exc:

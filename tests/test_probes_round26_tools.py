@@ -3,8 +3,10 @@ and of the benchmark scripts: each test says what was wrong before."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -335,3 +337,37 @@ def test_peak_stopped_by_a_second_sigterm_exits_143(
         "before it kept theirs"
     )
     assert not (tmp_path / "peaks.json").exists()
+
+
+def test_a_script_writing_to_a_file_on_a_full_disk_is_refused_before_measuring(
+    tmp_path: Path,
+) -> None:
+    """``cpu_triad_vs_numpy.py > FILE`` on a disk with no block left ran its launches,
+    then lost its table, exit 1 (a write of nothing there succeeds, so only the
+    disk tells): it is now refused before any launch, exit 2."""
+    if not shutil.which("mount"):
+        pytest.skip("no mount here")
+    small = tmp_path / "small"
+    small.mkdir()
+    mount = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(small)],
+                           capture_output=True)  # fmt: skip
+    if mount.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mount.stderr.decode().strip()}")
+    try:
+        with contextlib.suppress(OSError), open(small / "fill", "wb") as fill:
+            while True:
+                fill.write(bytes(4096))
+                fill.flush()
+        with open(small / "table", "w") as out:
+            proc = subprocess.run(
+                [sys.executable, str(ROOT / "benchmarks" / "cpu_triad_vs_numpy.py"),
+                 "--size", "1000", "--launches", "1", "--reps", "1"],
+                stdout=out, stderr=subprocess.PIPE, text=True, timeout=120, env=ENV,
+            )  # fmt: skip
+    finally:
+        subprocess.run(["umount", "-l", str(small)], check=True)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == (
+        "cpu_triad_vs_numpy.py: error: cannot write the standard output (No space left on "
+        "device); send it to a file on a disk with free space\n"
+    )
