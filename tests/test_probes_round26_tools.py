@@ -371,3 +371,21 @@ def test_a_script_writing_to_a_file_on_a_full_disk_is_refused_before_measuring(
         "cpu_triad_vs_numpy.py: error: cannot write the standard output (No space left on "
         "device); send it to a file on a disk with free space\n"
     )
+
+
+def test_cuda_compile_says_a_value_given_twice_compiles_once(tmp_path: Path) -> None:
+    """``cuda-compile --arch 80 80 --precision f64 f64`` compiled each once, unsaid,
+    where harness run names a value given twice."""
+    (tmp_path / "c").mkdir()
+    shutil.copy(ROOT / "kernels" / "c" / "Stream_TRIAD.c", tmp_path / "c")
+    proc = harness("cuda-compile", "--arch", "80", "80", "--precision", "f64", "f64",
+                   "--sources", str(tmp_path))  # fmt: skip
+    if proc.returncode == 2 and "is not available here" in proc.stderr:
+        pytest.skip("no CUDA compiler here")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        "note: --arch 80 given more than once; each value compiles once",
+        "note: --precision f64 given more than once; each value compiles once",
+        "1 of 1 compiled",
+    ]
+    assert proc.stdout == "Stream_TRIAD.c sm_80 f64: ok\n"

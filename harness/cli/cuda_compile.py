@@ -90,8 +90,19 @@ def _cmd_cuda_compile(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(f"--sources {str(args.sources)!r}: {exc}") from None
         _refuse_stray(args.sources, stems)
-    # An architecture or precision given twice would compile (and count) each twice.
+    # An architecture or precision given twice would compile (and count) each twice;
+    # it compiles once, said as harness run says it.
     arches, precisions = list(dict.fromkeys(args.arch)), list(dict.fromkeys(args.precision))
+    for flag, given, kept in (
+        ("--arch", args.arch, arches),
+        ("--precision", args.precision, precisions),
+    ):
+        twice = [str(v) for v in kept if given.count(v) > 1]
+        if twice:
+            print(
+                f"note: {flag} {' '.join(twice)} given more than once; each value compiles once",
+                file=sys.stderr,
+            )
     _note_ptx(arches, args.compiler)
     if args.sources is None:
         _note_sourceless(specs)
