@@ -168,6 +168,8 @@ class Steps:
         self.signals: list[int] = []
         #: Each step that failed (not stopped at its limit), with its exit status.
         self.failed: dict[str, int] = {}
+        #: The single steps --skip named that came to be left out.
+        self.matched: set[str] = set()
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, self._interrupt)
 
@@ -189,6 +191,13 @@ class Steps:
             named = ", ".join(f"{name} (exit {status})" for name, status in self.failed.items())
             print(f"failed: {named}", flush=True)
         if not self.signals:
+            # A step's name misspelt (suite_cpu9 for suite_cuda0) left nothing out, unsaid.
+            for name in sorted(self.skip - set(STEPS) - self.matched):
+                print(
+                    f"note: --skip {name}: no step of that name was to run here, so it left "
+                    "nothing out",
+                    file=sys.stderr,
+                )
             return 1 if self.failed else 0
         return 143 if self.signals.count(signal.SIGTERM) > 1 else 130
 
@@ -207,6 +216,8 @@ class Steps:
 
     def _skipped(self, name: str) -> bool:
         """Whether a step is left out: by --skip, or after an interrupt."""
+        if name in self.skip:
+            self.matched.add(name)
         if name in self.skip or self.signals:
             why = "--skip" if name in self.skip else "interrupted"
             print(f"{name}: skipped ({why})", flush=True)

@@ -389,3 +389,17 @@ def test_cuda_compile_says_a_value_given_twice_compiles_once(tmp_path: Path) -> 
         "1 of 1 compiled",
     ]
     assert proc.stdout == "Stream_TRIAD.c sm_80 f64: ok\n"
+
+
+def test_gpu_reference_says_a_skipped_step_name_that_names_no_step(tmp_path: Path) -> None:
+    """``--skip suite_cpu9`` (a step's name misspelt, or of a device not chosen) was
+    taken, as it begins as a step's name does, and left nothing out, unsaid."""
+    groups = ["peak", "suite", "stream", "chain", "sort", "check", "sweep", "cache",
+              "transfers", "two_ranks"]  # fmt: skip
+    proc = _script("gpu_reference.py", "--out", str(tmp_path / "ref"), "--device", "cpu:0",
+                   "--skip", *groups, "suite_cpu9")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == (
+        "note: --skip suite_cpu9: no step of that name was to run here, so it left nothing out\n"
+    )
+    assert "devices: exit 0 after" in proc.stdout
