@@ -254,6 +254,15 @@ def _plan(
         picked = sample(job.chosen, args.sample, SEED if args.seed is None else args.seed)
         job.chosen, job.sampled = picked, len(picked) < len(job.chosen)
     for device in devices:
+        if not any(job.device == device for job in jobs):
+            # It said none had 'a mutant in its source', of kernels with no source.
+            language = get_backend(device.backend).language
+            names = ", ".join(s.name for s in kernels)
+            raise UsageError(
+                f"{device.id}: none of the chosen kernels ({names}) has a source in {language} "
+                f"(see 'harness list --files'); leave {device.backend} out of -b or choose "
+                "other kernels"
+            )
         if not any(job.chosen for job in jobs if job.device == device):
             names = ", ".join(s.name for s in kernels)
             which = " on the --lines given" if args.lines else ""
@@ -674,8 +683,8 @@ def register(sub: Any) -> None:
         help="leave the OpenCL survivors where they are: by default a mutant that "
         "survives an OpenCL device's check is checked again on the Oclgrind simulator, "
         "where it is installed, in the C form of that device, at the small size and the "
-        "check sizes up to 5000, so that a read or write one past an array's end or a "
-        "race is killed",
+        "check sizes up to 5000, so that a read or write one past an array's end, a "
+        "race or a value read before any write is killed",
     )
     arguments.suite_files(parser)
     parser.add_argument(
