@@ -403,3 +403,23 @@ def test_gpu_reference_says_a_skipped_step_name_that_names_no_step(tmp_path: Pat
         "note: --skip suite_cpu9: no step of that name was to run here, so it left nothing out\n"
     )
     assert "devices: exit 0 after" in proc.stdout
+
+
+def test_mutants_of_a_kernel_without_the_backends_source_says_it_has_none(
+    tmp_path: Path,
+) -> None:
+    """``harness mutants`` of a user's kernel with no OpenCL or C source said none of
+    the chosen kernels 'has a mutant in its opencl source', as of a source without
+    mutants: it now says it has no source there."""
+    need_backend("opencl")
+    suite = tmp_path / "my_kernels"
+    shutil.copytree(ROOT / "examples" / "my_kernels", suite)
+    (suite / "c" / "My_SAXPY.c").unlink()
+    proc = harness("mutants", "-k", "My_SAXPY", "-b", "opencl", "--suite",
+                   str(suite / "kernels.py"), "--out", str(tmp_path / "out"))  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        "opencl:0: none of the chosen kernels (My_SAXPY) has a source in opencl (see "
+        "'harness list --files'); leave opencl out of -b or choose other kernels"
+    )
+    assert not (tmp_path / "out").exists()
