@@ -151,3 +151,28 @@ def test_a_second_sigterm_as_a_stopped_command_exits_ends_it_by_sigterm(quick: P
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == -signal.SIGTERM, proc.stderr
     assert proc.stderr == "\nharness show: interrupted; what it was writing may be incomplete\n"
+
+
+def test_an_export_says_which_rows_no_profile_holds(quick: Path, tmp_path: Path) -> None:
+    """`export --thicket` of a run whose rows failed left them out of its profiles
+    without a word (the profiles read as the whole run), and of a run whose every
+    row failed said 'a check-only run?'. It counts the rows left out, and why."""
+    run = copy_run(quick, tmp_path / "copy")
+    journal = run / "journal.jsonl"
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    rows[0].update(status="fail", reason="max error too big")
+    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    proc = harness("export", "--thicket", str(run), "--out", str(tmp_path / "a"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == (
+        f"note: {run}: rows with no time are in no profile: 1 failed verification\n"
+    )
+    rows[1].update(status="error", reason="out of memory")
+    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    proc = harness("export", "--thicket", str(run), "--out", str(tmp_path / "b"))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"{run}: no timed rows to export (1 failed verification, 1 errored); a profile "
+        "holds rows that were timed"
+    )
+    assert not (tmp_path / "b").exists()

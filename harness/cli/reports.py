@@ -379,9 +379,14 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
     results.check_folder(args.run_dir)
     out = args.out or args.run_dir / "thicket"
-    written = thicket_export.write(args.run_dir, out)
+    left: list[str] = []
+    written = thicket_export.write(args.run_dir, out, left)
     if not written:
-        raise UsageError(f"{args.run_dir}: no timed rows to export (a check-only run?)")
+        # 'A check-only run?' was the guess, of a run whose every row had failed.
+        raise UsageError(
+            f"{args.run_dir}: no timed rows to export ({', '.join(left)}); a profile holds "
+            "rows that were timed"
+        )
     from harness.cli import _LateSignal
 
     try:
@@ -397,6 +402,12 @@ def _cmd_export(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         raise _LateSignal from None
+    if left:
+        # The profiles alone read as the whole run: its kernels that failed were absent.
+        print(
+            f"note: {args.run_dir}: rows with no time are in no profile: {left[0]}",
+            file=sys.stderr,
+        )
     _note_short(args.run_dir, results.read_metadata(args.run_dir), "exported")
     return 0
 

@@ -228,16 +228,36 @@ def _check_room(out: Path, made: dict[str, str]) -> None:
         )
 
 
-def write(run_dir: Path, out: Path) -> list[Path]:
+#: How a row that has no time came to have none, by its status.
+UNTIMED = {
+    "fail": "failed verification",
+    "error": "errored",
+    "skipped": "skipped",
+    "ok": "verified only (--check)",
+}
+
+
+def untimed(frame: pd.DataFrame) -> str:
+    """The rows of ``frame`` that no profile holds, having no time, counted by why
+    ("2 failed verification, 1 errored"); "" where every row is timed."""
+    left = frame[~((frame["status"] == "ok") & frame["time_median_s"].notna())]
+    counts = left["status"].value_counts()
+    return ", ".join(f"{int(counts[s])} {why}" for s, why in UNTIMED.items() if counts.get(s, 0))
+
+
+def write(run_dir: Path, out: Path, left: list[str] | None = None) -> list[Path]:
     """Write a run folder's profiles into ``out`` (each whole or not at all); return
     their paths, none where the run has no timed row. UsageError in one line where
     ``out`` cannot take them, or holds profiles of another export, which would be
     read with these; it is checked once the run is read, so that a run refused,
-    or one with nothing to export, leaves no folder made."""
+    or one with nothing to export, leaves no folder made. ``left`` gets the rows
+    left out for want of a time, counted (`untimed`), where there are any."""
     from harness.execution import results
     from harness.reporting import frames
 
     loaded = frames.load(run_dir)
+    if left is not None and untimed(loaded):
+        left.append(untimed(loaded))
     meta = loaded.attrs.get("metadata") or {}
     # pandas deep-copies a frame's attrs into every frame made of it (each row the
     # profiles walk): a merged run's metadata, copied so, took most of an export.
