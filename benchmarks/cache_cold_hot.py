@@ -29,6 +29,7 @@ from common import Parser, device, factor, harness_rows, left_out, run_main
 from harness import suite
 from harness.cli.arguments import positive_int, seconds
 from harness.execution.flush import last_level_cache
+from harness.execution.runner import host_available_bytes
 
 
 def main() -> None:
@@ -77,6 +78,15 @@ def main() -> None:
                 f"{option} {small:g}: that many of {info.id}'s last-level cache ({cache} "
                 f"bytes) is under a byte; give at least {1 / cache:.3g}"
             )
+    # The host holds about three times the arrays: a budget past that ran every launch,
+    # each row of it out of memory, to an empty table.
+    room = min(filter(None, (info.memory_bytes, host_available_bytes() // 3)), default=0)
+    large = next((m for m in args.caches if room and m * cache > room), None)
+    if large is not None:
+        parser.error(
+            f"--caches {large:g}: {int(large * cache)} bytes of arrays, more than {info.id} "
+            f"({info.name}) has room for; give at most {room / cache:.3g}"
+        )
     budgets = {f"{m:g} x cache": int(m * cache) for m in args.caches}
     flushes = {f"cold {m:g}x": int(m * cache) for m in args.flushes}
     print(f"{info.id} ({info.name}): last-level cache {cache / 2**20:g} MiB ({source})")

@@ -32,22 +32,29 @@ def _script(
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
 
 
-def _out_of_memory(folder: Path) -> Path:
+def _out_of_memory(folder: Path, over: int = 0) -> Path:
     """A sitecustomize in ``folder`` under which every row, and every array a
-    script makes, is out of memory: the scripts refuse a size no memory holds
-    before they start, so a small size is made to fail so instead."""
+    script makes, of a size past ``over`` is out of memory: the scripts refuse a
+    size no memory holds before they start, so a small size is made to fail so
+    instead."""
     folder.mkdir()
     (folder / "sitecustomize.py").write_text(
         textwrap.dedent(
-            """
+            f"""
             from harness.backends import base
             from harness.execution import runner
 
-            def _no_room(*args, **kwargs):
-                raise base.DeviceOutOfMemory("out of memory (planted)")
+            _check, _make = runner.check_memory, runner.make_inputs
 
-            def _no_arrays(*args, **kwargs):
-                raise MemoryError("Unable to allocate (planted)")
+            def _no_room(spec, task, *args, **kwargs):
+                if task.size > {over}:
+                    raise base.DeviceOutOfMemory("out of memory (planted)")
+                return _check(spec, task, *args, **kwargs)
+
+            def _no_arrays(spec, size, *args, **kwargs):
+                if size > {over}:
+                    raise MemoryError("Unable to allocate (planted)")
+                return _make(spec, size, *args, **kwargs)
 
             runner.check_memory = _no_room
             runner.make_inputs = _no_arrays
@@ -86,11 +93,15 @@ def test_queue_hold_gives_each_kernel_of_a_group_its_own_row() -> None:
     assert rows == [[k, "cpu:0"] for k in kernels]
 
 
-def test_cache_cold_hot_prints_the_rows_that_finished_and_names_the_others() -> None:
-    """A budget whose rows errored ended cache_cold_hot.py in a ValueError
-    traceback, the placement that was measured lost with it."""
-    proc = _script("cache_cold_hot.py", "-b", "cpu", "--caches", "0.05", "100000",
-                   "--launches", "1", "--max-time", "0.1")  # fmt: skip
+def test_cache_cold_hot_prints_the_rows_that_finished_and_names_the_others(
+    tmp_path: Path,
+) -> None:
+    """A budget whose rows errored (out of memory, planted past the first budget's
+    size) ended cache_cold_hot.py in a ValueError traceback, the placement that was
+    measured lost with it."""
+    proc = _script("cache_cold_hot.py", "-b", "cpu", "--caches", "0.001", "1",
+                   "--launches", "1", "--max-time", "0.1",
+                   fault=_out_of_memory(tmp_path / "fault", over=20_000))  # fmt: skip
     assert proc.returncode == 1
     lines = _left_out(proc.stderr)
     assert [line.split(":")[1].split(" n=")[0] for line in lines] == [
@@ -98,7 +109,7 @@ def test_cache_cold_hot_prints_the_rows_that_finished_and_names_the_others() -> 
         " Stream_TRIAD[cold]",
     ]
     placed = [line.split()[0] for line in proc.stdout.splitlines() if " x cache " in line]
-    assert placed == ["0.05"]
+    assert placed == ["0.001"]
 
 
 def test_stream_vs_babelstream_names_failed_rows_instead_of_a_traceback(tmp_path: Path) -> None:

@@ -423,3 +423,14 @@ def test_mutants_of_a_kernel_without_the_backends_source_says_it_has_none(
         "'harness list --files'); leave opencl out of -b or choose other kernels"
     )
     assert not (tmp_path / "out").exists()
+
+
+def test_cache_cold_hot_refuses_a_memory_budget_no_memory_holds() -> None:
+    """``cache_cold_hot.py --caches 1e6`` ran every launch, each row of that budget out
+    of memory, to an empty table and exit 1: it is now refused before any launch."""
+    proc = _script("cache_cold_hot.py", "-b", "cpu", "--caches", "0.5", "1e6", "--launches", "1")
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == ""
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith("cache_cold_hot.py: error: --caches 1e+06: "), line
+    assert " bytes of arrays, more than cpu:0 (" in line and " has room for; give at most " in line
