@@ -36,7 +36,8 @@ from harness.backends import BACKENDS  # noqa: E402
 from harness.backends import get as get_backend  # noqa: E402
 from harness.backends.base import BackendUnavailable, DeviceInfo  # noqa: E402
 from harness.cli.arguments import number  # noqa: E402
-from harness.errors import OutputError  # noqa: E402
+from harness.errors import OutputError, UsageError  # noqa: E402
+from harness.model import partition  # noqa: E402
 
 
 class Parser(cli.Parser):
@@ -241,6 +242,13 @@ def run_main(main: Callable[[], int | None]) -> NoReturn:
             file=sys.stderr,
         )
         raise SystemExit(2)
+    try:
+        # As harness does first: a script that compiles kernels itself erred each row
+        # on it (fma_checks), or ran on past it.
+        partition.form_override()
+    except UsageError as exc:
+        print(f"{Path(sys.argv[0]).name}: error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     started = False
     sys.stdout = _Output(sys.stdout)
     try:

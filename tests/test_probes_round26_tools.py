@@ -434,3 +434,16 @@ def test_cache_cold_hot_refuses_a_memory_budget_no_memory_holds() -> None:
     (line,) = proc.stderr.splitlines()
     assert line.startswith("cache_cold_hot.py: error: --caches 1e+06: "), line
     assert " bytes of arrays, more than cpu:0 (" in line and " has room for; give at most " in line
+
+
+@pytest.mark.parametrize("script", ["fma_checks.py", "atomic_first_read.py"])
+def test_a_script_refuses_a_form_harness_takes_not_before_measuring(script: str) -> None:
+    """``HARNESS_FORM=bogus`` made each row of fma_checks.py an error (an empty table,
+    exit 1) and was ignored by atomic_first_read.py, where harness refuses it: each
+    script now refuses it in one line, exit 2, before it measures."""
+    command = [sys.executable, str(ROOT / "benchmarks" / script)]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=60,
+                          env={**ENV, "HARNESS_FORM": "bogus"})  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == ""
+    assert proc.stderr == f"{script}: error: HARNESS_FORM='bogus': expected cpu or gpu (or unset)\n"
