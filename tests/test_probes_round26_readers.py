@@ -176,3 +176,15 @@ def test_an_export_says_which_rows_no_profile_holds(quick: Path, tmp_path: Path)
         "holds rows that were timed"
     )
     assert not (tmp_path / "b").exists()
+
+
+@pytest.mark.parametrize("given", ["5%", "five", ""])
+def test_a_threshold_that_is_no_number_says_what_is_accepted(quick: Path, given: str) -> None:
+    """`compare --threshold 5%` said only "'5%' is not a percentage", where a number
+    out of range is told what is accepted. Both say it."""
+    proc = harness("compare", str(quick), str(quick), "--threshold", given)
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"argument --threshold: {given!r} is not a percentage: give a number above 0 and "
+        "below 100 (5 for 5%) (see 'harness compare --help')"
+    )

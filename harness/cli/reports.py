@@ -138,7 +138,10 @@ def _percent(text: str) -> float:
     try:
         value = arguments.number(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a percentage") from None
+        # What is accepted is said, as for a number out of range: '5%' was only refused.
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a percentage: give a number above 0 and below 100 (5 for 5%)"
+        ) from None
     if not 0 < value < 100:
         raise argparse.ArgumentTypeError(f"{text!r}: give a percentage above 0 and below 100")
     return value
