@@ -188,3 +188,18 @@ def test_a_threshold_that_is_no_number_says_what_is_accepted(quick: Path, given:
         f"argument --threshold: {given!r} is not a percentage: give a number above 0 and "
         "below 100 (5 for 5%) (see 'harness compare --help')"
     )
+
+
+def test_runs_of_other_variants_alone_are_said_to_differ_by_variant(
+    quick: Path, tmp_path: Path
+) -> None:
+    """Compare of a run measured with a cold cache against one with a hot cache said
+    they had no row 'in common (same kernel, device, precision and size)', where
+    they had: their rows differ by variant, which the message now names too."""
+    cold = finished_run(tmp_path / "cold", *QUICK, "--cache", "cold")
+    proc = harness("compare", str(quick), str(cold))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"{quick} and {cold} have no row in common (same kernel, device, precision, size and "
+        "variant), so there is nothing to compare"
+    )

@@ -269,7 +269,7 @@ def test_an_id_that_means_another_device_is_not_compared_with_it(
     err = capsys.readouterr().err
     assert err == (
         f"harness: error: {quick_run} and {copy} have no row in common (same kernel, device, "
-        "precision and size), so there is nothing to compare; "
+        "precision, size and variant), so there is nothing to compare; "
         f"cpu:0 is {cpu['name']} (Python) in base but {cpu['name']} (Other API) in new; "
         "rows are matched by device, not by id\n"
     )
@@ -300,7 +300,7 @@ def test_runs_with_no_row_in_common_are_a_usage_error(
     assert main(["compare", str(quick_run), str(other)]) == 2
     assert capsys.readouterr().err == (
         f"harness: error: {quick_run} and {other} have no row in common (same kernel, device, "
-        "precision and size), so there is nothing to compare\n"
+        "precision, size and variant), so there is nothing to compare\n"
     )
 
 

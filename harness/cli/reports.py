@@ -644,9 +644,11 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     )
     if result["verdict"].isin([comparison.ONLY_BASE, comparison.ONLY_NEW]).all():
         why = "".join(f"; {note}" for note in result.attrs["notes"])
+        # Rows are matched by variant too (cache, transfers, a kernel's options): a cold
+        # run beside a hot one was said to share no kernel, device, precision and size.
         raise UsageError(
-            f"{args.base} and {args.new} have no row in common (same kernel, device, precision "
-            f"and size), so there is nothing to compare{why}"
+            f"{args.base} and {args.new} have no row in common (same kernel, device, precision, "
+            f"size and variant), so there is nothing to compare{why}"
         )
     judged = (comparison.REGRESSION, comparison.IMPROVEMENT, comparison.NOISE)
     if not result["verdict"].isin([*judged, *comparison.FAILING]).any():
