@@ -203,3 +203,31 @@ def test_runs_of_other_variants_alone_are_said_to_differ_by_variant(
         f"{quick} and {cold} have no row in common (same kernel, device, precision, size and "
         "variant), so there is nothing to compare"
     )
+
+
+def test_a_merge_or_import_stopped_as_it_reads_says_nothing_was_written(
+    quick: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """A merge or import stopped by a signal as it read its inputs (thousands of rows)
+    said only 'what it was writing may be incomplete', of a folder not yet begun,
+    which sent the user looking for it. It says nothing of it was written."""
+    from harness.execution import merge, results
+    from harness.reporting import rajaperf_import
+
+    def stopped(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    out = tmp_path / "out"
+    said = (
+        f"\nnote: interrupted before the new run folder in {out} was begun: nothing of it "
+        "was written\n"
+    )
+    monkeypatch.setattr(results, "read_numbered", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        merge.merge([quick, copy_run(quick, tmp_path / "copy")], out, str)
+    assert capsys.readouterr().err == said
+    monkeypatch.setattr(rajaperf_import, "rows_of", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        rajaperf_import.import_folder(RAJAPERF, out)
+    assert capsys.readouterr().err == said
+    assert not out.exists()

@@ -253,7 +253,8 @@ def merge(
     ``summarise(rows)`` as its summary.txt (the caller formats: execution knows no
     table). ``out`` is probed before any run is read, leaving no folder made,
     so that runs refused leave none."""
-    metas, journals, damaged = _read_runs(run_dirs, out)
+    with results.before_new(out):
+        metas, journals, damaged = _read_runs(run_dirs, out)
     machines = Counter(_hostname(m) for m in metas)
     # A machine in more than one run (as the run's host, or an MPI rank's in its
     # rows) gets each run's name after it, so that the runs' devices stay apart.

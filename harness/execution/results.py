@@ -614,6 +614,22 @@ def written_now(folder: Path) -> bool:
     return False
 
 
+@contextlib.contextmanager
+def before_new(out: Path) -> Iterator[None]:
+    """The reading a new run folder under ``out`` waits on (`write_new`): a stop
+    signal there says nothing of the folder was begun, where 'what it was writing
+    may be incomplete' alone sent the user looking for it."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        print(
+            f"\nnote: interrupted before the new run folder in {out} was begun: nothing "
+            "of it was written",
+            file=sys.stderr,
+        )
+        raise
+
+
 def write_new(out: Path, fill: Callable[[Path], None]) -> Path:
     """A new run folder under ``out``, written whole or not at all: ``fill`` writes
     into a hidden folder, held for writing, which is named as `create` names a

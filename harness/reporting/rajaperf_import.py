@@ -533,7 +533,8 @@ def import_folder(folder: Path, out: Path, known: Collection[str] = ()) -> Path:
     warnings of damaged lines); ``known``: kernel names taken without a details
     line (`rows_of`)."""
     results.check_out(out, keep=False)
-    rows, devices, unread = rows_of(folder, known)
+    with results.before_new(out):
+        rows, devices, unread = rows_of(folder, known)
     meta = {
         "harness_version": __version__,
         "format": results.FORMAT,
