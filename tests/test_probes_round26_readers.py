@@ -231,3 +231,15 @@ def test_a_merge_or_import_stopped_as_it_reads_says_nothing_was_written(
         rajaperf_import.import_folder(RAJAPERF, out)
     assert capsys.readouterr().err == said
     assert not out.exists()
+
+
+def test_an_export_into_a_file_system_of_no_disk_is_not_called_full(quick: Path) -> None:
+    """`export --thicket --out /proc/sys` said the folder's disk had 0 bytes free and
+    asked for space to be freed: /proc is no disk, and no space can be. It says the
+    folder cannot be written, as report and plot do."""
+    proc = harness("export", "--thicket", str(quick), "--out", "/proc/sys")
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        "output folder /proc/sys: cannot write there (No such file or directory); give "
+        "--out a folder this user can write, on a disk with free space"
+    )
