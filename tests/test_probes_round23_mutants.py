@@ -144,9 +144,9 @@ def test_a_lab_compiles_in_its_form_and_puts_the_environment_back(
         monkeypatch.delenv(FORM_ENV, raising=False)
     else:
         monkeypatch.setenv(FORM_ENV, before)
-    lab = SimpleNamespace(form="cpu")
+    lab = SimpleNamespace(form="cpu", strict=False)
     with mutants._Lab.compiling(lab):
         assert os.environ[FORM_ENV] == "cpu"
     assert os.environ.get(FORM_ENV) == before
-    with mutants._Lab.compiling(SimpleNamespace(form=None)):
+    with mutants._Lab.compiling(SimpleNamespace(form=None, strict=False)):
         assert os.environ.get(FORM_ENV) == before

@@ -4,7 +4,9 @@ through, on the simulator that should have caught them."""
 from __future__ import annotations
 
 import csv
+import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from conftest import harness, run_folder
@@ -12,6 +14,7 @@ from test_oclgrind import _simulator
 
 from harness.backends import oclgrind
 from harness.execution import results
+from harness.mutation import mutants
 
 
 def test_the_simulator_checks_mat_mat_shared_in_doubles(tmp_path: Path) -> None:
@@ -41,3 +44,53 @@ def test_a_deleted_barrier_in_mat_mat_shared_doubles_is_killed(tmp_path: Path) -
     with (run_folder(tmp_path) / "mutants.csv").open(newline="") as handle:
         (row,) = list(csv.DictReader(handle))
     assert (row["line"], row["original"], row["status"]) == ("32", "BARRIER();", "killed")
+
+
+@pytest.mark.parametrize(
+    ("kernel", "line", "mutated", "found"),
+    [
+        # Bins past num_bins, never zeroed, are read: their work-group memory is
+        # zero on PoCL and on the simulator alike, so the sum is right.
+        (
+            "Algorithm_HISTOGRAM",
+            "Algorithm_HISTOGRAM.c:31",
+            "if (lid < num_bins || local_counts[lid] != 0) {",
+            "Controlflow depends on uninitialized value (kernel histogram, "
+            "Algorithm_HISTOGRAM.c:31)",
+        ),
+        # The first of a work-item's rows is summed onto a register never set.
+        (
+            "Polybench_3MM",
+            "product_rows.h:22",
+            "for (int r = 1; r < CPU_ROWS; ++r) {",
+            "Uninitialized value written to in global memory (kernel mm3_e, product_rows.h:35)",
+        ),
+    ],
+)
+def test_a_survivor_that_reads_memory_never_written_is_killed_on_the_simulator(
+    tmp_path: Path, kernel: str, line: str, mutated: str, found: str
+) -> None:
+    """These survived PoCL's check and the simulator's recheck, which looked for
+    races and overruns only: the recheck now also reports values read unset."""
+    simulator = _simulator()["id"]
+    proc = harness(
+        "mutants", "-k", kernel, "-b", "opencl", "--impl", "kernel", "--precision", "f64",
+        "--lines", line, "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    with (run_folder(tmp_path) / "mutants.csv").open(newline="") as handle:
+        (row,) = [r for r in csv.DictReader(handle) if r["mutated"] == mutated]
+    assert row["status"] == "killed"
+    assert row["detail"].startswith(f"on {simulator}: {kernel}")
+    assert found in row["detail"]
+
+
+def test_a_strict_lab_asks_the_simulator_for_unset_values_and_puts_the_environment_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("OCLGRIND_UNINITIALIZED", raising=False)
+    with mutants._Lab.compiling(SimpleNamespace(form=None, strict=True)):
+        assert os.environ["OCLGRIND_UNINITIALIZED"] == "1"
+    assert "OCLGRIND_UNINITIALIZED" not in os.environ
+    with mutants._Lab.compiling(SimpleNamespace(form=None, strict=False)):
+        assert "OCLGRIND_UNINITIALIZED" not in os.environ

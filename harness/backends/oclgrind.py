@@ -40,6 +40,11 @@ PLATFORM = "Oclgrind"
 MAX_REPORTS = 200_000
 #: The simulator's checks a session turns on (out-of-bounds accesses are always on).
 OPTIONS = {"OCLGRIND_DATA_RACES": "1", "OCLGRIND_MAX_ERRORS": str(MAX_REPORTS)}
+#: The simulator's check of values used before any write (an accumulator a loop
+#: started one late leaves unset, work-group memory no item zeroed, read by a
+#: bound widened past it): at two to three times the simulator's time, it is
+#: asked for where a check is rare, as for a mutant that survived another device.
+STRICT_OPTIONS = {"OCLGRIND_UNINITIALIZED": "1"}
 #: Work-group memory the simulated device offers, as AMD's GPUs do, rather than the
 #: simulator's own 32 KiB: a kernel whose f64 tiles take more (MAT_MAT_SHARED's
 #: 34 KiB) is then checked there, where it was skipped. The simulator reads it

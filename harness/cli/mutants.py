@@ -683,8 +683,8 @@ def register(sub: Any) -> None:
         help="leave the OpenCL survivors where they are: by default a mutant that "
         "survives an OpenCL device's check is checked again on the Oclgrind simulator, "
         "where it is installed, in the C form of that device, at the small size and the "
-        "check sizes up to 5000, so that a read or write one past an array's end or a "
-        "race is killed",
+        "check sizes up to 5000, so that a read or write one past an array's end, a "
+        "race or a value read before any write is killed",
     )
     arguments.suite_files(parser)
     parser.add_argument(

@@ -39,6 +39,7 @@ from typing import Any
 
 from harness import suite
 from harness.backends import get as get_backend
+from harness.backends import oclgrind
 from harness.backends.base import DeviceInfo
 from harness.errors import UsageError
 from harness.execution import results
@@ -215,6 +216,7 @@ class _Lab:
         max_size: int | None = None,
         params: tuple[tuple[str, tuple[str, ...]], ...] = (),
         form: str | None = None,
+        strict: bool = False,
     ) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="harness-mutants-"))
         self.device = device
@@ -222,6 +224,9 @@ class _Lab:
         #: The form (cpu or gpu) the lab's device compiles C bodies in, where it is
         #: another device's (`simulator_lab`); None: its own.
         self.form = form
+        #: Whether the simulator also reports values read before any write (its
+        #: `oclgrind.STRICT_OPTIONS`), as a survivor's recheck asks.
+        self.strict = strict
         backend, _, index = device.partition(":")
         self.backend = backend
         self.precisions = tuple(precisions)
@@ -253,19 +258,21 @@ class _Lab:
     @contextlib.contextmanager
     def compiling(self) -> Any:
         """Inside, what the lab plans, compiles and runs (its worker, started or
-        restarted there) takes the lab's `form`, through `FORM_ENV`."""
-        if self.form is None:
-            yield
-            return
-        saved = os.environ.get(FORM_ENV)
-        os.environ[FORM_ENV] = self.form
+        restarted there) takes the lab's `form`, through `FORM_ENV`, and a strict
+        lab's simulator options."""
+        wanted = {FORM_ENV: self.form} if self.form is not None else {}
+        if self.strict:
+            wanted.update(oclgrind.STRICT_OPTIONS)
+        saved = {name: os.environ.get(name) for name in wanted}
+        os.environ.update(wanted)
         try:
             yield
         finally:
-            if saved is None:
-                os.environ.pop(FORM_ENV, None)
-            else:
-                os.environ[FORM_ENV] = saved
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
 
     def place(self, files: Sequence[Path]) -> dict[str, Path]:
         """Copy a kernel's sources into the scratch folder, each into a folder named
@@ -297,18 +304,19 @@ class _Lab:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-def simulator_lab(lab: _Lab) -> _Lab | None:
+def simulator_lab(lab: _Lab, strict: bool = False) -> _Lab | None:
     """A lab on the OpenCL simulator for the survivors of ``lab``'s checks, which
     compiles C bodies in the form ``lab``'s device does (the code the mutants were
-    made from); None where ``lab``'s device is no OpenCL device, or is the
-    simulator, or none is installed."""
+    made from), ``strict`` also reporting values read before any write, which a CPU
+    device's memory, zero there more often than not, hides; None where ``lab``'s
+    device is no OpenCL device, or is the simulator, or none is installed."""
     if lab.backend != "opencl" or lab.info.kind == SIMULATOR:
         return None
     simulator = next((d for d in lab.listed if d.kind == SIMULATOR), None)
     if simulator is None:
         return None
     form = "cpu" if CPU_MACRO in device_macros(lab.info.kind) else "gpu"
-    return _Lab(simulator.id, lab.precisions, None, SMALL_SIZE, lab.options.params, form)
+    return _Lab(simulator.id, lab.precisions, None, SMALL_SIZE, lab.options.params, form, strict)
 
 
 class _Recheck:
@@ -319,10 +327,16 @@ class _Recheck:
     order that hid it. The simulator's lab starts at the first survivor. No row of
     the unmutated kernel runs ahead (a sort's check has hundreds, minutes each
     there): a row that fails a mutant runs unmutated next, and kills it only if
-    that passes; one that does not is left out after."""
+    that passes; one that does not is left out after. A ``strict`` recheck also
+    reports values read before any write: it comes second, as some unmutated
+    kernels read such values harmlessly (a sort's padding), which leaves their rows
+    out of it."""
 
-    def __init__(self, primary: _Lab, spec: KernelSpec, files: Sequence[Path]) -> None:
+    def __init__(
+        self, primary: _Lab, spec: KernelSpec, files: Sequence[Path], strict: bool = False
+    ) -> None:
         self.primary = primary
+        self.strict = strict
         self.lab: _Lab | None = None
         self.spec = spec
         self.files = files
@@ -334,7 +348,7 @@ class _Recheck:
         self._unsound: set[Task] = set()
 
     def _start(self) -> list[Task]:
-        lab, spec = simulator_lab(self.primary), self.spec
+        lab, spec = simulator_lab(self.primary, self.strict), self.spec
         if lab is None:
             return []
         self.lab = lab
@@ -443,8 +457,8 @@ def run_kernel(
     """Every chosen mutant of one kernel, each added to ``outcomes`` as it ends (so
     that an interrupted kernel keeps them); a problem with the unmutated kernel
     instead. With ``recheck``, a mutant that survives is checked again on the
-    OpenCL simulator (`_Recheck`), where the device is an OpenCL one and the
-    simulator is installed.
+    OpenCL simulator (`_Recheck`), then strictly if it survives there, where the
+    device is an OpenCL one and the simulator is installed.
 
     Once ``stopping()`` is true no other row or mutant starts, and a kill seen
     since is not counted: the signal that stops the run may have killed the
@@ -519,15 +533,15 @@ def run_kernel(
     timeout = lab.fixed_timeout or max(MIN_TIMEOUT, TIMEOUT_FACTOR * slowest)
     texts = {path.name: path.read_text(encoding="utf-8") for path in files}
     reaches = Reach(backend, lab.info, files[0], texts)
-    again = _Recheck(lab, spec, files) if recheck else None
+    again = [_Recheck(lab, spec, files, strict) for strict in (False, True)] if recheck else []
     try:
         return _each_mutant(
             lab, spec, chosen, equivalents, verbose, outcomes, stopping, tasks, timeout,
             placed, texts, reaches, again,
         )  # fmt: skip
     finally:
-        if again is not None:
-            again.close()
+        for each in again:
+            each.close()
 
 
 def _each_mutant(
@@ -543,7 +557,7 @@ def _each_mutant(
     placed: dict[str, Path],
     texts: dict[str, str],
     reaches: Reach,
-    recheck: _Recheck | None,
+    recheck: Sequence[_Recheck],
 ) -> tuple[list[Outcome], str | None]:
     """`run_kernel`'s loop over the chosen mutants, once the unmutated kernel passed."""
     for mutant in chosen:
@@ -563,8 +577,10 @@ def _each_mutant(
         status, detail = _verdict(lab.check(reached, timeout))
         try:
             placed[mutant.file].write_text(texts[mutant.file], encoding="utf-8")
-            if status == "survived" and recheck is not None and not stopping():
-                found = recheck(mutant, texts[mutant.file], mutant.apply(texts[mutant.file]))
+            for each in recheck:
+                if status != "survived" or stopping():
+                    break
+                found = each(mutant, texts[mutant.file], mutant.apply(texts[mutant.file]))
                 if found is not None:
                     status, detail = "killed", found
         except OSError as exc:
