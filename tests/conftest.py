@@ -122,6 +122,12 @@ FULL_TIER = (
     "tests/test_probes_round26_tools.py::*",
     # Round 26's probes between the commands, and of what earlier rounds left open.
     "tests/test_probes_round26_misc.py::*",
+    # Round 26's probes of signals and of two commands at once, on every command.
+    "tests/test_probes_round26_signals.py::*",
+    # Round 26's probes of user suites and of the Python API, on every command.
+    "tests/test_probes_round26_api.py::*",
+    # Round 26's probes of what report, plot and show present.
+    "tests/test_probes_round26_outputs.py::*",
 )
 
 
