@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, cut_journal, harness, need_backend, run_folder
+from conftest import FIXTURES, cut_journal, harness, need_backend, one_error, run_folder
 
 pytest.importorskip("matplotlib")
 
@@ -373,12 +373,12 @@ def test_a_merged_run_keeps_each_sources_peaks(tmp_path: Path) -> None:
 
 
 def test_a_run_made_inside_another_says_so(tmp_path: Path) -> None:
-    """--out naming a run folder nested a new run in it without a word."""
+    """--out naming a run folder nested a new run in it without a word; it is refused,
+    also where the folder has lost its metadata.json and holds its journal alone."""
     run = _quick(tmp_path / "first")
+    (run / "metadata.json").unlink()
     proc = harness("run", "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
                    "--out", str(run))  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    assert (
-        f"note: {run} is a run folder; the new run goes inside it, a folder of its own "
-        "(--resume continues a run in its folder)"
-    ) in proc.stderr
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr).startswith(f"--out {str(run)!r}: a run folder, in which")
+    assert [p for p in run.iterdir() if p.is_dir()] == []

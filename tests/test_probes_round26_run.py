@@ -298,7 +298,7 @@ def test_a_run_folder_given_as_out_is_refused(tmp_path: Path) -> None:
     proc = harness("run", *QUICK, "--out", str(run))
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == (
-        f"--out {str(run)!r}: a run folder (it holds metadata.json), in which a new run "
+        f"--out {str(run)!r}: a run folder, in which a new run "
         f"would be hidden from its readers; give the folder that holds runs ({str(out)!r}), "
         f"or continue it with --resume {run}"
     )

@@ -409,11 +409,11 @@ def new_run(
         raise UsageError(_nothing_to_run(kernels, options))
     if args.max_time is None and not options.check and options.reps is None:
         options = dataclasses.replace(options, max_time=row_time(len(tasks), args.budget))
-    if (args.out / results.METADATA).is_file():
+    if any((args.out / name).is_file() for name in (results.METADATA, results.JOURNAL)):
         # Made inside a run folder, a run was hidden: the folder's readers take it for
         # one run, and a listing of its parent's runs left the new one out.
         raise UsageError(
-            f"--out {str(args.out)!r}: a run folder (it holds {results.METADATA}), in which a "
+            f"--out {str(args.out)!r}: a run folder, in which a "
             f"new run would be hidden from its readers; give the folder that holds runs "
             f"({str(args.out.parent)!r}), or continue it with --resume {shlex.quote(str(args.out))}"
         )

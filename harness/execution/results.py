@@ -402,14 +402,7 @@ def check_folder(run_dir: Path) -> None:
 
 
 def create(out: Path) -> Path:
-    """Make a new, uniquely named run folder under ``out`` (saying so where ``out``
-    is itself a run folder: a run inside another is read by neither's commands)."""
-    if (out / JOURNAL).is_file():
-        print(
-            f"note: {out} is a run folder; the new run goes inside it, a folder of its "
-            "own (--resume continues a run in its folder)",
-            file=sys.stderr,
-        )
+    """Make a new, uniquely named run folder under ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("run-%Y%m%d-%H%M%S")
     for n in range(1000):
