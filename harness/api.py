@@ -334,7 +334,11 @@ def devices() -> list[dict[str, Any]]:
     ``available``, ``reason`` (why not), ``devices`` (each a dict with ``id``,
     ``name``, ``kind``, ``api``, ``driver``, ``memory_bytes``, ``features``,
     ``limits`` and ``note``, why it is not a default where it is not) and
-    ``notes`` (of the backend besides its devices: a driver that offered none)."""
+    ``notes`` (of the backend besides its devices: a driver that offered none).
+    UsageError for a bad ``HARNESS_FORM``, as the command refuses it."""
     from harness.cli import device_report
+    from harness.model import partition
 
+    # As `harness devices` does: a bad HARNESS_FORM was passed over here.
+    partition.form_override()
     return device_report()

@@ -370,8 +370,13 @@ def _problem(path: Path, spec: KernelSpec) -> str | None:
             f"no cpu entry for {', '.join(missing)} "
             "(its plan launches them; cpu maps each entry to a numpy function)"
         )
-    for language in contract.LANGUAGES:
+    for language, extension in contract.LANGUAGES.items():
         try:
+            # A source path that is a folder or a link to nothing was passed over as
+            # no source: the kernel's rows were skipped, cuda-compile exited 0.
+            sources.check_folder(
+                path.parent, sources.places(language, extension), [spec.source_name]
+            )
             problems = contract.problems(spec, language, (path.parent,))
         except ValueError as exc:  # a source that cannot be read as one (not UTF-8)
             return str(exc)

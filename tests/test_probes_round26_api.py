@@ -1,0 +1,71 @@
+"""Round 26 probes of user suites (``--suite``) across the commands that take them,
+and of the Python API (``import harness``): each test says what was wrong before."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, harness, one_error
+
+EXAMPLE = ROOT / "examples" / "my_kernels"
+ENV = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
+
+
+def _python(code: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``code`` run by a new Python process (with ``env`` added): its output."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**ENV, **(env or {})},
+        timeout=300,
+        cwd=ROOT,
+    )
+
+
+def _suite(tmp_path: Path) -> Path:
+    """A copy of the example suite: its kernels.py."""
+    shutil.copytree(EXAMPLE, tmp_path / "mine")
+    return tmp_path / "mine" / "kernels.py"
+
+
+@pytest.mark.parametrize("kind", ["folder", "dangling link"])
+@pytest.mark.parametrize("command", [["cuda-compile"], ["list"]])
+def test_a_user_kernel_s_source_that_is_no_file_is_refused(
+    tmp_path: Path, kind: str, command: list[str]
+) -> None:
+    """A user kernel whose c/NAME.c was a folder (or a link to nothing) was taken to
+    have no source: cuda-compile exited 0 with a note, run skipped its rows. It is
+    refused as the suite is loaded, naming the kernel and the path."""
+    suite = _suite(tmp_path)
+    source = suite.parent / "c" / "My_SAXPY.c"
+    source.unlink()
+    if kind == "folder":
+        source.mkdir()
+    else:
+        source.symlink_to(tmp_path / "nothing")
+    what = "a folder" if kind == "folder" else "a link to nothing"
+    proc = harness(*command, "--suite", str(suite))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (f"--suite {suite}: kernel My_SAXPY: c/My_SAXPY.c is {what}")
+
+
+def test_devices_refuses_a_bad_form_as_the_command_does() -> None:
+    """harness.devices() listed the devices under HARNESS_FORM=bogus, which
+    ``harness devices`` refuses (exit 2): it raises the command's UsageError."""
+    proc = _python(
+        "import harness\n"
+        "from harness.errors import UsageError\n"
+        "try:\n"
+        "    harness.devices()\n"
+        "except UsageError as exc:\n"
+        "    print('refused:', exc)\n",
+        env={"HARNESS_FORM": "bogus"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "refused: HARNESS_FORM='bogus': expected cpu or gpu (or unset)\n"
