@@ -15,9 +15,13 @@ import sys
 import threading
 from typing import Any, NoReturn
 
+#: The signals that stop the command: Ctrl-C, SIGTERM and SIGHUP (a closed
+#: terminal), as `harness.execution.results.STOP_SIGNALS`.
+_STOPS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
+
 
 def _as_interrupt(signum: int, frame: Any) -> NoReturn:
-    """SIGTERM taken as Ctrl-C while the command starts."""
+    """SIGTERM or SIGHUP taken as Ctrl-C while the command starts."""
     raise KeyboardInterrupt
 
 
@@ -28,7 +32,11 @@ def entry() -> int:
     if main_thread:
         # Registered first, so run last of the exit functions.
         atexit.register(_ignore_late_signals)
-        signal.signal(signal.SIGTERM, _as_interrupt)
+        if signal.getsignal(signal.SIGHUP) == signal.SIG_IGN:
+            # Started by nohup, to outlive its terminal.
+            _STOPS.remove(signal.SIGHUP)
+        for signum in _STOPS[1:]:
+            signal.signal(signum, _as_interrupt)
         # Inherited ignored by a command started in a script's background.
         signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
@@ -73,7 +81,7 @@ def _end_on_signal(status: int) -> None:
                 stream.flush()
         os._exit(143 if status == 130 and signum == signal.SIGTERM else status)
 
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    for signum in _STOPS:
         signal.signal(signum, end)
 
 
@@ -90,7 +98,7 @@ def _ignore_late_signals() -> None:
     ends it by SIGTERM (143 to a shell), as it would a moment before (`main`);
     ignored, the process, still unloading its modules, exited 130."""
     stopped = _STATUS == [130]
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    for signum in _STOPS:
         late = signal.SIG_DFL if stopped and signum == signal.SIGTERM else signal.SIG_IGN
         signal.signal(signum, late)
 

@@ -280,8 +280,9 @@ def _signalled(exc: BaseException) -> bool:
 
 @contextlib.contextmanager
 def _terminable() -> Iterator[None]:
-    """SIGTERM and SIGINT raise KeyboardInterrupt while a command runs (``run`` and
-    ``mutants`` put their own handlers over them while they measure). SIGINT too,
+    """SIGTERM, SIGINT and SIGHUP (`results.STOP_SIGNALS`) raise KeyboardInterrupt
+    while a command runs (``run`` and ``mutants`` put their own handlers over them
+    while they measure). SIGINT too,
     since a command started in the background of a script inherits it ignored, and
     would then run on through an interrupt sent to its process group. Only the
     main thread may handle signals.
@@ -305,7 +306,7 @@ def _terminable() -> Iterator[None]:
 
     def stop(signum: int, frame: Any) -> NoReturn:
         try:
-            came = [s for s in os.read(read, 4096) if s in (signal.SIGTERM, signal.SIGINT)]
+            came = [s for s in os.read(read, 4096) if s in results.STOP_SIGNALS]
         except BlockingIOError:
             came = []
         received.extend(came or [signum])
@@ -319,7 +320,7 @@ def _terminable() -> Iterator[None]:
         else:
             hook(report)
 
-    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGTERM, signal.SIGINT)}
+    previous = {signum: signal.signal(signum, stop) for signum in results.STOP_SIGNALS}
     before = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
     hook, sys.unraisablehook = sys.unraisablehook, unraisable
     try:

@@ -117,7 +117,7 @@ class _Stop:
         self.status = 130
         # Only the main thread may handle signals (a notebook runs code there).
         main = threading.current_thread() is threading.main_thread()
-        signals = (signal.SIGINT, signal.SIGTERM) if main else ()
+        signals = results.STOP_SIGNALS if main else ()
         self.previous = {s: signal.signal(s, self._on_signal) for s in signals}
 
     def _on_signal(self, signum: int, frame: Any) -> None:

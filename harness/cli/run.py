@@ -32,8 +32,9 @@ from harness.cli.run_plan import (
 )
 from harness.errors import OutputError, UsageError
 from harness.execution import metadata, peaks, ranks, results
+from harness.execution.results import STOP_SIGNALS
 from harness.execution.runner import RunOptions, Task, ahead, base_row, plan
-from harness.execution.workers import CHECK_LANES, STOP_SIGNALS, InProcess, Workers
+from harness.execution.workers import CHECK_LANES, InProcess, Workers
 from harness.reporting import table
 
 

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from harness.backends.base import DeviceInfo
+from harness.execution.results import STOP_SIGNALS
 
 #: Environment variables an MPI launcher sets in every rank's process.
 LAUNCHER_VARIABLES = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS")
@@ -293,14 +294,10 @@ class World:
         return status
 
 
-#: The signals that stop a run.
-_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-
 def _block_stop_signals() -> None:
     """Block the stop signals in this thread."""
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
 
 
 def _recovering() -> bool:
@@ -398,7 +395,7 @@ def await_end(status: int, limit_s: float = RANK_0_GRACE_S) -> None:
     that ended first had the launcher stop rank 0 before it said it); one rank 0
     did not find is said by this rank once the wait is over."""
     if threading.current_thread() is threading.main_thread():
-        for signum in _STOP_SIGNALS:
+        for signum in STOP_SIGNALS:
             signal.signal(signum, lambda signum, frame: os._exit(status))
     time.sleep(limit_s)
 

@@ -455,6 +455,14 @@ def check_out(out: Path, named: str = "output folder", keep: bool = True) -> Non
                 folder.rmdir()
 
 
+#: The signals that stop a command: Ctrl-C, SIGTERM (a batch system's stop) and
+#: SIGHUP (its terminal closed), which killed a run unmarked, its summary unwritten,
+#: unless the process started with SIGHUP ignored (``nohup``), which asks to run on.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM) + (
+    () if signal.getsignal(signal.SIGHUP) == signal.SIG_IGN else (signal.SIGHUP,)
+)
+
+
 @contextlib.contextmanager
 def stop_signals_held() -> Iterator[None]:
     """SIGINT and SIGTERM held off while a stopped command removes what it had
@@ -463,7 +471,7 @@ def stop_signals_held() -> Iterator[None]:
     are noted, not masked: a mask holds in one thread, and a library's threads
     (OpenBLAS's) took the signal. Only the main thread may handle signals, and a
     handler a C library set (None to Python) could not be put back."""
-    stops = (signal.SIGINT, signal.SIGTERM)
+    stops = STOP_SIGNALS
     main = threading.current_thread() is threading.main_thread()
     if not main or any(signal.getsignal(s) is None for s in stops):
         yield

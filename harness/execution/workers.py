@@ -54,6 +54,7 @@ import numpy as np
 from harness import suite
 from harness.backends import BACKENDS, Catalog, catalog, drivers_loaded
 from harness.execution import energy
+from harness.execution.results import STOP_SIGNALS
 from harness.execution.runner import (
     Case,
     Data,
@@ -84,17 +85,14 @@ def _die_with(parent: int) -> None:
         os._exit(1)
 
 
-#: The signals that stop a run (`harness.cli.run`); its workers never take them.
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-
 @contextlib.contextmanager
 def _stop_signals_blocked() -> Iterator[None]:
-    """Block the stop signals in this thread while a worker starts: the worker
-    inherits the mask and keeps it for life, and so do the programs its driver
-    starts (a linker). A mask, unlike an ignored signal, holds against drivers
-    that install handlers of their own: LLVM's, in PoCL, deletes the compiler's
-    files on Ctrl-C, which made a bogus compile error of the row in hand."""
+    """Block the stop signals (`STOP_SIGNALS`) in this thread while a worker starts,
+    as a run's workers never take them: the worker inherits the mask and keeps it
+    for life, and so do the programs its driver starts (a linker). A mask, unlike
+    an ignored signal, holds against drivers that install handlers of their own:
+    LLVM's, in PoCL, deletes the compiler's files on Ctrl-C, which made a bogus
+    compile error of the row in hand."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return

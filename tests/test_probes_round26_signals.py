@@ -1,0 +1,72 @@
+"""Hostile probes, round 26: signals and two commands at once, on every command:
+SIGHUP (a closed terminal) beside Ctrl-C and SIGTERM, once and twice, to a command
+and to its process group."""
+
+from __future__ import annotations
+
+import csv
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from conftest import FIXTURES, need_backend, wait_rows
+
+from harness.execution import results
+
+#: Six rows, the fourth Stream_TRIAD on OpenCL, which hangs until its --timeout.
+HANGING = ["-k", "Stream_COPY", "Stream_TRIAD", "Stream_DOT", "-b", "cpu", "opencl"]
+HANGING += ["--size", "1000", "--reps", "1", "--sources", str(FIXTURES / "hang")]
+
+
+def _start_group(args: list[str], hangup: bool = True) -> subprocess.Popen:
+    """``harness ARGS`` as the leader of a process group of its own; with SIGHUP
+    ignored as ``nohup`` starts it, unless ``hangup``."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "harness", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")},
+        start_new_session=True,
+        preexec_fn=None if hangup else lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),
+    )
+
+
+def _rows(folder: Path) -> list[dict]:
+    with (folder / results.RESULTS).open() as f:
+        return list(csv.DictReader(f))
+
+
+def test_a_closed_terminal_stops_a_run_as_sigterm_does(tmp_path: Path) -> None:
+    """SIGHUP, which a closed terminal sends the foreground process group, killed the
+    run and its workers: no summary, no end, not marked interrupted. It stops the
+    run after the row in hand, which its worker finishes, and exits 130."""
+    need_backend("opencl")
+    proc = _start_group(["run", *HANGING, "--timeout", "4", "--out", str(tmp_path)])
+    folder = wait_rows(tmp_path, 3)
+    time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGHUP)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "SIGHUP: stopping after the current row (SIGHUP again to stop now)" in err
+    assert "signal 1" not in err
+    rows = _rows(folder)
+    assert [r["status"] for r in rows] == ["ok", "ok", "ok", "error"], err
+    assert rows[-1]["reason"] == "timed out after 4 s during Stream_TRIAD on opencl:0"
+    assert results.read_metadata(folder)["interrupted"] is True
+    assert "3 ok, 0 fail, 1 error" in (folder / results.SUMMARY).read_text()
+
+
+def test_a_run_started_under_nohup_runs_on_through_a_hangup(tmp_path: Path) -> None:
+    """A run started with SIGHUP ignored (``nohup``) asks to outlive its terminal:
+    the stop signals' handlers must not take SIGHUP over from it."""
+    args = ["run", "-k", "Stream_COPY", "Stream_ADD", "-b", "cpu", "--sizes", "100,1000"]
+    proc = _start_group([*args, "--reps", "1", "--out", str(tmp_path)], hangup=False)
+    wait_rows(tmp_path, 1)
+    os.killpg(proc.pid, signal.SIGHUP)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert [r["status"] for r in _rows(next(tmp_path.iterdir()))] == ["ok"] * 4
