@@ -37,6 +37,7 @@ from harness.backends import get as get_backend  # noqa: E402
 from harness.backends.base import BackendUnavailable, DeviceInfo  # noqa: E402
 from harness.cli.arguments import number  # noqa: E402
 from harness.errors import OutputError, UsageError  # noqa: E402
+from harness.execution.results import STOP_SIGNALS  # noqa: E402
 from harness.model import partition  # noqa: E402
 
 
@@ -160,8 +161,9 @@ def backend_name(text: str) -> str:
 #: What a script interrupted says, in place of its results.
 INTERRUPTED = "interrupted: stopped before its results were printed"
 
-#: The signals that interrupt a script.
-_STOPS = {signal.SIGINT, signal.SIGTERM}
+#: The signals that interrupt a script, as they stop the harness: SIGHUP (its terminal
+#: closed) among them killed the script and left its harness child running.
+_STOPS = set(STOP_SIGNALS)
 #: The interrupts this script has received, in order.
 _RECEIVED: list[int] = []
 #: The children running now, which an interrupt is passed on to (`run`).
@@ -228,7 +230,7 @@ def _check_output() -> None:
 def run_main(main: Callable[[], int | None]) -> NoReturn:
     """Run a script's ``main`` and exit with its status, or 1 where a row that
     failed or errored was left out of its tables (`left_out`); at an interrupt (Ctrl-C,
-    SIGTERM) with 130 (143 after a second SIGTERM) and one line, where a
+    SIGTERM, SIGHUP) with 130 (143 after a second SIGTERM) and one line, where a
     traceback ended it. A standard output that cannot be written is one line, exit
     2 where that is found before the work and 1 after it (its results are lost); a
     reader gone (``| head -1``) ends the script quietly, 141: both were tracebacks."""

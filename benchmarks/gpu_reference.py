@@ -70,6 +70,7 @@ from common import command as runnable
 
 from harness import api, suite
 from harness.cli.arguments import path, seconds
+from harness.execution.results import STOP_SIGNALS
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -170,7 +171,7 @@ class Steps:
         self.failed: dict[str, int] = {}
         #: The single steps --skip named that came to be left out.
         self.matched: set[str] = set()
-        for signum in (signal.SIGINT, signal.SIGTERM):
+        for signum in STOP_SIGNALS:
             signal.signal(signum, self._interrupt)
 
     def _interrupt(self, signum: int, _frame: object) -> None:
@@ -205,7 +206,7 @@ class Steps:
         """Count a step just started among the running ones, and pass on to it each
         interrupt since the ``seen`` first: one that came while it started, before
         the handler knew it, left it running to its limit."""
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
             self.running.append(child)
             for signum in self.signals[seen:]:

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import FIXTURES, need_backend, wait_rows
+from conftest import FIXTURES, ROOT, need_backend, wait_rows
 
 from harness.execution import results
 
@@ -70,3 +70,33 @@ def test_a_run_started_under_nohup_runs_on_through_a_hangup(tmp_path: Path) -> N
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
     assert [r["status"] for r in _rows(next(tmp_path.iterdir()))] == ["ok"] * 4
+
+
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started that still run."""
+    return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def test_a_closed_terminal_stops_a_script_and_the_harness_it_started(tmp_path: Path) -> None:
+    """SIGHUP killed a benchmark script at once, silent, and left the harness process
+    it had started (in a session of its own, which the terminal's SIGHUP does not
+    reach) running on. The script passes it on, as it does Ctrl-C, and exits 130."""
+    script = ROOT / "benchmarks" / "cpu_triad_vs_numpy.py"
+    proc = subprocess.Popen(
+        [sys.executable, str(script), "--size", "4194304", "--launches", "50"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while not _children(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    children = _children(proc.pid)
+    assert children, "the script started no child within a minute"
+    os.killpg(proc.pid, signal.SIGHUP)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.splitlines()[-1] == "interrupted: stopped before its results were printed"
+    time.sleep(0.5)
+    assert not [c for c in children if Path(f"/proc/{c}").exists()]
