@@ -3,6 +3,7 @@ and of the Python API (``import harness``): each test says what was wrong before
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -10,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, harness, one_error
+from conftest import ROOT, cut_journal, harness, one_error, run_folder
 
 EXAMPLE = ROOT / "examples" / "my_kernels"
 ENV = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
@@ -69,3 +70,33 @@ def test_devices_refuses_a_bad_form_as_the_command_does() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "refused: HARNESS_FORM='bogus': expected cpu or gpu (or unset)\n"
+
+
+def test_a_resume_of_a_user_suite_edited_since_is_refused(tmp_path: Path) -> None:
+    """A run of a user kernel resumed after its suite file gave it another tolerance
+    ran the rows left at the new one beside rows checked at the old, under one name
+    and the run's first description: the resume is refused, naming what changed."""
+    suite = _suite(tmp_path)
+    out = tmp_path / "out"
+    args = ("-k", "My_SAXPY", "-b", "cpu", "--sizes", "100,200", "--reps", "1")
+    proc = harness("run", "--suite", str(suite), *args, "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(out)
+    cut_journal(run, 1)
+    meta = json.loads((run / "metadata.json").read_text())
+    meta.update(interrupted=True, end=None)
+    (run / "metadata.json").write_text(json.dumps(meta))
+    text = suite.read_text()
+    suite.write_text(text.replace("Tolerance(1e-13, 1e-5", "Tolerance(1e-3, 1e-5"))
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--resume: the run's My_SAXPY has tolerance {{'f64': 1e-13, 'f32': 1e-05}} in its "
+        f"metadata, {{'f64': 0.001, 'f32': 1e-05}} in {suite} now: its rows would be two "
+        "descriptions' under one name; put the file back as the run began, or begin a new run"
+    )
+    assert len((run / "journal.jsonl").read_text().splitlines()) == 1
+    suite.write_text(text)
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert len((run / "journal.jsonl").read_text().splitlines()) == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import math
 import shlex
 import sys
@@ -40,7 +41,7 @@ from harness.execution.sampling import MAX_REPS, StopRule
 from harness.execution.workers import CHECK_LANES
 from harness.model import partition, sources
 from harness.model.modes import CACHE_MODES, TRANSFER_MODES
-from harness.model.spec import PRECISIONS
+from harness.model.spec import PRECISIONS, KernelSpec
 
 
 def _options_meta(options: RunOptions, kernels: Sequence[Any], devices: Sequence[DeviceInfo]):
@@ -1002,6 +1003,30 @@ def _check_same_devices(listed: Any, devices: Sequence[DeviceInfo]) -> None:
                 )
 
 
+def _check_same_kernels(listed: Any, kernels: Sequence[KernelSpec]) -> None:
+    """UsageError where a user suite's kernel of the run is described otherwise now
+    (its file edited since: another tolerance, group or parameters): the rows left
+    were checked and reported as another kernel's, under its name, beside the
+    rows of the one the run began with."""
+    if not isinstance(listed, dict):
+        return
+    users = {k.name: path for path, loaded in suite.LOADED.items() for k in loaded}
+    for spec in kernels:
+        before = listed.get(spec.name)
+        if spec.name not in users or not isinstance(before, dict):
+            continue
+        now = json.loads(json.dumps(spec.facts()))
+        changed = [f for f in now if f in before and before[f] != now[f]]
+        if changed:
+            field = changed[0]
+            raise UsageError(
+                f"--resume: the run's {spec.name} has {field} {before[field]!r} in its "
+                f"metadata, {now[field]!r} in {users[spec.name]} now: its rows would be two "
+                "descriptions' under one name; put the file back as the run began, or "
+                "begin a new run"
+            )
+
+
 def resumed_run(
     args: argparse.Namespace,
     meta: dict[str, Any],
@@ -1027,6 +1052,7 @@ def resumed_run(
         # The run's own --device values, not the user's: say whose they are.
         raise UsageError(f"--resume: the run's devices are not all here: {exc}") from None
     _check_same_devices(meta.get("devices"), devices)
+    _check_same_kernels(meta.get("kernels"), kernels)
     options = options_from_meta(saved)
     _check_size_factors(
         kernels,
