@@ -288,7 +288,10 @@ def _parsed(
         name: _listed(value) if _is_collection(value) else value
         for name, value in {"kernels": kernels, "backends": backends, "out": out, **options}.items()
     }
-    argv = ["run", *run_arguments(chosen)]
+    # The suite files are checked and loaded before the other options are read, as the
+    # command line loads them before its parser is built: a user kernel's run option
+    # (bins="b") was refused as no option of harness.run.
+    run_arguments({"suite": chosen.get("suite")})
     suite_files = chosen.get("suite")
     suites = [] if suite_files is None else [_text(path) for path in _listed(suite_files)]
     for path in suites:
@@ -301,6 +304,7 @@ def _parsed(
                 "restart its kernel)"
             )
     load_suites(suites)
+    argv = ["run", *run_arguments(chosen)]
     args = build_parser().parse_args(argv)
     args.argv = argv
     args.quiet = True

@@ -100,3 +100,32 @@ def test_a_resume_of_a_user_suite_edited_since_is_refused(tmp_path: Path) -> Non
     proc = harness("run", "--resume", str(run))
     assert proc.returncode == 0, proc.stderr
     assert len((run / "journal.jsonl").read_text().splitlines()) == 2
+
+
+def test_the_api_takes_a_user_kernel_s_run_option(tmp_path: Path) -> None:
+    """harness.run(suite=FILE, bins="b"), a run option of the suite's kernel that
+    ``harness run --suite FILE --bins b`` takes, raised TypeError 'takes no option
+    bins': the options were read before the suite was loaded."""
+    suite = _suite(tmp_path)
+    suite.write_text(
+        suite.read_text()
+        .replace(
+            '    name="My_SAXPY",\n',
+            '    name="My_SAXPY",\n    params=(Param("bins", ("a", "b"), ("a",), "mine"),),\n'
+            "    bind=lambda values: dataclasses.replace(SAXPY, params=(), bind=None),\n",
+            1,
+        )
+        .replace(
+            "from harness.model.spec import ",
+            "import dataclasses\n\nfrom harness.model.spec import Param, ",
+            1,
+        )
+    )
+    proc = _python(
+        "import harness\n"
+        f"rows = harness.run('My_SAXPY', 'cpu', sizes=100, reps=1, bins='b', suite={str(suite)!r},"
+        f" out={str(tmp_path / 'out')!r}, progress=False)\n"
+        "print(rows[['kernel', 'status', 'bins']].values.tolist(), rows.attrs['exit_status'])\n"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "[['My_SAXPY', 'ok', 'b']] 0\n"
