@@ -206,7 +206,7 @@ def test_show_of_an_interrupted_run_says_it_stopped_short(run: Path) -> None:
     meta["interrupted"] = True
     (run / "metadata.json").write_text(json.dumps(meta))
     proc = harness("show", str(run))
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 130, proc.stderr
     assert proc.stderr.splitlines()[-1] == (
         f"note: {run} was interrupted: the rows it kept are shown; continue it with: harness "
         f"run --resume {run}"

@@ -420,6 +420,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from harness.reporting import rajaperf_files, report
 
     baseline_key, _, _ = report.find_baseline(frame, args.baseline)
+    _note_baseline(frame, args.baseline)
     _check_peaks(frame, args.peak_gbs)
     if args.peak_gbs and not args.html:
         # The peak is the bandwidth plot's line, and only --html draws plots: the
@@ -445,6 +446,15 @@ def _cmd_report(args: argparse.Namespace) -> int:
             raise
         except OSError as exc:
             raise _written(out, exc, kept=False) from None
+
+
+def _note_baseline(frame: Any, baseline: str | None) -> None:
+    """Say which device a --baseline backend of several devices stands for."""
+    from harness.reporting import report
+
+    note = report.baseline_choice(frame, baseline)
+    if note:
+        print(f"note: {note}", file=sys.stderr)
 
 
 def _check_earlier(out: Path, frame: Any, html: bool, reference: str | None) -> None:
@@ -524,6 +534,7 @@ def _cmd_plot(args: argparse.Namespace) -> int:
     from harness.reporting.report import find_baseline, has_timings
 
     find_baseline(frame, args.baseline)
+    _note_baseline(frame, args.baseline)
     _check_peaks(frame, args.peak_gbs)
     if not has_timings(frame):
         raise UsageError(
@@ -815,6 +826,10 @@ def _cmd_show(args: argparse.Namespace) -> int:
         _note_short(args.run_dir, meta, "shown")
     from harness.cli.run import exit_status
 
+    if holder is None and (meta.get("interrupted") or (meta.get("start") and not meta.get("end"))):
+        # The run's own status, 130: one stopped short exited 0 here where its rows
+        # were ok, a pass for work it never did.
+        return 130
     # The run's own status: a check that verified nothing exited 0 here.
     return exit_status(rows, _checked(meta))
 

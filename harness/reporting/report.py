@@ -148,7 +148,10 @@ def find_baseline(frame: pd.DataFrame, baseline: str | None) -> tuple[str | None
             f"--baseline {baseline!r}: names {len(devices)} devices in these runs "
             f"({'; '.join(devices)}); give one of them as it is named there"
         )
-    first = match.iloc[0]
+    done = match[match["series_key"].isin(timed(frame)["series_key"])]
+    # Of a backend's several devices, the first that timed a row: its first device
+    # alone gave no speedups where another of them had timed rows.
+    first = (done if not done.empty else match).iloc[0]
     if not (timed(frame)["series_key"] == first["series_key"]).any():
         # Every speedup over it was blank (and the heat map a grid of nothing), as
         # if the option had not been read.
@@ -159,6 +162,22 @@ def find_baseline(frame: pd.DataFrame, baseline: str | None) -> tuple[str | None
             "(its rows failed, errored or were skipped); give a device that did",
         )
     return str(first["series_key"]), str(first["series"]), ""
+
+
+def baseline_choice(frame: pd.DataFrame, baseline: str | None) -> str | None:
+    """A note naming the device `find_baseline` took where ``baseline`` is a backend
+    of several devices in these rows (a choice it made silently), else None."""
+    if baseline is None or baseline in set(frame["series"]) or baseline in set(frame["device_id"]):
+        return None
+    devices = list(dict.fromkeys(frame.loc[frame["backend"] == baseline, "series"]))
+    key, label, _ = find_baseline(frame, baseline)
+    if len(devices) < 2 or key is None:
+        return None
+    others = "; ".join(d for d in devices if d != label)
+    return (
+        f"--baseline {baseline!r} is a backend of {len(devices)} devices in these runs: "
+        f"the speedups are over {label}, not {others}; name a device to choose"
+    )
 
 
 def _problem(frame: pd.DataFrame) -> pd.DataFrame:

@@ -1,0 +1,84 @@
+"""Round 26 probes of what show, report and plot present: the status of a run that
+stopped short, and a baseline that names several devices."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import harness, need_backend
+
+QUICK = ["-k", "Stream_COPY", "-b", "cpu", "opencl", "--sizes", "100"]
+
+
+def test_show_of_an_interrupted_run_exits_as_the_run_did(run: Path) -> None:
+    """show of an interrupted run whose rows were all ok exited 0, a pass for work
+    the run never did, where the run itself exited 130."""
+    meta = json.loads((run / "metadata.json").read_text())
+    meta["interrupted"] = True
+    (run / "metadata.json").write_text(json.dumps(meta))
+    proc = harness("show", str(run))
+    assert proc.returncode == 130, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "Stream_COPY" in proc.stdout
+    del meta["interrupted"], meta["end"]
+    (run / "metadata.json").write_text(json.dumps(meta))
+    assert harness("show", str(run)).returncode == 130
+
+
+def _two_devices_of_one_backend(run: Path) -> Path:
+    """``run`` with its numpy row made a second OpenCL device's (opencl:1)."""
+    meta = json.loads((run / "metadata.json").read_text())
+    first = next(d for d in meta["devices"] if d["id"] == "opencl:0")
+    second = {**first, "id": "opencl:1", "name": "Second device"}
+    meta["devices"] = [first, second]
+    (run / "metadata.json").write_text(json.dumps(meta))
+    journal = run / "journal.jsonl"
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    like = next(r for r in rows if r["device_id"] == "opencl:0")
+    for row in rows:
+        if row["backend"] == "cpu":
+            row.update({k: like[k] for k in ("device_api", "device_driver", "queue", "timer")})
+            row.update(backend="opencl", device_id="opencl:1", device="Second device")
+    rows.sort(key=lambda r: r["device_id"])
+    journal.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (run / "results.csv").unlink()
+    return run
+
+
+def test_a_baseline_backend_of_several_devices_says_which_it_took(
+    run: Path, tmp_path: Path
+) -> None:
+    """`--baseline opencl` of a run on two OpenCL devices took the first without a
+    word: the note names the device the speedups are over and the one left out."""
+    need_backend("opencl")
+    run = _two_devices_of_one_backend(run)
+    for command in ("report", "plot"):
+        proc = harness(command, str(run), "--baseline", "opencl", "--out", str(tmp_path / command))
+        assert proc.returncode == 0, proc.stderr
+        notes = [x for x in proc.stderr.splitlines() if "is a backend of" in x]
+        assert len(notes) == 1, proc.stderr
+        assert notes[0].startswith(
+            "note: --baseline 'opencl' is a backend of 2 devices in these runs: the speedups "
+            "are over opencl:0 ("
+        )
+        assert notes[0].endswith("not opencl:1 (Second device); name a device to choose")
+
+
+def test_a_baseline_backend_takes_its_device_that_timed_rows(run: Path, tmp_path: Path) -> None:
+    """`--baseline opencl` took the backend's first device even where its rows failed
+    and another of its devices timed them: no speedups at all."""
+    need_backend("opencl")
+    run = _two_devices_of_one_backend(run)
+    journal = run / "journal.jsonl"
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    for row in rows:
+        if row["device_id"] == "opencl:0":
+            row.update(status="error", reason="lost", **{k: None for k in row if "time_" in k})
+            row.update(gbytes_per_s=None, gflops_per_s=None, kernel_s=None)
+    journal.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "report"
+    proc = harness("report", str(run), "--baseline", "opencl", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "no speedups" not in (out / "report.md").read_text()
+    assert "Speedup vs opencl:1 (Second device)" in (out / "report.md").read_text()
