@@ -243,11 +243,14 @@ def run(
                 "harness.run: interrupted; stopped before its run folder was made; "
                 "nothing was measured"
             ) from None
-        from harness import load
+        from harness import load, suite
         from harness.cli import run_command
         from harness.execution import results
 
-        status, run_dir = run_command(args, bar=bool(progress))
+        # A resume loads the run's own suites, whichever this process loaded before.
+        mine = contextlib.nullcontext() if args.resume else suite.only(args.suite or ())
+        with mine:
+            status, run_dir = run_command(args, bar=bool(progress))
         if status in (130, 143):
             # As Ctrl-C stops any Python code: returning the rows let a script go on to
             # its next run, and a run stopped before its first row raised RunFolderError,

@@ -129,3 +129,48 @@ def test_the_api_takes_a_user_kernel_s_run_option(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "[['My_SAXPY', 'ok', 'b']] 0\n"
+
+
+def test_a_later_api_run_without_the_suite_runs_none_of_its_kernels(tmp_path: Path) -> None:
+    """After harness.run(suite=FILE), a later call of the process without suite= still
+    ran FILE's kernels (kernels="My_SAXPY" ran, kernels=None ran them beside the
+    shipped ones), where ``harness run`` without --suite knows them not: it is
+    refused as the command refuses it, and the suite= call runs them still."""
+    suite = _suite(tmp_path)
+    out = str(tmp_path / "out")
+    proc = _python(
+        "import harness\n"
+        "from harness.errors import UsageError\n"
+        "def run(**given):\n"
+        f"    rows = harness.run('My_SAXPY', 'cpu', sizes=100, reps=1, out={out!r},"
+        " progress=False, **given)\n"
+        "    print(rows['kernel'].tolist())\n"
+        f"run(suite={str(suite)!r})\n"
+        "try:\n"
+        "    run()\n"
+        "except UsageError as exc:\n"
+        "    print('refused:', exc)\n"
+        f"run(suite={str(suite)!r})\n"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "['My_SAXPY']",
+        "refused: no kernel matches 'My_SAXPY'; give a kernel name, a group (Stream, Basic, "
+        "Lcals, Polybench, Apps, Algorithm, Comm, Sort, Demo) or a glob such as 'Stream_*' "
+        "(see 'harness list')",
+        "['My_SAXPY']",
+    ]
+
+
+def test_two_suite_files_of_one_kernel_name_name_the_first(tmp_path: Path) -> None:
+    """Two --suite files describing a kernel of one name (a copy of a suite beside its
+    first) were refused as 'the suite has one so named', read as the shipped suite,
+    which has no such kernel: the file that has it is named."""
+    first = _suite(tmp_path / "1")
+    second = _suite(tmp_path / "2")
+    proc = harness("list", "--suite", str(first), "--suite", str(second))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--suite {second}: kernel My_SAXPY: the suite has one so named, from {first}, "
+        "loaded before it"
+    )

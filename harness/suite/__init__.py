@@ -269,9 +269,15 @@ def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
             )
         same = [k.name for k in ALL if k.name.lower() == low]
         if same:
+            # One of another suite file this process loaded: named, as "the suite"
+            # read as the shipped one, whose kernels have no such name.
+            mine = [
+                str(p) for p, loaded in LOADED.items() if any(k.name == same[0] for k in loaded)
+            ]
             raise SuiteError(
                 f"--suite {path}: kernel {item.name}: the suite has one so named"
                 + ("" if same[0] == item.name else f" ({same[0]}: -k ignores case)")
+                + (f", from {mine[0]}, loaded before it" if mine else "")
             )
         if [n.lower() for n in named].count(low) > 1:
             # Each would run as a row of its own: two measurements of one case.
@@ -455,6 +461,31 @@ def load_suite(path: Path | str) -> tuple[KernelSpec, ...]:
     GROUPS = tuple(dict.fromkeys(k.group for k in ALL))
     PARAMS.update((p.name, p) for k in kernels for p in k.params)
     return kernels
+
+
+@contextlib.contextmanager
+def only(paths: Iterable[Path | str]) -> Iterator[None]:
+    """The suite inside the block as a new process that loads just these suite files
+    (and the installed suites) has it: the kernels of another file this process loaded
+    before (an earlier ``harness.run(suite=...)``) ran in a later call that did not
+    name it, where the command line knows them not."""
+    global ALL, GROUPS, LOADED
+    kept = {Path(p).expanduser().resolve() for p in (*paths, *installed_suites())}
+    hidden = {k.name for path, kernels in LOADED.items() if path not in kept for k in kernels}
+    if not hidden:
+        yield
+        return
+    saved = ALL, GROUPS, LOADED, dict(BY_NAME)
+    ALL = tuple(k for k in ALL if k.name not in hidden)
+    GROUPS = tuple(dict.fromkeys(k.group for k in ALL))
+    LOADED = {path: kernels for path, kernels in LOADED.items() if path in kept}
+    for name in hidden:
+        del BY_NAME[name]
+    try:
+        yield
+    finally:
+        ALL, GROUPS, LOADED = saved[:3]
+        BY_NAME.update(saved[3])
 
 
 @contextlib.contextmanager
