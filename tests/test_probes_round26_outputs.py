@@ -65,20 +65,40 @@ def test_a_baseline_backend_of_several_devices_says_which_it_took(
         assert notes[0].endswith("not opencl:1 (Second device); name a device to choose")
 
 
+def _not_ok(run: Path, device_id: str, status: str = "error") -> Path:
+    """``run`` with its rows on ``device_id`` made ``status`` rows, untimed as a run
+    leaves them."""
+    journal = run / "journal.jsonl"
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    for row in rows:
+        if row["device_id"] == device_id:
+            row.update(status=status, reason="lost", **{k: None for k in row if "time_" in k})
+            row.update(gbytes_per_s=None, gflops_per_s=None, kernel_s=None)
+    journal.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (run / "results.csv").unlink(missing_ok=True)
+    return run
+
+
 def test_a_baseline_backend_takes_its_device_that_timed_rows(run: Path, tmp_path: Path) -> None:
     """`--baseline opencl` took the backend's first device even where its rows failed
     and another of its devices timed them: no speedups at all."""
     need_backend("opencl")
-    run = _two_devices_of_one_backend(run)
-    journal = run / "journal.jsonl"
-    rows = [json.loads(line) for line in journal.read_text().splitlines()]
-    for row in rows:
-        if row["device_id"] == "opencl:0":
-            row.update(status="error", reason="lost", **{k: None for k in row if "time_" in k})
-            row.update(gbytes_per_s=None, gflops_per_s=None, kernel_s=None)
-    journal.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    run = _not_ok(_two_devices_of_one_backend(run), "opencl:0")
     out = tmp_path / "report"
     proc = harness("report", str(run), "--baseline", "opencl", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     assert "no speedups" not in (out / "report.md").read_text()
     assert "Speedup vs opencl:1 (Second device)" in (out / "report.md").read_text()
+
+
+def test_a_failed_row_is_not_said_to_have_not_run(run: Path, tmp_path: Path) -> None:
+    """The portability table put a device whose row failed under 'Did not run': a
+    rerun on that device was what it told, where the kernel ran there and failed."""
+    need_backend("opencl")
+    run = _not_ok(run, "opencl:0", "fail")
+    out = tmp_path / "report"
+    proc = harness("report", str(run), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    text = (out / "report.md").read_text()
+    assert "Did not run" not in text
+    assert "| PP (application) | Ran on | No ok row on |" in text

@@ -699,7 +699,8 @@ def cross_api_tables(frame: pd.DataFrame) -> list[Table]:
             f"One device through {len(apis)} APIs: {reached}, matched by "
             f"{devices['matched_by'].iat[0]}. Each API's median time (its fastest variant) over "
             "the fastest API's for the same kernel, precision and size: 1.00"
-            f"{TIMES} is the fastest, '-' did not run; a vendor library's rows are their own "
+            f"{TIMES} is the fastest, '-' has no ok row (it did not run, failed, errored or was "
+            "skipped); a vendor library's rows are their own "
             f"kernel{portability.LIBRARY}. The geometric mean is over the kernels the API ran "
             "that another API ran too (their number in brackets)."
         )
@@ -745,10 +746,11 @@ def _portability_table(frame: pd.DataFrame) -> Table:
     columns = ["Kernel", "Precision", "Size", "PP (application)", "Ran on"]
     if by_arch is not None:
         columns += ["PP (architectural)", "Ran on (peaks)"]
-    columns.append("Did not run")
+    columns.append("No ok row on")
     note = (
         "Performance portability (Pennycook, Sewall and Lee 2016): the harmonic mean of a "
-        "kernel's efficiency over a set of platforms, 0 if it did not run on one of them. "
+        "kernel's efficiency over a set of platforms, 0 if it has no ok row on one of them "
+        "(it did not run, failed, errored or was skipped there). "
         f"Platforms: each device through each API ({_platform_names(frame, application)}). "
         "PP (application) uses application efficiency: the fastest time of the kernel on the "
         "same physical device through any API, over the platform's."
