@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, cut_journal, harness, one_error, run_folder
+from conftest import ROOT, cut_journal, harness, need_backend, one_error, run_folder
 
 EXAMPLE = ROOT / "examples" / "my_kernels"
 ENV = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
@@ -33,6 +33,26 @@ def _suite(tmp_path: Path) -> Path:
     """A copy of the example suite: its kernels.py."""
     shutil.copytree(EXAMPLE, tmp_path / "mine")
     return tmp_path / "mine" / "kernels.py"
+
+
+def _suite_with_bins(tmp_path: Path) -> Path:
+    """A copy of the example suite whose My_SAXPY takes a run option, ``--bins a|b``."""
+    suite = _suite(tmp_path)
+    suite.write_text(
+        suite.read_text()
+        .replace(
+            '    name="My_SAXPY",\n',
+            '    name="My_SAXPY",\n    params=(Param("bins", ("a", "b"), ("a",), "mine"),),\n'
+            "    bind=lambda values: dataclasses.replace(SAXPY, params=(), bind=None),\n",
+            1,
+        )
+        .replace(
+            "from harness.model.spec import ",
+            "import dataclasses\n\nfrom harness.model.spec import Param, ",
+            1,
+        )
+    )
+    return suite
 
 
 @pytest.mark.parametrize("kind", ["folder", "dangling link"])
@@ -106,21 +126,7 @@ def test_the_api_takes_a_user_kernel_s_run_option(tmp_path: Path) -> None:
     """harness.run(suite=FILE, bins="b"), a run option of the suite's kernel that
     ``harness run --suite FILE --bins b`` takes, raised TypeError 'takes no option
     bins': the options were read before the suite was loaded."""
-    suite = _suite(tmp_path)
-    suite.write_text(
-        suite.read_text()
-        .replace(
-            '    name="My_SAXPY",\n',
-            '    name="My_SAXPY",\n    params=(Param("bins", ("a", "b"), ("a",), "mine"),),\n'
-            "    bind=lambda values: dataclasses.replace(SAXPY, params=(), bind=None),\n",
-            1,
-        )
-        .replace(
-            "from harness.model.spec import ",
-            "import dataclasses\n\nfrom harness.model.spec import Param, ",
-            1,
-        )
-    )
+    suite = _suite_with_bins(tmp_path)
     proc = _python(
         "import harness\n"
         f"rows = harness.run('My_SAXPY', 'cpu', sizes=100, reps=1, bins='b', suite={str(suite)!r},"
@@ -174,3 +180,19 @@ def test_two_suite_files_of_one_kernel_name_name_the_first(tmp_path: Path) -> No
         f"--suite {second}: kernel My_SAXPY: the suite has one so named, from {first}, "
         "loaded before it"
     )
+
+
+def test_mutants_do_not_say_an_ignored_run_option_narrowed_them(tmp_path: Path) -> None:
+    """``mutants --bins b`` of a user kernel that takes no --bins noted the option as
+    ignored, then said the score was 'narrowed by: --bins b', as if it counted only
+    some of the kernel's mutants: an option no chosen kernel takes narrows nothing."""
+    need_backend("opencl")
+    suite = _suite_with_bins(tmp_path)
+    proc = harness(
+        "mutants", "--suite", str(suite), "-k", "My_STENCIL2D", "-b", "opencl",
+        "--sample", "1", "--no-simulator", "--bins", "b", "--out", str(tmp_path / "out"),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "note: no selected kernel takes --bins; it is ignored" in proc.stderr.splitlines()
+    assert "narrowed by: --sample 1 --seed 1" in proc.stdout.splitlines()
+    assert "--bins" not in proc.stdout

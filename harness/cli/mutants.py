@@ -420,7 +420,9 @@ def _mutants(args: argparse.Namespace, stop: _Stop) -> int:
         for job in jobs
         for m in job.left
     ]
-    scope = _scope(args, params, capped, any(job.sampled for job in jobs))
+    # An option no chosen kernel takes was noted as ignored: it narrowed nothing.
+    taken = [(n, v) for n, v in params if any(n in (p.name for p in k.params) for k in kernels)]
+    scope = _scope(args, taken, capped, any(job.sampled for job in jobs))
     unshown = _show(
         format_summary(tallies, outcomes + unchecked, stopped) + (f"\n\n{scope}" if scope else "")
     )
