@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from conftest import harness, need_backend
+
+from harness.execution import results
 
 QUICK = ["-k", "Stream_COPY", "-b", "cpu", "opencl", "--sizes", "100"]
 
@@ -102,3 +105,41 @@ def test_a_failed_row_is_not_said_to_have_not_run(run: Path, tmp_path: Path) -> 
     text = (out / "report.md").read_text()
     assert "Did not run" not in text
     assert "| PP (application) | Ran on | No ok row on |" in text
+
+
+def _timed_at(run: Path, device_id: str, median: float) -> Path:
+    """``run`` with its rows on ``device_id`` timed at ``median`` seconds: every time
+    scaled alike, and the rates their work over it, as a run writes them."""
+    journal = run / "journal.jsonl"
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    for row in rows:
+        if row["device_id"] == device_id:
+            scale = median / row["time_median_s"]
+            for key in [k for k in row if k.startswith("time_") or k == "kernel_s"]:
+                if row[key] is not None:
+                    row[key] *= scale
+            row["gbytes_per_s"] = row["bytes_per_rep"] / median / 1e9
+            row["gflops_per_s"] = row["flops_per_rep"] / median / 1e9
+    journal.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (run / "results.csv").unlink(missing_ok=True)
+    return run
+
+
+def test_rajaperf_files_do_not_round_a_tiny_time_or_speedup_to_zero(
+    run: Path, tmp_path: Path
+) -> None:
+    """A row timed at 0.1 µs read 0.000000 s in RAJAPerf-timing-Average.csv, no time
+    at all, and a device 10000 times slower 0.000 in the speedup file."""
+    need_backend("opencl")
+    run = _timed_at(_timed_at(run, "opencl:0", 1e-7), "cpu:0", 1e-3)
+    out = tmp_path / "report"
+    proc = harness("report", str(run), "--baseline", "opencl:0", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    rows = {r["device_id"]: r for r in results.read_journal(run)}
+    timing = (out / "RAJAPerf-timing-Average.csv").read_text().splitlines()
+    cells = [c.strip() for c in timing[3].split(",")]
+    assert cells[2] == f"{rows['opencl:0']['time_mean_s'] * 3:.5e}", timing
+    assert float(cells[1]) == pytest.approx(rows["cpu:0"]["time_mean_s"] * 3, abs=1e-6)
+    speedup = (out / "RAJAPerf-speedup-Average.csv").read_text().splitlines()
+    ratio = rows["opencl:0"]["time_mean_s"] / rows["cpu:0"]["time_mean_s"]
+    assert [c.strip() for c in speedup[3].split(",")] == ["Stream_COPY", f"{ratio:.2e}", "1.000"]

@@ -199,7 +199,7 @@ def _write_set(
         if t is None:
             return NOT_RUN
         # No row of the kernel says how many repetitions ran: their total is unknown.
-        return f"{t * reps[kernel]:.6f}" if reps[kernel] else "Unknown"
+        return _fixed(t * reps[kernel], 6) if reps[kernel] else "Unknown"
 
     emit(
         "timing-Average.csv",
@@ -217,7 +217,7 @@ def _write_set(
             ran = [t for t in (first, *tunings) if per_rep(kernel, ref_variant, t) is not None]
             ref = per_rep(kernel, ref_variant, ran[0]) if ran else None
             here = per_rep(kernel, variant, tuning)
-            return NOT_RUN if ref is None or here is None else f"{ref / here:.3f}"
+            return NOT_RUN if ref is None or here is None else _fixed(ref / here, 3)
 
         named = f"{ref_variant} {first}" if len(tunings) > 1 else ref_variant
         title = f"Mean Speedup Report (T_ref/T_var): ref var = {named} "
@@ -230,6 +230,14 @@ def _reference_variant(rows: pd.DataFrame, baseline_key: str | None) -> str | No
         return None
     match = rows.loc[rows["series_key"] == baseline_key, "rp_variant"]
     return None if match.empty else str(match.iat[0])
+
+
+def _fixed(value: float, places: int) -> str:
+    """``value`` with RAJAPerf's ``places`` decimals, or in exponent form where those
+    would round it to 0: a time under half a microsecond, or a speedup under 0.0005,
+    read 0.000000 or 0.000 (no time; infinitely slower)."""
+    text = f"{value:.{places}f}"
+    return text if float(text) or not value else f"{value:.{places - 1}e}"
 
 
 def _number(value: Any) -> bool:
