@@ -196,3 +196,20 @@ def test_mutants_do_not_say_an_ignored_run_option_narrowed_them(tmp_path: Path) 
     assert "note: no selected kernel takes --bins; it is ignored" in proc.stderr.splitlines()
     assert "narrowed by: --sample 1 --seed 1" in proc.stdout.splitlines()
     assert "--bins" not in proc.stdout
+
+
+def test_a_user_kernel_name_too_long_for_a_file_is_refused(tmp_path: Path) -> None:
+    """A user kernel named with 300 letters stopped every command with "line ?:
+    OSError: [Errno 36] File name too long" as its source was looked up: the length
+    is refused, saying the most a name may have."""
+    suite = _suite(tmp_path)
+    long = "My_" + "A" * 300
+    suite.write_text(
+        suite.read_text().replace('    name="My_SAXPY",\n', f'    name="{long}",\n', 1)
+    )
+    proc = harness("list", "--suite", str(suite))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--suite {suite}: kernel name My_AAAAAAAAAAAAAAAAA... is 303 characters long; "
+        "give at most 100 (it names files and plots)"
+    )

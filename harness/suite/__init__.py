@@ -196,6 +196,9 @@ def _raised(path: Path, exc: Exception) -> str:
 
 #: What a user's kernel may be called: RAJAPerf's names are of this form (Group_NAME).
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+#: The longest name of a user's kernel: it names source files and plots
+#: (``sweep_NAME.svg``), whose names a file system takes up to 255 bytes.
+MAX_NAME = 100
 
 
 def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
@@ -223,6 +226,12 @@ def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
             raise SuiteError(
                 f"--suite {path}: kernel name {item.name!r}: give letters, digits and "
                 "underscores, from a letter (it names files, plots and -k choices)"
+            )
+        if len(item.name) > MAX_NAME:
+            # Its source's file name was too long to look up: a traceback's words.
+            raise SuiteError(
+                f"--suite {path}: kernel name {item.name[:20]}... is {len(item.name)} "
+                f"characters long; give at most {MAX_NAME} (it names files and plots)"
             )
         if not isinstance(item.group, str) or not NAME.fullmatch(item.group):
             raise SuiteError(
