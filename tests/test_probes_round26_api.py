@@ -213,3 +213,20 @@ def test_a_user_kernel_name_too_long_for_a_file_is_refused(tmp_path: Path) -> No
         f"--suite {suite}: kernel name My_AAAAAAAAAAAAAAAAA... is 303 characters long; "
         "give at most 100 (it names files and plots)"
     )
+
+
+@pytest.mark.parametrize("name", ["kernels", "kernels.txt", "c/My_SAXPY.c"])
+def test_a_suite_file_of_another_suffix_says_what_is_taken(tmp_path: Path, name: str) -> None:
+    """``--suite kernels`` (the description copied without its .py) was refused as
+    'not a Python module' alone, naming nothing that would be taken: the message
+    says why and what to give."""
+    suite = _suite(tmp_path)
+    given = suite.parent / name
+    if not given.exists():
+        shutil.copy(suite, given)
+    proc = harness("list", "--suite", str(given))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--suite {given}: not a Python module (its name does not end in .py); give the "
+        "Python file that defines KERNELS"
+    )

@@ -175,7 +175,12 @@ def _import(path: Path) -> ModuleType:
     name = f"harness_user_suite_{len(LOADED)}_{path.stem}"
     loader = importlib.util.spec_from_file_location(name, path)
     if loader is None or loader.loader is None:
-        raise SuiteError(f"--suite {path}: not a Python module")
+        # A file of another suffix (a kernel's source, kernels.txt) was said to be no
+        # module, without what one is.
+        raise SuiteError(
+            f"--suite {path}: not a Python module (its name does not end in .py); give "
+            "the Python file that defines KERNELS"
+        )
     module = importlib.util.module_from_spec(loader)
     sys.modules[name] = module
     try:
