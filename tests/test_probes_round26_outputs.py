@@ -143,3 +143,26 @@ def test_rajaperf_files_do_not_round_a_tiny_time_or_speedup_to_zero(
     speedup = (out / "RAJAPerf-speedup-Average.csv").read_text().splitlines()
     ratio = rows["opencl:0"]["time_mean_s"] / rows["cpu:0"]["time_mean_s"]
     assert [c.strip() for c in speedup[3].split(",")] == ["Stream_COPY", f"{ratio:.2e}", "1.000"]
+
+
+def test_a_row_timed_at_zero_is_reported_without_a_python_warning(
+    run: Path, tmp_path: Path
+) -> None:
+    """A row timed at 0 (a timer's tick past a tiny kernel) printed numpy's
+    'RuntimeWarning: divide by zero' with a source line into report's stderr; its
+    speedup is now left blank, as its rates are."""
+    need_backend("opencl")
+    journal = run / "journal.jsonl"
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    for row in rows:
+        if row["device_id"] == "opencl:0":
+            row.update({k: 0.0 for k in row if k.startswith("time_") and row[k] is not None})
+            row.update(time_std_s=None, kernel_s=0.0, gbytes_per_s=None, gflops_per_s=None)
+    journal.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (run / "results.csv").unlink()
+    out = tmp_path / "report"
+    proc = harness("report", str(run), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "Warning" not in proc.stderr, proc.stderr
+    line = next(x for x in (out / "report.md").read_text().splitlines() if "| opencl:0" in x)
+    assert line.endswith("| ok | 0 ns | - | - | - | - |"), line

@@ -228,13 +228,15 @@ def baselines(frame: pd.DataFrame, baseline_key: str | None) -> pd.DataFrame:
 
 def speedups(frame: pd.DataFrame, baseline_key: str | None) -> pd.Series:
     """Baseline median time / row median time, per row (NaN where either is missing
-    or the row is not ok); the baseline row itself gets 1. See `baselines`."""
+    or the row is not ok, or timed at 0: no time, whose ratio was a warning of a
+    division by zero on stderr); the baseline row itself gets 1. See `baselines`."""
     import pandas as pd
 
     reference = baselines(frame, baseline_key)["baseline_time"].to_numpy(dtype=float)
-    ratio = reference / frame["time_median_s"].to_numpy(dtype=float)
-    ok = (frame["status"] == "ok").to_numpy()
-    return pd.Series([r if k else math.nan for r, k in zip(ratio, ok, strict=True)], frame.index)
+    times = frame["time_median_s"].to_numpy(dtype=float)
+    ok = (frame["status"] == "ok").to_numpy() & (times > 0)
+    ratio = [r / t if k else math.nan for r, t, k in zip(reference, times, ok, strict=True)]
+    return pd.Series(ratio, frame.index, dtype=float)
 
 
 def has_timings(frame: pd.DataFrame) -> bool:
