@@ -230,3 +230,24 @@ def test_a_suite_file_of_another_suffix_says_what_is_taken(tmp_path: Path, name:
         f"--suite {given}: not a Python module (its name does not end in .py); give the "
         "Python file that defines KERNELS"
     )
+
+
+@pytest.mark.parametrize("command", [["devices"], ["peak", "-b", "cpu"]])
+def test_a_command_that_takes_no_suite_does_not_load_one(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """``harness devices --suite FILE`` ran FILE's code before it said that it takes no
+    --suite, and a FILE that exits (or is broken) was named instead, as if the option
+    were taken: the command says it takes no such option, having run nothing."""
+    suite = _suite(tmp_path)
+    marker = tmp_path / "ran"
+    suite.write_text(
+        suite.read_text() + f"\nimport pathlib, sys\npathlib.Path({str(marker)!r}).touch()\n"
+        "sys.exit(3)\n"
+    )
+    proc = harness(*command, "--suite", str(suite))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"unrecognized arguments: --suite {suite} (see 'harness {command[0]} --help')"
+    )
+    assert not marker.exists()

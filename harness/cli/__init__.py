@@ -233,6 +233,10 @@ def _suite_files(argv: Sequence[str]) -> list[str]:
     if parser is None:
         return []
     longs = [s for a in parser._actions for s in a.option_strings if s.startswith("--")]
+    if "--suite" not in longs:
+        # A command that takes none (report, devices) ran the file's code, and named a
+        # broken one where it was to say that it takes no --suite.
+        return []
     files = []
     for i, word in enumerate(argv):
         if word == "--":
