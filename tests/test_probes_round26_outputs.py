@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import harness, need_backend
+from conftest import harness, need_backend, run_folder
 
 from harness.execution import results
 
@@ -166,3 +166,22 @@ def test_a_row_timed_at_zero_is_reported_without_a_python_warning(
     assert "Warning" not in proc.stderr, proc.stderr
     line = next(x for x in (out / "report.md").read_text().splitlines() if "| opencl:0" in x)
     assert line.endswith("| ok | 0 ns | - | - | - | - |"), line
+
+
+def test_a_speedup_map_of_one_device_over_itself_is_not_drawn(tmp_path: Path) -> None:
+    """A run on one CPU device drew speedup_heatmap, each cell that device over itself
+    at 1.00x, where naming it with --baseline skipped the map as nothing to compare."""
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "cpu", "--sizes", "100", "--reps", "1",
+        "--out", str(tmp_path / "runs"),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "plots"
+    proc = harness("plot", str(run_folder(tmp_path / "runs")), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        "note: skipped speedup_heatmap: only one device has timed rows; nothing to compare"
+        in proc.stderr.splitlines()
+    )
+    assert not (out / "speedup_heatmap.png").exists()
+    assert (out / "time_by_kernel.png").exists()

@@ -42,6 +42,7 @@ from harness.model.modes import TRANSFER_MODES
 from harness.reporting import portability
 from harness.reporting.frames import prepare, timed
 from harness.reporting.report import (
+    FASTEST_CPU,
     SATURATION,
     TIMES,
     UNITS,
@@ -630,6 +631,10 @@ def plot_speedup(frame: pd.DataFrame, baseline: str | None = None) -> Figure:
         data = _largest(data)[0]
     if data.empty:
         raise NothingToPlot("only the baseline device has timed rows; nothing to compare")
+    if key == FASTEST_CPU and data["series"].nunique() < 2:
+        # One device over itself: a map of 1.00x cells, where naming it as the
+        # baseline gave the note above.
+        raise NothingToPlot("only one device has timed rows; nothing to compare")
     columns = list(dict.fromkeys(data["series"]))
     several = data["precision"].nunique() > 1
     data = data.assign(row=_items(data) + (" (" + data["precision"] + ")" if several else ""))
