@@ -251,3 +251,27 @@ def test_a_command_that_takes_no_suite_does_not_load_one(
         f"unrecognized arguments: --suite {suite} (see 'harness {command[0]} --help')"
     )
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("where", [[], ["--in-process"]])
+def test_a_user_function_raising_keyboard_interrupt_is_its_row_s_error(
+    tmp_path: Path, where: list[str]
+) -> None:
+    """A user kernel's numpy function that raised KeyboardInterrupt itself, no signal
+    sent, stopped an --in-process run as interrupted (exit 130, no row kept) and
+    crashed a worker ('exit code 1'): it is its row's error, as any exception is,
+    and the other kernel's row runs."""
+    suite = _suite(tmp_path)
+    head = "def _saxpy_cpu(grid: Grid, x: np.ndarray, y: np.ndarray, a: float, n: int) -> None:\n"
+    suite.write_text(suite.read_text().replace(head, head + "    raise KeyboardInterrupt\n", 1))
+    out = tmp_path / "out"
+    proc = harness(
+        "run", "--suite", str(suite), "-k", "My", "-b", "cpu", "--sizes", "100", "--reps", "1",
+        *where, "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    rows = {r["kernel"]: r for r in map(json.loads, (run_folder(out) / "journal.jsonl").open())}
+    assert rows["My_SAXPY"]["status"] == "error"
+    assert rows["My_SAXPY"]["reason"] == "KeyboardInterrupt:  (kernels.py:36)"
+    assert rows["My_STENCIL2D"]["status"] == "ok"
+    assert json.loads((run_folder(out) / "metadata.json").read_text())["interrupted"] is False

@@ -905,10 +905,15 @@ class Runner:
             else:
                 reason = f"device lost: {exc.fault} in {task.kernel} ({exc})"
             row.update(status="error", reason=reason)
-        except (Exception, SystemExit) as exc:
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:
             # SystemExit: a user suite's function that calls sys.exit is its row's
             # error, not the end of the run (or of the worker, as a crash).
             where = traceback.extract_tb(exc.__traceback__)[-1]
+            if isinstance(exc, KeyboardInterrupt) and Path(where.filename) not in suite.LOADED:
+                # A stop signal's, raised in its handler: the run stops. One a user
+                # suite's function raised itself stopped an --in-process run as
+                # interrupted with no signal, and crashed a worker.
+                raise
             row.update(
                 status="error",
                 reason=f"{type(exc).__name__}: {exc} ({Path(where.filename).name}:{where.lineno})",
