@@ -185,3 +185,30 @@ def test_a_speedup_map_of_one_device_over_itself_is_not_drawn(tmp_path: Path) ->
     )
     assert not (out / "speedup_heatmap.png").exists()
     assert (out / "time_by_kernel.png").exists()
+
+
+def test_a_failed_row_that_kept_its_time_shows_no_rate(run: Path, tmp_path: Path) -> None:
+    """A failed row that keeps its time (raja-perf.exe's FAILED checksum, imported)
+    showed its GB/s and GFLOP/s in show's table and the report's, a rate of wrong
+    results read as the device's."""
+    need_backend("opencl")
+    journal = run / "journal.jsonl"
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    for row in rows:
+        if row["device_id"] == "opencl:0":
+            row.update(status="fail", reason="checksum check FAILED")
+    journal.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (run / "results.csv").unlink()
+    shown = harness("show", str(run))
+    assert shown.returncode == 1, shown.stderr
+    line = next(x for x in shown.stdout.splitlines() if "opencl:0" in x).split()
+    assert line[4:] == ["fail", *line[5:7], "-", "-", "0"], line
+    out = tmp_path / "report"
+    proc = harness("report", str(run), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    text = (out / "report.md").read_text().splitlines()
+    header = next(x for x in text if x.startswith("| Kernel | Backend | Device |"))
+    line = next(x for x in text if "| opencl:0" in x)
+    cells = dict(zip(header.split(" | "), line.split(" | "), strict=True))
+    assert (cells["Status"], cells["GB/s"], cells["GFLOP/s"]) == ("fail", "-", "-"), line
+    assert cells["Median"].endswith("s"), line

@@ -386,9 +386,12 @@ def _results_table(
         cells += [str(row[c]) + (" (best group)" if index in fastest else "") for c in extras]
         cells += [str(row["precision"]), _size(row["size"]), str(row["status"])]
         if timings:
-            cells += [format_time(row["time_median_s"]), _spread(row), _num(row["gbytes_per_s"])]
-            cells += [percent_of_peak(row["pct_peak"])] if peaks else []
-            cells.append(_num(row["gflops_per_s"]))
+            # A row that did not pass has no rate (an imported one keeps its time).
+            ok = row["status"] == "ok"
+            cells += [format_time(row["time_median_s"]), _spread(row)]
+            cells.append(_num(row["gbytes_per_s"] if ok else None))
+            cells += [percent_of_peak(row["pct_peak"] if ok else None)] if peaks else []
+            cells.append(_num(row["gflops_per_s"] if ok else None))
             if baseline_key is not None:
                 cells.append(speedup_text(row["speedup"]))
         rows.append(cells)

@@ -78,6 +78,9 @@ def format_rows(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
     lines = [header]
     notes = []
     for row in rows:
+        # A row that did not pass (an imported one keeps raja-perf.exe's time) has no
+        # rate: a GB/s of wrong results read as a device's.
+        ok = row.get("status") == "ok"
         lines.append(
             (
                 label(row, params),
@@ -86,8 +89,8 @@ def format_rows(rows: Sequence[dict[str, Any]], params: Collection[str] = ()) ->
                 _text(row.get("size")),
                 _text(row.get("status")),
                 format_time(row.get("time_median_s")),
-                _num(row.get("gbytes_per_s"), ".3g"),
-                _num(row.get("gflops_per_s"), ".3g"),
+                _num(row.get("gbytes_per_s") if ok else None, ".3g"),
+                _num(row.get("gflops_per_s") if ok else None, ".3g"),
                 _num(row.get("max_rel_error"), ".2g"),
             )
         )
