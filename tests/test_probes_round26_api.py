@@ -275,3 +275,34 @@ def test_a_user_function_raising_keyboard_interrupt_is_its_row_s_error(
     assert rows["My_SAXPY"]["reason"] == "KeyboardInterrupt:  (kernels.py:36)"
     assert rows["My_STENCIL2D"]["status"] == "ok"
     assert json.loads((run_folder(out) / "metadata.json").read_text())["interrupted"] is False
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        ("tolerance=Tolerance(1e-13, 1e-5, floor=0.05)", "tolerance=1e-13",
+         "tolerance 1e-13: give a harness.model.spec.Tolerance of finite numbers, 0 or more "
+         "(Tolerance(1e-13, 1e-5): the largest relative error at f64 and f32)"),
+        ('cpu={"saxpy": _saxpy_cpu}', "cpu=_saxpy_cpu",
+         "cpu is function: give a dict of each entry point's name to its numpy function"),
+        ('cpu={"saxpy": _saxpy_cpu}', 'cpu={"saxpy": None}',
+         "cpu['saxpy'] None: give a numpy function"),
+        ("init=_saxpy_init", "init=None", "init None: give a function"),
+    ],
+)  # fmt: skip
+def test_a_user_description_of_the_wrong_kind_is_refused_as_it_loads(
+    tmp_path: Path, old: str, new: str, said: str
+) -> None:
+    """A user kernel whose tolerance was one number (not a Tolerance) ended ``harness
+    run`` in a traceback (AttributeError: 'float' object has no attribute 'at'), and
+    one whose cpu was its function alone, or whose init or numpy entry was None,
+    was a TypeError named at a line of the harness's: each is named as it loads."""
+    suite = _suite(tmp_path)
+    suite.write_text(suite.read_text().replace(f"    {old},\n", f"    {new},\n", 1))
+    proc = harness(
+        "run", "--suite", str(suite), "-k", "My_SAXPY", "-b", "cpu", "--sizes", "100",
+        "--reps", "1", "--out", str(tmp_path / "out"),
+    )  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == f"--suite {suite}: kernel My_SAXPY: {said}"
+    assert not (tmp_path / "out").exists()

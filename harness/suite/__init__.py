@@ -12,13 +12,13 @@ import numbers
 import re
 import sys
 import traceback
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
 
 from harness.errors import UsageError
 from harness.model import sources
-from harness.model.spec import KernelSpec, Param, Traffic
+from harness.model.spec import KernelSpec, Param, Tolerance, Traffic
 from harness.suite import (
     algorithm,
     apps,
@@ -297,7 +297,7 @@ def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
             # Each would run as a row of its own: two measurements of one case.
             twice = "" if named.count(item.name) > 1 else " (-k ignores case)"
             raise SuiteError(f"--suite {path}: kernel {item.name}: KERNELS holds it twice{twice}")
-        size = _bad_size(item) or _bad_text(item) or _bad_params(item, kernels)
+        size = _bad_size(item) or _bad_kinds(item) or _bad_text(item) or _bad_params(item, kernels)
         if size:
             raise SuiteError(f"--suite {path}: kernel {item.name}: {size}")
         try:
@@ -323,6 +323,35 @@ def _bad_size(spec: KernelSpec) -> str | None:
         for value in values:
             if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
                 return f"{field} {value!r}: give a whole number, 1 or more"
+    return None
+
+
+def _bad_kinds(spec: KernelSpec) -> str | None:
+    """What is of the wrong kind among a description's functions, numpy entries and
+    tolerance: a tolerance of one number ended a run in a traceback, and a plan, init
+    or numpy entry of None was a TypeError named at a line of the harness's."""
+    for field in ("plan", "init", "reference", "traffic", "flops", "checksum", "bind"):
+        value = getattr(spec, field)
+        if not callable(value) and (value is not None or field not in ("checksum", "bind")):
+            return f"{field} {value!r}: give a function" + (
+                ", or None" if field in ("checksum", "bind") else ""
+            )
+    if not isinstance(spec.cpu, Mapping):
+        return (
+            f"cpu is {type(spec.cpu).__name__}: give a dict of each entry point's name "
+            "to its numpy function"
+        )
+    for entry, function in spec.cpu.items():
+        if not callable(function):
+            return f"cpu[{entry!r}] {function!r}: give a numpy function"
+    tolerance = spec.tolerance
+    if not isinstance(tolerance, Tolerance) or any(
+        _bad_count(getattr(tolerance, f.name)) for f in dataclasses.fields(tolerance)
+    ):
+        return (
+            f"tolerance {tolerance!r}: give a harness.model.spec.Tolerance of finite numbers, "
+            "0 or more (Tolerance(1e-13, 1e-5): the largest relative error at f64 and f32)"
+        )
     return None
 
 
