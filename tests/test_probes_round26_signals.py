@@ -100,3 +100,22 @@ def test_a_closed_terminal_stops_a_script_and_the_harness_it_started(tmp_path: P
     assert err.splitlines()[-1] == "interrupted: stopped before its results were printed"
     time.sleep(0.5)
     assert not [c for c in children if Path(f"/proc/{c}").exists()]
+
+
+def test_a_run_suspended_with_a_row_in_hand_records_no_timeout(tmp_path: Path) -> None:
+    """A job stopped (Ctrl-Z, a scheduler's suspend) and continued later than the
+    row's --timeout had the row in hand recorded as 'timed out', a fault of its
+    kernel, and the run exit 1: the time stopped ran out its timeout. The row gets
+    its whole timeout again once continued."""
+    args = ["run", "-k", "Stream_COPY", "-b", "cpu", "--size", "4194304", "--reps", "400"]
+    proc = _start_group([*args, "--timeout", "3", "--out", str(tmp_path)])
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob("run-*/metadata.json")) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGSTOP)
+    time.sleep(4)
+    os.killpg(proc.pid, signal.SIGCONT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert [r["status"] for r in _rows(next(tmp_path.iterdir()))] == ["ok"], err

@@ -492,6 +492,28 @@ def _within(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+#: How many times this process was continued after a stop (SIGCONT), once a
+#: `Workers` counts them (`_count_continues`).
+_CONTINUED = [0]
+
+
+def _on_continue(signum: int, frame: Any) -> None:
+    _CONTINUED[0] += 1
+
+
+def _count_continues() -> None:
+    """Count the times this process is continued after a stop: a job suspended
+    (Ctrl-Z then ``fg``, a scheduler's suspend) with a row in hand had that row
+    recorded as timed out, a fault of its kernel, as the time stopped ran out its
+    timeout. The handler only counts (the process continues as by default), and
+    stays. Only the main thread may handle signals, and a handler the process had
+    (its own, or a C library's) is left alone."""
+    if threading.current_thread() is threading.main_thread() and (
+        signal.getsignal(signal.SIGCONT) == signal.SIG_DFL
+    ):
+        signal.signal(signal.SIGCONT, _on_continue)
+
+
 class Workers:
     """One worker process per (backend, device), started when first needed.
 
@@ -515,6 +537,7 @@ class Workers:
         self._several = False
         #: The arenas of the kernels kept in a verification-only run.
         self._arenas: dict[tuple, _Arena] = {}
+        _count_continues()
 
     def catalogs(self, backends: Sequence[str]) -> dict[str, Catalog]:
         """Each backend's devices, listed by a worker of its own, all at once.
@@ -698,6 +721,7 @@ class Workers:
         began: dict[int, float] = {}
         waiting: dict[Connection, _Pending] = {}
         following = 0
+        continued = _CONTINUED[0]
 
         def finish(index: int, row: dict[str, Any]) -> None:
             done[index] = host_cost(row, time.perf_counter() - began[index])
@@ -726,6 +750,12 @@ class Workers:
                     break
                 soonest = min(p.deadline for p in waiting.values())
                 ready = wait(list(waiting), max(0.0, soonest - time.monotonic()))
+                if _CONTINUED[0] != continued:
+                    # Stopped, then continued: the time stopped is no row's, and
+                    # each row waited for has its whole timeout again.
+                    continued = _CONTINUED[0]
+                    for pending in waiting.values():
+                        pending.deadline = max(pending.deadline, time.monotonic() + pending.timeout)
                 for conn in ready:
                     pending = waiting[conn]
                     row = self._answer(pending, waiting.values())
