@@ -212,3 +212,18 @@ def test_a_failed_row_that_kept_its_time_shows_no_rate(run: Path, tmp_path: Path
     cells = dict(zip(header.split(" | "), line.split(" | "), strict=True))
     assert (cells["Status"], cells["GB/s"], cells["GFLOP/s"]) == ("fail", "-", "-"), line
     assert cells["Median"].endswith("s"), line
+
+
+def test_plot_names_the_failed_rows_its_figures_leave_out(run: Path, tmp_path: Path) -> None:
+    """plot of a run with a failed row drew a gap where the row would be, without a
+    word: a kernel that failed read as one never run, and plot's output said nothing."""
+    need_backend("opencl")
+    run = _not_ok(run, "opencl:0", "fail")
+    proc = harness("plot", str(run), "--out", str(tmp_path / "plots"))
+    assert proc.returncode == 0, proc.stderr
+    notes = [x for x in proc.stderr.splitlines() if "failed or errored" in x]
+    assert len(notes) == 1, proc.stderr
+    assert notes[0].startswith(
+        "note: 1 row(s) that failed or errored are in no plot (a gap where each would be): "
+        "Stream_COPY n=100 on opencl:0 ("
+    ), notes

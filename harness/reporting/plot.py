@@ -411,6 +411,15 @@ def _row_name(row: Any) -> str:
     return f"{row.get('case', row['kernel'])} n={shown} on {row.get('series', row['device_id'])}"
 
 
+def _failed_name(row: Any) -> str:
+    """A failed row as a note names it (`_row_name`); without its size where it has
+    none (a damaged row, read as an error, keeps none)."""
+    try:
+        return _row_name(row)
+    except (TypeError, ValueError):
+        return f"{row.get('case', row['kernel'])} on {row.get('series', row['device_id'])}"
+
+
 def _needs_timings(frame: pd.DataFrame) -> pd.DataFrame:
     done = timed(frame)
     if done.empty:
@@ -1448,6 +1457,15 @@ def write_plots(
         if why:
             notes.append(f"{stem} left out rows with unusable values: {why}")
         written += save(fig, out / names[stem])
+    bad = frame[frame["status"].isin(("fail", "error"))]
+    if written and not bad.empty:
+        # A failed row is a gap in the figures, which read as a kernel never run.
+        shown = ", ".join(_failed_name(row) for _, row in bad.head(3).iterrows())
+        more = f" and {len(bad) - 3} more" if len(bad) > 3 else ""
+        notes.append(
+            f"{len(bad)} row(s) that failed or errored are in no plot (a gap where each "
+            f"would be): {shown}{more}"
+        )
     return written, notes
 
 
