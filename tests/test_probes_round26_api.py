@@ -306,3 +306,30 @@ def test_a_user_description_of_the_wrong_kind_is_refused_as_it_loads(
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == f"--suite {suite}: kernel My_SAXPY: {said}"
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ('source="../../c/My_SAXPY"', "source '../../c/My_SAXPY': give a name of letters, "
+         "digits and underscores, from a letter (it names its source files), or None"),
+        ("source=5", "source 5: give a name of letters, digits and underscores, from a "
+         "letter (it names its source files), or None"),
+        ('items="keys/s"', "items 'keys/s': give a name of letters, digits and underscores, "
+         "from a letter (it names its rate's column), or None"),
+    ],
+)  # fmt: skip
+def test_a_user_kernel_s_source_or_items_that_is_no_name_is_refused(
+    tmp_path: Path, given: str, said: str
+) -> None:
+    """A user kernel's ``source=5`` ran its OpenCL row as skipped for 'no source
+    .../5.cl', and a source given as a path was looked up outside the suite's folders;
+    ``items`` with a slash named a rate's column and plot: each is refused as it loads."""
+    suite = _suite(tmp_path)
+    text = suite.read_text()
+    suite.write_text(
+        text.replace('    name="My_SAXPY",\n', f'    name="My_SAXPY",\n    {given},\n')
+    )
+    proc = harness("list", "--suite", str(suite))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == f"--suite {suite}: kernel My_SAXPY: {said}"

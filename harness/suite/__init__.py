@@ -344,6 +344,15 @@ def _bad_kinds(spec: KernelSpec) -> str | None:
     for entry, function in spec.cpu.items():
         if not callable(function):
             return f"cpu[{entry!r}] {function!r}: give a numpy function"
+    for field, names in (("source", "its source files"), ("items", "its rate's column")):
+        value = getattr(spec, field)
+        if value is not None and not (isinstance(value, str) and NAME.fullmatch(value)):
+            # A path (../../NAME) was looked up outside the suite's folders, and a number
+            # as a file named by it; a rate's items name its column and its plot's file.
+            return (
+                f"{field} {value!r}: give a name of letters, digits and underscores, from a "
+                f"letter (it names {names}), or None"
+            )
     tolerance = spec.tolerance
     if not isinstance(tolerance, Tolerance) or any(
         _bad_count(getattr(tolerance, f.name)) for f in dataclasses.fields(tolerance)
