@@ -154,7 +154,8 @@ def _common(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
         "--baseline",
         metavar="BACKEND|DEVICE",
-        help="speedups are over this backend's first device, or this device (such as "
+        help="speedups are over this backend's first device that timed rows (named on "
+        "stderr where it has several), or this device (such as "
         "opencl:0, or as the report names it where one id is a device of several "
         "hosts); default: each kernel's fastest CPU row (numpy, or an OpenCL CPU device)",
     )
@@ -182,8 +183,9 @@ def register(subparsers: Any) -> None:
     show = subparsers.add_parser(
         "show",
         help="print a run folder's table (rebuilds results.csv)",
-        description="Print a run folder's table. Exit status: as the run's, 1 where a row "
-        "failed or errored or a --check verified nothing (every row skipped), else 0.",
+        description="Print a run folder's table. Exit status: as the run's, 130 where it "
+        "stopped short (interrupted, or killed before its end), 1 where a row failed or "
+        "errored or a --check verified nothing (every row skipped), else 0.",
     )
     show.add_argument(
         "run_dir",
