@@ -333,3 +333,25 @@ def test_a_user_kernel_s_source_or_items_that_is_no_name_is_refused(
     proc = harness("list", "--suite", str(suite))
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == f"--suite {suite}: kernel My_SAXPY: {said}"
+
+
+@pytest.mark.parametrize("given", ["None", '{"N": float("inf")}', '{"A B": 1}'])
+def test_a_user_kernel_s_constants_that_no_source_can_take_are_refused(
+    tmp_path: Path, given: str
+) -> None:
+    """A user kernel's ``constants=None`` made each of its OpenCL rows an error,
+    "TypeError: 'NoneType' object is not iterable (partition.py:171)", at a line of
+    the harness's; a constant of no C name or no finite value can be no compiled
+    constant either. Each is refused as the suite loads."""
+    suite = _suite(tmp_path)
+    text = suite.read_text()
+    suite.write_text(
+        text.replace('    name="My_SAXPY",\n', f'    name="My_SAXPY",\n    constants={given},\n')
+    )
+    proc = harness("list", "--suite", str(suite))
+    assert proc.returncode == 2, proc.stderr
+    value = {"None": "None", '{"N": float("inf")}': "{'N': inf}", '{"A B": 1}': "{'A B': 1}"}
+    assert one_error(proc.stderr) == (
+        f"--suite {suite}: kernel My_SAXPY: constants {value[given]}: give a dict of C names "
+        "(letters, digits and underscores, not from a digit) to finite numbers"
+    )

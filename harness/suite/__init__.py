@@ -344,6 +344,16 @@ def _bad_kinds(spec: KernelSpec) -> str | None:
     for entry, function in spec.cpu.items():
         if not callable(function):
             return f"cpu[{entry!r}] {function!r}: give a numpy function"
+    constants = spec.constants
+    if not isinstance(constants, Mapping) or any(
+        not (isinstance(k, str) and k.isascii() and k.isidentifier()) or _bad_constant(v)
+        for k, v in constants.items()
+    ):
+        # None was each OpenCL and CUDA row's TypeError, at a line of the harness's.
+        return (
+            f"constants {constants!r}: give a dict of C names (letters, digits and "
+            "underscores, not from a digit) to finite numbers"
+        )
     for field, names in (("source", "its source files"), ("items", "its rate's column")):
         value = getattr(spec, field)
         if value is not None and not (isinstance(value, str) and NAME.fullmatch(value)):
@@ -362,6 +372,13 @@ def _bad_kinds(spec: KernelSpec) -> str | None:
             "0 or more (Tolerance(1e-13, 1e-5): the largest relative error at f64 and f32)"
         )
     return None
+
+
+def _bad_constant(value: object) -> bool:
+    """Whether a description's compile-time constant is no finite int or float."""
+    return (
+        isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value)
+    )
 
 
 def _bad_text(spec: KernelSpec) -> str | None:
