@@ -227,3 +227,32 @@ def test_plot_names_the_failed_rows_its_figures_leave_out(run: Path, tmp_path: P
         "note: 1 row(s) that failed or errored are in no plot (a gap where each would be): "
         "Stream_COPY n=100 on opencl:0 ("
     ), notes
+
+
+def test_the_report_warns_of_throttled_and_sized_down_rows_as_show_does(
+    run: Path, tmp_path: Path
+) -> None:
+    """show warned of a row timed while its device throttled and noted a row sized
+    down to fit its time budget; the report showed both as any other row."""
+    need_backend("opencl")
+    journal = run / "journal.jsonl"
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    for row in rows:
+        if row["device_id"] == "opencl:0":
+            row.update(clocks_dropped=True, clocks_note="throttled: thermal")
+        else:
+            row.update(sized_from=400)
+    journal.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (run / "results.csv").unlink()
+    out = tmp_path / "report"
+    proc = harness("report", str(run), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    story = (out / "report.md").read_text().splitlines()
+    assert (
+        "- 1 row(s) ran while their device's clock fell or it throttled; rerun before "
+        "trusting them: Stream_COPY f64 n=100 on opencl:0 (throttled: thermal)."
+    ) in story
+    assert (
+        "- 1 row(s) sized down to fit their time budget (--max-time; --size keeps a size): "
+        "Stream_COPY f64 n=100 on cpu:0, from n=400."
+    ) in story

@@ -553,6 +553,41 @@ def noise_story(frame: pd.DataFrame) -> list[str]:
             f"between fastest and slowest); rerun before trusting them: "
             f"{', '.join(unstable[:8])}{more}."
         )
+    return told + _measured_otherwise(records)
+
+
+def _measured_otherwise(records: list[dict[str, Any]]) -> list[str]:
+    """The rows the terminal's table warns of, and the report was silent on: those
+    timed while their device's clock fell, and those sized down to fit their time
+    budget (a size the run was not asked for)."""
+
+    def name(r: dict[str, Any]) -> str:
+        return f"{r['case']} {r.get('precision')} n={_size(r['size'])} on {r['series_id']}"
+
+    def some(names: list[str]) -> str:
+        return ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+
+    told = []
+    dropped = [
+        f"{name(r)} ({r.get('clocks_note') or 'clock fell'})"
+        for r in records
+        if r.get("status") == "ok" and str(r.get("clocks_dropped")).lower() in ("true", "1")
+    ]
+    if dropped:
+        told.append(
+            f"{len(dropped)} row(s) ran while their device's clock fell or it throttled; "
+            f"rerun before trusting them: {some(dropped)}."
+        )
+    sized = [
+        f"{name(r)}, from n={_size(r['sized_from'])}"
+        for r in records
+        if r.get("sized_from") not in (None, "")
+    ]
+    if sized:
+        told.append(
+            f"{len(sized)} row(s) sized down to fit their time budget (--max-time; --size "
+            f"keeps a size): {some(sized)}."
+        )
     return told
 
 
