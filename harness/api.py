@@ -299,6 +299,10 @@ def _parsed(
     suites = [] if suite_files is None else [_text(path) for path in _listed(suite_files)]
     for path in suites:
         if path.strip() and suite.edited(os.path.expanduser(path)):
+            if not os.path.lexists(os.path.expanduser(path)):
+                # Removed since: it was said to be changed, to be run in a new process,
+                # where it is no file.
+                raise UsageError(f"--suite {os.path.expanduser(path)}: no such file")
             # Called again in one process (a notebook) after the file was edited, it ran
             # the descriptions first loaded, silently.
             raise UsageError(

@@ -355,3 +355,24 @@ def test_a_user_kernel_s_constants_that_no_source_can_take_are_refused(
         f"--suite {suite}: kernel My_SAXPY: constants {value[given]}: give a dict of C names "
         "(letters, digits and underscores, not from a digit) to finite numbers"
     )
+
+
+def test_a_suite_removed_since_an_api_run_loaded_it_is_no_file(tmp_path: Path) -> None:
+    """A suite file removed after harness.run loaded it was said to have 'changed
+    since this process loaded it' and to be run in a new process, where it is no
+    file: the call says so, as ``harness run --suite`` does."""
+    suite = _suite(tmp_path)
+    proc = _python(
+        "import os, harness\n"
+        "from harness.errors import UsageError\n"
+        f"given = dict(sizes=100, reps=1, suite={str(suite)!r}, out={str(tmp_path / 'out')!r},"
+        " progress=False)\n"
+        "harness.run('My_SAXPY', 'cpu', **given)\n"
+        f"os.remove({str(suite)!r})\n"
+        "try:\n"
+        "    harness.run('My_SAXPY', 'cpu', **given)\n"
+        "except UsageError as exc:\n"
+        "    print('refused:', exc)\n"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"refused: --suite {suite}: no such file\n"
