@@ -376,3 +376,23 @@ def test_a_suite_removed_since_an_api_run_loaded_it_is_no_file(tmp_path: Path) -
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == f"refused: --suite {suite}: no such file\n"
+
+
+@pytest.mark.parametrize(("given", "shown"), [('"x"', "'x'"), ("0", "0"), ("(64, -1)", "(64, -1)")])
+def test_a_user_kernel_s_work_group_shape_that_is_none_is_refused(
+    tmp_path: Path, given: str, shown: str
+) -> None:
+    """A user kernel's ``group_size="x"`` made each OpenCL row an error, "ValueError:
+    invalid literal for int() ... (spec.py:118)", at a line of the harness's, and 0
+    was taken as the sources' GROUP: each is refused as the suite loads."""
+    suite = _suite(tmp_path)
+    text = suite.read_text()
+    suite.write_text(
+        text.replace('    name="My_SAXPY",\n', f'    name="My_SAXPY",\n    group_size={given},\n')
+    )
+    proc = harness("list", "--suite", str(suite))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--suite {suite}: kernel My_SAXPY: group_size {shown}: give a work-group's shape: a "
+        "whole number, 1 or more, or a tuple of 2 or 3 of them"
+    )

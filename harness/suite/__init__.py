@@ -354,6 +354,17 @@ def _bad_kinds(spec: KernelSpec) -> str | None:
             f"constants {constants!r}: give a dict of C names (letters, digits and "
             "underscores, not from a digit) to finite numbers"
         )
+    shape = spec.group_size
+    dims = shape if isinstance(shape, tuple) else (shape,)
+    if not 1 <= len(dims) <= 3 or any(
+        isinstance(d, bool) or not isinstance(d, numbers.Integral) or d < 1 for d in dims
+    ):
+        # Text was each OpenCL row's ValueError at a line of the harness's, and 0 the
+        # sources' GROUP.
+        return (
+            f"group_size {shape!r}: give a work-group's shape: a whole number, 1 or more, "
+            "or a tuple of 2 or 3 of them"
+        )
     for field, names in (("source", "its source files"), ("items", "its rate's column")):
         value = getattr(spec, field)
         if value is not None and not (isinstance(value, str) and NAME.fullmatch(value)):
