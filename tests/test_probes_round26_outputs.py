@@ -256,3 +256,22 @@ def test_the_report_warns_of_throttled_and_sized_down_rows_as_show_does(
         "- 1 row(s) sized down to fit their time budget (--max-time; --size keeps a size): "
         "Stream_COPY f64 n=100 on cpu:0, from n=400."
     ) in story
+
+
+def test_bandwidth_bars_are_no_percent_of_a_peak_never_measured(run: Path) -> None:
+    """Without a measured or given peak the bandwidth plot's bars were labelled as a
+    percent of the device's best Stream_COPY (1074% at a size the caches held), read
+    as a percent of a peak; they now give their GB/s, the line kept as a reference."""
+    need_backend("opencl")
+    from harness.reporting import frames, plot
+
+    frame, _ = frames.load_runs([run])
+    fig = plot.plot_bandwidth(frame)
+    for ax in fig.axes:
+        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert legend[0].startswith("best Stream_COPY: ")
+        labels = [t.get_text().strip() for t in ax.texts if t.get_text().strip()]
+        assert labels and not any(x.endswith("%") for x in labels), labels
+    fig = plot.plot_bandwidth(frame, {"*": 100.0})
+    labels = [t.get_text().strip() for t in fig.axes[0].texts if t.get_text().strip()]
+    assert labels and all(x.endswith("%") for x in labels), labels
