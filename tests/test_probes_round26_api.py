@@ -396,3 +396,36 @@ def test_a_user_kernel_s_work_group_shape_that_is_none_is_refused(
         f"--suite {suite}: kernel My_SAXPY: group_size {shown}: give a work-group's shape: a "
         "whole number, 1 or more, or a tuple of 2 or 3 of them"
     )
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ('precision_features={"f64": {"nonsense"}}',
+         "precision_features {'f64': {'nonsense'}}: give a dict of precisions (f64, f32) to "
+         "sets of features (f64, int64, atomics, atomics64, local_memory)"),
+        ("precision_features=None",
+         "precision_features None: give a dict of precisions (f64, f32) to sets of features "
+         "(f64, int64, atomics, atomics64, local_memory)"),
+        ('verify="x"', "verify 'x': give a function, or None"),
+        ("check_cases=5", "check_cases 5: give a tuple of check cases"),
+        ('type_aliases={"idx": "nonsense"}',
+         "type_aliases {'idx': 'nonsense'}: give a dict of C names to types (real, f32, f64, "
+         "i32, u32, i64, u64)"),
+    ],
+)  # fmt: skip
+def test_a_user_kernel_s_other_fields_of_the_wrong_kind_are_refused(
+    tmp_path: Path, given: str, said: str
+) -> None:
+    """A user kernel's unknown feature at one precision skipped its every row for a
+    feature no device has ('needs nonsense'), and a verify, check_cases,
+    precision_features or type_aliases of the wrong kind made every row an error at a
+    line of the harness's (runner.py, spec.py, base.py): each is refused as it loads."""
+    suite = _suite(tmp_path)
+    text = suite.read_text()
+    suite.write_text(
+        text.replace('    name="My_SAXPY",\n', f'    name="My_SAXPY",\n    {given},\n')
+    )
+    proc = harness("list", "--suite", str(suite))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == f"--suite {suite}: kernel My_SAXPY: {said}"

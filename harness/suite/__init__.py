@@ -18,7 +18,7 @@ from types import ModuleType
 
 from harness.errors import UsageError
 from harness.model import sources
-from harness.model.spec import KernelSpec, Param, Tolerance, Traffic
+from harness.model.spec import DTYPES, FEATURES, PRECISIONS, KernelSpec, Param, Tolerance, Traffic
 from harness.suite import (
     algorithm,
     apps,
@@ -330,12 +330,32 @@ def _bad_kinds(spec: KernelSpec) -> str | None:
     """What is of the wrong kind among a description's functions, numpy entries and
     tolerance: a tolerance of one number ended a run in a traceback, and a plan, init
     or numpy entry of None was a TypeError named at a line of the harness's."""
-    for field in ("plan", "init", "reference", "traffic", "flops", "checksum", "bind"):
+    optional = ("checksum", "bind", "verify")
+    for field in ("plan", "init", "reference", "traffic", "flops", *optional):
         value = getattr(spec, field)
-        if not callable(value) and (value is not None or field not in ("checksum", "bind")):
-            return f"{field} {value!r}: give a function" + (
-                ", or None" if field in ("checksum", "bind") else ""
-            )
+        if not callable(value) and (value is not None or field not in optional):
+            return f"{field} {value!r}: give a function" + (", or None" * (field in optional))
+    # Each was every row's error at a line of the harness's, or (an unknown feature
+    # at one precision) its rows' skip for a feature no device has.
+    extra = spec.precision_features
+    if not isinstance(extra, Mapping) or any(
+        p not in PRECISIONS
+        or not isinstance(f, set | frozenset | tuple | list)
+        or not all(isinstance(x, str) and x in FEATURES for x in f)
+        for p, f in extra.items()
+    ):
+        return (
+            f"precision_features {extra!r}: give a dict of precisions ({', '.join(PRECISIONS)}) "
+            f"to sets of features ({', '.join(FEATURES)})"
+        )
+    aliases = spec.type_aliases
+    if not isinstance(aliases, Mapping) or any(
+        not (isinstance(k, str) and k.isascii() and k.isidentifier()) or v not in DTYPES
+        for k, v in aliases.items()
+    ):
+        return f"type_aliases {aliases!r}: give a dict of C names to types ({', '.join(DTYPES)})"
+    if not isinstance(spec.check_cases, tuple | list):
+        return f"check_cases {spec.check_cases!r}: give a tuple of check cases"
     if not isinstance(spec.cpu, Mapping):
         return (
             f"cpu is {type(spec.cpu).__name__}: give a dict of each entry point's name "
