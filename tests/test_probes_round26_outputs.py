@@ -275,3 +275,33 @@ def test_bandwidth_bars_are_no_percent_of_a_peak_never_measured(run: Path) -> No
     fig = plot.plot_bandwidth(frame, {"*": 100.0})
     labels = [t.get_text().strip() for t in fig.axes[0].texts if t.get_text().strip()]
     assert labels and all(x.endswith("%") for x in labels), labels
+
+
+def test_a_line_still_rising_at_its_largest_size_is_not_ringed_as_saturated(
+    tmp_path: Path,
+) -> None:
+    """The saturation plot ringed a line that reached 90% of its best only at the
+    largest size swept, as where it saturates, where the report says it may not have
+    yet; a flat line is ringed at its first size still."""
+    from harness.reporting import frames, plot
+
+    proc = harness(
+        "run", "-k", "Stream_COPY", "-b", "cpu", "--sizes", "100,1000,10000", "--reps", "1",
+        "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    folder = run_folder(tmp_path)
+    journal = folder / "journal.jsonl"
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    for gbs in ("rising", "flat"):
+        for row in rows:
+            rate = row["size"] / 1000 if gbs == "rising" else 5.0
+            median = row["bytes_per_rep"] / rate / 1e9
+            row.update({k: median for k in row if k.startswith("time_") and row[k] is not None})
+            row.update(time_std_s=None, kernel_s=median, gbytes_per_s=rate)
+        journal.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        (folder / "results.csv").unlink(missing_ok=True)
+        frame, _ = frames.load_runs([folder])
+        ax = next(a for a in plot.plot_saturation(frame).axes if a.get_visible())
+        rings = [c.get_offsets()[0].tolist() for c in ax.collections]
+        assert rings == ([] if gbs == "rising" else [[100, 5.0]]), (gbs, rings)

@@ -1093,7 +1093,7 @@ SATURATION_TITLE = "Throughput vs problem size: where each device saturates"
 NO_SWEEP = "no kernel was timed at several sizes (no size sweep)"
 SATURATION_NOTE = (
     "a line per device and API; {peak}ringed: the smallest size reaching {share:.0%} of "
-    "the best throughput"
+    "the best throughput (no ring: reached only at the largest size swept, still rising)"
 )
 SATURATION_PEAK = "dashed: the device's measured peak; "
 
@@ -1153,7 +1153,11 @@ def plot_saturation(frame: pd.DataFrame) -> Figure:
             )
             labelled.setdefault(line["variant"], handle)
             at = line["saturates_at"]
-            ax.scatter([at], [rates[at]], s=160, facecolors="none", edgecolors=s.colour, zorder=3)
+            if at != line["largest"]:
+                # A ring at the largest size read as saturation a larger size might pass.
+                ax.scatter(
+                    [at], [rates[at]], s=160, facecolors="none", edgecolors=s.colour, zorder=3
+                )
             drawn += list(rates)
             peak = rows[peak_column].max()
             if peak > 0:
