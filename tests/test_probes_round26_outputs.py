@@ -305,3 +305,31 @@ def test_a_line_still_rising_at_its_largest_size_is_not_ringed_as_saturated(
         ax = next(a for a in plot.plot_saturation(frame).axes if a.get_visible())
         rings = [c.get_offsets()[0].tolist() for c in ax.collections]
         assert rings == ([] if gbs == "rising" else [[100, 5.0]]), (gbs, rings)
+
+
+def test_the_report_says_why_a_timed_row_has_no_speedup(tmp_path: Path) -> None:
+    """With --baseline a device whose row of a case failed, the other devices' timed
+    rows of it had '-' for speedup and were left out of the geometric means without
+    a word: the summary names them and why."""
+    need_backend("opencl")
+    proc = harness(
+        "run", "-k", "Stream_COPY", "Stream_TRIAD", "-b", "cpu", "opencl", "--sizes", "100",
+        "--reps", "1", "--out", str(tmp_path / "runs"),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(tmp_path / "runs")
+    journal = run / "journal.jsonl"
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    for row in rows:
+        if (row["kernel"], row["device_id"]) == ("Stream_COPY", "opencl:0"):
+            row.update(status="fail", reason="lost", **{k: None for k in row if "time_" in k})
+            row.update(gbytes_per_s=None, gflops_per_s=None, kernel_s=None)
+    journal.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (run / "results.csv").unlink()
+    out = tmp_path / "report"
+    proc = harness("report", str(run), "--baseline", "opencl:0", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        "- No speedup for 1 timed row(s): opencl:0 has no ok row of their case (failed, "
+        "errored, skipped or not run): Stream_COPY f64 n=100 on cpu:0."
+    ) in (out / "report.md").read_text().splitlines()

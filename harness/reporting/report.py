@@ -659,6 +659,18 @@ def _speedup_story(
     ]
     if means:
         told.append(f"Geometric-mean speedup over {over}: {', '.join(means)}.")
+    # Rows left out of those means, their '-' unexplained: the baseline failed there.
+    alone = [
+        f"{r['case']} {r['precision']} n={_size(r['size'])} on {short[str(r['series'])]}"
+        for _, r in done[done["speedup"].isna()].iterrows()
+    ]
+    if alone:
+        more = f" and {len(alone) - 8} more" if len(alone) > 8 else ""
+        whose = "no CPU device has" if baseline_key == FASTEST_CPU else f"{over} has no"
+        told.append(
+            f"No speedup for {len(alone)} timed row(s): {whose} ok row of their case "
+            f"(failed, errored, skipped or not run): {', '.join(alone[:8])}{more}."
+        )
     return told
 
 
