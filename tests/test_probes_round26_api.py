@@ -429,3 +429,22 @@ def test_a_user_kernel_s_other_fields_of_the_wrong_kind_are_refused(
     proc = harness("list", "--suite", str(suite))
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == f"--suite {suite}: kernel My_SAXPY: {said}"
+
+
+def test_a_user_array_whose_length_is_no_function_is_refused(tmp_path: Path) -> None:
+    """A user kernel's ``Array("x", "real", 5)`` (a length, not a function of the size)
+    ended ``harness run`` in a traceback, "TypeError: 'int' object is not callable",
+    as it planned its rows' memory: it is refused as the suite loads."""
+    suite = _suite(tmp_path)
+    text = suite.read_text()
+    suite.write_text(text.replace('Array("x", "real", lambda n: n)', 'Array("x", "real", 5)', 1))
+    proc = harness(
+        "run", "--suite", str(suite), "-k", "My_SAXPY", "-b", "cpu", "--sizes", "100",
+        "--reps", "1", "--out", str(tmp_path / "out"),
+    )  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--suite {suite}: kernel My_SAXPY: array x: length 5: give a function of the problem "
+        "size (lambda n: n)"
+    )
+    assert not (tmp_path / "out").exists()

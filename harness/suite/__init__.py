@@ -18,7 +18,17 @@ from types import ModuleType
 
 from harness.errors import UsageError
 from harness.model import sources
-from harness.model.spec import DTYPES, FEATURES, PRECISIONS, KernelSpec, Param, Tolerance, Traffic
+from harness.model.spec import (
+    DTYPES,
+    FEATURES,
+    PRECISIONS,
+    Array,
+    KernelSpec,
+    Param,
+    Scalar,
+    Tolerance,
+    Traffic,
+)
 from harness.suite import (
     algorithm,
     apps,
@@ -335,6 +345,17 @@ def _bad_kinds(spec: KernelSpec) -> str | None:
         value = getattr(spec, field)
         if not callable(value) and (value is not None or field not in optional):
             return f"{field} {value!r}: give a function" + (", or None" * (field in optional))
+    for field, kind in (("arrays", Array), ("scalars", Scalar)):
+        given = getattr(spec, field)
+        if not isinstance(given, tuple | list) or not all(isinstance(a, kind) for a in given):
+            return f"{field} {given!r}: give a tuple of harness.model.spec.{kind.__name__}"
+    for array in spec.arrays:
+        if not callable(array.length):
+            # A number ended run in a traceback as it planned its rows' memory.
+            return (
+                f"array {array.name}: length {array.length!r}: give a function of the "
+                "problem size (lambda n: n)"
+            )
     # Each was every row's error at a line of the harness's, or (an unknown feature
     # at one precision) its rows' skip for a feature no device has.
     extra = spec.precision_features
