@@ -448,3 +448,18 @@ def test_a_user_array_whose_length_is_no_function_is_refused(tmp_path: Path) -> 
         "size (lambda n: n)"
     )
     assert not (tmp_path / "out").exists()
+
+
+def test_a_user_launch_passing_what_the_kernel_has_not_is_named(tmp_path: Path) -> None:
+    """A user kernel whose plan passes 'x' where its array was renamed 'xs' was
+    refused as "line ?: KeyError: 'x'", naming neither the launch nor what it may
+    pass: the launch, the argument and the kernel's arrays and scalars are named."""
+    suite = _suite(tmp_path)
+    text = suite.read_text()
+    suite.write_text(text.replace('Array("x", "real"', 'Array("xs", "real"', 1))
+    proc = harness("list", "--suite", str(suite))
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == (
+        f"--suite {suite}: kernel My_SAXPY: its plan's launch of saxpy passes 'x', none of "
+        "its arrays and scalars (xs, y, a, n)"
+    )

@@ -497,6 +497,15 @@ def _problem(path: Path, spec: KernelSpec) -> str | None:
             f"no cpu entry for {', '.join(missing)} "
             "(its plan launches them; cpu maps each entry to a numpy function)"
         )
+    for (entry, args), bound in contract.launches(spec).items():
+        # One was "KeyError: 'x'", naming neither the launch nor what it may pass.
+        names = [a.name for a in bound.arrays] + [s.name for s in bound.scalars]
+        unknown = [a for a in args if a not in names]
+        if unknown:
+            return (
+                f"its plan's launch of {entry} passes {unknown[0]!r}, none of its arrays "
+                f"and scalars ({', '.join(names)})"
+            )
     for language, extension in contract.LANGUAGES.items():
         try:
             # A source path that is a folder or a link to nothing was passed over as
