@@ -492,26 +492,34 @@ def _within(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-#: How many times this process was continued after a stop (SIGCONT), once a
-#: `Workers` counts them (`_count_continues`).
+#: How many times this process was continued after a stop (SIGCONT), while a
+#: `Workers` counts them (`_count_continues`), and how many do.
 _CONTINUED = [0]
+_COUNTING: list[Workers] = []
 
 
 def _on_continue(signum: int, frame: Any) -> None:
     _CONTINUED[0] += 1
 
 
-def _count_continues() -> None:
-    """Count the times this process is continued after a stop: a job suspended
-    (Ctrl-Z then ``fg``, a scheduler's suspend) with a row in hand had that row
-    recorded as timed out, a fault of its kernel, as the time stopped ran out its
-    timeout. The handler only counts (the process continues as by default), and
-    stays. Only the main thread may handle signals, and a handler the process had
-    (its own, or a C library's) is left alone."""
-    if threading.current_thread() is threading.main_thread() and (
-        signal.getsignal(signal.SIGCONT) == signal.SIG_DFL
-    ):
+def _count_continues(workers: Workers, counting: bool) -> None:
+    """Count the times this process is continued after a stop while ``workers``
+    run rows (``counting``), or no longer: a job suspended (Ctrl-Z then ``fg``, a
+    scheduler's suspend) with a row in hand had that row recorded as timed out, a
+    fault of its kernel, as the time stopped ran out its timeout. The handler only
+    counts (the process continues as by default) and is the default again once no
+    `Workers` is left. Only the main thread may handle signals, and a handler the
+    process had (its own, or a C library's) is left alone."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if counting and not _COUNTING and signal.getsignal(signal.SIGCONT) == signal.SIG_DFL:
         signal.signal(signal.SIGCONT, _on_continue)
+    if counting:
+        _COUNTING.append(workers)
+    elif workers in _COUNTING:
+        _COUNTING.remove(workers)
+        if not _COUNTING and signal.getsignal(signal.SIGCONT) == _on_continue:
+            signal.signal(signal.SIGCONT, signal.SIG_DFL)
 
 
 class Workers:
@@ -537,7 +545,7 @@ class Workers:
         self._several = False
         #: The arenas of the kernels kept in a verification-only run.
         self._arenas: dict[tuple, _Arena] = {}
-        _count_continues()
+        _count_continues(self, True)
 
     def catalogs(self, backends: Sequence[str]) -> dict[str, Catalog]:
         """Each backend's devices, listed by a worker of its own, all at once.
@@ -849,6 +857,7 @@ class Workers:
         self._arena.close()
         for key in list(self._arenas):
             self._forget(key)
+        _count_continues(self, False)
 
 
 class InProcess:
