@@ -463,3 +463,32 @@ def test_a_user_launch_passing_what_the_kernel_has_not_is_named(tmp_path: Path) 
         f"--suite {suite}: kernel My_SAXPY: its plan's launch of saxpy passes 'x', none of "
         "its arrays and scalars (xs, y, a, n)"
     )
+
+
+@pytest.mark.parametrize(
+    ("made", "said"),
+    [
+        ('dataclasses.replace(SAXPY, params=(), bind=None, name="Other")',
+         "its bind at bins=a returned a kernel of name 'Other': keep the kernel's own, "
+         "'My_SAXPY'"),
+        ("None", "its bind at bins=a returned NoneType None: give a "
+         "harness.model.spec.KernelSpec"),
+    ],
+)  # fmt: skip
+def test_a_user_bind_that_makes_another_kernel_is_refused(
+    tmp_path: Path, made: str, said: str
+) -> None:
+    """A user kernel whose bind (one kernel per choice of its run options) returned a
+    kernel of another name ran rows named 'Other[a]' that the run's counts left out
+    ('0 ok, 0 fail, 0 error' of two rows run, exit 0); one returning None was an
+    AttributeError on 'sizes_for_check'. Each is refused as the suite loads."""
+    suite = _suite_with_bins(tmp_path)
+    text = suite.read_text()
+    old = "bind=lambda values: dataclasses.replace(SAXPY, params=(), bind=None),"
+    suite.write_text(text.replace(old, f"bind=lambda values: {made},", 1))
+    proc = harness(
+        "run", "--suite", str(suite), "-k", "My_SAXPY", "-b", "cpu", "--sizes", "100",
+        "--reps", "1", "--bins", "a", "b", "--out", str(tmp_path / "out"),
+    )  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert one_error(proc.stderr) == f"--suite {suite}: kernel My_SAXPY: {said}"

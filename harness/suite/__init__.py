@@ -28,6 +28,7 @@ from harness.model.spec import (
     Scalar,
     Tolerance,
     Traffic,
+    param_choices,
 )
 from harness.suite import (
     algorithm,
@@ -486,11 +487,39 @@ def _bad_params(spec: KernelSpec, kernels: Iterable[KernelSpec]) -> str | None:
     return None
 
 
+def _bad_binding(spec: KernelSpec) -> str | None:
+    """What is wrong with the kernels a description's ``bind`` makes, one per choice
+    of its run options: another name or group ran rows that the run's table and
+    counts left out (0 ok of 2 rows run), a field of the wrong kind (`_bad_kinds`)
+    was each row's error, and no description was an AttributeError."""
+    for combo in param_choices(spec, {p.name: p.choices for p in spec.params}):
+        bound = spec.with_params(dict(combo))
+        shown = ", ".join(f"{name}={value}" for name, value in combo)
+        if not isinstance(bound, KernelSpec):
+            return (
+                f"its bind at {shown} returned {type(bound).__name__} {bound!r}: give a "
+                "harness.model.spec.KernelSpec"
+            )
+        for field in ("name", "group"):
+            if getattr(bound, field) != getattr(spec, field):
+                return (
+                    f"its bind at {shown} returned a kernel of {field} "
+                    f"{getattr(bound, field)!r}: keep the kernel's own, {getattr(spec, field)!r}"
+                )
+        wrong = _bad_kinds(bound)
+        if wrong:
+            return f"its bind at {shown}: {wrong}"
+    return None
+
+
 def _problem(path: Path, spec: KernelSpec) -> str | None:
     """The first thing wrong with a user's kernel: an entry its plan launches
     with no numpy function, or a source that disagrees with its description."""
     from harness.model import contract
 
+    bound = _bad_binding(spec)
+    if bound:
+        return bound
     missing = [e for e in _entries(spec) if e not in spec.cpu]
     if missing:
         return (
