@@ -492,3 +492,32 @@ def test_a_user_bind_that_makes_another_kernel_is_refused(
     )  # fmt: skip
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == f"--suite {suite}: kernel My_SAXPY: {said}"
+
+
+def test_cuda_compile_compiles_a_user_kernel_for_each_choice_of_its_run_options(
+    tmp_path: Path,
+) -> None:
+    """cuda-compile compiled a user kernel only as it is without a choice of its run
+    options, so a source that fails where the bind of ``--bins b`` gives it another
+    constant passed the gate ('N of N compiled', exit 0): each choice is compiled."""
+    from harness.backends import cuda_compile
+
+    if not cuda_compile.available():
+        pytest.skip("no CUDA compiler here")
+    suite = _suite_with_bins(tmp_path)
+    old = "bind=lambda values: dataclasses.replace(SAXPY, params=(), bind=None),"
+    new = (
+        "constants={'SCALE': 1},\n    bind=lambda values: dataclasses.replace(SAXPY, "
+        "params=(), bind=None, constants={'SCALE': 1 if values['bins'] == 'a' else 2}),"
+    )
+    suite.write_text(suite.read_text().replace(old, new, 1))
+    source = suite.parent / "c" / "My_SAXPY.c"
+    source.write_text("#if SCALE == 2\n#error scale two\n#endif\n" + source.read_text())
+    proc = harness(
+        "cuda-compile", "--suite", str(suite), "--arch", "80", "--precision", "f64", timeout=600
+    )
+    assert proc.returncode == 1, proc.stderr
+    mine = [line for line in proc.stdout.splitlines() if line.startswith("My_SAXPY.c ")]
+    assert len(mine) == 2, proc.stdout
+    assert mine[0] == "My_SAXPY.c sm_80 f64: ok"
+    assert mine[1].startswith("My_SAXPY.c sm_80 f64: error: ") and "scale two" in mine[1]

@@ -15,7 +15,7 @@ from harness.backends.base import CompileError
 from harness.cli import arguments
 from harness.errors import UsageError
 from harness.model import sources
-from harness.model.spec import PRECISIONS, KernelSpec
+from harness.model.spec import PRECISIONS, KernelSpec, param_choices
 
 
 def compute_capability(text: str) -> int:
@@ -82,7 +82,7 @@ def _cmd_cuda_compile(args: argparse.Namespace) -> int:
             f"--sources {str(args.sources)!r}: {why}; give a sources folder laid out as the "
             "shipped kernels/ (cuda/, c/)"
         )
-    specs = (*suite.ALL, *suite.INTERNAL)
+    specs = (*_with_choices(suite.ALL), *suite.INTERNAL)
     if args.sources is not None:
         stems = list(dict.fromkeys(spec.source_name for spec in specs))
         try:
@@ -148,6 +148,20 @@ def _refuse_stray(root: Path, stems: Sequence[str]) -> None:
             "not be compiled; name it as its kernel (see 'harness list'), or give the "
             "--suite file that describes it"
         )
+
+
+def _with_choices(specs: Sequence[KernelSpec]) -> list[KernelSpec]:
+    """The kernels, a user suite's also as it is made for each choice of its run
+    options (their bind may give it other constants or another source): the kernel
+    alone was compiled, and a variant the runs compile failed nowhere here."""
+    users = {id(k) for loaded in suite.LOADED.values() for k in loaded}
+    found = []
+    for spec in specs:
+        found.append(spec)
+        if id(spec) in users and spec.params:
+            choices = {p.name: p.choices for p in spec.params}
+            found += [spec.with_params(dict(c)) for c in param_choices(spec, choices)]
+    return found
 
 
 def _note_sourceless(specs: Sequence[KernelSpec]) -> None:
