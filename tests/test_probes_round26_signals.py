@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import FIXTURES, ROOT, need_backend, wait_rows
+from conftest import FIXTURES, ROOT, finished_run, need_backend, wait_rows
 
 from harness.execution import results
 
@@ -119,3 +119,21 @@ def test_a_run_suspended_with_a_row_in_hand_records_no_timeout(tmp_path: Path) -
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
     assert [r["status"] for r in _rows(next(tmp_path.iterdir()))] == ["ok"], err
+
+
+def test_a_closed_terminal_stops_a_plot_with_one_line(tmp_path: Path) -> None:
+    """A reader of run folders (`plot`) was killed by SIGHUP, silent, exit status
+    -1; it stops as at Ctrl-C, with one line, exit 130."""
+    run = finished_run(tmp_path / "runs", "-k", "Stream", "-b", "cpu", "--sizes", "100,1000")
+    proc = _start_group(["plot", str(run), "--out", str(tmp_path / "plots")])
+    assert proc.stderr is not None
+    seen = ""
+    while "[1/" not in seen:
+        line = proc.stderr.readline()
+        assert line, seen
+        seen += line
+    os.killpg(proc.pid, signal.SIGHUP)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, seen + err
+    said = "harness plot: interrupted; what it was writing may be incomplete"
+    assert err.splitlines()[-1] == said
