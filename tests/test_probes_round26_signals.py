@@ -21,15 +21,22 @@ HANGING = ["-k", "Stream_COPY", "Stream_TRIAD", "Stream_DOT", "-b", "cpu", "open
 HANGING += ["--size", "1000", "--reps", "1", "--sources", str(FIXTURES / "hang")]
 
 
-def _start_group(args: list[str], hangup: bool = True) -> subprocess.Popen:
-    """``harness ARGS`` as the leader of a process group of its own; with SIGHUP
-    ignored as ``nohup`` starts it, unless ``hangup``."""
+def _start_group(
+    args: list[str], hangup: bool = True, env: dict[str, str] | None = None
+) -> subprocess.Popen:
+    """``harness ARGS`` as the leader of a process group of its own (``env`` added
+    to its environment); with SIGHUP ignored as ``nohup`` starts it, unless
+    ``hangup``."""
     return subprocess.Popen(
         [sys.executable, "-m", "harness", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")},
+        env={
+            **os.environ,
+            "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
+            **(env or {}),
+        },
         start_new_session=True,
         preexec_fn=None if hangup else lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),
     )
@@ -121,11 +128,30 @@ def test_a_run_suspended_with_a_row_in_hand_records_no_timeout(tmp_path: Path) -
     assert [r["status"] for r in _rows(next(tmp_path.iterdir()))] == ["ok"], err
 
 
+#: A sitecustomize that makes matplotlib save each figure a second late.
+SLOW_SAVES = """import time
+import matplotlib.figure
+_save = matplotlib.figure.Figure.savefig
+def _late(self, *args, **kwargs):
+    time.sleep(1)
+    return _save(self, *args, **kwargs)
+matplotlib.figure.Figure.savefig = _late
+"""
+
+
 def test_a_closed_terminal_stops_a_plot_with_one_line(tmp_path: Path) -> None:
     """A reader of run folders (`plot`) was killed by SIGHUP, silent, exit status
     -1; it stops as at Ctrl-C, with one line, exit 130."""
     run = finished_run(tmp_path / "runs", "-k", "Stream", "-b", "cpu", "--sizes", "100,1000")
-    proc = _start_group(["plot", str(run), "--out", str(tmp_path / "plots")])
+    # Each figure is saved a second late, so that the hang-up comes while the plot
+    # is drawing, however busy the machine (it finished all eleven first once).
+    slow = tmp_path / "slow"
+    slow.mkdir()
+    (slow / "sitecustomize.py").write_text(SLOW_SAVES)
+    path = os.pathsep.join(filter(None, [str(slow), os.environ.get("PYTHONPATH")]))
+    proc = _start_group(
+        ["plot", str(run), "--out", str(tmp_path / "plots")], env={"PYTHONPATH": path}
+    )
     assert proc.stderr is not None
     seen = ""
     while "[1/" not in seen:
