@@ -260,7 +260,8 @@ def test_a_user_function_raising_keyboard_interrupt_is_its_row_s_error(
     """A user kernel's numpy function that raised KeyboardInterrupt itself, no signal
     sent, stopped an --in-process run as interrupted (exit 130, no row kept) and
     crashed a worker ('exit code 1'): it is its row's error, as any exception is,
-    and the other kernel's row runs."""
+    and the other kernel's row runs. Its reason names it without a dangling ': ',
+    as it has no message."""
     suite = _suite(tmp_path)
     head = "def _saxpy_cpu(grid: Grid, x: np.ndarray, y: np.ndarray, a: float, n: int) -> None:\n"
     suite.write_text(suite.read_text().replace(head, head + "    raise KeyboardInterrupt\n", 1))
@@ -272,7 +273,7 @@ def test_a_user_function_raising_keyboard_interrupt_is_its_row_s_error(
     assert proc.returncode == 1, proc.stderr
     rows = {r["kernel"]: r for r in map(json.loads, (run_folder(out) / "journal.jsonl").open())}
     assert rows["My_SAXPY"]["status"] == "error"
-    assert rows["My_SAXPY"]["reason"] == "KeyboardInterrupt:  (kernels.py:36)"
+    assert rows["My_SAXPY"]["reason"] == "KeyboardInterrupt (kernels.py:36)"
     assert rows["My_STENCIL2D"]["status"] == "ok"
     assert json.loads((run_folder(out) / "metadata.json").read_text())["interrupted"] is False
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +77,18 @@ def _per_rep(spec: KernelSpec) -> tuple[str, str, str]:
     return str(size), _si(moved, "B"), _si(flops, "FLOP") if flops else "-"
 
 
+def _note_idle_excludes(flag: str, kernels: Sequence[str] | None, exclude: Sequence[str]) -> None:
+    """Say which -x values leave out no kernel ``flag`` selects (``-k Stream -x
+    Basic_DAXPY``), as harness run says it: the list was taken for one without them."""
+    chosen = {k.name for k in suite.select(kernels)}
+    idle = [x for x in dict.fromkeys(exclude) if not chosen & {k.name for k in suite.select([x])}]
+    if idle:
+        print(
+            f"note: -x {' '.join(idle)} leaves out no kernel {flag} selects, so it changes nothing",
+            file=sys.stderr,
+        )
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
     if args.files:
         if args.kernels:
@@ -82,12 +96,14 @@ def _cmd_list(args: argparse.Namespace) -> int:
                 f"-k {' '.join(args.kernels)} with --files: --files takes the kernels whose "
                 f"files to list itself (harness list --files {' '.join(args.kernels)})"
             )
+        _note_idle_excludes("--files", args.files, args.exclude)
         for spec in selected(args.files, args.exclude):
             print(spec.name)
             for label, files in _kernel_files(spec):
                 for k, path in enumerate(files):
                     print(f"  {label if k == 0 else '':<14}{path}")
         return 0
+    _note_idle_excludes("-k", args.kernels, args.exclude)
     kernels = selected(args.kernels, args.exclude)
     header = (
         "kernel",
@@ -120,7 +136,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
         "\nsize: the default problem size; bytes and FLOPs of one repetition there, "
         "at f64 (RAJAPerf's counts)"
     )
-    ours = sum(k.group in suite.RAJAPERF_GROUPS for k in kernels)
+    ours = sum(map(suite.is_rajaperf, kernels))
     print(
         f"\n{len(rows)} kernel{'s' * (len(rows) != 1)}, {ours} of them RAJAPerf's "
         f"(of its {suite.RAJAPERF_SINGLE_PROCESS} that run in one process)"

@@ -338,7 +338,7 @@ def _cmd_import_rajaperf(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.folder}: {why} (give raja-perf.exe's --outdir)")
     from harness import suite
 
-    rajaperf = {k.name for k in suite.ALL if k.group in suite.RAJAPERF_GROUPS}
+    rajaperf = {k.name for k in suite.ALL if suite.is_rajaperf(k)}
     run_dir = rajaperf_import.import_folder(args.folder, args.out, rajaperf)
     _show_made(run_dir)
     return 0

@@ -40,6 +40,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 import warnings
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -615,6 +616,14 @@ class Workers:
             with _within(self.options.timeout or default_timeout(task, kind)):
                 data = make_data(spec, task, self.options.seed, self.options.check)
         except Exception:
+            return None
+        except BaseException as exc:
+            # A user suite's init or reference that calls sys.exit (or raises another
+            # BaseException) ended the whole run here with its status, silent; the
+            # worker makes them itself, and its row says what they raised.
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            if Path(where.filename) not in suite.LOADED:
+                raise
             return None
         if size <= INLINE_BYTES:
             self._shared[key] = {"inline": data}

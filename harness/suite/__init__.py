@@ -10,6 +10,7 @@ import importlib.util
 import math
 import numbers
 import re
+import signal
 import sys
 import traceback
 from collections.abc import Iterable, Iterator, Mapping
@@ -76,6 +77,8 @@ ALL: tuple[KernelSpec, ...] = tuple(
     )
 )
 BY_NAME: dict[str, KernelSpec] = {k.name: k for k in ALL}
+#: The shipped kernels' names: a user's kernel may join one of their groups.
+SHIPPED = frozenset(BY_NAME)
 #: Kernels the harness runs for itself (a cache flush): never listed or selected.
 INTERNAL: tuple[KernelSpec, ...] = internal.KERNELS
 
@@ -198,16 +201,43 @@ def _import(path: Path) -> ModuleType:
         loader.loader.exec_module(module)
     except Exception as exc:
         raise SuiteError(f"--suite {path}: {_raised(path, exc)}") from None
-    return module
+    except SystemExit:
+        raise  # said by the command line's loader, with the file's exit status
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt) and not _raised_by(path, exc):
+            raise  # a stop signal's, raised in its handler: the command stops
+        # A KeyboardInterrupt the file raised itself stopped the command as interrupted,
+        # no signal sent; another BaseException of its own (GeneratorExit, a class of
+        # its own) ended it in a traceback, status 1.
+        raised = _raised(path, exc)
+    else:
+        return module
+    # Raised outside the handler: an error in the handling of a KeyboardInterrupt is
+    # taken for a stop signal's.
+    raise SuiteError(f"--suite {path}: {raised}")
 
 
-def _raised(path: Path, exc: Exception) -> str:
+def _raised_by(path: Path, exc: BaseException) -> bool:
+    """Whether the file at ``path`` raised ``exc`` itself: its last frame is the
+    file's. A stop signal's KeyboardInterrupt is raised in the harness's handler,
+    whose frame is last; Python's own SIGINT handler raises it in whatever frame
+    runs, so under that handler no interrupt is taken as the file's."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    return (
+        bool(frames)
+        and frames[-1].filename == str(path)
+        and signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    )
+
+
+def _raised(path: Path, exc: BaseException) -> str:
     """What the user's code raised, at the user's own line rather than the
     harness's: the deepest frame in their file."""
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
     line = getattr(exc, "lineno", None) or (frames[-1].lineno if frames else "?")
-    what = exc.msg if isinstance(exc, SyntaxError) else exc
-    return f"line {line}: {type(exc).__name__}: {what}"
+    what = str(exc.msg if isinstance(exc, SyntaxError) else exc)
+    # An exception of no message (a bare MemoryError) was named with a dangling ': '.
+    return f"line {line}: {type(exc).__name__}" + (f": {what}" if what else "")
 
 
 #: What a user's kernel may be called: RAJAPerf's names are of this form (Group_NAME).
@@ -341,11 +371,16 @@ def _bad_kinds(spec: KernelSpec) -> str | None:
     """What is of the wrong kind among a description's functions, numpy entries and
     tolerance: a tolerance of one number ended a run in a traceback, and a plan, init
     or numpy entry of None was a TypeError named at a line of the harness's."""
-    optional = ("checksum", "bind", "verify")
+    # An image of no function was its rows' error at a line of the harness's.
+    optional = ("checksum", "bind", "verify", "image")
     for field in ("plan", "init", "reference", "traffic", "flops", *optional):
         value = getattr(spec, field)
         if not callable(value) and (value is not None or field not in optional):
             return f"{field} {value!r}: give a function" + (", or None" * (field in optional))
+    memory = spec.work_group_bytes
+    if isinstance(memory, bool) or not isinstance(memory, numbers.Integral) or memory < 0:
+        # Text was every WebGPU and CUDA row's TypeError; a negative count passed as none.
+        return f"work_group_bytes {memory!r}: give a whole number of bytes, 0 or more"
     for field, kind in (("arrays", Array), ("scalars", Scalar)):
         given = getattr(spec, field)
         if not isinstance(given, tuple | list) or not all(isinstance(a, kind) for a in given):
@@ -443,6 +478,10 @@ def _bad_text(spec: KernelSpec) -> str | None:
         value = getattr(spec, field)
         if not isinstance(value, str) or "\n" in value or "\r" in value:
             return f"{field} {value!r}: give one line of text"
+    fixed = spec.fixed_group
+    if fixed is not None and (not isinstance(fixed, str) or not fixed.strip() or "\n" in fixed):
+        # Why --group leaves the kernel's work-group as it is, printed as a row's note.
+        return f"fixed_group {fixed!r}: give one line of text saying why, or None"
     features = spec.rajaperf_features
     if not isinstance(features, tuple | list) or not all(
         isinstance(f, str) and NAME.fullmatch(f) for f in features
@@ -655,12 +694,25 @@ def blamed(spec: KernelSpec) -> Iterator[None]:
     planning ended in a traceback. Errors of the harness's own go on as they are."""
     try:
         yield
-    except Exception as exc:
+    except BaseException as exc:
         path = next((p for p, ks in LOADED.items() if spec.name in {k.name for k in ks}), None)
         frames = traceback.extract_tb(exc.__traceback__)
         if path is None or not any(f.filename == str(path) for f in frames):
             raise
-        raise SuiteError(f"--suite {path}: kernel {spec.name}: {_raised(path, exc)}") from None
+        if not isinstance(exc, Exception) and not _raised_by(path, exc):
+            raise  # a stop signal's, raised in its handler
+        # SystemExit or another BaseException of the description's own ended the run
+        # there, silent with its status or in a traceback.
+        said = _raised(path, exc)
+    else:
+        return
+    raise SuiteError(f"--suite {path}: kernel {spec.name}: {said}")
+
+
+def is_rajaperf(spec: KernelSpec) -> bool:
+    """Whether a kernel is one of RAJAPerf's: a shipped one of its groups. A user's
+    kernel in group Stream was counted among RAJAPerf's by `harness list`."""
+    return spec.group in RAJAPERF_GROUPS and spec.name in SHIPPED
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
