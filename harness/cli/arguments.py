@@ -143,7 +143,8 @@ def percent(text: str) -> float:
     return value
 
 
-#: Byte units a memory budget may carry, binary and decimal.
+#: Byte units a memory budget may carry, binary and decimal (up to tebibytes: a host
+#: of a terabyte or more, where 1TiB was no byte count and 1024GiB was).
 BYTE_UNITS = {
     "": 1,
     "b": 1,
@@ -153,9 +154,12 @@ BYTE_UNITS = {
     "mib": 1 << 20,
     "g": 1 << 30,
     "gib": 1 << 30,
+    "t": 1 << 40,
+    "tib": 1 << 40,
     "kb": 10**3,
     "mb": 10**6,
     "gb": 10**9,
+    "tb": 10**12,
 }
 
 

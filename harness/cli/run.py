@@ -194,6 +194,9 @@ class _Stop:
         self.wakeup: int | None = None
         #: Held to read the signals come, and to end a row: `_StuckRow` reads them too.
         self.lock = threading.RLock()
+        #: What the first signal lets finish, as its line says: the row in hand, or
+        #: the kernels in hand while a timed run builds first (no row runs after).
+        self.finishing = "the current row"
 
     def arrivals(self, signum: int) -> list[int]:
         """The stop signals come since the last look, each as often as it came; none
@@ -222,7 +225,7 @@ class _Stop:
         name = "interrupt" if signum == signal.SIGINT else signal.Signals(signum).name
         if len(self.received) == 1:
             print(
-                f"\n{name}: stopping after the current row ({name} again to stop now)",
+                f"\n{name}: stopping after {self.finishing} ({name} again to stop now)",
                 file=sys.stderr,
                 flush=True,
             )
@@ -543,11 +546,15 @@ def _stuck_end(
 def _show(summary: str, run_dir: Path) -> None:
     """Print a finished run's table and folder. A standard output that cannot take
     them (a full disk) is said on stderr and costs nothing else: the folder holds
-    every row and the table, and the run's status is its rows'."""
+    every row and the table, and the run's status is its rows'. A reader gone
+    (``| true``) is quiet, as for any pipe, and changes the status no more (it was 141,
+    whatever the rows)."""
     try:
         print(summary)
         print(f"\nrun folder: {run_dir}")
         sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except OutputError as exc:
         with contextlib.suppress(AttributeError):  # no stdout at all (closed: >&-)
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -575,6 +582,8 @@ def _build_ahead(
     if len(todo) < 2 or CHECK_LANES < 2:
         return None
     where = ", ".join(sorted({f"{t.backend}:{t.device}" for t in todo}))
+    # From its line on: a signal that came as it was read was said to let a row finish.
+    stop.finishing = "the kernels being compiled"
     print(
         f"building {len(todo)} kernels for {where} first, {CHECK_LANES} at a time",
         file=sys.stderr,
@@ -591,6 +600,7 @@ def _build_ahead(
             todo, lambda: bool(stop.received), None if shown is None else lambda _: shown.update()
         )
     finally:
+        stop.finishing = "the current row"
         if shown is not None:
             shown.close()
     seconds = time.monotonic() - start
@@ -941,7 +951,7 @@ def _resumed_rank(
             )
         else:
             # As a resume of one process says: the options given here are not the run's.
-            note_ignored(args)
+            note_ignored(args, ranked=True)
             numbered = _forget_cut_rows(args.resume, saved)
             saved.setdefault("resumed", []).append(metadata.now())
             if isinstance(executor, InProcess) and not saved["options"]["in_process"]:

@@ -365,8 +365,8 @@ def _process(run: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="per row: a kernel still running after this long is killed with its worker "
         "and recorded as an error (default: 120 s plus 1 s per 100000 elements, ten times "
-        "that on a simulator, plus the row's --max-time; above --max-time where both are "
-        "given); "
+        "that on a simulator, plus the row's --max-time; above a row's --max-time, given "
+        "or its share of --budget, in a timed run); "
         "also how long a backend may take to list its devices (default: 120 s; at least "
         f"{LIST_FLOOR_S:g} s, which a driver needs to start); "
         f"at most {MAX_SECONDS} (one week)",

@@ -207,6 +207,7 @@ def _note_unused(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> Non
     if args.check is not None:
         # Its one repetition has no flush before it and no queue to hold.
         given += ["--cache"] * (args.cache != defaults["cache"]) + ["--no-hold"] * (not args.hold)
+        given += ["--flush-bytes"] * (args.flush_bytes is not None)
     if args.check is not None and args.reps is not None:
         given.insert(0, "--reps")
     if given and (args.check is not None or args.reps is not None):
@@ -217,6 +218,14 @@ def _note_unused(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> Non
         )
         verb = "changes" if len(given) == 1 else "change"
         print(f"note: {why}: {' '.join(given)} {verb} nothing", file=sys.stderr)
+    elif "--sample-time" in given and ("hot" not in args.cache or "resident" not in args.transfers):
+        # Only hot rows without transfers are timed in batches: each of these rows
+        # times every repetition alone, whatever --sample-time says.
+        print(
+            "note: cold rows and rows with transfers time each repetition alone: "
+            f"--sample-time {args.sample_time:g} changes nothing",
+            file=sys.stderr,
+        )
 
 
 def _note_untimed(args: argparse.Namespace, world: ranks.World | None) -> None:
@@ -355,7 +364,9 @@ def new_run(
     _check_sources(args.sources, kernels, devices)
     # A check's rows are hot alone: a cold one verified the same, unflushed, twice.
     caches = ("hot",) if args.check is not None else tuple(dict.fromkeys(args.cache))
-    _check_flush(args.flush_bytes, caches, devices)
+    # Under --check, whose rows are hot, the --check note names --flush-bytes: this
+    # one's "for cold rows (--cache cold)" misled where --cache cold was given.
+    _check_flush(args.flush_bytes if args.check is None else None, caches, devices)
     _note_unused(args, devices)
     _note_untimed(args, world)
     memory, budgets = next(
@@ -410,6 +421,15 @@ def new_run(
         raise UsageError(_nothing_to_run(kernels, options))
     if args.max_time is None and not options.check and options.reps is None:
         options = dataclasses.replace(options, max_time=row_time(len(tasks), args.budget))
+        if args.timeout is not None and not args.in_process and options.max_time >= args.timeout:
+            # As for a --max-time given (above): a --timeout under the budget's share
+            # killed each row still timing, an error row the command line made.
+            raise UsageError(
+                f"--timeout {args.timeout:g} with each row's --max-time of "
+                f"{options.max_time:g} s (--budget {args.budget:g} over {len(tasks)} row(s)): a "
+                "row still timing when its timeout ends is killed, and is an error row; give "
+                f"a --timeout above {options.max_time:g}, or a --max-time below it"
+            )
     if any((args.out / name).is_file() for name in (results.METADATA, results.JOURNAL)):
         # Made inside a run folder, a run was hidden: the folder's readers take it for
         # one run, and a listing of its parent's runs left the new one out.
@@ -767,22 +787,26 @@ def _takes_wgsl_checks(backend: Any) -> bool:
 _RESUME_KEEPS = ("resume", "in_process")
 
 
-def _ignored_options(args: argparse.Namespace) -> list[str]:
-    """The options given with --resume that the resumed run ignores (it has its own)."""
+def _ignored_options(args: argparse.Namespace, ranked: bool = False) -> list[str]:
+    """The options given with --resume that the resumed run ignores (it has its own).
+    Under mpirun (``ranked``) --lost-after is not among them: it is how this job
+    watches its ranks, and the resume's ranks take it, where it was named ignored."""
     from harness.cli import build_parser
 
     defaults = vars(build_parser().parse_args(["run"]))
     flags = _flags()
+    keeps = (*_RESUME_KEEPS, "lost_after") if ranked else _RESUME_KEEPS
     return [
         flags[name]
         for name, default in defaults.items()
-        if name not in _RESUME_KEEPS and getattr(args, name) != default
+        if name not in keeps and getattr(args, name) != default
     ]
 
 
-def note_ignored(args: argparse.Namespace) -> None:
-    """Say which options given with --resume the resumed run ignores (it has its own)."""
-    ignored = _ignored_options(args)
+def note_ignored(args: argparse.Namespace, ranked: bool = False) -> None:
+    """Say which options given with --resume the resumed run ignores (it has its own);
+    ``ranked`` for a resume under mpirun (`_ignored_options`)."""
+    ignored = _ignored_options(args, ranked)
     if ignored:
         print(
             f"note: --resume runs with the run's own options; ignored here: {' '.join(ignored)}",

@@ -172,10 +172,13 @@ def problem_signature(spec: KernelSpec, size: int) -> tuple:
 
 def _asked_sizes(spec: KernelSpec, options: RunOptions) -> list[tuple[int, tuple[str, str]]]:
     """Every size the options give a kernel, in order, each with what asked for it
-    (the option's words and value)."""
+    (the option's words and value). A factor is written in full (``repr``): as ``:g``
+    wrote it, factors 1 and 1.0000001 were one "factor 1", and the row they shared
+    was run once without the note that says so."""
     if options.sizes or options.size_factors:
         return [(s, ("size", str(s))) for s in options.sizes] + [
-            (max(1, scaled_size(spec, f)), ("factor", f"{f:g}")) for f in options.size_factors
+            (max(1, scaled_size(spec, f)), ("factor", repr(f).removesuffix(".0")))
+            for f in options.size_factors
         ]
     if options.budgets and options.memory:
         asked = []
@@ -905,18 +908,22 @@ class Runner:
             else:
                 reason = f"device lost: {exc.fault} in {task.kernel} ({exc})"
             row.update(status="error", reason=reason)
-        except (Exception, SystemExit, KeyboardInterrupt) as exc:
+        except BaseException as exc:
             # SystemExit: a user suite's function that calls sys.exit is its row's
             # error, not the end of the run (or of the worker, as a crash).
             where = traceback.extract_tb(exc.__traceback__)[-1]
-            if isinstance(exc, KeyboardInterrupt) and Path(where.filename) not in suite.LOADED:
+            if not isinstance(exc, Exception | SystemExit) and (
+                Path(where.filename) not in suite.LOADED
+            ):
                 # A stop signal's, raised in its handler: the run stops. One a user
-                # suite's function raised itself stopped an --in-process run as
-                # interrupted with no signal, and crashed a worker.
+                # suite's function raised itself (KeyboardInterrupt, GeneratorExit, a
+                # BaseException of its own) stopped an --in-process run, as interrupted
+                # or in a traceback, and crashed a worker.
                 raise
+            # One of no message was named with a dangling ': '.
+            said = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
             row.update(
-                status="error",
-                reason=f"{type(exc).__name__}: {exc} ({Path(where.filename).name}:{where.lineno})",
+                status="error", reason=f"{said} ({Path(where.filename).name}:{where.lineno})"
             )
         return row
 
