@@ -24,7 +24,7 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 
-from common import Parser, device, factor, harness_rows, left_out, run_main
+from common import Parser, device, factor, harness_rows, left_out, note_repeats, run_main
 
 from harness import suite
 from harness.cli.arguments import positive_int, seconds
@@ -69,6 +69,7 @@ def main() -> None:
     except suite.SelectionError as exc:
         parser.error(str(exc))
     info = device(parser, args.device or f"{args.backend}:0")
+    note_repeats([("--caches", args.caches), ("--flushes", args.flushes)])
     cache, source = last_level_cache(info)
     for option, factors in (("--caches", args.caches), ("--flushes", args.flushes)):
         small = next((m for m in factors if int(m * cache) < 1), None)

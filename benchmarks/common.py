@@ -470,6 +470,20 @@ def add_devices(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def note_repeats(given: Sequence[tuple[str, Sequence[object]]]) -> None:
+    """Say which values each option was given more than once: each runs once, as
+    harness run says it, where the script took the repeat unsaid (harness run's
+    note is not shown)."""
+    for flag, values in given:
+        shown = [f"{v:g}" if isinstance(v, float) else str(v) for v in values]
+        twice = [v for v in dict.fromkeys(shown) if shown.count(v) > 1]
+        if twice:
+            print(
+                f"note: {flag} {' '.join(twice)} given more than once; each value runs once",
+                file=sys.stderr,
+            )
+
+
 def devices_chosen(args: argparse.Namespace) -> list[str]:
     """``harness run``'s arguments for the devices `add_devices` let the user choose."""
     return [w for d in args.device for w in ("--device", d)] or ["-b", *args.backends]

@@ -26,6 +26,11 @@ from common import Parser, harness_rows, run, run_main, without_run_options
 
 from harness.cli.arguments import count, positive_int
 
+#: Timed repetitions a row, where --reps is not given.
+REPS = 3
+#: The worst rows profiled, where --profile is not given.
+PROFILE = 2
+
 #: A row's steps (functions of `harness.execution.runner` and what they call), in
 #: the order a row takes them, for the profile's breakdown.
 STEPS = (
@@ -109,6 +114,23 @@ def _is_checkout(tree: Path) -> bool:
         return False
 
 
+def _note_idle(args: argparse.Namespace) -> None:
+    """Say which options change nothing, as they were taken unsaid: --reps beside
+    --check (a check times no repetition), and a --profile over --worst (only the
+    rows named are profiled)."""
+    if args.check and args.reps is not None:
+        print(
+            f"note: --reps {args.reps} changes nothing with --check, which times no repetition",
+            file=sys.stderr,
+        )
+    if args.profile is not None and args.profile > args.worst:
+        print(
+            f"note: --profile {args.profile} profiles the rows --worst names, so at most "
+            f"{args.worst}",
+            file=sys.stderr,
+        )
+
+
 def main() -> None:
     parser = Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     # As harness run's --check, whose level was taken for a run option: --check quick
@@ -121,12 +143,10 @@ def main() -> None:
         help="check sizes: a --check run, quick (the default) or full",
     )
     parser.add_argument(
-        "--reps", type=positive_int, default=3, help="timed repetitions a row (default 3)"
+        "--reps", type=positive_int, help=f"timed repetitions a row (default {REPS})"
     )
     parser.add_argument("--worst", type=count, default=5, help="rows to name (default 5)")
-    parser.add_argument(
-        "--profile", type=count, default=2, help="worst rows to profile (default 2)"
-    )
+    parser.add_argument("--profile", type=count, help=f"worst rows to profile (default {PROFILE})")
     parser.add_argument(
         "--tree", type=Path, help="run the harness of this checkout (a before/after)"
     )
@@ -141,8 +161,9 @@ def main() -> None:
         # A missing folder ended in a traceback; one without the harness in it ran
         # the installed harness, as if it were that checkout's.
         parser.error(f"--tree {str(args.tree)!r}: not a checkout of the harness")
+    _note_idle(args)
     checked = ["--check", args.check] if args.check else []
-    run_args = [*args.run_args, *(checked or ["--reps", str(args.reps)])]
+    run_args = [*args.run_args, *(checked or ["--reps", str(args.reps or REPS)])]
     rows, wall = harness_rows(*run_args, tree=args.tree)
     costs = [(float(r["host_s"]), r) for r in rows if r.get("host_s")]
     if not costs:
@@ -162,7 +183,7 @@ def main() -> None:
             f"  {cost:6.2f} s  {_label(row)} n={row['size']} on {row['device_id']} "
             f"({row['status']}, timed {float(row.get('timed_wall_s') or 0):.2f} s)"
         )
-    for _, row in worst[: args.profile]:
+    for _, row in worst[: PROFILE if args.profile is None else args.profile]:
         _profile(row["kernel"], row["size"], run_args, args.tree)
 
 

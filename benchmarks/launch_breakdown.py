@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import collections
 import statistics
+import sys
 
 from common import Parser, device, run_main
 
@@ -87,6 +88,29 @@ def breakdown(
         )
     if each:
         print("\n".join(lines))
+
+
+def _once(
+    configs: list[dict[str, str]], given: list[str], partitions: list[str]
+) -> list[dict[str, str]]:
+    """Each --param's run options once, in the order given, saying which --param or
+    --partition values came more than once: a --param repeated printed its breakdown
+    twice, and a --partition repeated was dropped unsaid."""
+    seen: dict[frozenset[tuple[str, str]], dict[str, str]] = {}
+    twice = []
+    for text, config in zip(given, configs, strict=True):
+        key = frozenset(config.items())
+        if key in seen:
+            twice.append(text)
+        seen.setdefault(key, config)
+    dealt = [p for p in dict.fromkeys(partitions) if partitions.count(p) > 1]
+    for flag, values in (("--param", twice), ("--partition", dealt)):
+        if values:
+            print(
+                f"note: {flag} {' '.join(values)} given more than once; each is broken down once",
+                file=sys.stderr,
+            )
+    return list(seen.values())
 
 
 def main() -> None:
@@ -166,6 +190,7 @@ def main() -> None:
             if value not in choices.get(name, ()):
                 takes = "; ".join(f"{n}: {', '.join(c)}" for n, c in choices.items())
                 parser.error(f"--param {item!r}: {args.kernel} takes {takes or 'no run options'}")
+    configs = _once(configs, args.param, args.partition)
     defaults = {p.name: p.default[0] for p in spec.params}
     for chosen in configs or [{}]:
         params = {**defaults, **chosen}

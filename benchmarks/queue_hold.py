@@ -21,7 +21,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-from common import Parser, backend_name, harness_rows, left_out, run_main
+from common import Parser, backend_name, harness_rows, left_out, note_repeats, run_main
 
 from harness import suite
 from harness.cli.arguments import positive_int
@@ -65,6 +65,7 @@ def main() -> None:
             file=sys.stderr,
         )
     strategies = args.strategy or ["global", "local"]
+    note_repeats([("--backend", args.backend), ("--strategy", strategies)])
 
     medians: dict[tuple[str, str], list[float]] = defaultdict(list)
     queues: dict[tuple[str, str], str] = {}

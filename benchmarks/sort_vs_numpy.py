@@ -25,6 +25,7 @@ from common import (
     device,
     devices_chosen,
     harness_rows,
+    note_repeats,
     refuse_size_past_memory,
     run,
     run_main,
@@ -115,6 +116,10 @@ def main() -> None:
     # The peers sort on the host: a size it cannot hold ran every harness launch, then
     # ended in numpy's allocation error.
     refuse_size_past_memory(parser, args.size, [args.kernel], device(parser, "cpu:0"))
+    note_repeats([("--backends", args.backends), ("--device", args.device),
+                  ("--strategy", args.strategy), ("--steps", args.steps),
+                  ("--tile_bytes", args.tile_bytes or ()),
+                  ("--wgsl-checks", args.wgsl_checks)])  # fmt: skip
 
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
     launches: dict[tuple[str, str], str] = {}

@@ -354,7 +354,8 @@ def test_each_variant_is_checked_at_its_own_sizes() -> None:
 def test_lines_mutate_only_the_lines_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The body's line of Stream_TRIAD.c: its every mutant, and none of the line above."""
+    """The body's line of Stream_TRIAD.c: its every mutant, and none of the line above.
+    That line holds every mutant of the kernel, so the run is not said to be narrowed."""
     need_backend("opencl")
     line = "        a[i] = b[i] + alpha * c[i];"
     at = (sources.shipped_root() / "c" / "Stream_TRIAD.c").read_text().split("\n").index(line) + 1
@@ -369,7 +370,7 @@ def test_lines_mutate_only_the_lines_named(
     assert {(r["file"], r["line"]) for r in rows} == {("Stream_TRIAD.c", str(at))}
     assert {r["status"] for r in rows} == {"killed"}
     summary = (next(tmp_path.iterdir()) / "summary.txt").read_text()
-    assert summary.endswith(f"\nnarrowed by: --lines Stream_TRIAD.c:{at}\n")
+    assert "narrowed by" not in summary
 
 
 @pytest.mark.parametrize(

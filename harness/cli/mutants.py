@@ -248,6 +248,15 @@ def _plan(
     for lines in args.lines or ():
         if not any(lines.holds(m) for job in jobs for m in job.chosen):
             raise UsageError(_no_mutant_on(lines, jobs, files[lines.file]))
+    if args.lines and all(any(s.holds(m) for s in args.lines) for j in jobs for m in j.chosen):
+        # It was said to narrow the run ('narrowed by: --lines ...') where it left out
+        # no mutant.
+        print(
+            f"note: --lines {' '.join(dict.fromkeys(map(str, args.lines)))} hold every "
+            "mutant of the chosen kernels, so it changes nothing",
+            file=sys.stderr,
+        )
+        args.lines = None
     for job in jobs:
         if args.lines:
             job.chosen = [m for m in job.chosen if any(s.holds(m) for s in args.lines)]
@@ -282,6 +291,15 @@ def _plan(
                 file=sys.stderr,
             )
     jobs = [job for job in jobs if job.chosen]
+    if args.sample is not None and not any(job.sampled for job in jobs):
+        # Taken unsaid, and left out of the table's 'narrowed by:', as if it sampled.
+        most = max(len(job.chosen) for job in jobs)
+        seed = f" and --seed {args.seed} pick" if args.seed is not None else " picks"
+        print(
+            f"note: --sample {args.sample}{seed} every mutant: no chosen kernel has more "
+            f"than {most}, so every one is checked and the score is not a sample's",
+            file=sys.stderr,
+        )
     if args.max_size is not None:
         sizes = {
             (s, job.spec.name) for job in jobs for s in check_sizes(job.spec, job.device, params)
@@ -293,6 +311,20 @@ def _plan(
                 f"(the smallest: {smallest}, {name}'s), which would be checked at the small "
                 f"size {SMALL_SIZE} alone; give --max-size {smallest} or more"
             )
+        if (
+            sizes
+            and max(sizes)[0] <= args.max_size
+            and all(job.device.kind != SIMULATOR for job in jobs)
+        ):
+            # It was said to narrow the run ('narrowed by: --max-size N') where it left
+            # out no size; on a simulator it lifts the default cap, which is a change.
+            largest, name = max(sizes)
+            print(
+                f"note: --max-size {args.max_size} is over every check size of the chosen "
+                f"kernels (the largest: {largest}, {name}'s), so it changes nothing",
+                file=sys.stderr,
+            )
+            args.max_size = None
     return jobs
 
 
@@ -305,6 +337,7 @@ def _note_idle(args: argparse.Namespace, devices: Sequence[DeviceInfo]) -> None:
         ("--backends", args.backends),
         ("--device", args.device),
         ("--precision", args.precision or ()),
+        ("--lines", [str(lines) for lines in args.lines or ()]),
     ):
         twice = [v for v, n in Counter(values).items() if n > 1]
         if twice:
@@ -428,7 +461,8 @@ def _mutants(args: argparse.Namespace, stop: _Stop) -> int:
     )
     cut = sum(1 for job in jobs if not job.finished)
     try:
-        folder = write_folder(args.out, tallies, outcomes + unchecked, scope)
+        # Stopped at a survivor, summary.txt said it was interrupted.
+        folder = write_folder(args.out, tallies, outcomes + unchecked, scope, stopped)
     except WriteFailed as exc:
         print(f"harness: error: {exc}", file=sys.stderr)
         return stop.status if cut and not survivor else 2
@@ -602,7 +636,7 @@ def _scope(
     score is read for what it counts; empty where nothing did."""
     given = [f"--{name} {' '.join(values)}" for name, values in params]
     if args.lines:
-        given.append(f"--lines {' '.join(map(str, args.lines))}")
+        given.append(f"--lines {' '.join(dict.fromkeys(map(str, args.lines)))}")
     given += [f"--max-size {args.max_size}"] * (args.max_size is not None)
     given += [
         f"sizes up to {n} on {device} (a simulator's default)" for device, n in capped.items()

@@ -9,6 +9,7 @@ import os
 import re
 import stat
 import sys
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -155,6 +156,18 @@ def _check_limits(args: argparse.Namespace, devices: Sequence[DeviceInfo], runne
                     )
 
 
+def _note_twice(args: argparse.Namespace) -> None:
+    """Say which values were given more than once: each device is measured once, as
+    harness run says it, where the repeat was taken unsaid."""
+    for flag, values in (("-b", args.backends or ()), ("--device", args.device)):
+        twice = [v for v, n in Counter(values).items() if n > 1]
+        if twice:
+            print(
+                f"note: {flag} {' '.join(twice)} given more than once; each is measured once",
+                file=sys.stderr,
+            )
+
+
 def _stopped(said: str, measured: list[dict[str, Any]], as_json: bool) -> int:
     """Say what an interrupted peak kept, and print the devices measured as JSON
     where asked, as a whole run prints them (their figures were lost): status 130,
@@ -198,6 +211,7 @@ def _cmd_peak(args: argparse.Namespace) -> int:
     if args.json:
         _check_output()
     devices = _devices(args.backends, args.device)
+    _note_twice(args)
     if not devices:
         raise UsageError("no device to measure (see 'harness devices')")
     _check_fit(args, devices)

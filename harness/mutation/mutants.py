@@ -769,10 +769,15 @@ def _write(path: Path, text: str) -> None:
 
 
 def write_folder(
-    out: Path, tallies: Sequence[Tally], outcomes: Sequence[Outcome], scope: str = ""
+    out: Path,
+    tallies: Sequence[Tally],
+    outcomes: Sequence[Outcome],
+    scope: str = "",
+    stopped: str | None = None,
 ) -> Path:
     """A new ``mutants-...`` folder under ``out`` with mutants.csv and summary.txt
-    (which ends with ``scope``, what narrowed the run, where something did);
+    (which ends with ``scope``, what narrowed the run, where something did, and
+    names why a partial table was ``stopped``, as `format_summary` does);
     WriteFailed naming the folder and the error where writing fails, which
     leaves no folder (a mutants.csv without its summary reads as a whole run)."""
     folder = out
@@ -799,7 +804,7 @@ def write_folder(
             change = (m.original.strip(), m.mutated.strip())
             writer.writerow((o.kernel, o.device, *where, o.status, *change, o.detail))
         _write(folder / "mutants.csv", table_text.getvalue())
-        summary = format_summary(tallies, outcomes) + (f"\n\n{scope}" if scope else "")
+        summary = format_summary(tallies, outcomes, stopped) + (f"\n\n{scope}" if scope else "")
         _write(folder / "summary.txt", summary + "\n")
     except OSError as exc:
         if made:
