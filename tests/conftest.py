@@ -128,6 +128,12 @@ FULL_TIER = (
     "tests/test_probes_round26_api.py::*",
     # Round 26's probes of what report, plot and show present.
     "tests/test_probes_round26_outputs.py::*",
+    # Round 27's probes of harness run, its Python API and MPI jobs.
+    "tests/test_probes_round27_run.py::*",
+    # Round 27's probes of mutants, peak, cuda-compile, devices, list and the scripts.
+    "tests/test_probes_round27_tools.py::*",
+    # Round 27's probes of user suites, the Python API and signals on every command.
+    "tests/test_probes_round27_api.py::*",
 )
 
 
