@@ -58,7 +58,9 @@ def test_a_deleted_barrier_in_mat_mat_shared_doubles_is_killed(tmp_path: Path) -
             "Controlflow depends on uninitialized value (kernel histogram, "
             "Algorithm_HISTOGRAM.c:31)",
         ),
-        # The first of a work-item's rows is summed onto a register never set.
+        # The first of a work-item's rows is summed onto a register never set. It holds
+        # whatever was there: on some CPUs no zero, and PoCL's check (or the
+        # simulator's first, not strict, recheck) kills the mutant on its result.
         (
             "Polybench_3MM",
             "product_rows.h:22",
@@ -71,7 +73,8 @@ def test_a_survivor_that_reads_memory_never_written_is_killed_on_the_simulator(
     tmp_path: Path, kernel: str, line: str, mutated: str, found: str
 ) -> None:
     """These survived PoCL's check and the simulator's recheck, which looked for
-    races and overruns only: the recheck now also reports values read unset."""
+    races and overruns only: the recheck now also reports values read unset (where
+    an unset register holds no zero, a check already fails on the result)."""
     simulator = _simulator()["id"]
     proc = harness(
         "mutants", "-k", kernel, "-b", "opencl", "--impl", "kernel", "--precision", "f64",
@@ -81,8 +84,9 @@ def test_a_survivor_that_reads_memory_never_written_is_killed_on_the_simulator(
     with (run_folder(tmp_path) / "mutants.csv").open(newline="") as handle:
         (row,) = [r for r in csv.DictReader(handle) if r["mutated"] == mutated]
     assert row["status"] == "killed"
-    assert row["detail"].startswith(f"on {simulator}: {kernel}")
-    assert found in row["detail"]
+    wrong = kernel == "Polybench_3MM" and ": fail: check case " in row["detail"]
+    reported = row["detail"].startswith(f"on {simulator}: {kernel}") and found in row["detail"]
+    assert wrong or reported, row["detail"]
 
 
 def test_a_strict_lab_asks_the_simulator_for_unset_values_and_puts_the_environment_back(
