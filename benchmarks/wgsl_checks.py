@@ -79,6 +79,10 @@ def main() -> int:
         print(f"median on/off over {len(ratios)} rows: {statistics.median(ratios):.3f}")
     for what, reason in problems.items():
         print(f"left out: {what}: {reason}")
+    if not paired:
+        # A table of no row, every one left out, exited 0 as a comparison made.
+        print("no row was timed with both choices: nothing is compared", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -186,6 +186,18 @@ def need_backend(name: str) -> None:
     pytest.skip(f"{name} unavailable: {reason}")
 
 
+def device_without_f64() -> str:
+    """A device here that lacks f64 (lavapipe through OpenGL), or the test is skipped."""
+    need_backend("wgpu")
+    proc = harness("devices", "--json")
+    assert proc.returncode == 0, proc.stderr
+    for backend in json.loads(proc.stdout):
+        for device in backend["devices"]:
+            if "f64" not in device["features"]:
+                return device["id"]
+    pytest.skip("no device without f64 here")
+
+
 def harness(
     *args: str, timeout: float = 300, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess:

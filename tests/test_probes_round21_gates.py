@@ -10,7 +10,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, copy_run, harness, need_backend, one_error, source_names
+from conftest import (
+    ROOT,
+    copy_run,
+    device_without_f64,
+    harness,
+    one_error,
+    source_names,
+)
 
 
 def _rows(run: Path) -> list[dict]:
@@ -116,24 +123,12 @@ def test_a_new_run_whose_metadata_names_no_end_does_not_pass_on_rows_it_lacks(
     )
 
 
-def _device_without_f64() -> str:
-    """A device here that lacks f64 (lavapipe through OpenGL), or the test is skipped."""
-    need_backend("wgpu")
-    proc = harness("devices", "--json")
-    assert proc.returncode == 0, proc.stderr
-    for backend in json.loads(proc.stdout):
-        for device in backend["devices"]:
-            if "f64" not in device["features"]:
-                return device["id"]
-    pytest.skip("no device without f64 here")
-
-
 def test_peak_of_a_device_without_f64_measures_its_bandwidth_and_passes(tmp_path: Path) -> None:
     """On a device without f64 (most GPUs through wgpu) the bandwidth kernels ran at
     f64 and were skipped: no bandwidth peak at all ("copy nan GB/s"), and every
     `harness peak` exited 1 on the FMA f64 row the device cannot run. The bandwidth
     is now streamed in f32, and a precision the device lacks fails nothing."""
-    device = _device_without_f64()
+    device = device_without_f64()
     store = tmp_path / "peaks.json"
     proc = harness(
         "peak", "--device", device, "--span", "0.2", "--max-time", "0.2",
@@ -155,7 +150,7 @@ def test_show_of_a_check_that_verified_nothing_exits_as_the_run_did(tmp_path: Pa
     nothing), but `harness show` of its folder, which exits 1 for a failed row as the
     run does, exited 0 on it: a script reading a run's status from show (an MPI job
     whose mpirun status was lost) passed it. It now exits as the run did."""
-    device = _device_without_f64()
+    device = device_without_f64()
     out = tmp_path / "out"
     proc = harness(
         "run", "--check", "-k", "Stream_COPY", "--device", device, "--precision", "f64",

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, harness, need_backend
+from conftest import ROOT, device_without_f64, harness, need_backend
 
 ENV = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")}
 
@@ -194,3 +194,37 @@ def test_mutants_lines_of_every_mutant_or_given_twice_are_said_to_change_nothing
     assert "narrowed by" not in proc.stdout
     (folder,) = tmp_path.iterdir()
     assert "narrowed by" not in (folder / "summary.txt").read_text()
+
+
+@pytest.mark.parametrize(
+    ("devices", "note"),
+    [
+        (["host", "cpu:0"], "note: --device cpu:0 names cpu:0, which an earlier --device chose"),
+        (["cpu:0", "cpu:00"], "note: --device cpu:00 names cpu:0, which an earlier --device chose"),
+    ],
+)
+def test_run_names_a_device_chosen_twice_in_other_words(
+    tmp_path: Path, devices: list[str], note: str
+) -> None:
+    """``--device host --device cpu:0`` (or ``cpu:0`` and ``cpu:00``) ran cpu:0 once,
+    unsaid, where a value written twice the same way is named."""
+    chosen = [w for d in devices for w in ("--device", d)]
+    proc = harness("run", "-k", "Stream_COPY", *chosen, "--check", "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert f"{note}; each device runs once" in proc.stderr.splitlines()
+    assert "\n2 ok, 0 fail, 0 error, 0 skipped\n" in proc.stdout  # its two check sizes
+
+
+def test_wgsl_checks_with_no_row_compared_fails() -> None:
+    """``wgsl_checks.py`` of rows a device skips (f64 where it lacks f64) printed a
+    table of no row and exited 0, as if a comparison had been made."""
+    device = device_without_f64()
+    if not device.startswith("wgpu:"):
+        pytest.skip("no wgpu device without f64 here")
+    proc = _script("wgsl_checks.py", "-k", "Stream_COPY", "--device", device, "--launches",
+                   "1", "--", "--size", "1000", "--reps", "2", "--precision", "f64")  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        "no row was timed with both choices: nothing is compared"
+    )
+    assert "left out: Stream_COPY checks on: needs f64, which this device lacks" in proc.stdout

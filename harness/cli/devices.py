@@ -90,6 +90,24 @@ def _pick(text: str, found: dict[str, Catalog]) -> list[DeviceInfo]:
     return named
 
 
+def _note_chosen_before(
+    text: str, picked: Sequence[DeviceInfo], chosen: Sequence[DeviceInfo], before: Sequence[str]
+) -> None:
+    """Say where a --device value names only devices earlier values chose, written
+    otherwise (``--device host --device cpu:0``, ``cpu:0`` and ``cpu:00``): each runs
+    once, where the repeat was merged unsaid. A value given twice as it is written is
+    said by the run's note of repeats."""
+    earlier = {d.id for d in chosen}
+    if text in before or not picked or any(d.id not in earlier for d in picked):
+        return
+    ids = ", ".join(dict.fromkeys(d.id for d in picked))
+    print(
+        f"note: --device {text} names {ids}, which an earlier --device chose; "
+        "each device runs once",
+        file=sys.stderr,
+    )
+
+
 def choose_devices(
     backend_names: Sequence[str] | None,
     device_texts: Sequence[str],
@@ -133,8 +151,10 @@ def choose_devices(
             print(f"note: {catalog.backend}: {note}", file=sys.stderr)
     chosen: list[DeviceInfo] = []
     if device_texts:
-        for text in device_texts:
-            chosen.extend(_pick(text, found))
+        for number, text in enumerate(device_texts):
+            picked = _pick(text, found)
+            _note_chosen_before(text, picked, chosen, device_texts[:number])
+            chosen.extend(picked)
         # A -b backend no --device value named runs on its defaults.
         named = {d.backend for d in chosen}
         for name in backend_names or []:
