@@ -214,6 +214,56 @@ def harness(
     )
 
 
+def harness_to_gone_reader(
+    *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    """``harness ARGS | true``: a standard output whose reader has already gone."""
+    read, write = os.pipe()
+    os.close(read)
+    environment = {**os.environ, **(env or {})}
+    environment.setdefault("XDG_RUNTIME_DIR", "/tmp")
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "harness", *args],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment,
+            timeout=300,
+        )
+    finally:
+        os.close(write)
+
+
+def mpirun() -> str:
+    """Open MPI's launcher, or the test is skipped where it or mpi4py is missing."""
+    path = shutil.which("mpirun")
+    try:
+        import mpi4py  # noqa: F401
+    except ImportError:
+        path = None
+    if path is None:
+        pytest.skip("mpirun or mpi4py is not installed (Debian: openmpi-bin; pip: mpi4py)")
+    return path
+
+
+def harness_mpi(*args: str, ranks: int = 2) -> subprocess.CompletedProcess:
+    """``mpirun -n RANKS python -m harness ARGS``, as root where the tests run so."""
+    command = [mpirun(), "-n", str(ranks), "--oversubscribe", sys.executable, "-m", "harness"]
+    return subprocess.run(
+        [*command, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={
+            **os.environ,
+            "OMPI_ALLOW_RUN_AS_ROOT": "1",
+            "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+            "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
+        },
+    )
+
+
 def run_folder(out: Path) -> Path:
     """The single run folder a run made under ``out``."""
     folders = [p for p in out.iterdir() if p.is_dir()]

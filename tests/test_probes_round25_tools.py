@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, need_backend, one_error
+from conftest import ROOT, harness_to_gone_reader, need_backend, one_error
 from test_peak_store import GOOD, SMALL
 
 from harness.backends import get as get_backend
@@ -181,29 +181,12 @@ def test_scripts_refuse_what_they_passed_on_to_harness_unchecked(
     assert proc.stderr.endswith(" (see --help)\n") and proc.stderr.count("\n") == 1
 
 
-def _to_gone_reader(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    """``harness ARGS | true``, the reader gone before anything is written."""
-    read, write = os.pipe()
-    os.close(read)
-    try:
-        return subprocess.run(
-            [sys.executable, "-m", "harness", *args],
-            stdout=write,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**ENV, **(env or {})},
-            timeout=300,
-        )
-    finally:
-        os.close(write)
-
-
 def test_a_peak_whose_reader_went_away_is_kept(tmp_path: Path) -> None:
     """``harness peak | head -1``: the line of a device measured after head had gone
     ended the command (141) before its peak was kept, the measurement lost. It is
     kept, no other device is measured, and the command ends quietly, 141."""
     store = tmp_path / "peaks.json"
-    proc = _to_gone_reader(
+    proc = harness_to_gone_reader(
         "peak", "-b", "cpu", "--force", *SMALL, env={"HARNESS_PEAKS": str(store)}
     )
     assert proc.returncode == 141, proc.stderr
@@ -217,7 +200,7 @@ def test_mutants_whose_reader_went_away_writes_its_folder(tmp_path: Path) -> Non
     command ended (141) before its folder was written, the check's minutes lost.
     The folder is written, and the status is the check's."""
     need_backend("opencl")
-    proc = _to_gone_reader("mutants", "-k", "Stream_COPY", "-b", "opencl", "--precision",
+    proc = harness_to_gone_reader("mutants", "-k", "Stream_COPY", "-b", "opencl", "--precision",
                            "f64", "--sample", "1", "--out", str(tmp_path))  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr and "warning" not in proc.stderr

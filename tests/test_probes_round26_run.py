@@ -4,70 +4,14 @@ API that goes through it, and its MPI jobs. Each test says what was wrong before
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import cut_journal, harness, need_backend, one_error, run_folder
+from conftest import cut_journal, harness, harness_mpi, need_backend, one_error, run_folder
 
 QUICK = ("-k", "Stream_COPY", "-b", "cpu", "--size", "100", "--reps", "1")
-
-
-def _mpirun() -> str:
-    path = shutil.which("mpirun")
-    try:
-        import mpi4py  # noqa: F401
-    except ImportError:
-        path = None
-    if path is None:
-        pytest.skip("mpirun or mpi4py is not installed (Debian: openmpi-bin; pip: mpi4py)")
-    return path
-
-
-def _mpi(*args: str, ranks: int = 2) -> subprocess.CompletedProcess[str]:
-    """``mpirun -n RANKS python -m harness ARGS``."""
-    command = [_mpirun(), "-n", str(ranks), "--oversubscribe", sys.executable, "-m", "harness"]
-    return subprocess.run(
-        [*command, *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={
-            **os.environ,
-            "OMPI_ALLOW_RUN_AS_ROOT": "1",
-            "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-            "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
-        },
-    )
-
-
-@pytest.mark.parametrize(
-    ("args", "said"),
-    [
-        (["--sizes", "-5"], "argument --sizes: '-5': sizes must be positive and rising "
-         "(see 'harness run --help')"),
-        (["--size", "100", "--max-time", "5", "--timeout", "2"], "--max-time 5 with "
-         "--timeout 2: a row still timing when its timeout ends is killed, and is an error "
-         "row; give a --timeout above --max-time (a row compiles, warms up and verifies "
-         "besides)"),
-    ],
-)  # fmt: skip
-def test_a_wrong_command_line_under_mpirun_is_said_once(
-    tmp_path: Path, args: list[str], said: str
-) -> None:
-    """Under mpirun every rank printed the same usage error (found as the options were
-    read, or as the rows were planned), so a job of N ranks said it N times. Rank 0
-    says it once; the job still exits 2, and nothing is made."""
-    out = tmp_path / "out"
-    proc = _mpi("run", "-k", "Stream_COPY", "-b", "cpu", *args, "--out", str(out), ranks=3)
-    assert proc.returncode == 2, proc.stderr
-    errors = [line for line in proc.stderr.splitlines() if line.startswith("harness: error:")]
-    assert errors == [f"harness: error: {said}"]
-    assert not out.exists()
 
 
 def test_an_in_process_resume_of_a_run_with_a_timeout_says_it_changes_nothing(
@@ -195,7 +139,7 @@ def test_a_note_every_rank_finds_as_it_plans_is_said_once(tmp_path: Path) -> Non
     each N times, their lines run together. Rank 0 says each once."""
     need_backend("opencl")
     out = tmp_path / "out"
-    proc = _mpi("run", "-k", "Stream_COPY", "-b", "opencl", "--size", "100", "--reps", "1",
+    proc = harness_mpi("run", "-k", "Stream_COPY", "-b", "opencl", "--size", "100", "--reps", "1",
                 "--precision", "f64", "f64", "--flush-bytes", "1MiB", "--out", str(out),
                 ranks=3)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
@@ -217,7 +161,7 @@ def test_an_mpi_resume_notes_the_options_it_ignores_and_names_damage_once(
     twice, as it read the journal twice."""
     need_backend("opencl")
     out = tmp_path / "out"
-    proc = _mpi("run", "-k", "Stream_COPY", "Stream_ADD", "-b", "opencl", "--size", "100",
+    proc = harness_mpi("run", "-k", "Stream_COPY", "Stream_ADD", "-b", "opencl", "--size", "100",
                 "--reps", "1", "--out", str(out))  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     run = run_folder(out)
@@ -226,7 +170,7 @@ def test_an_mpi_resume_notes_the_options_it_ignores_and_names_damage_once(
     meta = json.loads((run / "metadata.json").read_text())
     meta["interrupted"] = True
     (run / "metadata.json").write_text(json.dumps(meta))
-    proc = _mpi("run", "--resume", str(run), "--reps", "5")
+    proc = harness_mpi("run", "--resume", str(run), "--reps", "5")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stderr.splitlines()
     assert "note: --resume runs with the run's own options; ignored here: --reps" in lines
@@ -246,7 +190,7 @@ def test_an_mpi_run_that_meets_a_full_disk_names_a_resume_under_mpirun(tmp_path:
         pytest.skip("no /dev/full here")
     need_backend("opencl")
     out = tmp_path / "out"
-    proc = _mpi("run", "-k", "Stream_COPY", "Stream_ADD", "-b", "opencl", "--size", "100",
+    proc = harness_mpi("run", "-k", "Stream_COPY", "Stream_ADD", "-b", "opencl", "--size", "100",
                 "--reps", "1", "--out", str(out))  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     run = run_folder(out)
@@ -256,14 +200,14 @@ def test_an_mpi_run_that_meets_a_full_disk_names_a_resume_under_mpirun(tmp_path:
     (run / "metadata.json").write_text(json.dumps(meta))
     (run / "summary.txt").unlink()
     (run / "summary.txt.tmp").symlink_to("/dev/full")
-    proc = _mpi("run", "--resume", str(run))
+    proc = harness_mpi("run", "--resume", str(run))
     assert proc.returncode == 2, proc.stderr
     assert (
         f"harness: error: cannot write to run folder {run}: No space left on device; the rows "
         "finished so far are kept; free some space, then continue with: mpirun -n 2 harness "
         f"run --resume {run}"
     ) in proc.stderr.splitlines()
-    proc = _mpi("run", "--resume", str(run))
+    proc = harness_mpi("run", "--resume", str(run))
     assert proc.returncode == 0, proc.stderr
     assert len([line for line in (run / "journal.jsonl").open() if line.strip()]) == 4
     assert (run / "summary.txt").is_file()

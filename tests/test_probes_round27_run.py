@@ -5,32 +5,22 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import harness, need_backend, one_error, run_folder
+from conftest import (
+    harness,
+    harness_mpi,
+    harness_to_gone_reader,
+    need_backend,
+    one_error,
+    run_folder,
+)
 
 QUICK = ("-k", "Stream_COPY", "-b", "cpu", "--size", "100", "--reps", "1")
-
-
-def _to_gone_reader(*args: str) -> subprocess.CompletedProcess[str]:
-    """``harness ARGS | true``: a standard output whose reader has already gone."""
-    read, write = os.pipe()
-    os.close(read)
-    try:
-        return subprocess.run(
-            [sys.executable, "-m", "harness", *args],
-            stdout=write,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=120,
-        )
-    finally:
-        os.close(write)
 
 
 def test_a_run_whose_reader_went_away_exits_by_its_rows(tmp_path: Path) -> None:
@@ -38,7 +28,7 @@ def test_a_run_whose_reader_went_away_exits_by_its_rows(tmp_path: Path) -> None:
     met a reader gone and the run exited 141, whatever its rows, where a full output
     exits by them (and ``harness mutants`` by its verdict). It is quiet and exits by
     its rows: 0 here."""
-    proc = _to_gone_reader("run", *QUICK, "--out", str(tmp_path))
+    proc = harness_to_gone_reader("run", *QUICK, "--out", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr and "warning" not in proc.stderr
     folder = run_folder(tmp_path)
@@ -65,41 +55,13 @@ def test_a_sample_time_no_row_batches_by_says_it_changes_nothing(
     assert row["batch"] == 1
 
 
-def _mpirun() -> str:
-    path = shutil.which("mpirun")
-    try:
-        import mpi4py  # noqa: F401
-    except ImportError:
-        path = None
-    if path is None:
-        pytest.skip("mpirun or mpi4py is not installed (Debian: openmpi-bin; pip: mpi4py)")
-    return path
-
-
-def _mpi(*args: str, ranks: int = 2) -> subprocess.CompletedProcess[str]:
-    """``mpirun -n RANKS python -m harness ARGS``."""
-    command = [_mpirun(), "-n", str(ranks), "--oversubscribe", sys.executable, "-m", "harness"]
-    return subprocess.run(
-        [*command, *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={
-            **os.environ,
-            "OMPI_ALLOW_RUN_AS_ROOT": "1",
-            "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-            "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
-        },
-    )
-
-
 def test_an_mpi_resume_does_not_call_the_lost_after_it_takes_ignored(tmp_path: Path) -> None:
     """``mpirun ... harness run --resume RUN --lost-after 5`` said "ignored here:
     --lost-after", yet its ranks watched each other with it (it is how this job finds
     a lost rank, not one of the run's options). Only the options the resume does
     ignore are named, and it finishes the run."""
     out = tmp_path / "out"
-    proc = _mpi("run", "-k", "Stream_COPY", "Stream_ADD", *QUICK[2:], "--out", str(out))
+    proc = harness_mpi("run", "-k", "Stream_COPY", "Stream_ADD", *QUICK[2:], "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     folder = run_folder(out)
     meta = json.loads((folder / "metadata.json").read_text())
@@ -108,7 +70,7 @@ def test_an_mpi_resume_does_not_call_the_lost_after_it_takes_ignored(tmp_path: P
     (folder / "metadata.json").write_text(json.dumps(meta))
     journal = folder / "journal.jsonl"
     journal.write_text("".join(journal.read_text().splitlines(keepends=True)[:2]))
-    proc = _mpi("run", "--resume", str(folder), "--lost-after", "5", "--reps", "3")
+    proc = harness_mpi("run", "--resume", str(folder), "--lost-after", "5", "--reps", "3")
     assert proc.returncode == 0, proc.stderr
     notes = [line for line in proc.stderr.splitlines() if "ignored here" in line]
     assert notes == ["note: --resume runs with the run's own options; ignored here: --reps"]
