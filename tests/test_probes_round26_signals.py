@@ -115,13 +115,15 @@ def test_a_run_suspended_with_a_row_in_hand_records_no_timeout(tmp_path: Path) -
     kernel, and the run exit 1: the time stopped ran out its timeout. The row gets
     its whole timeout again once continued."""
     args = ["run", "-k", "Stream_COPY", "-b", "cpu", "--size", "4194304", "--reps", "400"]
-    proc = _start_group([*args, "--timeout", "3", "--out", str(tmp_path)])
+    # The row takes about 2 s on an idle machine and several times that on a loaded
+    # one, so its timeout leaves it room; the stop outlasts the timeout.
+    proc = _start_group([*args, "--timeout", "12", "--out", str(tmp_path)])
     deadline = time.monotonic() + 60
     while not list(tmp_path.glob("run-*/metadata.json")) and time.monotonic() < deadline:
         time.sleep(0.02)
     time.sleep(0.5)
     os.killpg(proc.pid, signal.SIGSTOP)
-    time.sleep(4)
+    time.sleep(13)
     os.killpg(proc.pid, signal.SIGCONT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err

@@ -14,6 +14,7 @@ from harness.backends import cuda_compile
 from harness.backends.base import CompileError
 from harness.cli import arguments
 from harness.errors import UsageError
+from harness.execution import results
 from harness.model import sources
 from harness.model.spec import PRECISIONS, KernelSpec, param_choices
 
@@ -108,12 +109,15 @@ def _cmd_cuda_compile(args: argparse.Namespace) -> int:
         _note_sourceless(specs)
     done = failed = 0
     try:
-        # Each as it is done (flushed), so that an interrupt keeps those shown.
+        # Each as it is done (flushed), so that an interrupt keeps those shown; the
+        # signal is held while one is counted and shown, as one coming between the
+        # two counted a compile it never showed, or showed one it never counted.
         for r in cuda_compile.compile_all(specs, arches, precisions, args.sources, args.compiler):
-            done += 1
-            failed += r.error is not None
-            status = "ok" if r.error is None else f"error: {r.error}"
-            print(f"{r.label} sm_{r.arch} {r.precision}: {status}", flush=True)
+            with results.stop_signals_held():
+                done += 1
+                failed += r.error is not None
+                status = "ok" if r.error is None else f"error: {r.error}"
+                print(f"{r.label} sm_{r.arch} {r.precision}: {status}", flush=True)
     except CompileError as exc:
         print(f"harness: error: {exc}", file=sys.stderr)
         return 2
