@@ -236,31 +236,35 @@ def harness_to_gone_reader(
 
 
 def mpirun() -> str:
-    """Open MPI's launcher, or the test is skipped where it or mpi4py is missing."""
+    """Open MPI's launcher; the test is skipped where it or mpi4py is missing, or
+    fails where HARNESS_REQUIRE_BACKENDS names mpi."""
     path = shutil.which("mpirun")
     try:
         import mpi4py  # noqa: F401
     except ImportError:
         path = None
     if path is None:
+        if required("mpi"):
+            pytest.fail("mpirun and mpi4py are required here (HARNESS_REQUIRE_BACKENDS)")
         pytest.skip("mpirun or mpi4py is not installed (Debian: openmpi-bin; pip: mpi4py)")
     return path
 
 
-def harness_mpi(*args: str, ranks: int = 2) -> subprocess.CompletedProcess:
-    """``mpirun -n RANKS python -m harness ARGS``, as root where the tests run so."""
+def mpi_env() -> dict[str, str]:
+    """This environment with Open MPI told to run as root, as containers run tests."""
+    return {
+        **os.environ,
+        "OMPI_ALLOW_RUN_AS_ROOT": "1",
+        "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+        "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
+    }
+
+
+def harness_mpi(*args: str, ranks: int = 2, timeout: float = 120) -> subprocess.CompletedProcess:
+    """``mpirun -n RANKS python -m harness ARGS``."""
     command = [mpirun(), "-n", str(ranks), "--oversubscribe", sys.executable, "-m", "harness"]
     return subprocess.run(
-        [*command, *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={
-            **os.environ,
-            "OMPI_ALLOW_RUN_AS_ROOT": "1",
-            "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-            "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
-        },
+        [*command, *args], capture_output=True, text=True, timeout=timeout, env=mpi_env()
     )
 
 

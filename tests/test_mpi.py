@@ -12,52 +12,19 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-from conftest import harness, need_backend, required, run_folder
+from conftest import harness, harness_mpi, mpi_env, mpirun, need_backend, run_folder
 
 from harness.execution import results
 
 RANKS = 3
 
 
-def _mpirun() -> str:
-    path = shutil.which("mpirun")
-    if path is None or not _has_mpi4py():
-        if required("mpi"):
-            pytest.fail("mpirun and mpi4py are required here (HARNESS_REQUIRE_BACKENDS)")
-        pytest.skip("mpirun or mpi4py is not installed (Debian: openmpi-bin; pip: mpi4py)")
-    return path
-
-
-def _has_mpi4py() -> bool:
-    try:
-        import mpi4py  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def test_ranks_write_one_run_folder_with_min_avg_max(tmp_path: Path) -> None:
-    mpirun = _mpirun()
     need_backend("opencl")
-    command = [
-        mpirun, "-n", str(RANKS), "--oversubscribe", sys.executable, "-m", "harness", "run",
-        "-k", "Stream", "-b", "cpu", "opencl", "--size", "100000", "--reps", "3",
-        "--out", str(tmp_path),
-    ]  # fmt: skip
-    done = subprocess.run(
-        command,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        # Open MPI refuses root unless told; containers run tests as root.
-        env={
-            **os.environ,
-            "OMPI_ALLOW_RUN_AS_ROOT": "1",
-            "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-            "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
-        },
-    )
+    done = harness_mpi(
+        "run", "-k", "Stream", "-b", "cpu", "opencl", "--size", "100000", "--reps", "3",
+        "--out", str(tmp_path), ranks=RANKS, timeout=600,
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     folder = run_folder(tmp_path)
     rows = results.read_journal(folder)
@@ -88,22 +55,16 @@ def test_ranks_write_one_run_folder_with_min_avg_max(tmp_path: Path) -> None:
 def test_a_killed_rank_becomes_error_rows_and_the_others_finish(tmp_path: Path) -> None:
     """Rank 1's process is killed once the journal has rows: rank 0 stops hearing
     its heartbeat, and the run goes on without it to its end."""
-    mpirun = _mpirun()
+    mpi = mpirun()
     need_backend("opencl")
     command = [
-        mpirun, "--enable-recovery", "-n", str(RANKS), "--oversubscribe", sys.executable,
+        mpi, "--enable-recovery", "-n", str(RANKS), "--oversubscribe", sys.executable,
         "-m", "harness", "run", "-k", "Stream", "-b", "cpu", "opencl",
         "--sizes", "100000,200000,400000", "--reps", "30", "--lost-after", "3",
         "--out", str(tmp_path),
     ]  # fmt: skip
-    env = {
-        **os.environ,
-        "OMPI_ALLOW_RUN_AS_ROOT": "1",
-        "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-        "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
-    }
     job = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=mpi_env()
     )
     try:
         deadline = time.monotonic() + 300
@@ -147,14 +108,14 @@ def test_a_killed_rank_becomes_error_rows_and_the_others_finish(tmp_path: Path) 
 def _start_stream_job(tmp_path: Path, *launcher: str) -> tuple[subprocess.Popen, Path, dict]:
     """An MPI job of Stream rows on the CPU backend, once its journal has six rows:
     the job, its run folder and each rank's process id."""
-    mpirun = _mpirun()
+    mpi = mpirun()
     command = [
-        mpirun, *launcher, "-n", str(RANKS), "--oversubscribe", sys.executable, "-m",
+        mpi, *launcher, "-n", str(RANKS), "--oversubscribe", sys.executable, "-m",
         "harness", "run", "-k", "Stream", "-b", "cpu", "--sizes", "1000,2000,4000",
         "--reps", "1", "--lost-after", "3", "--out", str(tmp_path),
     ]  # fmt: skip
     job = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_mpi_env()
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=mpi_env()
     )
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
@@ -165,15 +126,6 @@ def _start_stream_job(tmp_path: Path, *launcher: str) -> tuple[subprocess.Popen,
         time.sleep(0.05)
     folder = run_folder(tmp_path)
     return job, folder, {r["rank"]: r["pid"] for r in results.read_metadata(folder)["ranks"]}
-
-
-def _mpi_env() -> dict[str, str]:
-    return {
-        **os.environ,
-        "OMPI_ALLOW_RUN_AS_ROOT": "1",
-        "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-        "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
-    }
 
 
 def _finish(job: subprocess.Popen, pids: dict) -> str:
@@ -220,7 +172,7 @@ def test_a_stopped_rank_0_ends_the_job_and_an_mpi_resume_finishes_it(tmp_path: P
         [sys.executable, "-m", "harness", "run", "--resume", str(folder)],
         capture_output=True,
         text=True,
-        env=_mpi_env(),
+        env=mpi_env(),
     )
     assert alone.returncode == 2
     assert alone.stderr.strip() == (
@@ -228,10 +180,10 @@ def test_a_stopped_rank_0_ends_the_job_and_an_mpi_resume_finishes_it(tmp_path: P
         f"them all: mpirun -n {RANKS} harness run --resume {folder}"
     )
     command = [
-        _mpirun(), "-n", str(RANKS), "--oversubscribe", sys.executable, "-m", "harness",
+        mpirun(), "-n", str(RANKS), "--oversubscribe", sys.executable, "-m", "harness",
         "run", "--resume", str(folder),
     ]  # fmt: skip
-    resumed = subprocess.run(command, capture_output=True, text=True, env=_mpi_env(), timeout=300)
+    resumed = subprocess.run(command, capture_output=True, text=True, env=mpi_env(), timeout=300)
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     rows = results.read_journal(folder)
     assert len(rows) == 15 * RANKS
@@ -261,7 +213,7 @@ def test_a_sigterm_to_one_rank_ends_the_run_interrupted(tmp_path: Path) -> None:
 def test_compare_of_mpi_runs_judges_every_rank(tmp_path: Path) -> None:
     """Of a case's rank rows only the last was compared: a 100x slowdown on rank 0
     was 'noise' and the gate passed."""
-    mpirun = _mpirun()
+    mpi = mpirun()
     suite = tmp_path / "suite"
     shutil.copytree(Path(__file__).parents[1] / "examples" / "my_kernels", suite)
     kernels = suite / "kernels.py"
@@ -279,12 +231,12 @@ def test_compare_of_mpi_runs_judges_every_rank(tmp_path: Path) -> None:
     runs = {}
     for name, slow in (("base", {}), ("new", {"SLOW_RANK0": "1"})):
         command = [
-            mpirun, "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run",
+            mpi, "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run",
             "--suite", str(kernels), "-k", "My_SAXPY", "-b", "cpu", "--size", "1000",
             "--reps", "5", "--out", str(tmp_path / name),
         ]  # fmt: skip
         done = subprocess.run(
-            command, capture_output=True, text=True, timeout=300, env={**_mpi_env(), **slow}
+            command, capture_output=True, text=True, timeout=300, env={**mpi_env(), **slow}
         )
         assert done.returncode == 0, done.stderr[-3000:]
         # Progress lines name each row's rank, as the table does.
@@ -308,12 +260,12 @@ def test_compare_of_mpi_runs_judges_every_rank(tmp_path: Path) -> None:
 def _small_job(out: Path) -> subprocess.Popen:
     """A job of two ranks, one Stream_TRIAD row each, a rank lost after 3 s of silence."""
     command = [
-        _mpirun(), "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run",
+        mpirun(), "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run",
         "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
         "--lost-after", "3", "--out", str(out),
     ]  # fmt: skip
     return subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_mpi_env()
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=mpi_env()
     )
 
 
