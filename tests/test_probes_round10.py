@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import finished_run, harness, one_error, run_folder
+from conftest import finished_run, harness, mpi_env, mpirun, one_error, run_folder
 
 from harness.execution import results
 from harness.reporting import thicket_export
@@ -75,13 +75,11 @@ def test_sigterm_to_rank_0_as_its_last_row_is_written_is_no_interruption(
 ) -> None:
     """SIGTERM to an MPI job's rank 0 as it wrote its last row (in the journal's fsync)
     marked a run whose journal held every row 'interrupted: 1 of 2 rows run', exit 130."""
-    from test_mpi import _mpirun
-
-    command = [_mpirun(), "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run"]
+    command = [mpirun(), "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run"]
     command += [*QUICK[:2], *QUICK[3:], "--reps", "3", "--out", str(tmp_path)]
-    env = {**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
-    env.setdefault("XDG_RUNTIME_DIR", "/tmp")
-    job = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env)
+    job = subprocess.Popen(
+        command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=mpi_env()
+    )
     owner = None
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:

@@ -17,6 +17,8 @@ import pytest
 from conftest import (
     harness,
     interrupted,
+    mpi_env,
+    mpirun,
     need_backend,
     one_error,
     run_folder,
@@ -286,17 +288,13 @@ def test_an_interrupted_mpi_run_is_marked_interrupted_and_resumes(
 ) -> None:
     """SIGTERM or Ctrl-C to an MPI job's process group left its run folder without an
     end, a results.csv or a summary, its metadata not saying it was interrupted."""
-    from test_mpi import _mpirun
-
-    command = [_mpirun(), "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run"]
+    command = [mpirun(), "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run"]
     command += ["-k", "Stream", "-b", "cpu", "--size", "1000", "--max-time", "1"]
-    env = {**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
-    env.setdefault("XDG_RUNTIME_DIR", "/tmp")
     job = subprocess.Popen(
         [*command, "--out", str(tmp_path)],
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
-        env=env,
+        env=mpi_env(),
         start_new_session=True,
     )
     folder = wait_rows(tmp_path, 2)
@@ -309,7 +307,10 @@ def test_an_interrupted_mpi_run_is_marked_interrupted_and_resumes(
     assert (folder / "results.csv").read_text().count("\n") == kept + 1
     assert f"rows run; continue with: mpirun -n 2 harness run --resume {folder}" in err.decode()
     resumed = subprocess.run(
-        [*command[:7], "run", "--resume", str(folder)], env=env, capture_output=True, timeout=300
+        [*command[:7], "run", "--resume", str(folder)],
+        env=mpi_env(),
+        capture_output=True,
+        timeout=300,
     )
     assert resumed.returncode == 0, resumed.stderr
     assert (folder / "journal.jsonl").read_text().count("\n") == 10
