@@ -179,11 +179,7 @@ def test_a_stopped_rank_0_ends_the_job_and_an_mpi_resume_finishes_it(tmp_path: P
         f"harness: error: --resume: {folder} is a run of {RANKS} MPI ranks; resume it with "
         f"them all: mpirun -n {RANKS} harness run --resume {folder}"
     )
-    command = [
-        mpirun(), "-n", str(RANKS), "--oversubscribe", sys.executable, "-m", "harness",
-        "run", "--resume", str(folder),
-    ]  # fmt: skip
-    resumed = subprocess.run(command, capture_output=True, text=True, env=mpi_env(), timeout=300)
+    resumed = harness_mpi("run", "--resume", str(folder), ranks=RANKS, timeout=300)
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     rows = results.read_journal(folder)
     assert len(rows) == 15 * RANKS

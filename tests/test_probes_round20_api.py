@@ -17,6 +17,7 @@ import pytest
 from conftest import (
     FIXTURES,
     ROOT,
+    harness_mpi,
     need_backend,
     one_quick_run,
     run_folder,
@@ -162,36 +163,21 @@ def test_an_in_process_run_stuck_in_a_kernel_stops_at_a_second_sigterm(tmp_path:
     assert [row["kernel"] for row in results.read_journal(run)] == ["Stream_COPY"]
 
 
-def _mpirun(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
-    """``mpirun -n 2 harness ARGS`` (skipped where there is no Open MPI and mpi4py)."""
-    mpirun = shutil.which("mpirun")
-    pytest.importorskip("mpi4py")
-    if mpirun is None:
-        pytest.skip("mpirun is not installed (Debian: openmpi-bin)")
-    env = {**ENV, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
-    return subprocess.run(
-        [mpirun, "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=timeout,
-    )
-
-
 def test_an_mpi_resume_of_a_run_that_ended_leaves_it_as_it_was(tmp_path: Path) -> None:
     """A resume of a run that had ended is left as it was (its end is its own), but an
     MPI run's resume wrote a new end and a 'resumed' entry over the run's, as if
     it had been continued then."""
     need_backend("opencl")
     out = tmp_path / "out"
-    first = _mpirun(
+    first = harness_mpi(
         "run", "-k", "Stream_TRIAD", "Stream_COPY", "-b", "opencl", "--size", "1000",
         "--reps", "2", "--sources", str(FIXTURES / "wrong_triad"), "--out", str(out),
+        timeout=180,
     )  # fmt: skip
     assert first.returncode == 1, first.stderr
     run = run_folder(out)
     before = (run / "metadata.json").read_text()
-    again = _mpirun("run", "--resume", str(run))
+    again = harness_mpi("run", "--resume", str(run), timeout=180)
     assert again.returncode == 1, again.stderr
     assert f"nothing to resume: {run} ran to its end (4 rows)" in again.stderr
     assert (run / "metadata.json").read_text() == before

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import (
     harness,
+    harness_mpi,
     interrupted,
     mpi_env,
     mpirun,
@@ -306,12 +307,7 @@ def test_an_interrupted_mpi_run_is_marked_interrupted_and_resumes(
     assert 2 <= kept < 10
     assert (folder / "results.csv").read_text().count("\n") == kept + 1
     assert f"rows run; continue with: mpirun -n 2 harness run --resume {folder}" in err.decode()
-    resumed = subprocess.run(
-        [*command[:7], "run", "--resume", str(folder)],
-        env=mpi_env(),
-        capture_output=True,
-        timeout=300,
-    )
+    resumed = harness_mpi("run", "--resume", str(folder), timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     assert (folder / "journal.jsonl").read_text().count("\n") == 10
 
