@@ -35,6 +35,7 @@ from harness import cli  # noqa: E402
 from harness.backends import BACKENDS  # noqa: E402
 from harness.backends import get as get_backend  # noqa: E402
 from harness.backends.base import BackendUnavailable, DeviceInfo  # noqa: E402
+from harness.cli import encoding  # noqa: E402
 from harness.cli.arguments import number  # noqa: E402
 from harness.errors import OutputError, UsageError  # noqa: E402
 from harness.execution.results import STOP_SIGNALS  # noqa: E402
@@ -236,6 +237,9 @@ def run_main(main: Callable[[], int | None]) -> NoReturn:
     reader gone (``| head -1``) ends the script quietly, 141: both were tracebacks."""
     for signum in _STOPS:
         signal.signal(signum, _interrupt)
+    # Held to the exit: a table's µs or a path's undecodable bytes printed to a
+    # narrower encoding were a traceback after the work.
+    encoding.make_streams_printable()
     if sys.stdout is None:
         # Started with it closed (``>&-``): a traceback, exit 120, after the work.
         print(

@@ -23,6 +23,7 @@ from harness.cli import (
     arguments,
     cuda_compile,
     devices,
+    encoding,
     listing,
     mutants,
     peak,
@@ -350,6 +351,12 @@ def _terminable() -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``harness`` command; returns the exit status."""
+    with encoding.printable_streams():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    """`main`, its standard streams able to print any text."""
     argv = list(sys.argv[1:] if argv is None else argv)
     command = "harness"
     parsed = False

@@ -851,10 +851,12 @@ def clear_pipe(tmp: Path) -> None:
 
 
 def write_text(path: Path, text: str) -> None:
-    """Write ``text`` whole or not at all (`write_whole`)."""
+    """Write ``text`` whole or not at all (`write_whole`), in UTF-8: a path's bytes
+    that were no UTF-8 (a report names its runs' folders) as backslash escapes,
+    where they ended the command in a traceback."""
 
     def write(tmp: Path) -> None:
-        with tmp.open("w", encoding="utf-8", newline="") as f:
+        with tmp.open("w", encoding="utf-8", errors="backslashreplace", newline="") as f:
             f.write(text)
 
     write_whole(path, write)

@@ -1,0 +1,57 @@
+"""Round 28 probes: each test says what was wrong before."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT, run_folder
+
+QUICK = ["-k", "Basic_DAXPY", "-b", "cpu", "--size", "4096", "--reps", "3"]
+
+
+def _harness(*args: str | bytes, encoding: str) -> subprocess.CompletedProcess:
+    """``harness ARGS`` with standard streams in ``encoding``; output as bytes."""
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    env.setdefault("XDG_RUNTIME_DIR", "/tmp")
+    command = [sys.executable, "-m", "harness", *args]
+    return subprocess.run(command, capture_output=True, timeout=300, env=env)
+
+
+def test_a_table_shown_in_ascii_writes_its_units_in_ascii(tmp_path: Path) -> None:
+    """``PYTHONIOENCODING=ascii harness run`` (a terminal or log of a narrower
+    encoding) measured every row and then ended in a traceback printing the
+    summary's ``µs``; ``show`` and a script's table did the same."""
+    proc = _harness("run", *QUICK, "--out", str(tmp_path), encoding="ascii")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert b"Traceback" not in proc.stderr
+    assert b" us" in proc.stdout
+    shown = _harness("show", str(run_folder(tmp_path)), encoding="ascii")
+    assert shown.returncode == 0, shown.stderr.decode()
+    assert b" us " in shown.stdout
+    script = [sys.executable, str(ROOT / "benchmarks" / "dispatch_chain.py"), "-b", "cpu"]
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    chain = subprocess.run([*script, "--max-time", "0.2", "--launches", "1"],
+                           capture_output=True, env=env, timeout=120)  # fmt: skip
+    assert chain.returncode == 0, chain.stderr.decode()
+    assert b"us a repetition" in chain.stdout
+
+
+def test_a_run_folder_whose_path_is_no_utf8_is_printed_and_reported(tmp_path: Path) -> None:
+    """``--out`` holding a byte that is no UTF-8 (a folder made under another
+    locale) measured the run and then ended in a traceback printing its path,
+    where the standard output was strict UTF-8; ``report`` wrote the RAJAPerf
+    files and then died writing report.md, whose next try was refused for them."""
+    out = os.fsencode(tmp_path) + b"/caf\xe9"
+    proc = _harness("run", *QUICK, "--out", out, encoding="utf-8")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert b"Traceback" not in proc.stderr
+    (folder,) = Path(os.fsdecode(out)).glob("run-*")
+    assert b"run folder: " + os.fsencode(folder) in proc.stdout
+    report = tmp_path / "report"
+    made = _harness("report", os.fsencode(folder), "--out", str(report), encoding="utf-8")
+    assert made.returncode == 0, made.stderr.decode()
+    text = (report / "report.md").read_text(encoding="utf-8")
+    assert "caf\\udce9" in text
