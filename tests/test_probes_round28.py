@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 from pathlib import Path
 
 from conftest import ROOT, run_folder
 
-QUICK = ["-k", "Basic_DAXPY", "-b", "cpu", "--size", "4096", "--reps", "3"]
+QUICK = ["-k", "Basic_DAXPY", "-b", "cpu", "--size", "4096"]
 
 
 def _harness(*args: str | bytes, encoding: str) -> subprocess.CompletedProcess:
@@ -55,3 +56,33 @@ def test_a_run_folder_whose_path_is_no_utf8_is_printed_and_reported(tmp_path: Pa
     assert made.returncode == 0, made.stderr.decode()
     text = (report / "report.md").read_text(encoding="utf-8")
     assert "caf\\udce9" in text
+
+
+def _limited(*args: str, size: int) -> subprocess.CompletedProcess:
+    """``harness ARGS`` where no file may grow past ``size`` bytes (``ulimit -f``)."""
+    env = {**os.environ}
+    env.setdefault("XDG_RUNTIME_DIR", "/tmp")
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+    command = [sys.executable, "-m", "harness", *args]
+    return subprocess.run(
+        command, capture_output=True, text=True, timeout=300, env=env, preexec_fn=limit
+    )
+
+
+def test_a_report_past_the_size_limit_is_not_called_a_full_disk(
+    quick_run: Path, tmp_path: Path
+) -> None:
+    """A report grown past the limit on a file's size (``ulimit -f``; EFBIG) was
+    told to "free some space", which frees nothing; a run's journal the same
+    (tests/test_run_folder_holes.py)."""
+    out = tmp_path / "report"
+    report = _limited("report", str(quick_run), "--html", "--out", str(out), size=65536)
+    assert report.returncode == 2
+    assert report.stderr.splitlines()[-1].endswith(
+        "(File too large); none of its files was kept (a report is whole or not at all); "
+        "raise the limit on a file's size (ulimit -f) or write to another disk and run it again"
+    )
+    assert not any(out.iterdir())

@@ -175,7 +175,7 @@ def test_a_full_disk_at_the_start_of_a_new_run_is_one_line_and_leaves_no_folder(
     assert error.startswith(f"harness: error: cannot write to run folder {tmp_path}/run-")
     assert error.endswith(
         ": File too large; nothing was run and the empty folder is removed; "
-        "free some space, then run again"
+        "raise the limit on a file's size (ulimit -f) or write to another disk, then run again"
     )
     assert list(tmp_path.iterdir()) == []
 
@@ -190,14 +190,16 @@ def test_a_disk_that_fills_mid_run_is_one_line_and_the_run_resumes(tmp_path: Pat
     limit = metadata + 500
     assert limit < (full / results.JOURNAL).stat().st_size // 2, "too few rows to fill"
 
-    # Files may not grow past `limit` bytes: the journal fails mid-run (EFBIG).
+    # Files may not grow past `limit` bytes: the journal fails mid-run (EFBIG), which
+    # freeing space would not mend.
     proc = start_run(args, tmp_path / "b", preexec_fn=lambda: _limit_file_size(limit))
     _, err = proc.communicate(timeout=300)
     folder = run_folder(tmp_path / "b")
     assert proc.returncode == 2, err
     assert _errors(err) == [
         f"harness: error: cannot write to run folder {folder}: File too large; "
-        "the rows finished so far are kept; free some space, then continue with: "
+        "the rows finished so far are kept; raise the limit on a file's size (ulimit -f) "
+        "or write to another disk, then continue with: "
         f"harness run --resume {folder}"
     ]
     assert "Traceback" not in err

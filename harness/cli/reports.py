@@ -8,7 +8,6 @@ the command line starts fast and works without them.
 from __future__ import annotations
 
 import argparse
-import errno
 import os
 import sys
 from pathlib import Path
@@ -317,9 +316,9 @@ def _written(out: Path, error: OSError, kept: bool = True) -> UsageError:
     is written whole or not at all, and an earlier one's files it had not yet
     replaced are gone (`results.no_earlier_left`): those there are this one's, short of
     the rest; or, not ``kept`` (a report), none is."""
-    full = error.errno in (errno.ENOSPC, errno.EDQUOT)
-    todo = "free some space and run it again" if full else "give --out another folder"
-    where = "" if full or not error.filename else f" at {error.filename}"
+    room = results.room_fix(error.errno)
+    todo = f"{room} and run it again" if room else "give --out another folder"
+    where = "" if room or not error.filename else f" at {error.filename}"
     left = (
         "the files written before are whole, the rest are missing"
         if kept

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import errno
 import io
 import os
 import re
@@ -354,8 +353,7 @@ def _open_journal(run_dir: Path, meta: dict[str, Any], what: str) -> results.Jou
 def _write_failure(exc: results.WriteError, world: ranks.World | None = None) -> str:
     """What to say when the run folder cannot be written: what is kept and what to do
     (a run of MPI ranks is resumed by as many, as a resume without them is refused)."""
-    full = exc.error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
-    fix = "free some space" if full else "make it writable"
+    fix = results.room_fix(exc.error.errno) or "make it writable"
     if (exc.run_dir / results.METADATA).exists():
         launch = "" if world is None else f"mpirun -n {world.size} "
         return (

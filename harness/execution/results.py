@@ -415,6 +415,17 @@ def create(out: Path) -> Path:
     raise RunFolderError(f"could not make a new run folder in {out}")
 
 
+def room_fix(number: int | None) -> str | None:
+    """What to do where a write failed for want of room (by its errno), or None
+    where it did not: a full disk or quota wants space freed, but a file grown
+    past the limit on a file's size (``ulimit -f``, a FAT disk's 4 GiB) does not."""
+    if number in (errno.ENOSPC, errno.EDQUOT):
+        return "free some space"
+    if number == errno.EFBIG:
+        return "raise the limit on a file's size (ulimit -f) or write to another disk"
+    return None
+
+
 #: Bytes written (and synced) to find out whether an output folder takes files.
 PROBE_BYTES = 1 << 16
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import dataclasses
-import errno
 import fnmatch
 import io
 import os
@@ -809,8 +808,8 @@ def write_folder(
     except OSError as exc:
         if made:
             shutil.rmtree(folder, ignore_errors=True)
-        full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
-        todo = "free some space and run it again" if full else "give --out another folder"
+        room = results.room_fix(exc.errno)
+        todo = f"{room} and run it again" if room else "give --out another folder"
         raise WriteFailed(
             f"cannot write to mutants folder {folder}: {exc.strerror or exc}; nothing was "
             f"kept (the table above is the result); {todo}"
