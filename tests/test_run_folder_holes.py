@@ -31,6 +31,7 @@ from conftest import (
 from harness.cli import main
 from harness.execution import results
 from harness.execution.runner import MAX_SECONDS
+from harness.model.sources import digest as sources_digest
 
 #: A run whose rows take a second or two each on the cpu backend.
 SLOW = ["-k", "Stream", "-b", "cpu", "--size", "4000000", "--reps", "500"]
@@ -379,32 +380,46 @@ def test_sources_for_a_backend_that_compiles_none_are_warned_about(tmp_path: Pat
     ]
 
 
-def test_a_resumed_runs_sources_folder_that_is_gone_is_warned_about(tmp_path: Path) -> None:
+def test_a_resume_whose_sources_are_gone_or_edited_is_refused(tmp_path: Path) -> None:
+    """A resume whose --sources folder is gone ran the shipped sources, with a
+    warning, and put their rows beside those of the run's own sources under one
+    name; a source edited since (the shipped ones too) ran without a word."""
     need_backend("opencl")
     sources = tmp_path / "sources"
     shutil.copytree(FIXTURES / "wrong_triad", sources)
-    proc = harness(
-        "run",
-        "-k",
-        "Stream_TRIAD",
-        "Stream_COPY",
-        "-b",
-        "opencl",
-        "--check",
-        "--sources",
-        str(sources),
-        "--out",
-        str(tmp_path / "runs"),
-    )
+    args = ["-k", "Stream_TRIAD", "Stream_COPY", "-b", "opencl", "--check"]
+    proc = harness("run", *args, "--sources", str(sources), "--out", str(tmp_path / "runs"))
     assert proc.returncode == 1, proc.stderr
     folder = run_folder(tmp_path / "runs")
     journal = folder / results.JOURNAL
-    journal.write_text(journal.read_text().splitlines(keepends=True)[0])
+    lines = journal.read_text().splitlines(keepends=True)
+    journal.write_text("".join(line for line in lines if '"Stream_TRIAD"' in line))
+    kept = journal.read_bytes()
+    triad = sources / "opencl" / "Stream_TRIAD.cl"
+    text = triad.read_text()
+    triad.write_text(text + "\n")
+    edited = harness("run", "--resume", str(folder))
+    assert edited.returncode == 2
+    assert edited.stderr.splitlines()[-1] == (
+        f"harness: error: --resume: the run's Stream_TRIAD on opencl: {triad} has changed "
+        f"since its rows ran (sha256 {results.read_journal(folder)[0]['source_sha256']} then, "
+        f"{sources_digest(triad)} now); its rows would be two sources' under one name; put the "
+        "source back as the run began, or begin a new run"
+    )
     shutil.rmtree(sources)
+    gone = harness("run", "--resume", str(folder))
+    assert gone.returncode == 2
+    assert gone.stderr.splitlines()[-1] == (
+        f"harness: error: --resume: the run's Stream_TRIAD on opencl: its rows ran {triad}, "
+        f"and c/Stream_TRIAD.c would run now (--sources {str(sources)!r} no longer exists); "
+        "its rows would be two sources' under one name; put the source back as the run "
+        "began, or begin a new run"
+    )
+    assert journal.read_bytes() == kept
+    shutil.copytree(FIXTURES / "wrong_triad", sources)
     resumed = harness("run", "--resume", str(folder))
-    assert _sources_warning(resumed.stderr) == [
-        f"warning: --sources {str(sources)!r}: it no longer exists, so the shipped sources are used"
-    ]
+    assert resumed.returncode == 1, resumed.stderr
+    assert len(results.read_journal(folder)) == len(lines)
 
 
 # 7. show rebuilds a damaged results.csv, and only reads a read-only folder.

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import __version__, suite
+from harness.backends import BACKENDS
 from harness.backends import get as get_backend
 from harness.backends.base import DeviceInfo
 from harness.cli import arguments
@@ -36,6 +37,7 @@ from harness.execution.runner import (
     scaled_size,
     size_for_memory,
     size_groups,
+    task_source,
 )
 from harness.execution.sampling import MAX_REPS, StopRule
 from harness.execution.workers import CHECK_LANES
@@ -1051,6 +1053,46 @@ def _check_same_kernels(listed: Any, kernels: Sequence[KernelSpec]) -> None:
             )
 
 
+def _check_same_sources(
+    rows: Sequence[dict[str, Any]], kernels: Sequence[KernelSpec], extra: Sequence[Path]
+) -> None:
+    """UsageError where a kernel's source is not the one the run's rows of it ran
+    (its ``source`` and ``source_sha256``): edited since, or another file found
+    now (a ``--sources`` folder gone, the shipped source taken instead). The rows
+    left would be another kernel's, measured and reported under its name beside
+    the rows the run began with."""
+    specs = {k.name: k for k in kernels}
+    now: dict[tuple[str, str], tuple[str, str] | None] = {}
+    for row in rows:
+        then = (row.get("source"), row.get("source_sha256"))
+        kernel, name = row.get("kernel"), row.get("backend")
+        if not all(isinstance(t, str) for t in (kernel, name, *then)):
+            continue
+        spec, backend = specs.get(kernel), BACKENDS.get(name)
+        if spec is None or backend is None:
+            continue
+        key = (spec.name, backend.name)
+        if key not in now:
+            path = task_source(spec, backend, extra)
+            now[key] = None if path is None else (sources.shown(path), sources.digest(path))
+        found = now[key]
+        if found is None or found == then:
+            continue
+        gone = [str(f) for f in extra if not f.is_dir()]
+        if found[0] != then[0]:
+            why = f"its rows ran {then[0]}, and {found[0]} would run now" + (
+                f" (--sources {gone[0]!r} no longer exists)" if gone else ""
+            )
+        else:
+            why = (
+                f"{then[0]} has changed since its rows ran (sha256 {then[1]} then, {found[1]} now)"
+            )
+        raise UsageError(
+            f"--resume: the run's {spec.name} on {backend.name}: {why}; its rows would be two "
+            "sources' under one name; put the source back as the run began, or begin a new run"
+        )
+
+
 def resumed_run(
     args: argparse.Namespace,
     meta: dict[str, Any],
@@ -1083,6 +1125,7 @@ def resumed_run(
         options.size_factors,
         f"--resume: {run_dir / results.METADATA}: options.size_factors",
     )
+    _check_same_sources([row for _, row, _ in found], kernels, options.sources)
     _check_sources(options.sources, kernels, devices)
     tasks = []
     for spec in kernels:
