@@ -406,6 +406,14 @@ def test_a_resume_whose_sources_are_gone_or_edited_is_refused(tmp_path: Path) ->
         f"{sources_digest(triad)} now); its rows would be two sources' under one name; put the "
         "source back as the run began, or begin a new run"
     )
+    triad.write_text("")
+    empty = harness("run", "--resume", str(folder))
+    assert empty.returncode == 2
+    assert empty.stderr.splitlines()[-1] == (
+        "harness: error: --resume: the run's Stream_TRIAD on opencl: its source cannot be read "
+        "now (Stream_TRIAD.cl: empty, where a kernel's source is expected); put it back as the "
+        "run began, or begin a new run"
+    )
     shutil.rmtree(sources)
     gone = harness("run", "--resume", str(folder))
     assert gone.returncode == 2

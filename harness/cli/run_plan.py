@@ -1074,7 +1074,13 @@ def _check_same_sources(
         key = (spec.name, backend.name)
         if key not in now:
             path = task_source(spec, backend, extra)
-            now[key] = None if path is None else (sources.shown(path), sources.digest(path))
+            try:
+                now[key] = None if path is None else (sources.shown(path), sources.digest(path))
+            except ValueError as exc:
+                raise UsageError(
+                    f"--resume: the run's {spec.name} on {backend.name}: its source cannot be "
+                    f"read now ({exc}); put it back as the run began, or begin a new run"
+                ) from None
         found = now[key]
         if found is None or found == then:
             continue
