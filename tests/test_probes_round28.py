@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import resource
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
-from conftest import ROOT, run_folder
+import pytest
+from conftest import ROOT, mpi_env, mpirun, run_folder
+
+from harness.execution import results
 
 QUICK = ["-k", "Basic_DAXPY", "-b", "cpu", "--size", "4096"]
 
@@ -86,3 +93,49 @@ def test_a_report_past_the_size_limit_is_not_called_a_full_disk(
         "raise the limit on a file's size (ulimit -f) or write to another disk and run it again"
     )
     assert not any(out.iterdir())
+
+
+#: ``harness`` whose workers take two seconds to close (as under load): the end of
+#: an MPI run, its folder written, held that long.
+SLOW_CLOSE = """
+import sys, time
+from harness.execution import workers
+close = workers.Workers.close
+workers.Workers.close = lambda self: (time.sleep(2), close(self))
+from harness.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.full  # a job of MPI ranks
+def test_sigterm_to_rank_0_as_its_workers_close_is_no_interruption(tmp_path: Path) -> None:
+    """SIGTERM to an MPI job's rank 0 once its run's end was written, as its workers
+    closed, ended the job 'rank 0 interrupted', exit 130, the run whole; seen once
+    in CI (tests/test_probes_round10.py's SIGTERM as the last row is written)."""
+    script = tmp_path / "slow_close.py"
+    script.write_text(SLOW_CLOSE)
+    out = tmp_path / "out"
+    command = [mpirun(), "-n", "2", "--oversubscribe", sys.executable, str(script), "run",
+               "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "3",
+               "--out", str(out)]  # fmt: skip
+    job = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                           env={**mpi_env(), "PYTHONPATH": str(ROOT)})  # fmt: skip
+    try:
+        deadline, pid = time.monotonic() + 120, None
+        while not list(out.glob("run-*/summary.txt")) and time.monotonic() < deadline:
+            owner = list(out.glob("run-*/.lock.owner"))
+            if pid is None and owner:
+                with contextlib.suppress(OSError, ValueError):
+                    pid = json.loads(owner[0].read_text())["pid"]
+            time.sleep(0.005)
+        run = run_folder(out)
+        assert pid is not None
+        time.sleep(0.5)
+        os.kill(pid, signal.SIGTERM)
+        _, err = job.communicate(timeout=120)
+    finally:
+        if job.poll() is None:
+            job.kill()
+    assert job.returncode == 0, err.decode()
+    assert "SIGTERM: every row has run; ending the run" in err.decode()
+    assert results.read_metadata(run)["interrupted"] is False

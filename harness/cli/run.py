@@ -816,6 +816,9 @@ def _execute_ranks(
             if not getattr(args, "quiet", False):
                 _show(summary, run_dir)
             status = exit_status(rows, bool(meta["options"].get("check")))
+        # The workers close with the signals still held: a SIGTERM as they closed, once
+        # the run's end was written, ended the job as 'rank 0 interrupted', exit 130.
+        held.close()
         return world.finish(status), run_dir
 
 
