@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -13,7 +14,15 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, mpi_env, mpirun, run_folder
+from conftest import (
+    FIXTURES,
+    ROOT,
+    harness_mpi,
+    mpi_env,
+    mpirun,
+    need_backend,
+    run_folder,
+)
 
 from harness.execution import results
 
@@ -139,3 +148,29 @@ def test_sigterm_to_rank_0_as_its_workers_close_is_no_interruption(tmp_path: Pat
     assert job.returncode == 0, err.decode()
     assert "SIGTERM: every row has run; ending the run" in err.decode()
     assert results.read_metadata(run)["interrupted"] is False
+
+
+@pytest.mark.full  # a job of MPI ranks
+def test_an_mpi_resume_whose_source_was_edited_is_refused(tmp_path: Path) -> None:
+    """An MPI run's resume never looked at its rows' sources (a resume in one process
+    now refuses one edited since): it ran the edited source beside the rows of the
+    one the run began with, under one name."""
+    need_backend("opencl")
+    sources = tmp_path / "sources"
+    shutil.copytree(FIXTURES / "wrong_triad", sources)
+    out = tmp_path / "out"
+    first = harness_mpi("run", "-k", "Stream_TRIAD", "-b", "opencl", "--size", "1000",
+                        "--reps", "2", "--sources", str(sources), "--out", str(out))  # fmt: skip
+    assert first.returncode == 1, first.stderr
+    run = run_folder(out)
+    journal = run / "journal.jsonl"
+    lines = journal.read_text().splitlines(keepends=True)
+    journal.write_text(lines[0])
+    triad = sources / "opencl" / "Stream_TRIAD.cl"
+    triad.write_text(triad.read_text() + "\n")
+    resumed = harness_mpi("run", "--resume", str(run))
+    assert resumed.returncode == 2, resumed.stderr
+    assert f"harness: error: --resume: the run's Stream_TRIAD on opencl: {triad} has changed " in (
+        resumed.stderr
+    )
+    assert journal.read_text() == lines[0]

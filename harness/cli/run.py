@@ -21,6 +21,7 @@ from typing import Any
 from harness import suite
 from harness.cli.devices import choose_devices
 from harness.cli.run_plan import (
+    check_same_sources,
     new_run,
     note_ignored,
     options_from_meta,
@@ -954,6 +955,7 @@ def _resumed_rank(
             # As a resume of one process says: the options given here are not the run's.
             note_ignored(args, ranked=True)
             numbered = _forget_cut_rows(args.resume, saved)
+            problem = _changed_sources(saved["options"], numbered, args.resume)
             saved.setdefault("resumed", []).append(metadata.now())
             if isinstance(executor, InProcess) and not saved["options"]["in_process"]:
                 saved.setdefault("resumed_in_process", []).append(saved["resumed"][-1])
@@ -972,6 +974,23 @@ def _resumed_rank(
     meta["devices"] = [d.as_dict() for d in devices]
     tasks = plan(kernels, devices, options_from_meta(options))
     return Path(args.resume), meta, tasks, numbered
+
+
+def _changed_sources(
+    options: dict[str, Any], numbered: list[tuple[int, dict[str, Any]]] | None, run_dir: Path
+) -> str | None:
+    """Rank 0's `check_same_sources` over the journal's rows, as a problem every rank
+    stops on (a run's kernels unknown here are named after, as every rank finds)."""
+    try:
+        kernels = suite.select(options["kernels"])
+    except suite.SelectionError:
+        return None
+    rows = results.read_journal(run_dir) if numbered is None else [r for _, r in numbered]
+    try:
+        check_same_sources(rows, kernels, options_from_meta(options).sources)
+    except UsageError as exc:
+        return str(exc)
+    return None
 
 
 def _left_to_run(

@@ -1053,7 +1053,7 @@ def _check_same_kernels(listed: Any, kernels: Sequence[KernelSpec]) -> None:
             )
 
 
-def _check_same_sources(
+def check_same_sources(
     rows: Sequence[dict[str, Any]], kernels: Sequence[KernelSpec], extra: Sequence[Path]
 ) -> None:
     """UsageError where a kernel's source is not the one the run's rows of it ran
@@ -1131,7 +1131,7 @@ def resumed_run(
         options.size_factors,
         f"--resume: {run_dir / results.METADATA}: options.size_factors",
     )
-    _check_same_sources([row for _, row, _ in found], kernels, options.sources)
+    check_same_sources([row for _, row, _ in found], kernels, options.sources)
     _check_sources(options.sources, kernels, devices)
     tasks = []
     for spec in kernels:
