@@ -17,6 +17,7 @@ import pytest
 from conftest import (
     FIXTURES,
     ROOT,
+    cut_journal,
     harness_mpi,
     mpi_env,
     mpirun,
@@ -174,3 +175,33 @@ def test_an_mpi_resume_whose_source_was_edited_is_refused(tmp_path: Path) -> Non
         resumed.stderr
     )
     assert journal.read_text() == lines[0]
+
+
+@pytest.mark.full  # a job of MPI ranks
+def test_an_mpi_resume_of_a_user_kernel_runs_or_names_its_edited_suite(tmp_path: Path) -> None:
+    """An MPI run of a user's kernel could not be resumed: rank 0 loaded the run's
+    suite, the other ranks knew none of its kernels and ended the job ('the run's
+    kernels are not all known here'); nor did the resume compare the kernel's
+    description with the run's, as a resume in one process does."""
+    shutil.copytree(ROOT / "examples" / "my_kernels", tmp_path / "mine")
+    suite = tmp_path / "mine" / "kernels.py"
+    out = tmp_path / "out"
+    first = harness_mpi("run", "--suite", str(suite), "-k", "My_SAXPY", "-b", "cpu",
+                        "--sizes", "100,200", "--reps", "1", "--out", str(out))  # fmt: skip
+    assert first.returncode == 0, first.stderr
+    run = run_folder(out)
+    cut_journal(run, 1)
+    text = suite.read_text()
+    suite.write_text(text.replace("Tolerance(1e-13, 1e-5", "Tolerance(1e-3, 1e-5"))
+    edited = harness_mpi("run", "--resume", str(run))
+    assert edited.returncode == 2, edited.stderr
+    assert (
+        "harness: error: --resume: the run's My_SAXPY has tolerance {'f64': 1e-13, 'f32': "
+        "1e-05} in its metadata, {'f64': 0.001, 'f32': 1e-05} in " + f"{suite} now: "
+    ) in edited.stderr
+    assert len((run / "journal.jsonl").read_text().splitlines()) == 1
+    suite.write_text(text)
+    resumed = harness_mpi("run", "--resume", str(run))
+    assert resumed.returncode == 0, resumed.stderr
+    rows = results.read_journal(run)
+    assert sorted((r["rank"], r["size"]) for r in rows) == [(0, 100), (0, 200), (1, 100), (1, 200)]

@@ -21,6 +21,7 @@ from typing import Any
 from harness import suite
 from harness.cli.devices import choose_devices
 from harness.cli.run_plan import (
+    check_same_kernels,
     check_same_sources,
     new_run,
     note_ignored,
@@ -955,7 +956,7 @@ def _resumed_rank(
             # As a resume of one process says: the options given here are not the run's.
             note_ignored(args, ranked=True)
             numbered = _forget_cut_rows(args.resume, saved)
-            problem = _changed_sources(saved["options"], numbered, args.resume)
+            problem = _changed_sources(saved, numbered, args.resume)
             saved.setdefault("resumed", []).append(metadata.now())
             if isinstance(executor, InProcess) and not saved["options"]["in_process"]:
                 saved.setdefault("resumed_in_process", []).append(saved["resumed"][-1])
@@ -963,6 +964,12 @@ def _resumed_rank(
     if problem:
         raise UsageError(problem)
     options = meta["options"]
+    if world.rank != 0:
+        # Rank 0 loaded the run's suites as it read its metadata; the others knew
+        # none of their kernels, and a resume of a run of a user's kernel failed.
+        from harness.cli import load_suites
+
+        load_suites(options.get("suites", ()))
     try:
         kernels = suite.select(options["kernels"])
     except suite.SelectionError as exc:
@@ -977,16 +984,19 @@ def _resumed_rank(
 
 
 def _changed_sources(
-    options: dict[str, Any], numbered: list[tuple[int, dict[str, Any]]] | None, run_dir: Path
+    meta: dict[str, Any], numbered: list[tuple[int, dict[str, Any]]] | None, run_dir: Path
 ) -> str | None:
-    """Rank 0's `check_same_sources` over the journal's rows, as a problem every rank
-    stops on (a run's kernels unknown here are named after, as every rank finds)."""
+    """Rank 0's `check_same_kernels` and `check_same_sources` over the journal's rows,
+    as a problem every rank stops on (a run's kernels unknown here are named after,
+    as every rank finds)."""
+    options = meta["options"]
     try:
         kernels = suite.select(options["kernels"])
     except suite.SelectionError:
         return None
     rows = results.read_journal(run_dir) if numbered is None else [r for _, r in numbered]
     try:
+        check_same_kernels(meta.get("kernels"), kernels)
         check_same_sources(rows, kernels, options_from_meta(options).sources)
     except UsageError as exc:
         return str(exc)

@@ -1029,7 +1029,7 @@ def _check_same_devices(listed: Any, devices: Sequence[DeviceInfo]) -> None:
                 )
 
 
-def _check_same_kernels(listed: Any, kernels: Sequence[KernelSpec]) -> None:
+def check_same_kernels(listed: Any, kernels: Sequence[KernelSpec]) -> None:
     """UsageError where a user suite's kernel of the run is described otherwise now
     (its file edited since: another tolerance, group or parameters): the rows left
     were checked and reported as another kernel's, under its name, beside the
@@ -1124,7 +1124,7 @@ def resumed_run(
         # The run's own --device values, not the user's: say whose they are.
         raise UsageError(f"--resume: the run's devices are not all here: {exc}") from None
     _check_same_devices(meta.get("devices"), devices)
-    _check_same_kernels(meta.get("kernels"), kernels)
+    check_same_kernels(meta.get("kernels"), kernels)
     options = options_from_meta(saved)
     _check_size_factors(
         kernels,
