@@ -814,14 +814,26 @@ def _execute_ranks(
     with _handling(_AllRun()):
         status = ended or 0
         if journal is not None and progress is not None:
-            rows, summary = _end_ranks_run(run_dir, meta, journal, progress, interrupted=False)
-            if not getattr(args, "quiet", False):
-                _show(summary, run_dir)
-            status = exit_status(rows, bool(meta["options"].get("check")))
+            status = _all_run(args, run_dir, meta, journal, progress)
         # The workers close with the signals still held: a SIGTERM as they closed, once
         # the run's end was written, ended the job as 'rank 0 interrupted', exit 130.
         held.close()
         return world.finish(status), run_dir
+
+
+def _all_run(
+    args: argparse.Namespace,
+    run_dir: Path,
+    meta: dict[str, Any],
+    journal: results.Journal,
+    progress: Progress,
+) -> int:
+    """Rank 0's end of an MPI run whose every row has run: its end written, its table
+    shown; its exit status by its rows."""
+    rows, summary = _end_ranks_run(run_dir, meta, journal, progress, interrupted=False)
+    if not getattr(args, "quiet", False):
+        _show(summary, run_dir)
+    return exit_status(rows, bool(meta["options"].get("check")))
 
 
 def _ended(run_dir: Path, saved: dict[str, Any]) -> bool:
