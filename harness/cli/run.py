@@ -166,7 +166,16 @@ def _run_command(
                 executor = Workers(saved["timeout"] if args.resume else args.timeout)
             held.callback(executor.close)
             if world is not None:
-                return _execute_ranks(args, meta, executor, held, world, bar)
+                ended: list[tuple[int, Path]] = []
+                try:
+                    return _execute_ranks(args, meta, executor, held, world, bar, ended)
+                except KeyboardInterrupt:
+                    # A stop signal on the way out, once the run's end was written and
+                    # every rank told: the run is whole and exits by its rows (it ended
+                    # the job as 'rank 0 interrupted', 130).
+                    if not ended:
+                        raise
+                    return ended[0]
             status, run_dir = _execute_run(args, meta, executor, held, bar, stop)
         # A second SIGTERM while the workers closed, once the run had chosen its
         # status, said 'stopping now' and still ended with 130.
@@ -677,11 +686,12 @@ def _execute_ranks(
     held: contextlib.ExitStack,
     world: ranks.World,
     bar: bool | None,
+    result: list[tuple[int, Path]],
 ) -> tuple[int, Path]:
     """This rank's part of an MPI run (`harness.execution.ranks`): its rows, in step
     with the other ranks, gathered by rank 0 into the one run folder. A resume
     (``saved``: the run's metadata, in rank 0) runs, in step, every row some rank
-    lacks, and keeps each rank's only where it lacked it."""
+    lacks, and keeps each rank's only where it lacked it; ``result`` gets its end."""
     made = numbered = None
     # What each rank says as it plans (notes on its options) rank 0 says once.
     notes = io.StringIO()
@@ -815,10 +825,9 @@ def _execute_ranks(
         status = ended or 0
         if journal is not None and progress is not None:
             status = _all_run(args, run_dir, meta, journal, progress)
-        # The workers close with the signals still held: a SIGTERM as they closed, once
-        # the run's end was written, ended the job as 'rank 0 interrupted', exit 130.
-        held.close()
-        return world.finish(status), run_dir
+        held.close()  # the workers too, signals held: one then made a whole run 130
+        result.append((world.finish(status), run_dir))
+    return result[0]
 
 
 def _all_run(
@@ -968,7 +977,7 @@ def _resumed_rank(
             # As a resume of one process says: the options given here are not the run's.
             note_ignored(args, ranked=True)
             numbered = _forget_cut_rows(args.resume, saved)
-            problem = _changed_sources(saved, numbered, args.resume)
+            problem = _changed_since(saved, numbered, args.resume)
             saved.setdefault("resumed", []).append(metadata.now())
             if isinstance(executor, InProcess) and not saved["options"]["in_process"]:
                 saved.setdefault("resumed_in_process", []).append(saved["resumed"][-1])
@@ -995,7 +1004,7 @@ def _resumed_rank(
     return Path(args.resume), meta, tasks, numbered
 
 
-def _changed_sources(
+def _changed_since(
     meta: dict[str, Any], numbered: list[tuple[int, dict[str, Any]]] | None, run_dir: Path
 ) -> str | None:
     """Rank 0's `check_same_kernels` and `check_same_sources` over the journal's rows,
