@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from harness import suite
-from harness.cli.devices import choose_devices
+from harness.cli.devices import Catalogs, choose_devices
 from harness.cli.run_plan import (
-    check_same_kernels,
-    check_same_sources,
+    check_ranks_devices,
+    check_resumable,
     new_run,
+    note_foreign,
     note_ignored,
     options_from_meta,
     resumed_run,
@@ -150,16 +151,30 @@ def _run_command(
             if world is None:
                 held.enter_context(_handling(stop))
             meta: dict[str, Any] = {}
+            refused: UsageError | None = None
             if args.resume and (world is None or world.rank == 0):
-                results.check_folder(args.resume)
-                held.enter_context(results.lock(args.resume))
-                meta = saved_run(args.resume)
+                try:
+                    results.check_folder(args.resume)
+                    held.enter_context(results.lock(args.resume))
+                    meta = saved_run(args.resume)
+                except UsageError as exc:
+                    if world is None:
+                        raise
+                    refused = exc
             saved = meta.get("options", {})
             if world is not None:
                 # Heartbeats from here on: a rank lost while the ranks plan ends the job.
                 world.start(args.lost_after)
             if world is not None and args.resume:
-                saved = world.bcast(saved)
+                # A run folder rank 0 cannot resume ends every rank: the others waited
+                # for its options until the launcher stopped them, each then saying
+                # it was interrupted.
+                why, saved = world.bcast((refused and str(refused), saved))
+                if refused is not None:
+                    raise refused
+                if why:
+                    ranks.await_end(2)
+                    raise UsageError(why)
             if args.in_process or saved.get("in_process"):
                 executor: InProcess | Workers = InProcess()
             else:
@@ -732,11 +747,11 @@ def _execute_ranks(
             )
         else:
             problem = _differing_plan([each for each, *_ in planned])
-        plans = [each for each, *_ in planned]
         if args.resume:
-            wanted = _left_to_run(run_dir, meta["options"], plans, numbered)
+            why, wanted = _left_to_run(run_dir, meta["options"], planned, numbered)
+            problem = problem or why
         else:
-            wanted = [set(range(len(each))) for each in plans]
+            wanted = [set(range(len(each))) for each, *_ in planned]
         steps = sorted(set().union(*wanted))
         meta["ranks"] = [
             {"rank": r, "host": host, "pid": pid, "devices": [d["id"] for d in devices]}
@@ -977,7 +992,7 @@ def _resumed_rank(
             # As a resume of one process says: the options given here are not the run's.
             note_ignored(args, ranked=True)
             numbered = _forget_cut_rows(args.resume, saved)
-            problem = _changed_since(saved, numbered, args.resume)
+            problem = _changed_since(saved, numbered, args.resume, executor.catalogs)
             saved.setdefault("resumed", []).append(metadata.now())
             if isinstance(executor, InProcess) and not saved["options"]["in_process"]:
                 saved.setdefault("resumed_in_process", []).append(saved["resumed"][-1])
@@ -1005,20 +1020,23 @@ def _resumed_rank(
 
 
 def _changed_since(
-    meta: dict[str, Any], numbered: list[tuple[int, dict[str, Any]]] | None, run_dir: Path
+    meta: dict[str, Any],
+    numbered: list[tuple[int, dict[str, Any]]] | None,
+    run_dir: Path,
+    catalogs: Catalogs,
 ) -> str | None:
-    """Rank 0's `check_same_kernels` and `check_same_sources` over the journal's rows,
-    as a problem every rank stops on (a run's kernels unknown here are named after,
-    as every rank finds)."""
+    """Rank 0's `check_resumable` over the journal's rows, on its own devices of the
+    run, as a problem every rank stops on (a run's kernels or devices not here are
+    named after, as every rank finds)."""
     options = meta["options"]
     try:
         kernels = suite.select(options["kernels"])
-    except suite.SelectionError:
+        devices = choose_devices(None, meta["ranks"][0]["devices"], catalogs)
+    except (suite.SelectionError, UsageError):
         return None
     rows = results.read_journal(run_dir) if numbered is None else [r for _, r in numbered]
     try:
-        check_same_kernels(meta.get("kernels"), kernels)
-        check_same_sources(rows, kernels, options_from_meta(options).sources)
+        check_resumable(run_dir, meta, kernels, devices, rows)
     except UsageError as exc:
         return str(exc)
     return None
@@ -1027,15 +1045,26 @@ def _changed_since(
 def _left_to_run(
     run_dir: Path,
     options: dict[str, Any],
-    plans: list[list[Task]],
+    planned: list[tuple[list[Task], list[dict[str, Any]], str, int]],
     numbered: list[tuple[int, dict[str, Any]]] | None = None,
-) -> list[set[int]]:
-    """For each rank, the indexes of its planned tasks that its rows in the journal
-    (``numbered``, where they were read already: its damage is named once) lack."""
+) -> tuple[str | None, list[set[int]]]:
+    """Why a resumed MPI run cannot go on (a rank's row of a device that its rank
+    has no longer under that id), or None; and for each rank, the indexes of its
+    planned tasks (``planned``, as each rank sent them) that its rows in the
+    journal (``numbered``, where they were read already: its damage is named once)
+    lack. Rows that no rank plans are named, as a resume in one process names them."""
     asked = options.get("partitions", ())
-    rows = results.read_journal(run_dir) if numbered is None else [r for _, r in numbered]
-    done = {(row.get("rank", 0), row_key(row, asked)) for row in rows}
-    return [
+    if numbered is None:
+        numbered = results.read_numbered(run_dir)
+    try:
+        check_ranks_devices(numbered, [devices for _, devices, *_ in planned])
+    except UsageError as exc:
+        return str(exc), []
+    keyed = [(number, row, (row.get("rank", 0), row_key(row, asked))) for number, row in numbered]
+    plans = {(rank, task_key(t)) for rank, (each, *_) in enumerate(planned) for t in each}
+    note_foreign(run_dir, [(number, row) for number, row, key in keyed if key not in plans])
+    done = {key for _, _, key in keyed}
+    return None, [
         {i for i, task in enumerate(each) if (rank, task_key(task)) not in done}
-        for rank, each in enumerate(plans)
+        for rank, (each, *_) in enumerate(planned)
     ]

@@ -846,6 +846,13 @@ def saved_run(run_dir: Path) -> dict[str, Any]:
                 f"--resume: {path}: {name!r} is {meta[name]!r}; a list of times as "
                 "2026-01-31T12:00:00+0000 (when each resume began) is accepted"
             )
+    ranks = meta.get("ranks")
+    if ranks is not None and not _each(_rank_entry)(ranks):
+        # An MPI run's ranks and their devices, which each rank's resume runs on.
+        raise UsageError(
+            f"--resume: {path}: 'ranks' is {ranks!r}; a list of each MPI rank's "
+            '{"rank": ..., "devices": [device ids]}, as harness run writes it, is accepted'
+        )
     try:
         load_suites(saved.get("suites", ()))
     except UsageError as exc:
@@ -860,6 +867,11 @@ def saved_run(run_dir: Path) -> dict[str, Any]:
         raise UsageError(f"--resume: {path}: 'options' is not what harness run writes")
     _check_params(saved["params"], path)
     return meta
+
+
+def _rank_entry(entry: Any) -> bool:
+    """Whether an entry of an MPI run's ``ranks`` names its rank's devices."""
+    return isinstance(entry, dict) and _each(lambda d: isinstance(d, str))(entry.get("devices"))
 
 
 def _whole(low: int, high: float = arguments.MAX_WHOLE) -> Callable[[Any], bool]:
@@ -1099,6 +1111,69 @@ def check_same_sources(
         )
 
 
+def check_resumable(
+    run_dir: Path,
+    meta: dict[str, Any],
+    kernels: Sequence[KernelSpec],
+    devices: Sequence[DeviceInfo],
+    rows: Sequence[dict[str, Any]],
+) -> RunOptions:
+    """A resumed run's options, checked as a resume in one process and one under
+    mpirun both check them: its kernels' descriptions and sources are the ones its
+    ``rows`` ran, its size factors give a size (its metadata edited by hand), and
+    its ``--sources`` folders can serve ``devices``."""
+    check_same_kernels(meta.get("kernels"), kernels)
+    options = options_from_meta(meta["options"])
+    _check_size_factors(
+        kernels,
+        options.size_factors,
+        f"--resume: {run_dir / results.METADATA}: options.size_factors",
+    )
+    check_same_sources(rows, kernels, options.sources)
+    _check_sources(options.sources, kernels, devices)
+    return options
+
+
+def check_ranks_devices(
+    numbered: Sequence[tuple[int, dict[str, Any]]], devices: Sequence[Sequence[dict[str, Any]]]
+) -> None:
+    """UsageError where a row of a resumed MPI run names a device other than its
+    rank's under that id now (``devices``, each rank's as dictionaries): its rank's
+    rows left would run on another device under the run's id. Ranks on several
+    hosts may each have another device under one id, which the run's metadata,
+    one device an id, cannot say; each row names its own."""
+    for number, row in numbered:
+        rank = row.get("rank", 0)
+        if type(rank) is not int or not 0 <= rank < len(devices):
+            continue
+        now = {d.get("id"): d for d in devices[rank]}.get(row.get("device_id"))
+        if now is None:
+            continue
+        for field, key in (("name", "device"), ("driver", "device_driver")):
+            before = row.get(key)
+            if isinstance(before, str) and before != now.get(field):
+                raise UsageError(
+                    f"--resume: the run's {row['device_id']} of rank {rank} has {field} "
+                    f"{before!r} in its journal's line {number}, {now.get(field)!r} here: its "
+                    "rows would be two devices' under one id; resume where the run began, or "
+                    "begin a new run"
+                )
+
+
+def note_foreign(run_dir: Path, foreign: Sequence[tuple[int, dict[str, Any]]]) -> None:
+    """Warn of a resumed run's journal rows (with their line numbers) that its own
+    options never plan (a size or precision it did not ask for, a journal joined
+    or edited by hand): no part of what it finishes, so not counted as done."""
+    if foreign:
+        number, row = foreign[0]
+        print(
+            f"warning: {run_dir / results.JOURNAL}:{number}: a row the run's options do not "
+            f"plan ({row['kernel']} {row.get('precision')} n={row.get('size')} on "
+            f"{row['device_id']}; {len(foreign)} such row(s)): not counted as done",
+            file=sys.stderr,
+        )
+
+
 def resumed_run(
     args: argparse.Namespace,
     meta: dict[str, Any],
@@ -1124,31 +1199,13 @@ def resumed_run(
         # The run's own --device values, not the user's: say whose they are.
         raise UsageError(f"--resume: the run's devices are not all here: {exc}") from None
     _check_same_devices(meta.get("devices"), devices)
-    check_same_kernels(meta.get("kernels"), kernels)
-    options = options_from_meta(saved)
-    _check_size_factors(
-        kernels,
-        options.size_factors,
-        f"--resume: {run_dir / results.METADATA}: options.size_factors",
-    )
-    check_same_sources([row for _, row, _ in found], kernels, options.sources)
-    _check_sources(options.sources, kernels, devices)
+    options = check_resumable(run_dir, meta, kernels, devices, [row for _, row, _ in found])
     tasks = []
     for spec in kernels:
         with suite.blamed(spec):
             tasks += plan([spec], devices, options)
     planned = {task_key(t) for t in tasks}
-    foreign = [(number, row) for number, row, key in found if key not in planned]
-    if foreign:
-        # Rows the run's own options never make (a size or precision it did not ask for,
-        # a journal joined or edited by hand) are no part of what it finishes.
-        number, row = foreign[0]
-        print(
-            f"warning: {run_dir / results.JOURNAL}:{number}: a row the run's options do not "
-            f"plan ({row['kernel']} {row.get('precision')} n={row.get('size')} on "
-            f"{row['device_id']}; {len(foreign)} such row(s)): not counted as done",
-            file=sys.stderr,
-        )
+    note_foreign(run_dir, [(number, row) for number, row, key in found if key not in planned])
     done = {key for _, _, key in found} & planned
     meta.setdefault("resumed", []).append(metadata.now())
     print(f"resuming {run_dir}: {len(done)} rows done", file=sys.stderr)
