@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import harness, harness_mpi, one_error, run_folder
+from conftest import (
+    harness,
+    harness_mpi,
+    mpi_env,
+    mpirun,
+    need_backend,
+    one_error,
+    run_folder,
+)
 
-from harness.execution import results
+from harness.execution import peaks, results
 
 
 @pytest.fixture(scope="module")
@@ -151,3 +161,83 @@ def test_an_mpi_resume_checks_the_run_s_size_factors(mpi_run: Path, tmp_path: Pa
         "1000000, times 1e-09); a factor of at least 1e-06 is accepted"
     ) in proc.stderr.splitlines()
     assert len(_lines(run)) == 2
+
+
+def _two_opencl_devices() -> list[str]:
+    """Two OpenCL devices here that are not the simulator, or the test is skipped."""
+    need_backend("opencl")
+    proc = harness("devices", "--json")
+    assert proc.returncode == 0, proc.stderr
+    found = [
+        device["id"]
+        for backend in json.loads(proc.stdout)
+        if backend["backend"] == "opencl"
+        for device in backend["devices"]
+        if device["kind"] != "simulator"
+    ]
+    if len(found) < 2:
+        pytest.skip("fewer than two OpenCL devices here")
+    return found[:2]
+
+
+@pytest.mark.full  # a job of MPI ranks, and two devices' peaks measured
+def test_an_mpi_run_places_each_rank_s_rows_against_its_own_device_s_peak(
+    tmp_path: Path,
+) -> None:
+    """Ranks on a node of several devices each take one (four ranks, four GPUs), but
+    only rank 0 looked up its device's measured peak: the other ranks' rows had no
+    pct_peak_bw, and the report no peak for their devices, though each was measured."""
+    devices = _two_opencl_devices()
+    store = tmp_path / "peaks.json"
+    for device in devices:
+        proc = harness(
+            "peak", "--device", device, "--span", "0.2", "--max-time", "0.2",
+            "--bandwidth-size", "65536", "--fma-size", "1024", "--force",
+            env={"HARNESS_PEAKS": str(store)},
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "out"
+    env = {**mpi_env(), "HARNESS_PEAKS": str(store)}
+    command = [mpirun(), "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run",
+               "-k", "Stream_TRIAD", "--device", devices[0], "--device", devices[1],
+               "--size", "100000", "--reps", "2", "--out", str(out)]  # fmt: skip
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(out)
+    meta = results.read_metadata(run)
+    assert sorted(meta["peaks"]) == sorted(devices)
+    rows = results.read_journal(run)
+    assert sorted((r["rank"], r["device_id"]) for r in rows) == [(0, devices[0]), (1, devices[1])]
+    for row in rows:
+        peak = meta["peaks"][row["device_id"]]
+        assert peak["device"]["name"] == row["device"]
+        best = peaks.bandwidth(peak)
+        assert row["pct_peak_bw"] == pytest.approx(100 * row["gbytes_per_s"] / best)
+
+
+@pytest.mark.full  # a job of MPI ranks
+def test_a_report_names_each_host_s_device_of_one_id_by_its_own_name(
+    mpi_run: Path, tmp_path: Path
+) -> None:
+    """An MPI job over two hosts whose cuda:0 are two models (a node of each kind)
+    keeps each row's device name, but the report labelled every row of the id with
+    the first row's name: the second host's rows under the first host's model."""
+    run = tmp_path / mpi_run.name
+    shutil.copytree(mpi_run, run)
+    rows = _lines(run)
+    for row in rows:
+        if row["rank"] == 1:
+            row.update(host="node2", device="Another CPU")
+    _write(run, rows)
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta["ranks"][1]["host"] = "node2"
+    path.write_text(json.dumps(meta))
+    here = rows[0]["host"]
+    proc = harness("report", str(run), "--out", str(tmp_path / "report"))
+    assert proc.returncode == 0, proc.stderr
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert (
+        f"- 2 kernels on 2 devices ({here}: cpu:0 r0 ({rows[0]['device']}); node2: cpu:0 r1 "
+        "(Another CPU)): 4 rows, 4 ok, 0 fail, 0 error, 0 skipped."
+    ) in text.splitlines()

@@ -39,6 +39,10 @@ from harness.execution.runner import RunOptions, Task, ahead, base_row, plan
 from harness.execution.workers import CHECK_LANES, InProcess, Workers
 from harness.reporting import table
 
+#: What each rank of an MPI run sends rank 0 as it plans: its tasks, its devices,
+#: its host, its process id and its devices' measured peaks.
+RankPlan = tuple[list[Task], list[dict[str, Any]], str, int, dict[str, Any]]
+
 
 def _where(row: dict[str, Any]) -> str:
     """A row's device as the table names it: with its MPI rank in an MPI run."""
@@ -722,7 +726,9 @@ def _execute_ranks(
     try:
         if not args.resume:
             run_dir = Path(world.bcast(str(made) if made else ""))
-        planned = world.gather((tasks, meta["devices"], world.host, os.getpid()))
+        planned = world.gather(
+            (tasks, meta["devices"], world.host, os.getpid(), meta.get("peaks") or {})
+        )
         said = world.gather(notes.getvalue())
     except (ranks.PlanLost, KeyboardInterrupt):
         # Nothing was run: the new folder holds nothing worth keeping (a rank's Ctrl-C
@@ -753,11 +759,7 @@ def _execute_ranks(
         else:
             wanted = [set(range(len(each))) for each, *_ in planned]
         steps = sorted(set().union(*wanted))
-        meta["ranks"] = [
-            {"rank": r, "host": host, "pid": pid, "devices": [d["id"] for d in devices]}
-            for r, (_, devices, host, pid) in enumerate(planned)
-        ]
-        meta["devices"] = list({d["id"]: d for _, devices, *_ in planned for d in devices}.values())
+        _add_ranks(meta, planned)
         if problem and not args.resume:
             # Refused before any row: the new folder holds nothing worth keeping.
             results.discard(run_dir)
@@ -782,7 +784,7 @@ def _execute_ranks(
     progress = Progress(sum(map(len, wanted)), bar) if journal is not None else None
     finished = 0
     lost: dict[int, str] = {}
-    hosts = [host for _, _, host, _ in planned] if planned else []
+    hosts = [host for _, _, host, *_ in planned] if planned else []
     try:
         for index in steps:
             task = tasks[index]
@@ -809,7 +811,7 @@ def _execute_ranks(
                         mine, by_id.get(f"{mine.backend}:{mine.device}", {}).get("name")
                     )
                     each.update(status="error", reason=lost[r], rank=r, host=hosts[r])
-                peaks.place(each, meta.get("peaks", {}).get(each["device_id"]))
+                peaks.place(each, planned[r][4].get(each["device_id"]))
                 with _held_off(), results.writing(run_dir):
                     journal.append(each)
                     finished += 1
@@ -936,6 +938,24 @@ def _end_ranks_run(
     return rows, summary
 
 
+def _add_ranks(
+    meta: dict[str, Any],
+    planned: list[RankPlan],
+) -> None:
+    """Add to an MPI run's metadata each rank's host, process and devices, and the
+    devices and measured peaks of them all (``planned``, as each rank sent them)."""
+    meta["ranks"] = [
+        {"rank": r, "host": host, "pid": pid, "devices": [d["id"] for d in devices]}
+        for r, (_, devices, host, pid, _) in enumerate(planned)
+    ]
+    meta["devices"] = list({d["id"]: d for _, devices, *_ in planned for d in devices}.values())
+    for *_, theirs in planned:
+        # Each rank looked up the peaks of its own devices (a rank a GPU): rank 0's
+        # alone left the other GPUs' rows without one.
+        for device, peak in theirs.items():
+            meta.setdefault("peaks", {}).setdefault(device, peak)
+
+
 def _differing_plan(plans: list[list[Task]]) -> str | None:
     """Why the ranks' plans cannot make one run (a rank given other kernels, sizes
     or options than rank 0, whose rows would pass for the same rows), or None.
@@ -1045,7 +1065,7 @@ def _changed_since(
 def _left_to_run(
     run_dir: Path,
     options: dict[str, Any],
-    planned: list[tuple[list[Task], list[dict[str, Any]], str, int]],
+    planned: list[RankPlan],
     numbered: list[tuple[int, dict[str, Any]]] | None = None,
 ) -> tuple[str | None, list[set[int]]]:
     """Why a resumed MPI run cannot go on (a rank's row of a device that its rank

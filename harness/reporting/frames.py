@@ -310,8 +310,10 @@ def prepare(frame: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = None)
     frame["items"] = [str(k.get("items") or "") for k in known]
     frame["peak_bandwidth"] = [bool(k.get("peak_bandwidth")) for k in known]
     hosts = frame["host"].fillna("").astype(str)
-    # A row whose device failed to open has no name; its device's other rows have.
-    device = frame.groupby(["run", "device_id"])["device"].transform("first").fillna("")
+    # A row whose device failed to open has no name; its device's other rows have
+    # (those of its host: an MPI job's ranks on several hosts share device ids).
+    device = frame.groupby([frame["run"], hosts, frame["device_id"]])["device"]
+    device = device.transform("first").fillna("")
     device = device.astype(str)
     key = hosts + "|" + frame["device_id"].astype(str) + "|" + device
     same = ["kernel", "precision", "size", "case_params", "variant_params"]
