@@ -779,7 +779,8 @@ def _execute_ranks(
         images=run_dir / results.IMAGES,
         in_process=isinstance(executor, InProcess),
     )
-    by_id = {d.get("id"): d for d in meta["devices"]}
+    # Rank 0's own devices, where the metadata lists each host's (`_add_ranks`).
+    by_id = {d.get("id"): d for d in meta["devices"] if d.get("host") in (None, world.host)}
     executor.start(options, by_id, [tasks[i] for i in steps])
     progress = Progress(sum(map(len, wanted)), bar) if journal is not None else None
     finished = 0
@@ -943,12 +944,27 @@ def _add_ranks(
     planned: list[RankPlan],
 ) -> None:
     """Add to an MPI run's metadata each rank's host, process and devices, and the
-    devices and measured peaks of them all (``planned``, as each rank sent them)."""
+    devices and measured peaks of them all (``planned``, as each rank sent them).
+    Ranks on several hosts may each have another device under one id (a node of
+    each GPU model): each host's devices are then listed under it, with the peaks
+    its rows were placed against, as `harness merge` lists a merged run's; one
+    entry an id named every host's rows after the last rank's device."""
     meta["ranks"] = [
         {"rank": r, "host": host, "pid": pid, "devices": [d["id"] for d in devices]}
         for r, (_, devices, host, pid, _) in enumerate(planned)
     ]
-    meta["devices"] = list({d["id"]: d for _, devices, *_ in planned for d in devices}.values())
+    several = len({host for _, _, host, *_ in planned}) > 1
+    listed: dict[tuple[str, str], dict[str, Any]] = {}
+    for _, devices, host, _, theirs in planned:
+        for d in devices:
+            key = (host if several else "", d["id"])
+            if key not in listed and several:
+                d.update(host=host, **({"peaks": theirs[d["id"]]} if d["id"] in theirs else {}))
+            listed.setdefault(key, d)
+    meta["devices"] = list(listed.values())
+    if several:
+        meta.pop("peaks", None)
+        return
     for *_, theirs in planned:
         # Each rank looked up the peaks of its own devices (a rank a GPU): rank 0's
         # alone left the other GPUs' rows without one.
@@ -1034,7 +1050,16 @@ def _resumed_rank(
         devices = choose_devices(None, meta["ranks"][world.rank]["devices"], executor.catalogs)
     except UsageError as exc:
         raise UsageError(f"--resume: the run's devices are not all here: {exc}") from None
+    listed = [d for d in meta.get("devices") or [] if isinstance(d, dict)]
     meta["devices"] = [d.as_dict() for d in devices]
+    if any(d.get("host") for d in listed):
+        # Each host's devices are listed under it (`_add_ranks`): this rank's rows are
+        # placed against its own host's peaks, as when the run began, not rank 0's.
+        meta["peaks"] = {
+            d["id"]: d["peaks"]
+            for d in listed
+            if d.get("host") == world.host and isinstance(d.get("peaks"), dict)
+        }
     tasks = plan(kernels, devices, options_from_meta(options))
     return Path(args.resume), meta, tasks, numbered
 

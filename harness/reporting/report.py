@@ -450,10 +450,20 @@ def pct_of_peak(frame: pd.DataFrame) -> pd.Series:
     return column("pct_peak_bw").fillna(100 * column("gbytes_per_s") / peak.where(peak > 0))
 
 
+def _by_host(meta: dict[str, Any]) -> bool:
+    """Whether a run lists each host's devices under it, one id a device of each
+    host: a merged run does (`harness.execution.merge`), and an MPI job over several
+    hosts."""
+    devices = meta.get("devices") if isinstance(meta.get("devices"), list) else []
+    return bool(meta.get("merged_from")) or any(
+        isinstance(d, dict) and d.get("host") for d in devices
+    )
+
+
 def _run_peaks(meta: dict[str, Any]) -> dict[str, Any]:
-    """A run's peaks by device: by id, or, in a merged run, whose devices keep their
-    own (`harness.execution.merge`), by "host: id"."""
-    if not meta.get("merged_from"):
+    """A run's peaks by device: by id, or, where it lists each host's devices (whose
+    entries keep their own peaks), by "host: id"."""
+    if not _by_host(meta):
         peaks = meta.get("peaks")
         return peaks if isinstance(peaks, dict) else {}
     return {
@@ -473,23 +483,27 @@ def _peaks_table(frame: pd.DataFrame, metas: list[dict[str, Any]]) -> Table:
     for meta in metas:
         peaks = _run_peaks(meta)
         ran = frame[(frame["run"] == meta["run"]) & frame["time_median_s"].gt(0)]
-        merged = bool(meta.get("merged_from"))
+        by_host = _by_host(meta)
         shown = (
             ran["host"].astype(str) + ": " + ran["device_id"].astype(str)
-            if merged
+            if by_host
             else ran["device_id"].astype(str)
         )
         for device in dict.fromkeys([*peaks, *shown]):
             peak = peaks.get(device)
             host = (
                 device.rsplit(": ", 1)[0]
-                if merged
+                if by_host
                 else str((meta.get("host") or {}).get("hostname") or "-")
             )
             cells = [meta["run"]] if multi else []
             if not isinstance(peak, dict):
                 cells += [device, "-", "-", "-", "-", "-", "not measured"]
-                cells.append(f"no peak: measure one with harness peak --device {device}")
+                # A device named "host: id" is measured on its host, by its id.
+                command = f"harness peak --device {device.rsplit(': ', 1)[-1]}"
+                cells.append(
+                    f"no peak: measure one with {command}" + (f" on {host}" if by_host else "")
+                )
                 rows.append(cells)
                 continue
             measured = peak.get("device") if isinstance(peak.get("device"), dict) else {}
@@ -970,12 +984,15 @@ def _devices_table(frame: pd.DataFrame, metas: list[dict[str, Any]]) -> Table:
             devices = [
                 {"id": d, "name": n} for d, n in zip(seen["device_id"], seen["device"], strict=True)
             ]
+        by_host = _by_host(meta)
         for d in devices:
             memory = d.get("memory_bytes")
             rows.append(
                 ([meta["run"]] if multi else [])
                 + [
-                    str(d.get("id", "-")),
+                    f"{d.get('host') or '-'}: {d.get('id', '-')}"
+                    if by_host
+                    else str(d.get("id", "-")),
                     str(d.get("name") or "-"),
                     str(d.get("kind") or "-"),
                     str(d.get("vendor") or "-"),

@@ -1,0 +1,181 @@
+"""Round 30 probes: each test says what was wrong before."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import harness, mpi_env, mpirun, need_backend, run_folder
+
+from harness.execution import peaks, results
+
+#: Each MPI rank runs harness through this: in a namespace of its own whose host
+#: name is host<rank>, and rank 1 with an OpenCL vendors folder of no driver, so
+#: that its opencl:0 is the driver pyopencl brings (its own PoCL), not the
+#: system's: two hosts, another device under one id on each.
+WRAPPER = """#!/bin/bash
+rank=$OMPI_COMM_WORLD_RANK
+if [ "$rank" = 1 ]; then export OCL_ICD_VENDORS={empty}; fi
+exec unshare -u sh -c 'hostname "host$0"; exec "$@"' "$rank" {python} -m harness "$@"
+"""
+
+
+def _opencl_0(env: dict[str, str]) -> str | None:
+    """The name of opencl:0 in this environment, or None where there is none."""
+    proc = harness("devices", "--json", env=env)
+    assert proc.returncode == 0, proc.stderr
+    return next(
+        (
+            device["name"]
+            for backend in json.loads(proc.stdout)
+            if backend["backend"] == "opencl"
+            for device in backend["devices"]
+            if device["id"] == "opencl:0"
+        ),
+        None,
+    )
+
+
+@pytest.fixture(scope="module")
+def two_hosts(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """The rank wrapper and a peak store holding each host's opencl:0 peak (each
+    measured as that host); skipped where a rank cannot name its own host (not
+    root) or the two opencl:0 are one device."""
+    mpirun()
+    need_backend("opencl")
+    if subprocess.run(["unshare", "-u", "true"], capture_output=True).returncode != 0:
+        pytest.skip("unshare -u is refused here (it needs root)")
+    folder = tmp_path_factory.mktemp("hosts")
+    empty = folder / "no-drivers"
+    empty.mkdir()
+    names = {_opencl_0({}), _opencl_0({"OCL_ICD_VENDORS": str(empty)})}
+    if None in names or len(names) < 2:
+        pytest.skip("no second OpenCL driver (pyopencl's PoCL) beside the system's")
+    wrapper = folder / "rank.sh"
+    wrapper.write_text(WRAPPER.format(empty=empty, python=sys.executable))
+    wrapper.chmod(0o755)
+    env = {**mpi_env(), "HARNESS_PEAKS": str(folder / "peaks.json")}
+    for rank in (0, 1):
+        proc = subprocess.run(
+            [str(wrapper), "peak", "--device", "opencl:0", "--span", "0.2", "--max-time",
+             "0.2", "--bandwidth-size", "65536", "--fma-size", "1024", "--force"],
+            capture_output=True, text=True, timeout=300,
+            env={**env, "OMPI_COMM_WORLD_RANK": str(rank)},
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+    return wrapper, env
+
+
+def _job(wrapper: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    command = [mpirun(), "-n", "2", "--oversubscribe", str(wrapper), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+
+
+@pytest.fixture(scope="module")
+def two_host_run(
+    two_hosts: tuple[Path, dict[str, str]], tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """An MPI run of two ranks on two hosts, each with another device as opencl:0."""
+    wrapper, env = two_hosts
+    out = tmp_path_factory.mktemp("run")
+    proc = _job(wrapper, env, "run", "-k", "Basic_DAXPY", "Stream_TRIAD", "-b", "opencl",
+                "--size", "100000", "--reps", "2", "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return run_folder(out)
+
+
+def _placed(row: dict, peak: dict) -> bool:
+    return row["pct_peak_bw"] == pytest.approx(100 * row["gbytes_per_s"] / peaks.bandwidth(peak))
+
+
+@pytest.mark.full  # a job of MPI ranks, two devices' peaks measured
+def test_an_mpi_run_over_two_hosts_lists_each_host_s_device_of_one_id(
+    two_host_run: Path, tmp_path: Path
+) -> None:
+    """Its metadata listed one device an id, the last rank's: the report's Devices
+    named host0's opencl:0 by host1's driver, its Peaks had host0's peak alone,
+    under the bare id, for both hosts' rows, and rank 0 started its rows on host1's
+    device entry."""
+    meta = results.read_metadata(two_host_run)
+    rows = results.read_journal(two_host_run)
+    by_host = {(d["host"], d["id"]): d for d in meta["devices"]}
+    assert sorted(by_host) == [("host0", "opencl:0"), ("host1", "opencl:0")]
+    assert "peaks" not in meta
+    names = set()
+    for row in rows:
+        device = by_host[row["host"], row["device_id"]]
+        assert (device["name"], device["driver"]) == (row["device"], row["device_driver"])
+        assert _placed(row, device["peaks"])
+        assert device["peaks"]["device"]["name"] == row["device"]
+        names.add(row["device"])
+    assert len(names) == 2
+    # Rank 0's rows gave its own entry what they found of energy counters.
+    assert "energy" in by_host["host0", "opencl:0"]
+    out = tmp_path / "report"
+    proc = harness("report", str(two_host_run), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    text = (out / "report.md").read_text()
+    for host in ("host0", "host1"):
+        device = by_host[host, "opencl:0"]
+        assert f"| {host}: opencl:0 | {device['name']} | cpu |" in text
+        assert f"| {host}: opencl:0 | {device['peaks']['copy_gbytes_per_s']:.3g} |" in text
+
+
+@pytest.mark.full  # a job of MPI ranks
+def test_a_resumed_mpi_run_over_two_hosts_places_each_rank_against_its_own_peak(
+    two_hosts: tuple[Path, dict[str, str]], two_host_run: Path, tmp_path: Path
+) -> None:
+    """Each rank of a resume took the run's peaks by id, which were rank 0's: rank
+    1's rows left were placed against host0's device's peak."""
+    wrapper, env = two_hosts
+    run = tmp_path / two_host_run.name
+    shutil.copytree(two_host_run, run)
+    journal = run / "journal.jsonl"
+    journal.write_text("".join(journal.read_text().splitlines(keepends=True)[:2]))
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta.update(interrupted=True, journal_rows=2)
+    del meta["end"]
+    path.write_text(json.dumps(meta))
+    # The store is emptied: the peaks are the ones the run began with.
+    proc = _job(wrapper, {**env, "HARNESS_PEAKS": str(tmp_path / "none.json")}, "run",
+                "--resume", str(run))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    # Each rank's peak, as the run placed its first rows against it.
+    began = {
+        r["rank"]: 100 * r["gbytes_per_s"] / r["pct_peak_bw"]
+        for r in results.read_journal(two_host_run)
+    }
+    assert began[0] != pytest.approx(began[1])
+    rows = results.read_journal(run)
+    assert [r["rank"] for r in rows] == [0, 1, 0, 1]
+    for row in rows:
+        assert 100 * row["gbytes_per_s"] / row["pct_peak_bw"] == pytest.approx(began[row["rank"]])
+
+
+@pytest.mark.full  # a merged run holds devices of two hosts
+def test_a_report_names_the_host_and_id_a_device_without_a_peak_is_measured_by(
+    two_host_run: Path, tmp_path: Path
+) -> None:
+    """The Peaks table told a merged run's device without a peak to be measured with
+    'harness peak --device vm: cpu:0', which no command accepts."""
+    out = tmp_path / "out"
+    proc = harness("run", "-k", "Basic_DAXPY", "-b", "cpu", "--size", "1000", "--reps", "1",
+                   "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    single = run_folder(out)
+    host = results.read_metadata(single)["host"]["hostname"]
+    merged = tmp_path / "merged"
+    proc = harness("merge", str(two_host_run), str(single), "--out", str(merged))
+    assert proc.returncode == 0, proc.stderr
+    report = tmp_path / "report"
+    proc = harness("report", str(run_folder(merged)), "--out", str(report))
+    assert proc.returncode == 0, proc.stderr
+    text = (report / "report.md").read_text()
+    hint = f"no peak: measure one with harness peak --device cpu:0 on {host}"
+    assert f"| {host}: cpu:0 | - | - | - | - | - | not measured | {hint} |" in text
+    assert "--device host" not in text and f"--device {host}:" not in text
