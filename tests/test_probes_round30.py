@@ -179,3 +179,46 @@ def test_a_report_names_the_host_and_id_a_device_without_a_peak_is_measured_by(
     hint = f"no peak: measure one with harness peak --device cpu:0 on {host}"
     assert f"| {host}: cpu:0 | - | - | - | - | - | not measured | {hint} |" in text
     assert "--device host" not in text and f"--device {host}:" not in text
+
+
+@pytest.mark.full  # a job of MPI ranks
+def test_ranks_of_one_host_each_with_another_device_under_one_id_keep_their_names(
+    tmp_path: Path,
+) -> None:
+    """Ranks each given their own GPU as cuda:0 (CUDA_VISIBLE_DEVICES by local
+    rank, on a node of two models): the report labelled rank 1's rows with rank
+    0's device, and show and report warned of rank 1's rows as if damaged."""
+    mpirun()
+    need_backend("opencl")
+    empty = tmp_path / "no-drivers"
+    empty.mkdir()
+    names = [_opencl_0({}), _opencl_0({"OCL_ICD_VENDORS": str(empty)})]
+    if None in names or names[0] == names[1]:
+        pytest.skip("no second OpenCL driver (pyopencl's PoCL) beside the system's")
+    wrapper = tmp_path / "rank.sh"
+    wrapper.write_text(
+        "#!/bin/bash\n"
+        f'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then export OCL_ICD_VENDORS={empty}; fi\n'
+        f'exec {sys.executable} -m harness "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    out = tmp_path / "out"
+    proc = _job(wrapper, mpi_env(), "run", "-k", "Basic_DAXPY", "-b", "opencl", "--size",
+                "1000", "--reps", "1", "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(out)
+    rows = results.read_journal(run)
+    assert [(r["rank"], r["device_id"], r["device"]) for r in rows] == [
+        (0, "opencl:0", names[0]),
+        (1, "opencl:0", names[1]),
+    ]
+    proc = harness("show", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert "names device" not in proc.stderr
+    report = tmp_path / "report"
+    proc = harness("report", str(run), "--out", str(report))
+    assert proc.returncode == 0, proc.stderr
+    assert "names device" not in proc.stderr
+    text = (report / "report.md").read_text()
+    for rank, name in enumerate(names):
+        assert f"| Basic_DAXPY | opencl | opencl:0 r{rank} ({name}) | f64 | 1000 |" in text

@@ -1527,7 +1527,11 @@ class _Known:
 
     def device_differs(self, row: dict[str, Any]) -> str | None:
         """A note where a row names its device otherwise than the metadata does for
-        its id: reports label it (its kind, its peaks) by the metadata's."""
+        its id: reports label it (its kind, its peaks) by the metadata's. An MPI
+        run lists rank 0's devices; another rank's may be another under one id
+        (each rank given its own GPU as cuda:0)."""
+        if row.get("rank") not in (None, 0):
+            return None
         listed = self.devices.get(row["device_id"])
         named = row.get("device")
         if listed is None or named is None or named == listed:

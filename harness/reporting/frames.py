@@ -311,8 +311,9 @@ def prepare(frame: pd.DataFrame, facts: dict[str, dict[str, Any]] | None = None)
     frame["peak_bandwidth"] = [bool(k.get("peak_bandwidth")) for k in known]
     hosts = frame["host"].fillna("").astype(str)
     # A row whose device failed to open has no name; its device's other rows have
-    # (those of its host: an MPI job's ranks on several hosts share device ids).
-    device = frame.groupby([frame["run"], hosts, frame["device_id"]])["device"]
+    # (those of its host and MPI rank: ranks share device ids, each its own GPU).
+    ranked = frame["rank"].astype(str) if "rank" in frame else hosts.map(lambda _: "")
+    device = frame.groupby([frame["run"], hosts, ranked, frame["device_id"]])["device"]
     device = device.transform("first").fillna("")
     device = device.astype(str)
     key = hosts + "|" + frame["device_id"].astype(str) + "|" + device
