@@ -295,7 +295,7 @@ def test_a_merged_run_against_a_single_one_is_judged_host_by_host(tmp_path: Path
         hosts = {re.search(r"@(.+?)\s{2}", line)[1] for line in table}
         assert len(table) == len(hosts) == 2
         assert (
-            f"note: the {several} run holds rows of 2 hosts (merged): each host's row of a case "
+            f"note: the {several} run holds rows of 2 hosts: each host's row of a case "
             f"is judged against the {one} run's"
         ) in proc.stdout + proc.stderr
 

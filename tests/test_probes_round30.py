@@ -222,3 +222,26 @@ def test_ranks_of_one_host_each_with_another_device_under_one_id_keep_their_name
     text = (report / "report.md").read_text()
     for rank, name in enumerate(names):
         assert f"| Basic_DAXPY | opencl | opencl:0 r{rank} ({name}) | f64 | 1000 |" in text
+
+
+@pytest.mark.full  # two jobs of MPI ranks
+def test_compare_of_two_mpi_jobs_over_two_hosts_matches_rows_host_by_host(
+    two_hosts: tuple[Path, dict[str, str]], two_host_run: Path, tmp_path: Path
+) -> None:
+    """Compare called an MPI job over two hosts a merged run."""
+    wrapper, env = two_hosts
+    out = tmp_path / "out"
+    proc = _job(wrapper, env, "run", "-k", "Basic_DAXPY", "Stream_TRIAD", "-b", "opencl",
+                "--size", "100000", "--reps", "2", "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    proc = harness("compare", "--threshold", "99", str(two_host_run), str(run_folder(out)))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (
+        "note: the base run holds 2 hosts' rows and the new run holds 2 hosts' rows: rows "
+        "are matched by host too, a host's rows with the other run's rows of that host"
+    ) in proc.stdout.splitlines()
+    table = [line.split()[:3] for line in proc.stdout.splitlines() if line.startswith("Basic")]
+    assert sorted(table) == [
+        ["Basic_DAXPY", "opencl:0", "@host0"],
+        ["Basic_DAXPY", "opencl:0", "@host1"],
+    ]

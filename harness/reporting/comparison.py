@@ -237,8 +237,9 @@ def compare(
     base_keys, new_keys, notes = match_devices(
         devices_of(base, base_devices), devices_of(new, new_devices)
     )
-    # A merged run (a cluster's nodes) holds a case once per host: where the other
-    # run has rows of those hosts too, each is matched with its own host's.
+    # A merged run (a cluster's nodes), or an MPI job over several hosts, holds a case
+    # once per host: where the other run has rows of those hosts too, each is matched
+    # with its own host's.
     hosts = {
         name: set(frame["host"].dropna().astype(str)) if "host" in frame else set()
         for name, frame in (("base", base), ("new", new))
@@ -253,7 +254,7 @@ def compare(
         several = "new" if single[0] == "base" else "base"
         by_host = True
         notes.append(
-            f"the {several} run holds rows of {held[several]} hosts (merged): each host's row "
+            f"the {several} run holds rows of {held[several]} hosts: each host's row "
             f"of a case is judged against the {single[0]} run's"
         )
     apart = max(held.values()) > 1 and not by_host
@@ -264,7 +265,7 @@ def compare(
             f"the {name} run holds {n} hosts' rows" for name, n in held.items() if n > 1
         )
         notes.append(
-            f"{several} (merged): rows are matched by host too, a host's rows with the other "
+            f"{several}: rows are matched by host too, a host's rows with the other "
             "run's rows of that host"
         )
     # An MPI run holds a case once per rank: each rank's row is matched with the other
