@@ -14,13 +14,13 @@ from conftest import harness, mpi_env, mpirun, need_backend, run_folder
 from harness.execution import peaks, results
 
 #: Each MPI rank runs harness through this: in a namespace of its own whose host
-#: name is host<rank>, and rank 1 with an OpenCL vendors folder of no driver, so
-#: that its opencl:0 is the driver pyopencl brings (its own PoCL), not the
-#: system's: two hosts, another device under one id on each.
+#: name is host<rank> ($HOSTS<rank> where set), and rank 1 with an OpenCL vendors
+#: folder of no driver, so that its opencl:0 is the driver pyopencl brings (its
+#: own PoCL), not the system's: two hosts, another device under one id on each.
 WRAPPER = """#!/bin/bash
 rank=$OMPI_COMM_WORLD_RANK
 if [ "$rank" = 1 ]; then export OCL_ICD_VENDORS={empty}; fi
-exec unshare -u sh -c 'hostname "host$0"; exec "$@"' "$rank" {python} -m harness "$@"
+exec unshare -u sh -c 'hostname "${{HOSTS:-host}}$0"; exec "$@"' "$rank" {python} -m harness "$@"
 """
 
 
@@ -88,6 +88,20 @@ def two_host_run(
     return run_folder(out)
 
 
+def _cut(run: Path, tmp_path: Path) -> Path:
+    """A copy of ``run`` as a job stopped after its first row on each rank leaves it."""
+    copy = tmp_path / run.name
+    shutil.copytree(run, copy)
+    journal = copy / "journal.jsonl"
+    journal.write_text("".join(journal.read_text().splitlines(keepends=True)[:2]))
+    path = copy / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta.update(interrupted=True, journal_rows=2)
+    del meta["end"]
+    path.write_text(json.dumps(meta))
+    return copy
+
+
 def _placed(row: dict, peak: dict) -> bool:
     return row["pct_peak_bw"] == pytest.approx(100 * row["gbytes_per_s"] / peaks.bandwidth(peak))
 
@@ -132,15 +146,7 @@ def test_a_resumed_mpi_run_over_two_hosts_places_each_rank_against_its_own_peak(
     """Each rank of a resume took the run's peaks by id, which were rank 0's: rank
     1's rows left were placed against host0's device's peak."""
     wrapper, env = two_hosts
-    run = tmp_path / two_host_run.name
-    shutil.copytree(two_host_run, run)
-    journal = run / "journal.jsonl"
-    journal.write_text("".join(journal.read_text().splitlines(keepends=True)[:2]))
-    path = run / "metadata.json"
-    meta = json.loads(path.read_text())
-    meta.update(interrupted=True, journal_rows=2)
-    del meta["end"]
-    path.write_text(json.dumps(meta))
+    run = _cut(two_host_run, tmp_path)
     # The store is emptied: the peaks are the ones the run began with.
     proc = _job(wrapper, {**env, "HARNESS_PEAKS": str(tmp_path / "none.json")}, "run",
                 "--resume", str(run))  # fmt: skip
@@ -245,3 +251,76 @@ def test_compare_of_two_mpi_jobs_over_two_hosts_matches_rows_host_by_host(
         ["Basic_DAXPY", "opencl:0", "@host0"],
         ["Basic_DAXPY", "opencl:0", "@host1"],
     ]
+
+
+@pytest.mark.full  # a job of MPI ranks
+def test_an_mpi_resume_on_other_nodes_keeps_the_devices_of_the_run_s_first_nodes(
+    two_hosts: tuple[Path, dict[str, str]], two_host_run: Path, tmp_path: Path
+) -> None:
+    """A resume whose job a batch system put on other nodes listed only those
+    nodes' devices: the rows of the nodes the run began on lost their devices'
+    entries (kind, name, peaks) in the metadata."""
+    wrapper, env = two_hosts
+    run = _cut(two_host_run, tmp_path)
+    proc = _job(wrapper, {**env, "HOSTS": "node"}, "run", "--resume", str(run))
+    assert proc.returncode == 0, proc.stderr
+    rows = results.read_journal(run)
+    assert [r["host"] for r in rows] == ["host0", "host1", "node0", "node1"]
+    meta = results.read_metadata(run)
+    by_host = {(d["host"], d["id"]): d for d in meta["devices"]}
+    assert sorted(by_host) == [(h, "opencl:0") for h in ("host0", "host1", "node0", "node1")]
+    for row in rows:
+        assert by_host[row["host"], "opencl:0"]["name"] == row["device"]
+    began = {(d["host"], d["id"]): d for d in results.read_metadata(two_host_run)["devices"]}
+    for key in began:
+        assert by_host[key]["peaks"] == began[key]["peaks"]
+    assert not [k for k in meta if k.startswith("_")]
+
+
+@pytest.mark.full  # a run, then its resume
+def test_a_resume_on_another_host_says_so_and_the_run_keeps_it(tmp_path: Path) -> None:
+    """A run resumed on another host (a node of the same devices) was taken as
+    the first host's without a word: its metadata and report named one machine
+    for rows of two."""
+    if subprocess.run(["unshare", "-u", "true"], capture_output=True).returncode != 0:
+        pytest.skip("unshare -u is refused here (it needs root)")
+    out = tmp_path / "out"
+    proc = harness("run", "-k", "Basic_DAXPY", "Stream_TRIAD", "-b", "cpu", "--size", "1000",
+                   "--reps", "1", "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    began = results.read_metadata(run_folder(out))["host"]["hostname"]
+    run = tmp_path / "cut"
+    path = run / "metadata.json"
+    shutil.copytree(run_folder(out), run)
+    journal = run / "journal.jsonl"
+    journal.write_text(journal.read_text().splitlines(keepends=True)[0])
+    meta = json.loads(path.read_text())
+    meta.update(interrupted=True, journal_rows=1)
+    path.write_text(json.dumps(meta))
+    command = [sys.executable, "-m", "harness", "run", "--resume", str(run)]
+    proc = subprocess.run(
+        ["unshare", "-u", "sh", "-c", 'hostname node7; exec "$@"', "sh", *command],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        f"warning: --resume: {run} began on host {began!r}, this is 'node7': the rows left "
+        "run on this host's devices of the same names, and the run says so (resumed_on); "
+        f"resume on {began} to keep its rows one machine's"
+    ) in proc.stderr.splitlines()
+    meta = results.read_metadata(run)
+    assert meta["host"]["hostname"] == began
+    assert meta["resumed_on"] == [{"host": "node7", "at": meta["resumed"][-1]}]
+    assert len(results.read_journal(run)) == 2
+    report = tmp_path / "report"
+    proc = harness("report", str(run), "--out", str(report))
+    assert proc.returncode == 0, proc.stderr
+    assert f"| cut | {began} (resumed on node7) |" in (report / "report.md").read_text()
+    # Resumed where it began, it says nothing of hosts.
+    journal.write_text(journal.read_text().splitlines(keepends=True)[0])
+    meta = json.loads(path.read_text())
+    path.write_text(json.dumps(dict(meta, interrupted=True, journal_rows=1)))
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 0, proc.stderr
+    assert "resuming" in proc.stderr and "began on host" not in proc.stderr
+    assert len(results.read_metadata(run)["resumed_on"]) == 1

@@ -939,6 +939,10 @@ def _end_ranks_run(
     return rows, summary
 
 
+#: Where a resume's rank 0 keeps the run's earlier devices for `_add_ranks`.
+_EARLIER = "_earlier_devices"
+
+
 def _add_ranks(
     meta: dict[str, Any],
     planned: list[RankPlan],
@@ -953,7 +957,14 @@ def _add_ranks(
         {"rank": r, "host": host, "pid": pid, "devices": [d["id"] for d in devices]}
         for r, (_, devices, host, pid, _) in enumerate(planned)
     ]
-    several = len({host for _, _, host, *_ in planned}) > 1
+    # A resume keeps the devices of the hosts the run's rows ran on before, this job
+    # on other nodes (a batch system's choice): those rows are still theirs. An
+    # entry that names no host is of the one host the run's ranks were on.
+    earlier, hosts = meta.pop(_EARLIER, ([], []))
+    first = hosts[0] if len(set(hosts)) == 1 else ""
+    before = [(str(d.get("host") or first), d) for d in earlier if d.get("host") or first]
+    several = len({host for _, _, host, *_ in planned} | {h for h, _ in before}) > 1
+    by_id = (meta.pop("peaks", None) or {}) if several else {}
     listed: dict[tuple[str, str], dict[str, Any]] = {}
     for _, devices, host, _, theirs in planned:
         for d in devices:
@@ -961,9 +972,12 @@ def _add_ranks(
             if key not in listed and several:
                 d.update(host=host, **({"peaks": theirs[d["id"]]} if d["id"] in theirs else {}))
             listed.setdefault(key, d)
+    for host, d in before if several else []:
+        peak = d.get("peaks") or by_id.get(str(d.get("id")))
+        entry = dict(d, host=host, **({"peaks": peak} if peak else {}))
+        listed.setdefault((host, str(d.get("id"))), entry)
     meta["devices"] = list(listed.values())
     if several:
-        meta.pop("peaks", None)
         return
     for *_, theirs in planned:
         # Each rank looked up the peaks of its own devices (a rank a GPU): rank 0's
@@ -1051,6 +1065,9 @@ def _resumed_rank(
     except UsageError as exc:
         raise UsageError(f"--resume: the run's devices are not all here: {exc}") from None
     listed = [d for d in meta.get("devices") or [] if isinstance(d, dict)]
+    if world.rank == 0:
+        # The devices of the run's hosts that this job may not be on (`_add_ranks`).
+        meta[_EARLIER] = (listed, [str(r.get("host")) for r in meta.get("ranks") or []])
     meta["devices"] = [d.as_dict() for d in devices]
     if any(d.get("host") for d in listed):
         # Each host's devices are listed under it (`_add_ranks`): this rank's rows are

@@ -1134,6 +1134,24 @@ def check_resumable(
     return options
 
 
+def _note_another_host(run_dir: Path, meta: dict[str, Any]) -> None:
+    """Warn of a resume on another host than the run began on, and keep its host in
+    the metadata's ``resumed_on``: its devices have the same names (a node of one
+    cluster), but the rows left are another machine's, under the run's host."""
+    host = meta.get("host")
+    began = host.get("hostname") if isinstance(host, dict) else None
+    here = metadata.host()["hostname"]
+    if not isinstance(began, str) or began == here:
+        return
+    print(
+        f"warning: --resume: {run_dir} began on host {began!r}, this is {here!r}: the rows "
+        f"left run on this host's devices of the same names, and the run says so "
+        f"(resumed_on); resume on {began} to keep its rows one machine's",
+        file=sys.stderr,
+    )
+    meta.setdefault("resumed_on", []).append({"host": here, "at": meta["resumed"][-1]})
+
+
 def check_ranks_devices(
     numbered: Sequence[tuple[int, dict[str, Any]]], devices: Sequence[Sequence[dict[str, Any]]]
 ) -> None:
@@ -1208,6 +1226,7 @@ def resumed_run(
     note_foreign(run_dir, [(number, row) for number, row, key in found if key not in planned])
     done = {key for _, _, key in found} & planned
     meta.setdefault("resumed", []).append(metadata.now())
+    _note_another_host(run_dir, meta)
     print(f"resuming {run_dir}: {len(done)} rows done", file=sys.stderr)
     left = [t for t in tasks if task_key(t) not in done]
     if left and args.in_process and not saved["in_process"] and saved["timeout"] is not None:

@@ -304,6 +304,18 @@ METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
         "a list of objects (the merged runs' metadata)",
         lambda v: isinstance(v, list) and all(isinstance(m, dict) for m in v),
     ),
+    "resumed_on": (
+        'a list of the other hosts a resume ran on ({"host": text, "at": a time})',
+        lambda v: (
+            isinstance(v, list)
+            and all(
+                isinstance(e, dict)
+                and isinstance(e.get("host"), str)
+                and read_time(e.get("at")) is not None
+                for e in v
+            )
+        ),
+    ),
     "imported_from": ("text (a folder)", lambda v: isinstance(v, str)),
     "imported_sha256": ("text (a hash)", lambda v: isinstance(v, str)),
     "unread_lines": (

@@ -957,10 +957,13 @@ def _runs_table(frame: pd.DataFrame, metas: list[dict[str, Any]]) -> Table:
     rows = []
     for meta in metas:
         host = meta.get("host") or {}
+        # A run resumed on another host (a node of the same devices) says so.
+        elsewhere = sorted({e["host"] for e in meta.get("resumed_on") or []})
         rows.append(
             [
                 meta["run"],
-                str(host.get("hostname", "-")),
+                str(host.get("hostname", "-"))
+                + (f" (resumed on {', '.join(elsewhere)})" if elsewhere else ""),
                 str(meta.get("start") or "-"),
                 str(meta.get("end") or "-"),
                 str(int((frame["run"] == meta["run"]).sum())),
