@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -324,3 +325,30 @@ def test_a_resume_on_another_host_says_so_and_the_run_keeps_it(tmp_path: Path) -
     assert proc.returncode == 0, proc.stderr
     assert "resuming" in proc.stderr and "began on host" not in proc.stderr
     assert len(results.read_metadata(run)["resumed_on"]) == 1
+
+
+@pytest.mark.full  # a run, then a report with plots
+@pytest.mark.parametrize("command", ["report", "plot"])
+def test_a_report_stopped_before_it_writes_leaves_no_folder(tmp_path: Path, command: str) -> None:
+    """A report stopped while it drew its plots, or a plot while it drew its first,
+    left behind the empty folder it had made for them."""
+    out = tmp_path / "out"
+    proc = harness("run", "-k", "Basic_DAXPY", "Stream_TRIAD", "-b", "cpu", "--size", "1000",
+                   "--reps", "1", "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    folder = tmp_path / "new" / "report"
+    args = ["--html"] if command == "report" else []
+    stopped = subprocess.Popen(
+        [sys.executable, "-m", "harness", command, str(run_folder(out)), *args,
+         "--out", str(folder)],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    assert stopped.stderr is not None
+    for line in stopped.stderr:
+        if line.startswith("[1/"):
+            break
+    stopped.send_signal(signal.SIGTERM)
+    rest = stopped.stderr.read()
+    assert stopped.wait(timeout=120) == 130, rest
+    assert f"harness {command}: interrupted" in rest
+    assert not (tmp_path / "new").exists()

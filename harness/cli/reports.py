@@ -304,10 +304,8 @@ def _load(paths: list[Path]) -> Any:
 
 
 def _out_dir(args: argparse.Namespace, default: str) -> Path:
-    """The folder report or plot writes into, checked before anything is made."""
-    out = args.out or args.run_dirs[0] / default
-    results.check_out(out)
-    return out
+    """The folder report or plot writes into (`results.output_folder` checks it)."""
+    return args.out or args.run_dirs[0] / default
 
 
 def _written(out: Path, error: OSError, kept: bool = True) -> UsageError:
@@ -438,7 +436,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
         out / "report.html",
         *map(out.joinpath, rajaperf_files.planned(frame, reference)),
     ]
-    with results.hold_output(out):
+    with results.output_folder(out), results.hold_output(out):
         _check_earlier(out, frame, args.html, reference)
         try:
             with results.no_earlier_left(out, planned, "report", keep_own=False):
@@ -543,7 +541,7 @@ def _cmd_plot(args: argparse.Namespace) -> int:
             "no timed rows (a check-only run, or nothing ran ok)"
         )
     out = _out_dir(args, "plots")
-    with results.hold_output(out):
+    with results.output_folder(out), results.hold_output(out):
         status = _write_plots(args, frame, out)
     for meta in metas:
         _note_short(Path(meta["run_dir"]), meta, "plotted")

@@ -586,6 +586,22 @@ def _left_behind(
 
 
 @contextlib.contextmanager
+def output_folder(out: Path) -> Iterator[None]:
+    """`check_out` for a report or plot, whose folders it made are removed again
+    where the command then fails or is interrupted before writing into them: a
+    report stopped while its plots were drawn left an empty folder behind."""
+    made = [p for p in (out, *out.parents) if not p.exists()]
+    check_out(out)
+    try:
+        yield
+    except BaseException:
+        for folder in made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
+
+
+@contextlib.contextmanager
 def hold_output(out: Path) -> Iterator[None]:
     """Hold the output folder ``out`` of a report, plot or export (which must exist)
     against another command writing into it at once; UsageError in one line if one
