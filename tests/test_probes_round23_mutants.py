@@ -85,17 +85,24 @@ def _mutants(tmp_path: Path, kernel: str, lines: str, *more: str) -> dict[str, d
 
 
 @pytest.mark.full
-def test_a_survivor_of_pocls_check_is_killed_on_the_simulator(tmp_path: Path) -> None:
+def test_a_survivor_of_pocls_check_is_killed_on_the_simulator(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Apps_ENERGY's one-past read survives PoCL's check (--no-simulator) and is
-    killed when checked again on the simulator, the row's reason naming it."""
+    killed when checked again on the simulator, the row's reason naming it; a
+    line says so as the check begins, which can take minutes with nothing else said."""
     need_backend("opencl")
     device = _simulator()
-    lines = f"Apps_ENERGY.c:{_line('Apps_ENERGY.c', ENERGY_BOUND)}"
+    line = _line("Apps_ENERGY.c", ENERGY_BOUND)
+    lines = f"Apps_ENERGY.c:{line}"
     mutated = ENERGY_BOUND.replace("j < b", "j <= b").strip()
     alone = _mutants(tmp_path, "Apps_ENERGY", lines, "--no-simulator")[mutated]
     assert alone["status"] == "survived"
     assert alone["device"] == "opencl:0"
+    said = f"  survived on opencl:0; checked again on {device['id']}, which can take minutes: "
+    assert said not in capsys.readouterr().err
     again = _mutants(tmp_path, "Apps_ENERGY", lines)[mutated]
+    assert f"{said}Apps_ENERGY.c:{line}: " in capsys.readouterr().err
     assert again["status"] == "killed"
     assert again["device"] == "opencl:0"
     assert again["detail"].startswith(f"on {device['id']}: Apps_ENERGY f64 n={mutants.SMALL_SIZE}")

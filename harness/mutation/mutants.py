@@ -380,6 +380,15 @@ class _Recheck:
                 t for t in self._tasks if t not in self._unsound and self._reaches(t, mutant)
             ]
         placed = self._placed[mutant.file]
+        if reached:
+            # A simulator's row takes up to minutes: say why nothing moves meanwhile.
+            how = "strictly (values read before any write too)" if self.strict else "again"
+            print(
+                f"  survived on {self.primary.info.id}; checked {how} on {self.lab.info.id}, "
+                f"which can take minutes: {mutant.describe()}",
+                file=sys.stderr,
+                flush=True,
+            )
         # A row no small size reaches here leaves the mutant as it was.
         while reached:
             placed.write_text(mutated, encoding="utf-8")
