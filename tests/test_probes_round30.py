@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import harness, mpi_env, mpirun, need_backend, run_folder
+from test_oclgrind import _simulator
 
 from harness.execution import peaks, results
 
@@ -352,3 +353,42 @@ def test_a_report_stopped_before_it_writes_leaves_no_folder(tmp_path: Path, comm
     assert stopped.wait(timeout=120) == 130, rest
     assert f"harness {command}: interrupted" in rest
     assert not (tmp_path / "new").exists()
+
+
+@pytest.mark.full  # mutants checked on PoCL, then on the simulator
+def test_an_interrupt_stops_a_survivor_s_recheck_and_leaves_it_uncounted(
+    tmp_path: Path,
+) -> None:
+    """An interrupt waited for a survivor's recheck on the simulator to end (a
+    sort's took over 40 minutes), then counted it as survived, though the stop
+    may have cut it short."""
+    need_backend("opencl")
+    _simulator()
+    suite = tmp_path / "mine"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "examples" / "my_kernels", suite)
+    source = suite / "c" / "My_SAXPY.c"
+    # A private array that nothing reads: its size's mutants survive everywhere.
+    source.write_text(
+        source.read_text().replace(
+            "    FOR_EACH(i, n) {\n",
+            "    REAL spare[4];\n    spare[0] = a;\n    FOR_EACH(i, n) {\n",
+            1,
+        )
+    )
+    line = source.read_text().splitlines().index("    REAL spare[4];") + 1
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "mutants", "--suite", str(suite / "kernels.py"),
+         "-k", "My_SAXPY", "-b", "opencl", "--lines", f"My_SAXPY.c:{line}", "--out", str(out)],
+        stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    for said in proc.stderr:
+        if "checked again on" in said:
+            break
+    proc.send_signal(signal.SIGINT)
+    stdout, rest = proc.communicate(timeout=300)
+    assert proc.returncode == 130, rest
+    table = stdout.splitlines()
+    assert any(row.split()[:6] == ["My_SAXPY", "opencl:0", "0", "of", "2", "0"] for row in table)
+    assert "survivors" not in stdout

@@ -286,12 +286,17 @@ class _Lab:
             shutil.copyfile(path, placed[path.name])
         return placed
 
-    def check(self, tasks: Sequence[Task], timeout: float) -> list[dict[str, Any]]:
-        """Run the tasks until one fails; the rows."""
+    def check(
+        self, tasks: Sequence[Task], timeout: float, stopping: Callable[[], bool] = lambda: False
+    ) -> list[dict[str, Any]]:
+        """Run the tasks until one fails, or until ``stopping()`` (the simulator's
+        rows take minutes each); the rows."""
         self.workers.options = dataclasses.replace(self.options, timeout=timeout)
         rows = []
         with self.compiling():
             for task in tasks:
+                if stopping():
+                    break
                 rows.append(self.workers.execute(task))
                 if rows[-1]["status"] in ("fail", "error"):
                     break
@@ -369,8 +374,11 @@ class _Recheck:
             )
         return sorted(tasks, key=lambda task: task.size)
 
-    def __call__(self, mutant: Mutant, text: str, mutated: str) -> str | None:
-        """The reason the simulator kills a mutant; None where it cannot."""
+    def __call__(
+        self, mutant: Mutant, text: str, mutated: str, stopping: Callable[[], bool]
+    ) -> str | None:
+        """The reason the simulator kills a mutant; None where it cannot, or where
+        ``stopping()`` cut its rows short."""
         if self._tasks is None:
             self._tasks = self._start()
         if self.lab is None or self._reaches is None:
@@ -393,9 +401,11 @@ class _Recheck:
         while reached:
             placed.write_text(mutated, encoding="utf-8")
             try:
-                rows = self.lab.check(reached, SIMULATOR_TIMEOUT)
+                rows = self.lab.check(reached, SIMULATOR_TIMEOUT, stopping)
             finally:
                 placed.write_text(text, encoding="utf-8")
+            if stopping():
+                return None
             status, detail = _verdict(rows)
             if status != "killed":
                 return None
@@ -588,13 +598,16 @@ def _each_mutant(
             for each in recheck:
                 if status != "survived" or stopping():
                     break
-                found = each(mutant, texts[mutant.file], mutant.apply(texts[mutant.file]))
+                mutated = mutant.apply(texts[mutant.file])
+                found = each(mutant, texts[mutant.file], mutated, stopping)
                 if found is not None:
                     status, detail = "killed", found
         except OSError as exc:
             outcomes.append(Outcome(spec.name, device, mutant, status, detail))
             return outcomes, _scratch_problem(lab, exc)
-        if status == "killed" and stopping():
+        if stopping() and (status == "killed" or (status == "survived" and recheck)):
+            # A kill may be the signal's; a survivor's recheck may have been cut short:
+            # neither is a verdict, and the mutant is left not run.
             break
         outcomes.append(Outcome(spec.name, device, mutant, status, detail))
         if verbose:
