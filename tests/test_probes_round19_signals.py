@@ -213,7 +213,7 @@ def test_a_signal_during_the_last_mutant_is_not_lost(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "harness", "mutants", "--suite", str(suite / "kernels.py"),
          "-k", "My_SAXPY", "-b", "opencl", "--sample", "2", "--precision", "f64", "-v",
-         "--fail-under", "0", "--out", str(tmp_path / "out")],
+         "--no-simulator", "--fail-under", "0", "--out", str(tmp_path / "out")],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         env=ENV,

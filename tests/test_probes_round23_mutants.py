@@ -99,7 +99,7 @@ def test_a_survivor_of_pocls_check_is_killed_on_the_simulator(
     alone = _mutants(tmp_path, "Apps_ENERGY", lines, "--no-simulator")[mutated]
     assert alone["status"] == "survived"
     assert alone["device"] == "opencl:0"
-    said = f"  survived on opencl:0; checked again on {device['id']}, which can take minutes: "
+    said = f"  checking again on {device['id']} (a survivor on opencl:0), which can take minutes: "
     assert said not in capsys.readouterr().err
     again = _mutants(tmp_path, "Apps_ENERGY", lines)[mutated]
     assert f"{said}Apps_ENERGY.c:{line}: " in capsys.readouterr().err

@@ -123,6 +123,12 @@ def test_a_resume_whose_ranks_are_damaged_is_one_line(
         f"--resume: {run / 'metadata.json'}: 'ranks' is {ranks!r}; a list of each MPI "
         'rank\'s {"rank": ..., "devices": [device ids]}, as harness run writes it, is accepted'
     )
+    if not isinstance(ranks, list) or not all(isinstance(r, dict) for r in ranks):
+        # Not a list of objects: every reader refuses it, as a field of the wrong type.
+        said = (
+            f"{run / 'metadata.json'}:1: 'ranks' is {json.dumps(ranks)}; a list of each MPI "
+            'rank\'s {"rank": ..., "host": ..., "devices": [...]} is accepted'
+        )
     alone = harness("run", "--resume", str(run))
     assert alone.returncode == 2, alone.stderr
     assert one_error(alone.stderr) == said

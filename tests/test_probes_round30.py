@@ -384,7 +384,7 @@ def test_an_interrupt_stops_a_survivor_s_recheck_and_leaves_it_uncounted(
     )  # fmt: skip
     assert proc.stderr is not None
     for said in proc.stderr:
-        if "checked again on" in said:
+        if "checking again on" in said:
             break
     proc.send_signal(signal.SIGINT)
     stdout, rest = proc.communicate(timeout=300)

@@ -300,6 +300,10 @@ METADATA_SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
             or (isinstance(v, dict) and all(_kernel_facts(f) for f in v.values()))
         ),
     ),
+    "ranks": (
+        'a list of each MPI rank\'s {"rank": ..., "host": ..., "devices": [...]}',
+        lambda v: isinstance(v, list) and all(isinstance(r, dict) for r in v),
+    ),
     "merged_from": (
         "a list of objects (the merged runs' metadata)",
         lambda v: isinstance(v, list) and all(isinstance(m, dict) for m in v),
@@ -1878,6 +1882,14 @@ DEVICE_FIELDS: dict[str, tuple[str, Callable[[Any], bool]]] = {
     ),
     "memory_bytes": (f"a whole number from 0 to {MAX_COUNT:g}", lambda v: _count_fits(v)),
     "compute_units": (f"a whole number from 0 to {MAX_COUNT:g}", lambda v: _count_fits(v)),
+    # A merged run's devices, and an MPI job's over several hosts, name their host
+    # and keep their own peaks: reports label and place rows by them.
+    "host": ("text", lambda v: isinstance(v, str)),
+    "peaks": (
+        "an object of the device's peaks (FMA rates an object by precision, notes and "
+        "warnings lists)",
+        peak_shaped,
+    ),
 }
 
 

@@ -350,6 +350,8 @@ class _Recheck:
         #: Rows the unmutated kernel passes, and those it does not, on the simulator.
         self._sound: set[Task] = set()
         self._unsound: set[Task] = set()
+        #: Whether the last mutant's rows were stopped before they ended.
+        self.cut = False
 
     def _start(self) -> list[Task]:
         lab, spec = simulator_lab(self.primary, self.strict), self.spec
@@ -378,7 +380,8 @@ class _Recheck:
         self, mutant: Mutant, text: str, mutated: str, stopping: Callable[[], bool]
     ) -> str | None:
         """The reason the simulator kills a mutant; None where it cannot, or where
-        ``stopping()`` cut its rows short."""
+        ``stopping()`` cut its rows short (then ``cut`` is true)."""
+        self.cut = False
         if self._tasks is None:
             self._tasks = self._start()
         if self.lab is None or self._reaches is None:
@@ -392,7 +395,7 @@ class _Recheck:
             # A simulator's row takes up to minutes: say why nothing moves meanwhile.
             how = "strictly (values read before any write too)" if self.strict else "again"
             print(
-                f"  survived on {self.primary.info.id}; checked {how} on {self.lab.info.id}, "
+                f"  checking {how} on {self.lab.info.id} (a survivor on {self.primary.info.id}), "
                 f"which can take minutes: {mutant.describe()}",
                 file=sys.stderr,
                 flush=True,
@@ -404,9 +407,11 @@ class _Recheck:
                 rows = self.lab.check(reached, SIMULATOR_TIMEOUT, stopping)
             finally:
                 placed.write_text(text, encoding="utf-8")
-            if stopping():
-                return None
             status, detail = _verdict(rows)
+            if status == "survived" and len(rows) < len(reached):
+                # Stopped before its rows ended: no verdict (`cut`).
+                self.cut = True
+                return None
             if status != "killed":
                 return None
             task = reached[len(rows) - 1]
@@ -605,9 +610,9 @@ def _each_mutant(
         except OSError as exc:
             outcomes.append(Outcome(spec.name, device, mutant, status, detail))
             return outcomes, _scratch_problem(lab, exc)
-        if stopping() and (status == "killed" or (status == "survived" and recheck)):
-            # A kill may be the signal's; a survivor's recheck may have been cut short:
-            # neither is a verdict, and the mutant is left not run.
+        if stopping() and (status == "killed" or any(each.cut for each in recheck)):
+            # A kill may be the signal's, and a survivor's recheck cut short is none:
+            # the mutant is left not run.
             break
         outcomes.append(Outcome(spec.name, device, mutant, status, detail))
         if verbose:
