@@ -392,3 +392,53 @@ def test_an_interrupt_stops_a_survivor_s_recheck_and_leaves_it_uncounted(
     table = stdout.splitlines()
     assert any(row.split()[:6] == ["My_SAXPY", "opencl:0", "0", "of", "2", "0"] for row in table)
     assert "survivors" not in stdout
+
+
+@pytest.mark.full  # a run, its metadata damaged
+@pytest.mark.parametrize(
+    ("field", "value", "accepted"),
+    [
+        ("ranks", -1, 'a list of each MPI rank\'s {"rank": ..., "host": ..., "devices": [...]}'),
+        ("ranks", [3], 'a list of each MPI rank\'s {"rank": ..., "host": ..., "devices": [...]}'),
+        (
+            "peaks",
+            {"notes": -1},
+            "an object of the device's peaks (FMA rates an object by precision, notes and "
+            "warnings lists)",
+        ),
+        (
+            "peaks",
+            {"fma_gflops_per_s": 1e308},
+            "an object of the device's peaks (FMA rates an object by precision, notes and "
+            "warnings lists)",
+        ),
+    ],
+)
+def test_damaged_ranks_or_device_peaks_are_named_not_a_traceback(
+    tmp_path: Path, field: str, value: object, accepted: str
+) -> None:
+    """'ranks' that was not a list of objects ended show, report, export and merge in
+    a traceback; a device's own peaks (a merged run's, an MPI job's over several
+    hosts) whose notes or FMA rates were a number, report and export."""
+    out = tmp_path / "out"
+    proc = harness("run", "-k", "Basic_DAXPY", "-b", "cpu", "--size", "1000", "--reps", "1",
+                   "--out", str(out))  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    run = run_folder(out)
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    if field == "ranks":
+        meta["ranks"] = value
+        where = f"'ranks' is {json.dumps(value)}"
+    else:
+        meta["devices"][0].update(host="node1", peaks=value)
+        where = f"device 1 of 'devices' has 'peaks' {json.dumps(value)}"
+    path.write_text(json.dumps(meta))
+    for command in (["show"], ["report", "--out", str(tmp_path / "r")],
+                    ["export", "--thicket", "--out", str(tmp_path / "e")]):  # fmt: skip
+        proc = harness(command[0], str(run), *command[1:])
+        assert proc.returncode == 2, proc.stderr
+        assert "Traceback" not in proc.stderr
+        line = proc.stderr.strip().splitlines()[-1]
+        assert line.startswith(f"harness: error: {path}:"), line
+        assert line.endswith(f": {where}; {accepted} is accepted"), line
