@@ -90,17 +90,21 @@ def two_host_run(
     return run_folder(out)
 
 
+def _stop_after(run: Path, rows: int) -> None:
+    """Leave ``run`` as a run stopped after its first ``rows`` rows leaves it."""
+    journal = run / "journal.jsonl"
+    journal.write_text("".join(journal.read_text().splitlines(keepends=True)[:rows]))
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta.update(interrupted=True, journal_rows=rows, end=None)
+    path.write_text(json.dumps(meta))
+
+
 def _cut(run: Path, tmp_path: Path) -> Path:
     """A copy of ``run`` as a job stopped after its first row on each rank leaves it."""
     copy = tmp_path / run.name
     shutil.copytree(run, copy)
-    journal = copy / "journal.jsonl"
-    journal.write_text("".join(journal.read_text().splitlines(keepends=True)[:2]))
-    path = copy / "metadata.json"
-    meta = json.loads(path.read_text())
-    meta.update(interrupted=True, journal_rows=2)
-    del meta["end"]
-    path.write_text(json.dumps(meta))
+    _stop_after(copy, 2)
     return copy
 
 
@@ -292,13 +296,8 @@ def test_a_resume_on_another_host_says_so_and_the_run_keeps_it(tmp_path: Path) -
     assert proc.returncode == 0, proc.stderr
     began = results.read_metadata(run_folder(out))["host"]["hostname"]
     run = tmp_path / "cut"
-    path = run / "metadata.json"
     shutil.copytree(run_folder(out), run)
-    journal = run / "journal.jsonl"
-    journal.write_text(journal.read_text().splitlines(keepends=True)[0])
-    meta = json.loads(path.read_text())
-    meta.update(interrupted=True, journal_rows=1)
-    path.write_text(json.dumps(meta))
+    _stop_after(run, 1)
     command = [sys.executable, "-m", "harness", "run", "--resume", str(run)]
     proc = subprocess.run(
         ["unshare", "-u", "sh", "-c", 'hostname node7; exec "$@"', "sh", *command],
@@ -319,9 +318,7 @@ def test_a_resume_on_another_host_says_so_and_the_run_keeps_it(tmp_path: Path) -
     assert proc.returncode == 0, proc.stderr
     assert f"| cut | {began} (resumed on node7) |" in (report / "report.md").read_text()
     # Resumed where it began, it says nothing of hosts.
-    journal.write_text(journal.read_text().splitlines(keepends=True)[0])
-    meta = json.loads(path.read_text())
-    path.write_text(json.dumps(dict(meta, interrupted=True, journal_rows=1)))
+    _stop_after(run, 1)
     proc = harness("run", "--resume", str(run))
     assert proc.returncode == 0, proc.stderr
     assert "resuming" in proc.stderr and "began on host" not in proc.stderr
