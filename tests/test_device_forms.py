@@ -50,7 +50,7 @@ def test_gpu_forms_verify_on_cpu_devices(
         )
     done = harness(
         "run", "--check", "-b", backend, "-k", *kernels, "--out", str(tmp_path),
-        env={partition.FORM_ENV: "gpu"},
+        env={partition.FORM_ENV: "gpu"}, timeout=900,
     )  # fmt: skip
     rows = _rows(tmp_path)
     assert done.returncode == 0, "\n".join(not_ok(rows)) or done.stderr[-2000:]

@@ -33,6 +33,10 @@ MAT_MAT_SHARED_SKIP = (
     "mat_mat_shared needs 34816 bytes of work-group memory; the device has 32768 (local_mem_bytes)"
 )
 BOUND = "i < PASS_KEYS;"
+# A guard against a hung run, not a speed target: the simulator runs a kernel
+# hundreds of times slower than PoCL, and these runs took over 300 s on a loaded
+# two-core machine that takes 135 s when quiet.
+SIMULATED = 1500
 
 
 def _simulator() -> dict:
@@ -106,7 +110,7 @@ def test_sorts_past_one_tile_check_clean_on_it(tmp_path: Path) -> None:
         out = tmp_path / str(number)
         proc = harness(
             "run", "--check", "-k", "Bitonic_U32", "--strategy", *strategies, "--steps", steps,
-            "--size", "2051", "--device", "oclgrind", "--out", str(out),
+            "--size", "2051", "--device", "oclgrind", "--out", str(out), timeout=SIMULATED,
         )  # fmt: skip
         assert proc.returncode == 0, proc.stderr
         rows += results.read_journal(run_folder(out))
@@ -151,7 +155,7 @@ def test_every_kernel_with_barriers_checks_clean_at_a_small_size(tmp_path: Path)
         out = tmp_path / str(number)
         proc = harness(
             "run", "--check", "full", "-k", *chosen, "--size", size, "--device", "oclgrind",
-            "--strategy", "local", "tiled", "--steps", "4", "--out", str(out),
+            "--strategy", "local", "tiled", "--steps", "4", "--out", str(out), timeout=SIMULATED,
         )  # fmt: skip
         assert proc.returncode == 0, proc.stderr
         rows += results.read_journal(run_folder(out))
@@ -175,6 +179,7 @@ def test_atomics_at_their_check_sizes_outlast_the_simulators_report_budget(
         "run", "--check", "-k", "Basic_MULTI_REDUCE", "Apps_MASS3DPA_ATOMIC",
         "Apps_NODAL_ACCUMULATION_3D", "Algorithm_ATOMIC", "--precision", "f64",
         "--device", "oclgrind", *(["--in-process"] if in_process else []), "--out", str(tmp_path),
+        timeout=SIMULATED,
     )  # fmt: skip
     rows = results.read_journal(run_folder(tmp_path))
     assert len(rows) >= 8
