@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -80,9 +81,11 @@ def test_ctrl_c_during_a_compile_records_no_compile_error(tmp_path: Path) -> Non
     """PoCL's compiler (LLVM) installs its own Ctrl-C handler, which deleted its
     files and made the row in hand a bogus compile error. Neither PoCL's cache
     nor the harness's kept binaries (an empty cache folder) may spare a row its
-    compiles, or the run can end before one is caught."""
+    compiles, or the run can end before one is caught. Its linker runs for
+    milliseconds, so the run has many kernels to compile: with six, a busy
+    machine's scan of its processes could miss every one."""
     need_backend("opencl")
-    args = ["-k", "Stream", "Basic_DAXPY", "-b", "opencl", "--size", "1000", "--reps", "1"]
+    args = ["-k", "Stream", "Basic", "-b", "opencl", "--size", "1000", "--reps", "1"]
     cache = str(tmp_path / "cache")
     proc = start_group(args, tmp_path / "runs", POCL_KERNEL_CACHE="0", XDG_CACHE_HOME=cache)
     wait_rows(tmp_path / "runs", 1)
@@ -95,7 +98,8 @@ def test_ctrl_c_during_a_compile_records_no_compile_error(tmp_path: Path) -> Non
     assert proc.returncode == 130, err
     folder = run_folder(tmp_path / "runs")
     rows = rows_of(folder)
-    assert 2 <= len(rows) < 6 and all(r["status"] == "ok" for r in rows), err
+    planned = int(re.search(r"plan: (\d+) rows", err).group(1))
+    assert 2 <= len(rows) < planned and all(r["status"] == "ok" for r in rows), err
     assert results.read_metadata(folder)["interrupted"] is True
 
 
