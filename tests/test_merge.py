@@ -62,6 +62,7 @@ def test_two_runs_become_one_with_hosts(tmp_path: Path) -> None:
 
 def test_merging_needs_two_different_runs(tmp_path: Path) -> None:
     one = _run(tmp_path / "a")
+    (tmp_path / "f").write_text("")
     for args, message in (
         ([str(one)], "merge: give at least two run folders"),
         (
@@ -69,6 +70,9 @@ def test_merging_needs_two_different_runs(tmp_path: Path) -> None:
             f"merge: a run folder is given twice: {one}; its rows would count twice: give it once",
         ),
         ([str(one), str(tmp_path / "nope")], f"{tmp_path / 'nope'}: no such run folder"),
+        # A file, first or alone, was answered with its 'metadata.json' unreadable.
+        ([str(tmp_path / "f"), str(one)], f"{tmp_path / 'f'}: is a file, not a run folder"),
+        ([str(tmp_path / "f")], "merge: give at least two run folders"),
     ):
         proc = harness("merge", *args, "--out", str(tmp_path / "m"))
         assert proc.returncode == 2

@@ -342,12 +342,15 @@ def _cmd_import_rajaperf(args: argparse.Namespace) -> int:
 
 
 def _cmd_merge(args: argparse.Namespace) -> int:
-    params = list(
-        dict.fromkeys(
+    def summarise(rows: list[dict]) -> str:
+        # Called once the runs are read and checked: reading their metadata first
+        # answered a file or a missing folder with a metadata.json error.
+        params = dict.fromkeys(
             name for d in args.run_dirs for name in table.param_names(results.read_metadata(d))
         )
-    )
-    run_dir = merge.merge(args.run_dirs, args.out, lambda rows: table.format_rows(rows, params))
+        return table.format_rows(rows, list(params))
+
+    run_dir = merge.merge(args.run_dirs, args.out, summarise)
     _show_made(run_dir)
     return 0
 
