@@ -257,7 +257,7 @@ def test_a_sigterm_while_suites_load_is_one_line_and_130(tmp_path: Path) -> None
     )
     proc = harness("list", "--suite", str(suite_file), timeout=60)
     assert proc.returncode == 130, proc.stderr
-    assert proc.stderr.strip() == "harness: interrupted; what it was writing may be incomplete"
+    assert proc.stderr.strip() == "harness: interrupted while starting; nothing was done"
 
 
 def test_ctrl_c_while_devices_are_listed_stops_the_listing_workers(

@@ -398,11 +398,16 @@ def _main(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt as exc:
         # A second signal now ends the process as it would have without us.
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        said = (
-            "stopped by a signal, which reached it only once its work was done: its output is whole"
-            if isinstance(exc, _LateSignal)
-            else "interrupted; what it was writing may be incomplete"
-        )
+        if isinstance(exc, _LateSignal):
+            said = (
+                "stopped by a signal, which reached it only once its work was done: "
+                "its output is whole"
+            )
+        elif not parsed:
+            # While suites load or the command line is read: no work had begun.
+            said = "interrupted while starting; nothing was done"
+        else:
+            said = "interrupted; what it was writing may be incomplete"
         print(f"\n{command}: {said}", file=sys.stderr)
         # Two SIGTERMs (a batch system's stop, then its insistence) end as the second
         # would have ended the process.
