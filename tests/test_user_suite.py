@@ -121,6 +121,53 @@ def test_a_broken_description_is_one_line(
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
 
 
+_INIT = 'return {"x": rng.uniform(-1, 1, size), "y": rng.uniform(-1, 1, size), "a": 2.5}'
+_REFERENCE = 'reference=lambda x: {"y": float(x["a"]) * np.float64(x["x"]) + np.float64(x["y"])},'
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            (_INIT, "return None"),
+            "init returned NoneType; it returns a dict of values by array name",
+        ),
+        (
+            (_INIT, 'return {"x": rng.uniform(-1, 1, size), "a": 2.5}'),
+            "init made no 'y'; it makes every array (x, y)",
+        ),
+        (
+            (_INIT, _INIT.replace('"x": rng.uniform(-1, 1, size)', '"x": "abc"')),
+            "init's x cannot be taken as float64 (could not convert string to float: 'abc')",
+        ),
+        (
+            (_INIT, _INIT.replace('"a": 2.5', '"a": [1, 2]')),
+            "init's a has shape (2,); a scalar is one number",
+        ),
+        (
+            (_REFERENCE, "reference=lambda x: None,"),
+            "reference returned NoneType; it returns a dict of values by array name",
+        ),
+        (
+            (_REFERENCE, 'reference=lambda x: {"z": x["y"]},'),
+            "reference gives 'z', which is none of its arrays (x, y)",
+        ),
+    ],
+)
+def test_what_a_description_returns_that_no_row_can_use_is_named(
+    tmp_path: Path, edit: tuple[str, str], message: str
+) -> None:
+    """An init or reference of the wrong shape was the row's error as a harness
+    line: "TypeError: 'NoneType' object is not subscriptable (runner.py:370)",
+    "KeyError: 'y' (runner.py:370)", "KeyError: 'z' (verify.py:71)"."""
+    path = _broken(tmp_path, edit)
+    proc = harness("run", "--suite", str(path), "-k", "Your_SAXPY", "-b", "cpu", "--check",
+                   "--out", str(tmp_path / "out"))  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    (row,) = results.read_journal(run_folder(tmp_path / "out"))
+    assert (row["status"], row["reason"]) == ("error", f"description error: Your_SAXPY: {message}")
+
+
 def test_an_installed_package_adds_its_kernels(tmp_path: Path) -> None:
     site = tmp_path / "site"
     shutil.copytree(EXAMPLE, site / "their_kernels")

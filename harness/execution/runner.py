@@ -15,7 +15,7 @@ import math
 import os
 import time
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -33,6 +33,7 @@ from harness.model import partition, sources
 from harness.model.rajaperf import checksum as array_checksum
 from harness.model.spec import (
     STALE,
+    DescriptionError,
     KernelSpec,
     ResolvedLaunch,
     axes,
@@ -363,21 +364,69 @@ def make_inputs(
     init: Callable[[int, int, str], dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The description's inputs (or a check case's), each array and scalar cast to its run type."""
-    raw = (init or spec.init)(size, seed, precision)
+    raw = _mapping(spec, "init", (init or spec.init)(size, seed, precision))
     lengths = spec.lengths(size)
     inputs: dict[str, Any] = {}
     for array in spec.arrays:
-        value = np.ascontiguousarray(raw[array.name], dtype=numpy_dtype(array.dtype, precision))
+        if array.name not in raw:
+            raise DescriptionError(
+                f"{spec.name}: init made no {array.name!r}; it makes every array "
+                f"({', '.join(a.name for a in spec.arrays)})"
+            )
+        value = _converted(spec, array.name, raw[array.name], array.dtype, precision, True)
         if value.size != lengths[array.name]:
-            raise ValueError(
+            raise DescriptionError(
                 f"{spec.name}: init made {value.size} elements of {array.name}, "
                 f"its length is {lengths[array.name]}"
             )
         inputs[array.name] = value.ravel()
     for scalar in spec.scalars:
         if scalar.name in raw:
-            inputs[scalar.name] = numpy_dtype(scalar.dtype, precision).type(raw[scalar.name])
+            inputs[scalar.name] = _converted(
+                spec, scalar.name, raw[scalar.name], scalar.dtype, precision, False
+            )
     return inputs
+
+
+def _mapping(spec: KernelSpec, field: str, value: Any) -> Mapping[str, Any]:
+    """``value``, the return of the description's ``field``, where it is a dict."""
+    if not isinstance(value, Mapping):
+        raise DescriptionError(
+            f"{spec.name}: {field} returned {type(value).__name__}; it returns a dict "
+            "of values by array name"
+        )
+    return value
+
+
+def _converted(
+    spec: KernelSpec, name: str, value: Any, dtype: str, precision: str, array: bool
+) -> Any:
+    """The value init made for ``name`` as its run type: an array, or a scalar."""
+    kind = numpy_dtype(dtype, precision)
+    if not array and np.ndim(value) != 0:
+        raise DescriptionError(
+            f"{spec.name}: init's {name} has shape {np.shape(value)}; a scalar is one number"
+        )
+    try:
+        return np.ascontiguousarray(value, dtype=kind) if array else kind.type(value)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise DescriptionError(
+            f"{spec.name}: init's {name} cannot be taken as {np.dtype(kind).name} ({exc})"
+        ) from None
+
+
+def expected(spec: KernelSpec, inputs: dict[str, Any]) -> dict[str, np.ndarray]:
+    """The description's reference outputs for ``inputs``: a dict whose names are
+    the kernel's arrays (DescriptionError where it is not)."""
+    found = _mapping(spec, "reference", spec.reference(inputs))
+    arrays = [a.name for a in spec.arrays]
+    other = next((name for name in found if name not in arrays), None)
+    if other is not None:
+        raise DescriptionError(
+            f"{spec.name}: reference gives {other!r}, which is none of its arrays "
+            f"({', '.join(arrays)})"
+        )
+    return dict(found)
 
 
 class Case(NamedTuple):
@@ -414,15 +463,15 @@ def make_data(spec: KernelSpec, task: Task, seed: int, check: bool = True) -> Da
     leaves to it (at a timed size they cost a row more host time than its
     repetitions: a sort's seven inputs and references)."""
     inputs = make_inputs(spec, task.size, seed, task.precision)
-    cases = [Case(TIMED, inputs, spec.reference(inputs))]
+    cases = [Case(TIMED, inputs, expected(spec, inputs))]
     within = spec.check_cases_up_to is None or task.size <= spec.check_cases_up_to
     for case in spec.check_cases if check and within else ():
         extra = make_inputs(spec, task.size, seed, task.precision, case.init)
-        cases.append(Case(case.name, extra, spec.reference(extra)))
+        cases.append(Case(case.name, extra, expected(spec, extra)))
     own = [case.inputs for case in cases[1:]]
     stale = stale_inputs(spec.arrays, inputs, seed, own) if check and within else None
     if stale is not None:
-        cases.append(Case(STALE, stale, spec.reference(stale)))
+        cases.append(Case(STALE, stale, expected(spec, stale)))
     return tuple(cases)
 
 
@@ -894,6 +943,8 @@ class Runner:
             return _skip(row, str(exc))
         except base.CompileError as exc:
             row.update(status="error", reason=f"compile error: {exc}")
+        except DescriptionError as exc:
+            row.update(status="error", reason=f"description error: {exc}")
         except base.DeviceOutOfMemory as exc:
             row.update(status="error", reason=f"out of memory: {exc}")
         except base.KernelFault as exc:

@@ -380,6 +380,12 @@ def stale_inputs(
     return stale if any(stale[a] is not inputs[a] for a in stale) else None
 
 
+class DescriptionError(ValueError):
+    """A kernel description's function returned what a row cannot use (an init
+    without one of the arrays, a reference that is no dict of arrays): the row's
+    error names the description and the field, not the harness line it broke."""
+
+
 CpuEntry = Callable[..., None]
 Verify = Callable[[Inputs, dict[str, np.ndarray], dict[str, np.ndarray]], Verdict]
 
