@@ -100,6 +100,18 @@ def _broken(tmp_path: Path, edit: tuple[str, str], source: tuple[str, str] | Non
             ": kernel Your_SAXPY: Your_SAXPY.c: saxpy: parameter 3 (n) gets a: the arguments "
             "are swapped",
         ),
+        (
+            ('return [Launch("saxpy"', 'return None and [Launch("saxpy"'),
+            None,
+            ": kernel Your_SAXPY: its plan at size 10007 returned NoneType None: give a list of "
+            "harness.model.spec.Launch",
+        ),
+        (
+            ('return [Launch("saxpy"', 'return [None, Launch("saxpy"'),
+            None,
+            ": kernel Your_SAXPY: its plan at size 10007 returned list holding NoneType None: "
+            "give a list of harness.model.spec.Launch",
+        ),
         (("return 0.5 * a", "return 0.5 / 0 * a"), None, None),
     ],
 )

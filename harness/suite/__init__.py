@@ -25,6 +25,7 @@ from harness.model.spec import (
     PRECISIONS,
     Array,
     KernelSpec,
+    Launch,
     Param,
     Scalar,
     Tolerance,
@@ -551,12 +552,46 @@ def _bad_binding(spec: KernelSpec) -> str | None:
     return None
 
 
+def _bad_plan(spec: KernelSpec) -> str | None:
+    """What is wrong with what a description's plan returns, at each choice of its
+    run options and at its check and default sizes: one returning None was 'line ?:
+    TypeError: 'NoneType' object is not iterable', naming no field."""
+    for combo in param_choices(spec, {p.name: p.choices for p in spec.params}):
+        bound = spec.with_params(dict(combo))
+        for size in (*bound.sizes_for_check, bound.default_size):
+            plan = bound.plan(size)
+            if not isinstance(plan, list | tuple):
+                said = _named(plan)
+            else:
+                said = next(
+                    (
+                        f"{type(plan).__name__} holding {_named(x)}"
+                        for x in plan
+                        if not isinstance(x, Launch)
+                    ),
+                    "",
+                )
+            if said:
+                return (
+                    f"its plan at size {size} returned {said}: give a list of "
+                    "harness.model.spec.Launch"
+                )
+    return None
+
+
+def _named(value: object) -> str:
+    """A value's type, and its text where that is short and says more than an address."""
+    text = repr(value)
+    shown = len(text) <= 60 and " at 0x" not in text
+    return f"{type(value).__name__} {text}" if shown else type(value).__name__
+
+
 def _problem(path: Path, spec: KernelSpec) -> str | None:
     """The first thing wrong with a user's kernel: an entry its plan launches
     with no numpy function, or a source that disagrees with its description."""
     from harness.model import contract
 
-    bound = _bad_binding(spec)
+    bound = _bad_binding(spec) or _bad_plan(spec)
     if bound:
         return bound
     missing = [e for e in _entries(spec) if e not in spec.cpu]
