@@ -183,8 +183,9 @@ fn tri_tet(at: i32, dv: array<i32, 3>, tin: array<array<REAL, 4>, 3>) -> vec4<RE
     let vm = vec3<REAL>(v.y * ONE24, v.z * ONE24, v.w * ONE24);
     var out: vec4<REAL>;
     out.x = det * vv;
-    for (var a = 0; a < 3; a++) {
-        out[a + 1] = det * (t[a][0] * vv + t[a][1] * vm.x + t[a][2] * vm.y + t[a][3] * vm.z);
+    // Moment m of the physical frame (x, y, z).
+    for (var m = 0; m < 3; m++) {
+        out[m + 1] = det * (t[m][0] * vv + t[m][1] * vm.x + t[m][2] * vm.y + t[m][3] * vm.z);
     }
     return out;
 }

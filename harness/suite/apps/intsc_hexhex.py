@@ -124,6 +124,35 @@ def _moved_init(size: int, seed: int, precision: str) -> dict:
     return out
 
 
+def _aligned_init(size: int, seed: int, precision: str) -> dict:
+    """Each pair two axis-aligned boxes, edges of 0.5 to 2 and offsets of quarter edges.
+
+    Every coordinate is a small multiple of 1/16, so the frames and the clips of the
+    corners are exact: corners fall on the tets' faces and planes (a value of exactly
+    0, which a clip keeps), where a test of ``< 0`` against ``<= 0`` shows. At f64
+    donor faces lie in target faces too, where H_TINY alone keeps a face through
+    corner 7 (a tet's h = 0) from being counted twice; at f32 H_TINY is 0 and
+    RAJAPerf's kernel does count it twice, so there no donor face ends where the
+    target does.
+    """
+    out = _init(size, seed, precision)
+    n = _pairs(size)
+    rng = np.random.default_rng(seed)
+    bit = (np.arange(8)[None, None, :] >> np.arange(3)[None, :, None]) & 1
+    edge = rng.choice([0.5, 1.0, 2.0], (n, 3, 1))
+    lo = rng.integers(-4, 5, (n, 3, 1)) * 0.5
+    step = rng.integers(-2, 3, (n, 3, 1)) * 0.25
+    share = rng.choice([0.5, 1.0], (n, 3, 1))
+    if precision != "f64":
+        # A donor that would end where the target does ends short of it instead.
+        share = np.where(step + share == 1.0, 0.625, share)
+    donor = lo + (step + bit * share) * edge
+    out.update(_coords(donor, lo + bit * edge))
+    out["vv_int"] = rng.uniform(-1.0, 1.0, out["vv_int"].size)
+    out["vv_out"] = rng.uniform(-1.0, 1.0, out["vv_out"].size)
+    return out
+
+
 def _plan(size: int) -> list[Launch]:
     n, npairs = _groups(size), _pairs(size)
     return [
@@ -337,6 +366,12 @@ KERNEL = KernelSpec(
             "RAJAPerf's pairs are all one box and its copy shifted along the diagonal, "
             "so every pair's values are equal and few clip cases arise; distinct, "
             "distorted pairs overlapping by varying amounts reach every case",
+        ),
+        CheckCase(
+            "aligned_hexes",
+            _aligned_init,
+            "corners of distorted boxes never fall exactly on a tet's face; boxes on a "
+            "grid of eighths put them there, where a clip keeps a value of exactly 0",
         ),
     ),
 )
