@@ -71,10 +71,13 @@ def _partials(size: int) -> int:
     return PARTIALS * TRI_PER_PAIR * _pairs(size) // GROUP
 
 
+#: Corner k's offset along x, y, z (bits 0, 1, 2 of k), shaped (1, 3, 8) for (pairs, axis, corner).
+_CORNER_BITS = (np.arange(8)[None, None, :] >> np.arange(3)[None, :, None]) & 1
+
+
 def _hexes(pairs: int) -> tuple[np.ndarray, np.ndarray]:
     """RAJAPerf's donor box and its shifted copy per pair, as (pairs, x y z, eight corners)."""
-    bit = (np.arange(8)[None, :] >> np.arange(3)[:, None]) & 1
-    donor = np.where(bit == 1, [[hi] for _, hi in BOX], [[lo] for lo, _ in BOX])
+    donor = np.where(_CORNER_BITS[0] == 1, [[hi] for _, hi in BOX], [[lo] for lo, _ in BOX])
     return np.tile(donor, (pairs, 1, 1)), np.tile(donor + SHIFT, (pairs, 1, 1))
 
 
@@ -103,6 +106,15 @@ def _init(size: int, seed: int, precision: str) -> dict:
     }
 
 
+def _with_boxes(out: dict, donor: np.ndarray, target: np.ndarray, rng: np.random.Generator) -> dict:
+    """``out`` with these boxes (pairs, 3, 8) and varied partials and outputs, as
+    an earlier repetition would leave them."""
+    out.update(_coords(donor, target))
+    out["vv_int"] = rng.uniform(-1.0, 1.0, out["vv_int"].size)
+    out["vv_out"] = rng.uniform(-1.0, 1.0, out["vv_out"].size)
+    return out
+
+
 def _moved_init(size: int, seed: int, precision: str) -> dict:
     """Each pair a different box pair, corners moved by up to 15%, target shifted by up to 60%.
 
@@ -114,14 +126,10 @@ def _moved_init(size: int, seed: int, precision: str) -> dict:
     rng = np.random.default_rng(seed)
     edge = rng.uniform(0.5, 1.5, (n, 3, 1))
     lo = rng.uniform(-1.0, 1.0, (n, 3, 1))
-    bit = (np.arange(8)[None, None, :] >> np.arange(3)[None, :, None]) & 1
-    donor = lo + bit * edge + rng.uniform(-0.15, 0.15, (n, 3, 8)) * edge
+    donor = lo + _CORNER_BITS * edge + rng.uniform(-0.15, 0.15, (n, 3, 8)) * edge
     shift = rng.uniform(-0.6, 0.6, (n, 3, 1)) * edge
-    target = lo + shift + bit * edge + rng.uniform(-0.15, 0.15, (n, 3, 8)) * edge
-    out.update(_coords(donor, target))
-    out["vv_int"] = rng.uniform(-1.0, 1.0, out["vv_int"].size)
-    out["vv_out"] = rng.uniform(-1.0, 1.0, out["vv_out"].size)
-    return out
+    target = lo + shift + _CORNER_BITS * edge + rng.uniform(-0.15, 0.15, (n, 3, 8)) * edge
+    return _with_boxes(out, donor, target, rng)
 
 
 def _aligned_init(size: int, seed: int, precision: str) -> dict:
@@ -138,7 +146,6 @@ def _aligned_init(size: int, seed: int, precision: str) -> dict:
     out = _init(size, seed, precision)
     n = _pairs(size)
     rng = np.random.default_rng(seed)
-    bit = (np.arange(8)[None, None, :] >> np.arange(3)[None, :, None]) & 1
     edge = rng.choice([0.5, 1.0, 2.0], (n, 3, 1))
     lo = rng.integers(-4, 5, (n, 3, 1)) * 0.5
     step = rng.integers(-2, 3, (n, 3, 1)) * 0.25
@@ -146,11 +153,8 @@ def _aligned_init(size: int, seed: int, precision: str) -> dict:
     if precision != "f64":
         # A donor that would end where the target does ends short of it instead.
         share = np.where(step + share == 1.0, 0.625, share)
-    donor = lo + (step + bit * share) * edge
-    out.update(_coords(donor, lo + bit * edge))
-    out["vv_int"] = rng.uniform(-1.0, 1.0, out["vv_int"].size)
-    out["vv_out"] = rng.uniform(-1.0, 1.0, out["vv_out"].size)
-    return out
+    donor = lo + (step + _CORNER_BITS * share) * edge
+    return _with_boxes(out, donor, lo + _CORNER_BITS * edge, rng)
 
 
 def _plan(size: int) -> list[Launch]:
@@ -374,7 +378,7 @@ KERNEL = KernelSpec(
             "aligned_hexes",
             _aligned_init,
             "corners of distorted boxes never fall exactly on a tet's face; boxes on a "
-            "grid of eighths put them there, where a clip keeps a value of exactly 0",
+            "grid of sixteenths put them there, where a clip keeps a value of exactly 0",
         ),
     ),
 )
