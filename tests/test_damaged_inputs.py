@@ -271,7 +271,7 @@ def test_a_time_of_zero_or_below_is_an_error_row_saying_why(
     status, rows = _import(rajaperf, tmp_path / "out")
     err = capsys.readouterr().err
     assert status == 0, err
-    accepted = "a time above 0 and up to 1e+07 seconds, or 'Not run', is accepted"
+    accepted = "a time from 1e-12 up to 1e+07 seconds, or 'Not run', is accepted"
     assert f"warning: {path}:4: {message}; {accepted}: made an error row" in err.splitlines()
     bad = rows[1]
     assert (bad["kernel"], bad["device_id"], bad["status"]) == (
@@ -320,7 +320,7 @@ def test_rajaperf_output_with_no_usable_row_is_one_line(
     assert len(warnings) == 4 and all(w.startswith(f"warning: {path}:") for w in warnings)
     assert error == (
         f"harness: error: {path}: no usable row: all 4 are damaged (the first: {RUN_DATA}:3: "
-        "'Mean time per rep (sec.)' is '2.00000e+99'; a time above 0 and up to 1e+07 seconds, "
+        "'Mean time per rep (sec.)' is '2.00000e+99'; a time from 1e-12 up to 1e+07 seconds, "
         "or 'Not run', is accepted)"
     )
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())

@@ -63,9 +63,9 @@ def _warn(path: Path, line: int, why: str) -> None:
     print(f"warning: {path}:{line}: {why}", file=sys.stderr)
 
 
-def _lines(path: Path) -> list[tuple[int, str]]:
-    """A file's lines with their numbers; a line that is not UTF-8 text is left
-    out with a warning naming it."""
+def _lines(path: Path) -> tuple[list[tuple[int, str]], dict[int, str]]:
+    """A file's lines with their numbers, and apart, by number, why each line that
+    is not UTF-8 text cannot be read."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -76,20 +76,21 @@ def _lines(path: Path) -> list[tuple[int, str]]:
     if b"\r" in raw and b"\n" not in raw:
         raw = raw.replace(b"\r", b"\n")
     lines = []
+    undecodable = {}
     for number, line in enumerate(raw.split(b"\n"), 1):
         try:
             lines.append((number, line.decode("utf-8").rstrip("\r")))
         except UnicodeDecodeError as exc:
-            _warn(path, number, f"not UTF-8 text (byte {exc.start + 1} of the line): skipped")
-    return lines
+            undecodable[number] = f"not UTF-8 text (byte {exc.start + 1} of the line)"
+    return lines, undecodable
 
 
 def _table(path: Path) -> list[tuple[int, dict[str, str] | str]]:
     """A RAJAPerf CSV's rows with their line numbers: fields split on commas and
     stripped, the title lines before the header (``Kernels run without MPI``)
     skipped; a row whose fields do not match the header's (a line cut short) is
-    the reason it cannot be read instead."""
-    lines = _lines(path)
+    the reason it cannot be read instead, as is a line that is not UTF-8 text."""
+    lines, undecodable = _lines(path)
     start = next((i for i, (_, line) in enumerate(lines) if line.count(",") > 1), None)
     if start is None:
         raise UsageError(f"{path}: no table in it")
@@ -132,7 +133,9 @@ def _table(path: Path) -> list[tuple[int, dict[str, str] | str]]:
         else:
             cut = "cut short" if len(cells) < len(header) else "too long"
             rows.append((number, f"{cut}: {len(cells)} of the header's {len(header)} fields"))
-    return rows
+    # A line of the table that is no text is lost as a line cut short is.
+    rows += [(n, why) for n, why in undecodable.items() if n > first]
+    return sorted(rows, key=lambda row: row[0])
 
 
 def _cells(text: str) -> list[str] | None:
@@ -188,7 +191,9 @@ def read_checksums(path: Path) -> dict[tuple[str, str], Checksum]:
     number, or a variant-tuning's second line, is named and left out."""
     found: dict[tuple[str, str], Checksum] = {}
     kernel = None
-    lines = _lines(path)
+    lines, undecodable = _lines(path)
+    for number, why in undecodable.items():
+        _warn(path, number, f"{why}: skipped")
     for number, line in lines:
         cells = line.split()
         if len(cells) in (3, 4) and cells[1] in ("PASSED", "FAILED"):
@@ -321,6 +326,7 @@ def rows_of(
         kernel, variant, tuning = (_column(data, c) for c in ("Kernel", "Variant", "Tuning"))
         if not (kernel and variant and tuning):
             _warn(path, number, "no kernel, variant or tuning: skipped")
+            unread.append(number)
             continue
         if not (kernel + variant + tuning).isprintable():
             # A run's journal holds no such name: the row written would be damage there.
@@ -329,6 +335,7 @@ def rows_of(
                 number,
                 "kernel, variant or tuning holds a character that prints as nothing: skipped",
             )
+            unread.append(number)
             continue
         if kernel not in details and kernel not in known:
             # A name neither described nor RAJAPerf's is damage (a cell cut, or another
@@ -348,6 +355,7 @@ def rows_of(
             # Devices are named "variant tuning" and checksums "variant-tuning": a cell
             # holding either would name another variant-tuning's device.
             _warn(path, number, f"variant or tuning {odd!r} holds a space or '-': skipped")
+            unread.append(number)
             continue
         key = (kernel, variant, tuning)
         if key in seen:
@@ -472,15 +480,30 @@ def _row(
     return row
 
 
+#: GB/s no memory reaches (a thousand times a GPU's of today): a time that gives
+#: more is damage.
+MAX_GBYTES_PER_S = 1e6
+
+
 def _problem(row: dict[str, Any], data: dict[str, str]) -> str | None:
     """What is wrong with a run-data row, naming the field and what is accepted."""
     name = next((k for k in data if k.startswith(TIME)), TIME)
     text = data.get(name, "")
     seconds = _number(text)
-    if text != NOT_RUN and (seconds is None or not 0 < seconds <= results.MAX_SECONDS):
+    if text != NOT_RUN and (
+        seconds is None or not results.MIN_SECONDS <= seconds <= results.MAX_SECONDS
+    ):
         return (
-            f"{name!r} is {text!r}; a time above 0 and up to {results.MAX_SECONDS:g} seconds, "
-            f"or {NOT_RUN!r}, is accepted"
+            f"{name!r} is {text!r}; a time from {results.MIN_SECONDS:g} up to "
+            f"{results.MAX_SECONDS:g} seconds, or {NOT_RUN!r}, is accepted"
+        )
+    rate = row.get("gbytes_per_s")
+    if rate is not None and rate > MAX_GBYTES_PER_S:
+        # A damaged time can still be a number: one no memory could run at is no time.
+        least = row["bytes_per_rep"] / MAX_GBYTES_PER_S / 1e9
+        return (
+            f"{name!r} is {text!r}: {rate:.3g} GB/s for the kernel's bytes, past any "
+            f"memory's; a time from {least:.3g} seconds is accepted"
         )
     checked = _column(data, "Checksum")
     if checked not in CHECKED:
