@@ -729,7 +729,7 @@ def _execute_ranks(
         planned = world.gather(
             (tasks, meta["devices"], world.host, os.getpid(), meta.get("peaks") or {})
         )
-        said = world.gather(notes.getvalue())
+        said = world.gather((notes.getvalue(), _chosen(args, meta)))
     except (ranks.PlanLost, KeyboardInterrupt):
         # Nothing was run: the new folder holds nothing worth keeping (a rank's Ctrl-C
         # here left it empty, named as a run).
@@ -744,7 +744,7 @@ def _execute_ranks(
     wanted: list[set[int]] = []
     if world.rank == 0:
         assert planned is not None and said is not None
-        _say_ranks_notes(said)
+        _say_ranks_notes([text for text, _ in said])
         counts = [len(each) for each, *_ in planned]
         if len(set(counts)) > 1:
             problem = (
@@ -753,6 +753,7 @@ def _execute_ranks(
             )
         else:
             problem = _differing_plan([each for each, *_ in planned])
+        problem = problem or _differing_options([chosen for _, chosen in said])
         if args.resume:
             why, wanted = _left_to_run(run_dir, meta["options"], planned, numbered)
             problem = problem or why
@@ -1006,6 +1007,46 @@ def _differing_plan(plans: list[list[Task]]) -> str | None:
                 f"rank {rank} planned other rows than rank 0 (row {at + 1}: "
                 f"{theirs[at][0]} n={theirs[at][1]}, where rank 0 has {first[at][0]} "
                 f"n={first[at][1]}): give every rank the same options"
+            )
+    return None
+
+
+def _chosen(args: argparse.Namespace, meta: dict[str, Any]) -> dict[str, Any]:
+    """A rank's options that must be every rank's: its run folder and how its rows
+    are measured (the devices it lists may differ from host to host)."""
+    options = {k: v for k, v in meta["options"].items() if k != "devices"}
+    return {"out": os.path.abspath(args.resume or args.out), **options}
+
+
+#: The command-line option that sets a key of a run's ``options`` where it is not
+#: the key's own name.
+_OPTION_NAMES = {
+    "kernels": "-k",
+    "precisions": "--precision",
+    "size_factors": "--size-factor",
+    "caches": "--cache",
+    "groups": "--group",
+    "partitions": "--partition",
+    "check_all": "--check",
+    "hold": "--no-hold",
+    "memory": "--memory-allocated or --memory-moved",
+    "budgets": "--memory-allocated or --memory-moved",
+    "params": "a kernel parameter's option",
+    "suites": "--suite",
+}
+
+
+def _differing_options(chosen: list[dict[str, Any]]) -> str | None:
+    """Why the ranks' options cannot make one run, or None: a rank given another
+    --max-time or --out than rank 0 measured its rows otherwise, or wrote them
+    nowhere, while the run's metadata states rank 0's options for every row."""
+    for rank, theirs in enumerate(chosen[1:], start=1):
+        other = next((k for k in chosen[0] if theirs.get(k) != chosen[0][k]), None)
+        if other is not None:
+            name = _OPTION_NAMES.get(other, "--" + other.replace("_", "-"))
+            return (
+                f"rank {rank} was given {name} {theirs.get(other)!r}, where rank 0 has "
+                f"{chosen[0][other]!r}: give every rank the same options"
             )
     return None
 
