@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import hashlib
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -51,12 +52,21 @@ def _marks(meta: dict[str, Any], path: str, folder: Path | None = None) -> set[t
     its machine, command, start and end (a copy whose id was taken out is still
     the run, as is one written before ids), where it was imported, the hash of
     what it was imported from (imported twice, it is one run), and for a ``folder``
-    at hand, its journal file (one linked from another run folder is that run's)."""
+    at hand, its journal file (one linked from another run folder is that run's)
+    and, for a run not merged, the journal's bytes: every row holds times measured,
+    so two journals the same byte for byte are a copy of one, whatever its metadata
+    lost."""
     marks = {("path", path)}
     with contextlib.suppress(OSError):
         if folder is not None:
-            found = (folder / results.JOURNAL).stat()
+            journal = folder / results.JOURNAL
+            found = journal.stat()
             marks.add(("journal", f"{found.st_dev}:{found.st_ino}"))
+            # A merged run's journal is its sources' rows: two merges of one source
+            # (or of copies) are named so by `shared_source`, not taken as one run.
+            if found.st_size and not meta.get("merged_from"):
+                digest = hashlib.sha256(journal.read_bytes()).hexdigest()
+                marks.add(("journal bytes", digest))
     if meta.get("run_id"):
         marks.add(("id", str(meta["run_id"])))
     if meta.get("start"):

@@ -195,7 +195,19 @@ def _damage(peak: Mapping[str, Any]) -> str | None:
     for field, value in figures:
         if value is not None and not _sensible(value):
             return f"its {field} is {_shown(value)}"
+    when = peak.get("measured")
+    if when is not None and _date(when) is None:
+        # Runs state when their peak was measured, and how old it is.
+        return f"its measured is {_shown(when)}, not a time such as {metadata.now()!r}"
     return None
+
+
+def _date(when: Any) -> datetime.date | None:
+    """The day of a stored ``measured`` time (`metadata.now`'s form), or None."""
+    try:
+        return datetime.datetime.strptime(str(when), "%Y-%m-%dT%H:%M:%S%z").date()
+    except ValueError:
+        return None
 
 
 def _shown(value: Any) -> str:
@@ -422,16 +434,19 @@ def _rate(amount: float, seconds: float) -> float:
 #: simulator's figures are real and under a million (4e-4 GFLOP/s): at 1e-3 every
 #: one was refused as one "no device does", and its peak was never kept.
 MIN_FIGURE = 1e-6
+#: GB/s or GFLOP/s no device has (an exa-figure): above it, a store's figure is
+#: damage too (1e300 GB/s placed rows at 5.8e-298 % of it).
+MAX_FIGURE = 1e9
 
 
 def _sensible(value: Any) -> bool:
     """Whether a measured figure is one a device can have: a finite number of at
-    least `MIN_FIGURE` (no True, which Python counts as 1)."""
+    least `MIN_FIGURE` and at most `MAX_FIGURE` (no True, which Python counts as 1)."""
     return (
         isinstance(value, (int, float))
         and not isinstance(value, bool)
         and math.isfinite(value)
-        and value >= MIN_FIGURE
+        and MIN_FIGURE <= value <= MAX_FIGURE
     )
 
 
@@ -441,10 +456,7 @@ def describe(peak: Mapping[str, Any], today: datetime.date | None = None) -> tup
     when = str(peak.get("measured") or "at an unknown date")
     warnings = "; ".join(str(w) for w in peak.get("warnings") or [])
     doubts = [f"flagged: {warnings}"] if warnings else []
-    try:
-        measured = datetime.datetime.strptime(when, "%Y-%m-%dT%H:%M:%S%z").date()
-    except ValueError:
-        measured = None
+    measured = _date(when)
     age = ((today or datetime.date.today()) - measured).days if measured else None
     if age is not None and age > OLD_DAYS:
         doubts.append(f"old: measured {age} days ago")
