@@ -9,7 +9,7 @@ import math
 import shlex
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -469,7 +469,8 @@ def new_run(
         _note_unmet_budgets(kernels, options)
         _note_one_problem(kernels, options)
         if world is None or world.rank == 0:
-            print(f"plan: {outline(tasks, options)}", file=sys.stderr, flush=True)
+            simulated = {d.id for d in devices if d.kind == "simulator"}
+            print(f"plan: {outline(tasks, options, simulated)}", file=sys.stderr, flush=True)
     except BaseException:
         # Stopped while the metadata was gathered (a git call, the libraries'
         # versions; a second Ctrl-C), the folder just made was left empty, named as
@@ -574,24 +575,36 @@ def row_time(rows: int, budget: float) -> float:
     return round(min(MAX_TIME_S, max(MIN_MAX_TIME_S, share)), 2)
 
 
-def outline(tasks: Sequence[Task], options: RunOptions) -> str:
-    """What a run will do, in a line: rows, kernels, devices, and about how long."""
+def outline(tasks: Sequence[Task], options: RunOptions, simulated: Collection[str] = ()) -> str:
+    """What a run will do, in a line: rows, kernels, devices, and about how long;
+    rows on the ``simulated`` devices (ids) are named apart, as no estimate fits
+    them: a simulator's row takes seconds to many minutes."""
     kernels = len({t.kernel for t in tasks})
     devices = list(dict.fromkeys(f"{t.backend}:{t.device}" for t in tasks))
     what = (
         f"{len(tasks)} row{'s' * (len(tasks) != 1)} ({kernels} kernel"
         f"{'s' * (kernels != 1)} on {', '.join(devices) or 'no device'})"
     )
+    slow = [t for t in tasks if f"{t.backend}:{t.device}" in simulated]
+    rows = len(tasks) - len(slow)
+    apart = ""
+    if slow:
+        on = ", ".join(d for d in devices if d in simulated)
+        apart = f"{len(slow)} row{'s' * (len(slow) != 1)} on the simulator {on}"
+        apart = f"; {apart}, seconds to many minutes each" if rows else f"; {apart}"
+    if options.check and not rows:
+        return f"{what}, verification only{apart}, seconds to many minutes each"
     if options.check:
-        return f"{what}, verification only: about {_minutes(check_seconds(len(tasks)))}"
+        return f"{what}, verification only: about {_minutes(check_seconds(rows))}{apart}"
     if options.reps is not None:
-        return f"{what}, {options.reps} timed repetitions each"
-    low = len(tasks) * (min(options.min_time, options.max_time / 2) + ROW_OVERHEAD_S)
-    high = len(tasks) * (options.max_time + 2 * ROW_OVERHEAD_S)
+        return f"{what}, {options.reps} timed repetitions each{apart}"
+    low = rows * (min(options.min_time, options.max_time / 2) + ROW_OVERHEAD_S)
+    high = rows * (options.max_time + 2 * ROW_OVERHEAD_S)
     return (
         f"{what}: each timed for {min(options.min_time, options.max_time / 2):g} to "
         f"{options.max_time:g} s (--min-time, --max-time), about {_minutes(low)} to "
-        f"{_minutes(high)} in all; -k or -x narrows it, --budget or --max-time sets its pace"
+        f"{_minutes(high)} in all{apart}; -k or -x narrows it, --budget or --max-time sets "
+        "its pace"
     )
 
 

@@ -761,7 +761,7 @@ MAX_SECONDS = 7 * 24 * 3600
 
 #: How many times the default timeout a row gets on a device of these kinds: a
 #: simulator runs each work-item on its own, some 10^4 times slower than a CPU
-#: device (Apps_INTSC_HEXHEX's check at 1000 elements takes four minutes).
+#: device (Apps_INTSC_HEXHEX's check at 1000 elements took nine minutes on two loaded cores).
 SLOW_KINDS = {"simulator": 10.0}
 
 
