@@ -163,3 +163,69 @@ def test_a_stored_peak_no_device_has_places_no_row(
     assert warning.endswith("no row is placed against a peak")
     row = json.loads((run_folder(out) / "journal.jsonl").read_text().splitlines()[0])
     assert row["status"] == "ok" and row.get("pct_peak_bw") is None
+
+
+@pytest.fixture
+def two_rows(tmp_path: Path) -> Path:
+    return finished_run(tmp_path / "runs", *QUICK[2:], "-k", "Stream_TRIAD", "Stream_COPY")
+
+
+def test_show_of_a_journal_that_lost_a_row_or_holds_a_case_twice_does_not_pass(
+    two_rows: Path,
+) -> None:
+    """A failed row taken out of the journal, or an ok copy of it put before it,
+    left `show` exiting 0 for a run that had failed (compare already failed on
+    both): the run's status cannot be told from what is left."""
+    journal = two_rows / "journal.jsonl"
+    lines = journal.read_text().splitlines(keepends=True)
+    assert harness("show", str(two_rows)).returncode == 0
+    journal.write_text(lines[0])
+    proc = harness("show", str(two_rows))
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        f"fail: {journal} holds 1 row(s) fewer than the run counted at its end, so the run's "
+        "status cannot be told from it"
+    )
+    again = dict(json.loads(lines[0]), host_s=0.5)
+    journal.write_text(lines[0] + lines[1] + json.dumps(again) + "\n")
+    proc = harness("show", str(two_rows))
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        f"fail: {journal}:3 measures the case of line 1 again, so the run's status cannot be "
+        "told from it"
+    )
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (lambda m: m.pop("devices"), "'devices' does not describe cpu:0"),
+        (lambda m: m.update(devices=[]), "'devices' does not describe cpu:0"),
+        (lambda m: m["options"]["devices"].append("opencl:0"), "'devices' does not describe "
+         "opencl:0"),
+        (lambda m: m.update(kernels={}), "'kernels' does not describe Stream_COPY"),
+    ],
+    ids=["no-devices", "no-device", "other-device", "no-kernels"],
+)  # fmt: skip
+def test_a_resume_of_metadata_that_does_not_describe_its_options_is_refused(
+    two_rows: Path, edit: object, said: str
+) -> None:
+    """A resume of a run whose metadata had lost its devices ended in a traceback
+    (KeyError: 'devices'); with an empty list, or an option's device or kernel it
+    does not describe, it measured rows again that every reader then skipped as
+    damage (one of them twice). It is refused before any row."""
+    path = two_rows / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta.update(interrupted=True, journal_rows=1)
+    edit(meta)  # type: ignore[operator]
+    path.write_text(json.dumps(meta))
+    journal = two_rows / "journal.jsonl"
+    journal.write_text(journal.read_text().splitlines(keepends=True)[0])
+    proc = harness("run", "--resume", str(two_rows))
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        f"harness: error: --resume: {path}: {said}, a "
+        f"{'kernel' if 'kernels' in said else 'device'} of its 'options' (edited by hand?); "
+        "the metadata harness run wrote is accepted"
+    )
+    assert len(journal.read_text().splitlines()) == 1

@@ -207,7 +207,10 @@ def test_compare_fails_where_the_new_run_may_have_lost_rows(quick_run: Path, run
 
 def test_compare_fails_where_nothing_says_the_new_run_ended(quick_run: Path, run: Path) -> None:
     (run / results.METADATA).unlink()
-    assert harness("compare", str(quick_run), str(run)).returncode == 0
+    # Its journal, the same byte for byte, is all that tells the copy: it is one run.
+    proc = harness("compare", str(quick_run), str(run))
+    assert proc.returncode == 2, proc.stderr
+    assert "are one run (one folder, or a copy of it)" in proc.stderr
     journal = run / results.JOURNAL
     journal.write_text(journal.read_text().splitlines()[1] + "\n")
     proc = harness("compare", str(quick_run), str(run))

@@ -197,6 +197,10 @@ def test_a_suite_file_that_exits_is_a_usage_error_not_a_pass(
 def test_a_resumed_runs_device_that_is_gone_is_named_as_the_runs(run: Path) -> None:
     """The line named a --device nobody gave: the resumed run's own."""
     _damage_options(run, "devices", ["cpu:9"])
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta["devices"] = [dict(meta["devices"][0], id="cpu:9", index=9)]
+    path.write_text(json.dumps(meta))
     proc = harness("run", "--resume", str(run))
     assert proc.returncode == 2, proc.stderr
     assert one_error(proc.stderr) == (

@@ -833,7 +833,32 @@ def _cmd_show(args: argparse.Namespace) -> int:
         # were ok, a pass for work it never did.
         return 130
     # The run's own status: a check that verified nothing exited 0 here.
-    return exit_status(rows, _checked(meta))
+    status = exit_status(rows, _checked(meta))
+    doubt = _untold(args.run_dir) if holder is None and status == 0 else None
+    if doubt:
+        # A failed row removed from the journal (or an ok copy of it put before it)
+        # left a run that had failed passing here.
+        print(f"fail: {doubt}, so the run's status cannot be told from it", file=sys.stderr)
+        return 1
+    return status
+
+
+def _untold(run_dir: Path) -> str | None:
+    """How a run's journal was edited after the run, in words: rows removed that the
+    run counted, or a case measured twice (a removed row, or the second of a case,
+    may be a failed one); None where neither is so. A damaged line is named as it is
+    read and leaves the status to the rows read."""
+    missing = results.missing_rows(run_dir)
+    if missing:
+        return (
+            f"{run_dir / results.JOURNAL} holds {missing} row(s) fewer than the run counted "
+            "at its end"
+        )
+    repeats = results.repeated_cases(run_dir)
+    if repeats:
+        line, first = repeats[0]
+        return f"{run_dir / results.JOURNAL}:{line} measures the case of line {first} again"
+    return None
 
 
 def _checked(meta: dict[str, Any]) -> bool:

@@ -879,7 +879,30 @@ def saved_run(run_dir: Path) -> dict[str, Any]:
     if not fits:
         raise UsageError(f"--resume: {path}: 'options' is not what harness run writes")
     _check_params(saved["params"], path)
+    _check_listed(meta, saved, path)
     return meta
+
+
+def _check_listed(meta: dict[str, Any], saved: dict[str, Any], path: Path) -> None:
+    """UsageError where the run's metadata does not describe a device or kernel of
+    its options: a resume then ended in a traceback, or measured rows again whose
+    device no reader takes (every one of them lost)."""
+    listed = meta.get("devices")
+    listed = listed if isinstance(listed, list) else []
+    ids = {d.get("id") for d in listed if isinstance(d, dict)}
+    device = next((d for d in saved["devices"] if d not in ids), None)
+    if device is not None:
+        raise UsageError(
+            f"--resume: {path}: 'devices' does not describe {device}, a device of its "
+            "'options' (edited by hand?); the metadata harness run wrote is accepted"
+        )
+    kernels = meta.get("kernels")
+    kernel = next((k for k in saved["kernels"] if k not in (kernels or {})), None)
+    if kernel is not None:
+        raise UsageError(
+            f"--resume: {path}: 'kernels' does not describe {kernel}, a kernel of its "
+            "'options' (edited by hand?); the metadata harness run wrote is accepted"
+        )
 
 
 def _rank_entry(entry: Any) -> bool:

@@ -52,21 +52,12 @@ def _marks(meta: dict[str, Any], path: str, folder: Path | None = None) -> set[t
     its machine, command, start and end (a copy whose id was taken out is still
     the run, as is one written before ids), where it was imported, the hash of
     what it was imported from (imported twice, it is one run), and for a ``folder``
-    at hand, its journal file (one linked from another run folder is that run's)
-    and, for a run not merged, the journal's bytes: every row holds times measured,
-    so two journals the same byte for byte are a copy of one, whatever its metadata
-    lost."""
+    at hand, its journal file (one linked from another run folder is that run's)."""
     marks = {("path", path)}
     with contextlib.suppress(OSError):
         if folder is not None:
-            journal = folder / results.JOURNAL
-            found = journal.stat()
+            found = (folder / results.JOURNAL).stat()
             marks.add(("journal", f"{found.st_dev}:{found.st_ino}"))
-            # A merged run's journal is its sources' rows: two merges of one source
-            # (or of copies) are named so by `shared_source`, not taken as one run.
-            if found.st_size and not meta.get("merged_from"):
-                digest = hashlib.sha256(journal.read_bytes()).hexdigest()
-                marks.add(("journal bytes", digest))
     if meta.get("run_id"):
         marks.add(("id", str(meta["run_id"])))
     if meta.get("start"):
@@ -83,7 +74,31 @@ def same_run(
 ) -> bool:
     """Whether two run folders hold one run: the same folder, or a copy of it."""
     ours = _marks(first_meta, str(first.resolve()), first)
-    return bool(ours & _marks(second_meta, str(second.resolve()), second))
+    theirs = _marks(second_meta, str(second.resolve()), second)
+    return bool(ours & theirs) or _one_journal(first, first_meta, second, second_meta)
+
+
+def _one_journal(
+    first: Path, first_meta: dict[str, Any], second: Path, second_meta: dict[str, Any]
+) -> bool:
+    """Whether two runs, one of which has lost its ``run_id``, have journals the
+    same byte for byte: every row holds times measured, so one is a copy."""
+    if first_meta.get("run_id") and second_meta.get("run_id"):
+        return False
+    digest = _journal_digest(first, first_meta)
+    return digest is not None and digest == _journal_digest(second, second_meta)
+
+
+def _journal_digest(run_dir: Path, meta: dict[str, Any]) -> str | None:
+    """The hash of a run's journal, or None where it has none to tell it by: an
+    empty one, or a merged run's (its sources' rows, which `shared_source` names)."""
+    if meta.get("merged_from"):
+        return None
+    try:
+        data = (run_dir / results.JOURNAL).read_bytes()
+    except OSError:
+        return None
+    return hashlib.sha256(data).hexdigest() if data else None
 
 
 def shared_source(first: dict[str, Any], second: dict[str, Any]) -> str | None:
@@ -141,7 +156,7 @@ def check_distinct(
                     f"{command}: {first} and {second} are imports of the same RAJAPerf output "
                     "(the same files); give one of them"
                 )
-            if own[i] & own[j]:
+            if own[i] & own[j] or _one_journal(first, metas[i], second, metas[j]):
                 raise UsageError(
                     f"{command}: {first} and {second} are the same run (one is a copy of the "
                     "other, perhaps taken before the run was resumed); give one of them"
