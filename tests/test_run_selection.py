@@ -236,19 +236,22 @@ def test_bad_size_factors_are_one_line(tmp_path: Path, args: list[str], message:
 def test_a_plan_names_the_simulators_rows_apart_from_its_estimate() -> None:
     """A check of Apps_INTSC_HEXHEX on the simulator was planned at 'about 0 s' and
     took nine minutes: a simulator's rows are named apart, out of the estimate."""
+    from harness.backends.base import DeviceInfo
     from harness.cli.run_plan import check_seconds, outline
 
     cpu = Task("Stream_COPY", "cpu", 0, 100, "f64")
     simulated = Task("Apps_INTSC_HEXHEX", "opencl", 2, 1000, "f64")
-    assert outline([simulated], RunOptions(check=True), {"opencl:2"}) == (
+    facts = ("Oclgrind Simulator", "Oclgrind", "simulator", 1 << 30, 1, "21.10", "OpenCL 1.2")
+    listed = [DeviceInfo("opencl", 2, *facts, frozenset())]
+    assert outline([simulated], RunOptions(check=True), listed) == (
         "1 row (1 kernel on opencl:2), verification only; 1 row on the simulator opencl:2, "
         "seconds to many minutes each"
     )
-    both = outline([cpu] * 600 + [simulated] * 2, RunOptions(check=True), {"opencl:2"})
+    both = outline([cpu] * 600 + [simulated] * 2, RunOptions(check=True), listed)
     assert both == (
         f"602 rows (2 kernels on cpu:0, opencl:2), verification only: about "
         f"{round(check_seconds(600) / 60)} min; 2 rows on the simulator opencl:2, seconds to "
         "many minutes each"
     )
-    timed = outline([cpu, simulated], RunOptions(max_time=1.0, min_time=0.5), {"opencl:2"})
+    timed = outline([cpu, simulated], RunOptions(max_time=1.0, min_time=0.5), listed)
     assert "about 1 s to 3 s in all; 1 row on the simulator opencl:2, seconds to many" in timed

@@ -9,7 +9,7 @@ import math
 import shlex
 import sys
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -469,8 +469,7 @@ def new_run(
         _note_unmet_budgets(kernels, options)
         _note_one_problem(kernels, options)
         if world is None or world.rank == 0:
-            simulated = {d.id for d in devices if d.kind == "simulator"}
-            print(f"plan: {outline(tasks, options, simulated)}", file=sys.stderr, flush=True)
+            print(f"plan: {outline(tasks, options, devices)}", file=sys.stderr, flush=True)
     except BaseException:
         # Stopped while the metadata was gathered (a git call, the libraries'
         # versions; a second Ctrl-C), the folder just made was left empty, named as
@@ -575,10 +574,11 @@ def row_time(rows: int, budget: float) -> float:
     return round(min(MAX_TIME_S, max(MIN_MAX_TIME_S, share)), 2)
 
 
-def outline(tasks: Sequence[Task], options: RunOptions, simulated: Collection[str] = ()) -> str:
+def outline(tasks: Sequence[Task], options: RunOptions, listed: Sequence[DeviceInfo] = ()) -> str:
     """What a run will do, in a line: rows, kernels, devices, and about how long;
-    rows on the ``simulated`` devices (ids) are named apart, as no estimate fits
-    them: a simulator's row takes seconds to many minutes."""
+    rows on a simulator among the ``listed`` devices are named apart, as no
+    estimate fits them: a simulator's row takes seconds to many minutes."""
+    simulated = {d.id for d in listed if d.kind == "simulator"}
     kernels = len({t.kernel for t in tasks})
     devices = list(dict.fromkeys(f"{t.backend}:{t.device}" for t in tasks))
     what = (
