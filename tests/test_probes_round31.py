@@ -229,3 +229,23 @@ def test_a_resume_of_metadata_that_does_not_describe_its_options_is_refused(
         "the metadata harness run wrote is accepted"
     )
     assert len(journal.read_text().splitlines()) == 1
+
+
+def test_a_samples_line_holding_other_samples_than_its_row_counts_is_skipped(
+    two_rows: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A samples line with six samples more than its journal row counts was read as
+    the row's: plots of its distribution showed times its statistics never saw."""
+    from harness.execution import results
+
+    path = two_rows / "samples.jsonl"
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    counted = len(lines[0]["samples_ns"])
+    lines[0]["samples_ns"] += [1, 2, 3, 4, 5, 6]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    kept = results.read_samples(two_rows)
+    assert sorted(kept) == [2]
+    assert capsys.readouterr().err == (
+        f"warning: {path}:1: skipped a damaged line: it holds {counted + 6} samples, but line 1 "
+        f"of the journal counts {counted}\n"
+    )

@@ -989,7 +989,7 @@ def read_samples(run_dir: Path) -> dict[int, list[float]]:
             row, samples, of = _parse_samples(line)
             if row not in rows:
                 continue  # a row a resume ran again (a cut line blanked), or one lost
-            _check_owner(row, of, rows[row])
+            _check_owner(row, of, rows[row], len(samples))
         except ValueError as why:
             if not _in_flight(run_dir, number, lines):
                 damaged.append(f"{path}:{number}: skipped a damaged line: {why}")
@@ -1027,13 +1027,20 @@ def _in_flight(run_dir: Path, number: int, lines: list[bytes]) -> bool:
     return writer(run_dir) is not None
 
 
-def _check_owner(number: int, of: dict[str, Any], row: dict[str, Any]) -> None:
-    """ValueError where a samples line's kernel or device is not its row's."""
+def _check_owner(number: int, of: dict[str, Any], row: dict[str, Any], count: int) -> None:
+    """ValueError where a samples line's kernel or device is not its row's, or it
+    holds another number of samples than the row counts (its statistics are of
+    those the row counts: a plot of more or fewer showed other times)."""
     if any(of[key] != row.get(key) for key in of):
         said = {"kernel": row["kernel"], "device_id": row["device_id"], **of}
         raise ValueError(
             f"it holds samples of {said['kernel']} on {said['device_id']}, but line {number} "
             f"of the journal is {row['kernel']} on {row['device_id']}"
+        )
+    counted = row.get("samples")
+    if _whole(counted) and counted != count:
+        raise ValueError(
+            f"it holds {count} samples, but line {number} of the journal counts {counted}"
         )
 
 
