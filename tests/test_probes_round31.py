@@ -5,6 +5,7 @@ stored or imported figures no device gives."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -249,3 +250,153 @@ def test_a_samples_line_holding_other_samples_than_its_row_counts_is_skipped(
         f"warning: {path}:1: skipped a damaged line: it holds {counted + 6} samples, but line 1 "
         f"of the journal counts {counted}\n"
     )
+
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "my_kernels"
+
+
+def _variant(tmp_path: Path, lines: str) -> Path:
+    """A copy of the example suite whose My_SAXPY is changed by ``lines`` (S: the
+    kernel, built from SAXPY)."""
+    folder = shutil.copytree(EXAMPLE, tmp_path / "suite")
+    kernels = folder / "kernels.py"
+    text = kernels.read_text()
+    head, _ = text.split("\nKERNELS", 1)
+    extra = "import dataclasses\nfrom harness.model.verify import Verdict\n"
+    kernels.write_text(f"{head}\n{extra}{lines}\nKERNELS = (S,)\n")
+    return kernels
+
+
+def _saxpy(kernels: Path, out: Path, *more: str) -> subprocess.CompletedProcess:
+    return harness(
+        "run", "--suite", str(kernels), "-k", "My_SAXPY", "-b", "cpu", "--size", "1000",
+        "--reps", "3", "--warmup", "0", "--out", str(out), *more,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("verdict", "shown"),
+    [
+        ("Verdict(0.5, 5)", "Verdict(max_rel_error=0.5, problem=5)"),
+        ('Verdict("tiny", None)', "Verdict(max_rel_error='tiny', problem=None)"),
+        ("Verdict(-1.0, None)", "Verdict(max_rel_error=-1.0, problem=None)"),
+        ('Verdict(float("nan"), None)', "Verdict(max_rel_error=nan, problem=None)"),
+        ("True", "True"),
+    ],
+)
+def test_a_verify_returning_what_no_row_holds_is_a_description_error(
+    tmp_path: Path, verdict: str, shown: str
+) -> None:
+    """A description's own verify returning Verdict(0.5, 5) made a failed row no
+    reader takes: it was dropped as corrupt and the run passed, 0 rows failed.
+    Verdict('tiny', None) and Verdict(-1, None) passed as ok and were dropped the
+    same way. Each is now an error row naming what verify returned."""
+    kernels = _variant(
+        tmp_path, f"S = dataclasses.replace(SAXPY, verify=lambda i, o, r: {verdict})"
+    )
+    proc = _saxpy(kernels, tmp_path / "out")
+    assert proc.returncode == 1, proc.stderr
+    row = json.loads((run_folder(tmp_path / "out") / "journal.jsonl").read_text())
+    assert row["status"] == "error"
+    assert row["reason"] == (
+        f"description error: My_SAXPY: verify returned {shown}; it returns a Verdict of a "
+        "worst relative error from 0 and a problem that is None (verified) or text"
+    )
+
+
+@pytest.mark.parametrize(
+    ("reference", "said"),
+    [
+        ("lambda x: {}", "reference gives none of the arrays the kernel writes (y), so "
+         "nothing would be verified"),
+        ('lambda x: {"x": np.float64(x["x"])}', "reference gives none of the arrays the "
+         "kernel writes (y), so nothing would be verified"),
+        ('lambda x: {"y": np.float64(x["y"]) + 5j}', "reference gives complex values for "
+         "'y'; its arrays hold real numbers"),
+    ],
+    ids=["empty", "input-only", "complex"],
+)  # fmt: skip
+def test_a_reference_that_verifies_nothing_is_a_description_error(
+    tmp_path: Path, reference: str, said: str
+) -> None:
+    """A reference giving none of the arrays the kernel writes (with a checksum of
+    the description's own) passed a kernel that wrote 12345 everywhere: only the
+    arrays a reference gives are compared. A complex one passed, its imaginary part
+    dropped with a warning."""
+    wrong = "def _wrong(grid, x, y, a, n):\n    y[:n] = 12345.0\n"
+    kernels = _variant(
+        tmp_path,
+        f"{wrong}S = dataclasses.replace(SAXPY, reference={reference}, "
+        "checksum=lambda o: 0.0, cpu={'saxpy': _wrong})",
+    )
+    proc = _saxpy(kernels, tmp_path / "out")
+    assert proc.returncode == 1, proc.stderr
+    row = json.loads((run_folder(tmp_path / "out") / "journal.jsonl").read_text())
+    assert (row["status"], row["reason"]) == ("error", f"description error: My_SAXPY: {said}")
+
+
+@pytest.mark.parametrize(
+    ("lines", "said"),
+    [
+        ("S = dataclasses.replace(SAXPY, params=None)", "params is None; a tuple of Param "
+         "is accepted"),
+        ('S = dataclasses.replace(SAXPY, params=("x",))', "params is ('x',); a tuple of "
+         "Param is accepted"),
+        ('S = dataclasses.replace(SAXPY, plan=lambda n: ["junk"] if n == 1000 else '
+         "SAXPY.plan(n))", "its plan at size 1000 returned ['junk']: give a list of "
+         "harness.model.spec.Launch, each with its values a dict"),
+        ("S = dataclasses.replace(SAXPY, traffic=lambda n, b: None if n == 1000 else "
+         "SAXPY.traffic(n, b))", "its traffic at size 1000 returned None: give a "
+         "harness.model.spec.Traffic"),
+    ],
+    ids=["params-none", "params-text", "plan-at-run-size", "traffic-at-run-size"],
+)  # fmt: skip
+def test_a_description_field_of_the_wrong_type_is_one_line(
+    tmp_path: Path, lines: str, said: str
+) -> None:
+    """params of None or of names, and a plan or traffic of the wrong type at a size
+    other than the description's own (which loading checks), ended `list` and
+    `run` in a traceback. Each is one line naming the kernel and the field."""
+    kernels = _variant(tmp_path, lines)
+    proc = _saxpy(kernels, tmp_path / "out")
+    assert proc.returncode == 2, proc.stderr
+    assert (
+        proc.stderr.splitlines()[-1]
+        == f"harness: error: --suite {kernels}: kernel My_SAXPY: {said}"
+    )
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_a_suite_file_that_changes_folder_leaves_the_run_folder_where_asked(
+    tmp_path: Path,
+) -> None:
+    """A suite file calling os.chdir('/') as it loaded sent a relative --out to
+    /relout, while the run printed 'run folder: relout/...'."""
+    kernels = _variant(tmp_path, f"import os\nos.chdir({str(tmp_path / 'elsewhere')!r})\nS = SAXPY")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "here").mkdir()
+    proc = subprocess.run(
+        [sys.executable, "-m", "harness", "run", "--suite", str(kernels), "-k", "My_SAXPY",
+         "-b", "cpu", "--size", "1000", "--reps", "3", "--out", "relout"],
+        cwd=tmp_path / "here", capture_output=True, text=True, timeout=300,
+        env={**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", "/tmp")},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert run_folder(tmp_path / "here" / "relout").is_dir()
+    assert not (tmp_path / "elsewhere" / "relout").exists()
+
+
+def test_the_simulator_alone_is_no_default_device(tmp_path: Path) -> None:
+    """With PoCL offering no device (POCL_DEVICES=bogus), `harness devices` said the
+    simulator is not used by default, and a run with no -b timed Stream_TRIAD on it."""
+    from harness.backends import get as get_backend
+
+    if not any(d.kind == "simulator" for d in get_backend("opencl").devices()):
+        pytest.skip("no Oclgrind simulator here")
+    proc = harness(
+        "run", "-k", "Stream_TRIAD", "-b", "cpu", "opencl", "--size", "1000", "--reps", "3",
+        "--out", str(tmp_path), env={"POCL_DEVICES": "bogus"},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in (run_folder(tmp_path) / "journal.jsonl").open()]
+    assert [r["device_id"] for r in rows] == ["cpu:0"]

@@ -503,9 +503,11 @@ class OpenCLBackend(Backend):
     def default_devices(self) -> list[DeviceInfo]:
         """Every device whose compiler works, but one CPU device only: two CPU
         drivers (Debian's PoCL and the one in pyopencl's wheels) run on the same
-        cores. Where no compiler works, every device, so that each row says why."""
+        cores. Where no compiler works, every device but a simulator, so that each
+        row says why (with the simulator alone, a default run timed on it)."""
         every = self.devices()
-        return [d for d in every if _why_not_default(d, every) is None] or every
+        chosen = [d for d in every if _why_not_default(d, every) is None]
+        return chosen or [d for d in every if d.kind != SIMULATOR]
 
     def device_notes(self) -> dict[str, str]:
         every = self.devices()

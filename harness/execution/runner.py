@@ -13,6 +13,7 @@ import contextlib
 import functools
 import math
 import os
+import reprlib
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -35,7 +36,9 @@ from harness.model.spec import (
     STALE,
     DescriptionError,
     KernelSpec,
+    Launch,
     ResolvedLaunch,
+    Traffic,
     axes,
     device_words,
     numpy_dtype,
@@ -163,12 +166,27 @@ def problem_signature(spec: KernelSpec, size: int) -> tuple:
     """What a size builds: its arrays' lengths, the bytes and FLOPs of a repetition
     and its launches. Sizes a description rounds to one problem (a mesh of whole
     elements, a square matrix) share one signature."""
+    planned = spec.plan(size)
+    if not isinstance(planned, list | tuple) or not all(
+        isinstance(la, Launch) and isinstance(la.values, Mapping) for la in planned
+    ):
+        # Checked at load at the description's own sizes only: at another, a plan of
+        # None or of text ended the run's planning in a traceback.
+        raise DescriptionError(
+            f"its plan at size {size} returned {reprlib.repr(planned)}: give a list of "
+            "harness.model.spec.Launch, each with its values a dict"
+        )
+    traffic = spec.traffic(size, 8)
+    if not isinstance(traffic, Traffic):
+        raise DescriptionError(
+            f"its traffic at size {size} returned {reprlib.repr(traffic)}: give a "
+            "harness.model.spec.Traffic"
+        )
     launches = tuple(
-        (la.entry, la.items, la.group, la.args, tuple(sorted(la.values.items())))
-        for la in spec.plan(size)
+        (la.entry, la.items, la.group, la.args, tuple(sorted(la.values.items()))) for la in planned
     )
     lengths = tuple(sorted(spec.lengths(size).items()))
-    return lengths, spec.traffic(size, 8), spec.flops(size), launches
+    return lengths, traffic, spec.flops(size), launches
 
 
 def _asked_sizes(spec: KernelSpec, options: RunOptions) -> list[tuple[int, tuple[str, str]]]:
@@ -425,6 +443,21 @@ def expected(spec: KernelSpec, inputs: dict[str, Any]) -> dict[str, np.ndarray]:
         raise DescriptionError(
             f"{spec.name}: reference gives {other!r}, which is none of its arrays "
             f"({', '.join(arrays)})"
+        )
+    written = [a.name for a in spec.arrays if a.intent in ("out", "inout")]
+    if written and not any(name in found for name in written):
+        # Only the arrays a reference gives are compared: none, and a kernel that
+        # wrote anything at all passed.
+        raise DescriptionError(
+            f"{spec.name}: reference gives none of the arrays the kernel writes "
+            f"({', '.join(written)}), so nothing would be verified"
+        )
+    complex_ = next((name for name, value in found.items() if np.iscomplexobj(value)), None)
+    if complex_ is not None:
+        # Compared as real numbers, its imaginary part was dropped with a warning.
+        raise DescriptionError(
+            f"{spec.name}: reference gives complex values for {complex_!r}; its arrays "
+            "hold real numbers"
         )
     return dict(found)
 
@@ -1509,9 +1542,35 @@ def judge(spec: KernelSpec, precision: str, case: Case, outputs: dict[str, np.nd
     """A case's outputs against its reference: the description's own verification,
     else the relative error within its tolerance."""
     if spec.verify is not None:
-        return spec.verify(case.inputs, outputs, case.reference)
+        return _checked_verdict(spec, spec.verify(case.inputs, outputs, case.reference))
     tolerance = spec.tolerance
     return compare(outputs, case.reference, tolerance.at(precision), tolerance.floor)
+
+
+def _checked_verdict(spec: KernelSpec, verdict: Any) -> Verdict:
+    """A description's own ``verify``'s verdict, where it is one a row can hold: a
+    worst error from 0 (inf included) and a problem that is None or text. Another
+    was a row no reader takes (every reader skipped it, and the run passed)."""
+    error = getattr(verdict, "max_rel_error", None)
+    problem = getattr(verdict, "problem", "")
+    try:
+        number = not isinstance(error, (bool, np.bool_)) and float(error) >= 0
+    except (TypeError, ValueError, OverflowError):
+        number = False
+    if (
+        not isinstance(verdict, Verdict)
+        or not number
+        or not (problem is None or isinstance(problem, str))
+    ):
+        raise DescriptionError(
+            f"{spec.name}: verify returned {_cut(repr(verdict))}; it returns a Verdict of a "
+            "worst relative error from 0 and a problem that is None (verified) or text"
+        )
+    return Verdict(float(error), problem)
+
+
+def _cut(text: str, most: int = 80) -> str:
+    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 def _close_after(execution: base.Execution, error: BaseException) -> None:

@@ -9,7 +9,9 @@ import importlib.metadata
 import importlib.util
 import math
 import numbers
+import os
 import re
+import reprlib
 import signal
 import sys
 import traceback
@@ -24,6 +26,7 @@ from harness.model.spec import (
     FEATURES,
     PRECISIONS,
     Array,
+    DescriptionError,
     KernelSpec,
     Launch,
     Param,
@@ -199,7 +202,8 @@ def _import(path: Path) -> ModuleType:
     module = importlib.util.module_from_spec(loader)
     sys.modules[name] = module
     try:
-        loader.loader.exec_module(module)
+        with _cwd_kept():
+            loader.loader.exec_module(module)
     except Exception as exc:
         raise SuiteError(f"--suite {path}: {_raised(path, exc)}") from None
     except SystemExit:
@@ -216,6 +220,22 @@ def _import(path: Path) -> ModuleType:
     # Raised outside the handler: an error in the handling of a KeyboardInterrupt is
     # taken for a stop signal's.
     raise SuiteError(f"--suite {path}: {raised}")
+
+
+@contextlib.contextmanager
+def _cwd_kept() -> Iterator[None]:
+    """The working folder as it was, after a suite file that changed it: relative
+    paths given (--out) then named other folders than the user's."""
+    try:
+        before = os.getcwd()
+    except OSError:
+        before = None  # a folder removed: nothing to return to
+    try:
+        yield
+    finally:
+        if before is not None:
+            with contextlib.suppress(OSError):
+                os.chdir(before)
 
 
 def _raised_by(path: Path, exc: BaseException) -> bool:
@@ -260,8 +280,8 @@ def _checked(path: Path, module: ModuleType) -> tuple[KernelSpec, ...]:
         # KERNELS = 5 or () was said to be no KERNELS at all.
         what = "empty" if isinstance(kernels, list | tuple) else type(kernels).__name__
         raise SuiteError(
-            f"--suite {path}: KERNELS is {what} {kernels!r}; give a tuple of one or more "
-            "harness.model.spec.KernelSpec"
+            f"--suite {path}: KERNELS is {what} {reprlib.repr(kernels)}; give a tuple of one "
+            "or more harness.model.spec.KernelSpec"
         )
     for item in kernels:
         if not isinstance(item, KernelSpec):
@@ -497,7 +517,11 @@ def _bad_params(spec: KernelSpec, kernels: Iterable[KernelSpec]) -> str | None:
     (``size`` ended every command in an argparse traceback), one the suite or the
     file's other kernels define otherwise (its choices replaced theirs), or defaults
     outside its choices (a row of a choice the option refuses)."""
-    for param in spec.params:
+    given = spec.params
+    if not isinstance(given, (tuple, list)) or not all(isinstance(p, Param) for p in given):
+        # None, or a name where a Param goes, ended every command in a traceback.
+        return f"params is {reprlib.repr(given)}; a tuple of Param is accepted"
+    for param in given:
         name = param.name
         if not isinstance(name, str) or not NAME.fullmatch(name):
             return f"run option {name!r}: give letters, digits and underscores, from a letter"
@@ -731,6 +755,9 @@ def blamed(spec: KernelSpec) -> Iterator[None]:
         yield
     except BaseException as exc:
         path = next((p for p, ks in LOADED.items() if spec.name in {k.name for k in ks}), None)
+        if path is not None and isinstance(exc, DescriptionError):
+            # What a description's function returned, found wrong by the harness.
+            raise SuiteError(f"--suite {path}: kernel {spec.name}: {exc}") from None
         frames = traceback.extract_tb(exc.__traceback__)
         if path is None or not any(f.filename == str(path) for f in frames):
             raise
