@@ -400,3 +400,81 @@ def test_the_simulator_alone_is_no_default_device(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     rows = [json.loads(line) for line in (run_folder(tmp_path) / "journal.jsonl").open()]
     assert [r["device_id"] for r in rows] == ["cpu:0"]
+
+
+def test_a_stop_signal_that_kills_the_preprocessor_is_an_interrupt(tmp_path: Path) -> None:
+    """SIGTERM to the group while a mutant's sources were preprocessed killed cpp,
+    and `harness mutants` ended in a traceback ('the C preprocessor failed: '),
+    exit 1, its table lost. It stops as interrupted: 130, the partial table."""
+    import os
+    import select
+    import signal
+    import time
+
+    from conftest import need_backend
+
+    need_backend("opencl")
+    slow = tmp_path / "bin" / "cpp"
+    slow.parent.mkdir()
+    slow.write_text(f'#!/bin/sh\nsleep 0.3\nexec {shutil.which("cpp")} "$@"\n')
+    slow.chmod(0o755)
+    env = {**os.environ, "PATH": f"{slow.parent}:{os.environ['PATH']}"}
+    env.setdefault("XDG_RUNTIME_DIR", "/tmp")
+    command = [sys.executable, "-m", "harness", "mutants", "-k", "Basic_DAXPY", "-b", "opencl"]
+    command += ["--no-simulator", "--sample", "3", "--out", str(tmp_path / "out")]
+    proc = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, start_new_session=True)
+    assert proc.stderr is not None
+    said = b""
+    deadline = time.monotonic() + 120
+    # Once the mutants run (planning preprocesses too), at a mutant's preprocessing.
+    while b"Basic_DAXPY on opencl:0: 3 mutants" not in said or "cpp" not in _group(proc.pid):
+        assert time.monotonic() < deadline and proc.poll() is None, said.decode()
+        if select.select([proc.stderr], [], [], 0.02)[0]:
+            said += os.read(proc.stderr.fileno(), 65536)
+    os.killpg(proc.pid, signal.SIGTERM)
+    _, rest = proc.communicate(timeout=300)
+    err = (said + rest).decode()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "preprocessor failed" not in err
+    assert "interrupted: 1 of 1 kernel runs not finished; the table is partial" in err
+
+
+def _group(pgid: int) -> list[str]:
+    """The command names of the processes of process group ``pgid`` (from /proc)."""
+    names = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name, rest = text[text.index("(") + 1 : text.rindex(")")], text[text.rindex(")") + 2 :]
+        if int(rest.split()[2]) == pgid:
+            names.append(name)
+    return names
+
+
+def test_a_stop_as_a_new_run_folder_is_moved_in_leaves_it_whole_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A signal just after a merge's folder was moved into place said 'nothing of
+    it is left' of a folder there whole, which a second merge then doubled."""
+    import os
+    import signal
+
+    from harness.execution import results
+
+    moved = os.replace
+
+    def replace_then_stop(source: Path, target: Path) -> None:
+        moved(source, target)
+        if Path(source).name.startswith(".partial-run-"):  # the folder, not a file in it
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(results.os, "replace", replace_then_stop)
+    with pytest.raises(KeyboardInterrupt):
+        results.write_new(tmp_path, lambda folder: (folder / "journal.jsonl").write_text("x\n"))
+    made = [p for p in tmp_path.iterdir() if not p.name.startswith(".")]
+    assert len(made) == 1 and (made[0] / "journal.jsonl").read_text() == "x\n"
+    assert capsys.readouterr().err == (
+        f"\nnote: interrupted once the new run folder was whole: {made[0]}\n"
+    )

@@ -196,6 +196,12 @@ def _run_command(
                         raise
                     return ended[0]
             status, run_dir = _execute_run(args, meta, executor, held, bar, stop)
+            whole = not stop.received
+        if whole and stop.received:
+            # A signal while the workers closed, the summary printed, said 'stopping'
+            # and the run still exited 0: a job stopped (scancel) says so by its status.
+            print("stopped as the run ended: every row was run", file=sys.stderr)
+            return stop.status(), run_dir
         # A second SIGTERM while the workers closed, once the run had chosen its
         # status, said 'stopping now' and still ended with 130.
         return (stop.status() if status == 130 else status), run_dir

@@ -682,15 +682,20 @@ def write_new(out: Path, fill: Callable[[Path], None]) -> Path:
     check_out(out)
     staging = Path(tempfile.mkdtemp(prefix=".partial-run-", dir=out))
     made: Path | None = None
+    whole = False
     try:
         with lock(staging):
             fill(staging)
-        made = create(out)
-        try:
-            os.replace(staging, made)
-        except OSError:
-            made.rmdir()
-            raise
+        # Named and moved with stop signals held: one just after the move said
+        # 'nothing of it is left' of a folder there whole, which a rerun doubled.
+        with stop_signals_held():
+            made = create(out)
+            try:
+                os.replace(staging, made)
+            except OSError:
+                made.rmdir()
+                raise
+            whole = True
     except (OSError, WriteError) as exc:
         shutil.rmtree(staging, ignore_errors=True)
         error = exc.error if isinstance(exc, WriteError) else exc
@@ -699,6 +704,13 @@ def write_new(out: Path, fill: Callable[[Path], None]) -> Path:
             f"it is left: free some space or make {out} writable, then try again"
         ) from None
     except BaseException as exc:
+        if whole and made is not None:
+            if isinstance(exc, KeyboardInterrupt):
+                print(
+                    f"\nnote: interrupted once the new run folder was whole: {made}",
+                    file=sys.stderr,
+                )
+            raise
         with stop_signals_held():
             shutil.rmtree(staging, ignore_errors=True)
             # A signal between naming the run and moving it there left the name empty.

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 import shutil
+import signal
 import subprocess
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -392,6 +393,10 @@ def preprocess_c(text: str, *, markers: bool, used: bool = False) -> str:
         text=True,
         check=False,
     )
+    if -done.returncode in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        # Stopped by the signal that stops this command too (sent to its group): an
+        # interrupt, not a source the preprocessor refused.
+        raise KeyboardInterrupt
     if done.returncode != 0:
         raise ValueError(f"the C preprocessor failed: {done.stderr.strip()}")
     return done.stdout
