@@ -247,7 +247,10 @@ def test_compare_of_two_mpi_jobs_over_two_hosts_matches_rows_host_by_host(
                 "--size", "100000", "--reps", "2", "--out", str(out))  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     proc = harness("compare", "--threshold", "99", str(two_host_run), str(run_folder(out)))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    # Two jobs' times on a loaded machine can differ past any threshold (2.2x once):
+    # a regression verdict is theirs; what is judged here is how rows are matched.
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr and "error:" not in proc.stderr
     assert (
         "note: the base run holds 2 hosts' rows and the new run holds 2 hosts' rows: rows "
         "are matched by host too, a host's rows with the other run's rows of that host"

@@ -471,8 +471,14 @@ def test_a_stop_as_a_new_run_folder_is_moved_in_leaves_it_whole_and_says_so(
             os.kill(os.getpid(), signal.SIGINT)
 
     monkeypatch.setattr(results.os, "replace", replace_then_stop)
-    with pytest.raises(KeyboardInterrupt):
-        results.write_new(tmp_path, lambda folder: (folder / "journal.jsonl").write_text("x\n"))
+    # Python's own Ctrl-C handler, whatever the test process had set (a worker's may
+    # ignore SIGINT).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            results.write_new(tmp_path, lambda folder: (folder / "journal.jsonl").write_text("x\n"))
+    finally:
+        signal.signal(signal.SIGINT, previous)
     made = [p for p in tmp_path.iterdir() if not p.name.startswith(".")]
     assert len(made) == 1 and (made[0] / "journal.jsonl").read_text() == "x\n"
     assert capsys.readouterr().err == (
