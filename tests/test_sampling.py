@@ -228,8 +228,8 @@ def test_short_hot_rows_batch_cold_and_fixed_ones_do_not(tmp_path) -> None:
     hot = results.read_samples(run_folder(tmp_path / "auto"))[listed.index(rows["hot"]) + 1]
     assert int(rows["hot"]["samples"]) == len(hot)
     # Each sample is a mean of a millisecond's worth of repetitions, as the
-    # calibration timed them: the median sample, since on a busy host single
-    # samples run at twice or half the calibrated speed.
+    # calibration's fastest sample timed them: judged by the median sample, since
+    # on a busy host single samples run at twice or half the calibrated speed.
     assert statistics.median(hot) * int(rows["hot"]["batch"]) >= 0.001 / 4
     for option in (("--sample-time", "0"), ("--reps", "5")):
         out = tmp_path / option[0].strip("-")

@@ -1498,12 +1498,14 @@ class Runner:
         """Repetitions per sample: sized from a repetition timed alone, then resized
         from the batch's own pace (a lone repetition carries overhead a batch
         spreads out), as pyperf calibrates its loops; at most `base.HELD_LAUNCHES`
-        launches a sample."""
+        launches a sample. Each round takes its fastest sample's pace: on a busy
+        host a preempted sample runs several times slower, and sizing from it
+        would leave every later sample a fraction of the sample time."""
         most = max(1, base.HELD_LAUNCHES // max(1, len(launches)))
         batch = 1
         for _ in range(CALIBRATION_ROUNDS):
             times = execution.time(launches, MIN_REPS, self.options.hold, batch)
-            wanted = min(most, batch_size(float(np.median(times)), rule))
+            wanted = min(most, batch_size(min(times), rule))
             if wanted <= batch:
                 # Fewer where the batch's pace is slower than the lone repetition's
                 # (each still covers the sample time), so that its samples fit the budget.
