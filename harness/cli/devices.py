@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from harness.backends import BACKENDS, Catalog
@@ -163,8 +163,26 @@ def choose_devices(
     else:
         chosen = [d for c in found.values() if c.reason is None for d in c.defaults]
     if not chosen:
-        raise UsageError("no backend is available; see 'harness devices'")
+        raise UsageError(_nothing_chosen(found))
     return list({d.id: d for d in chosen}.values())
+
+
+def _nothing_chosen(found: Mapping[str, Catalog]) -> str:
+    """Why no device was chosen: each backend that lists devices but runs none by
+    default names them (a simulator left alone where the driver found no device)."""
+    listed = [c for c in found.values() if c.reason is None and c.devices]
+    if not listed:
+        return "no backend is available; see 'harness devices'"
+    told = []
+    for catalog in listed:
+        notes = dict(catalog.notes)
+        for device in catalog.devices:
+            why = notes.get(device.id, "not used by default")
+            told.append(f"{device.id} ({device.name}) is {': '.join(why.split(': ')[:2])}")
+    return (
+        f"no device runs by default here: {'; '.join(told)}; name one with --device "
+        "(see 'harness devices')"
+    )
 
 
 def device_report() -> list[dict[str, Any]]:

@@ -459,7 +459,29 @@ def expected(spec: KernelSpec, inputs: dict[str, Any]) -> dict[str, np.ndarray]:
             f"{spec.name}: reference gives complex values for {complex_!r}; its arrays "
             "hold real numbers"
         )
+    vacuous = next((name for name, value in found.items() if _all_nan(value)), None)
+    if vacuous is not None:
+        # A NaN matches a NaN: every element of the array would pass, whatever the
+        # kernel wrote there (inputs all NaN, say).
+        raise DescriptionError(
+            f"{spec.name}: reference gives NaN for every element of {vacuous!r}, so "
+            "nothing in it would be verified; give inputs from which it computes numbers"
+        )
     return dict(found)
+
+
+#: Fewer elements than this may all be NaN by chance (a sort's special keys).
+_NAN_CHANCE = 16
+
+
+def _all_nan(value: Any) -> bool:
+    """Whether a reference array of at least `_NAN_CHANCE` floats is NaN throughout;
+    only its first elements are read where they are not."""
+    array = np.asarray(value)
+    if array.dtype.kind != "f" or array.size < _NAN_CHANCE:
+        return False
+    flat = array.reshape(-1)
+    return bool(np.isnan(flat[:_NAN_CHANCE]).all() and np.isnan(flat).all())
 
 
 class Case(NamedTuple):
