@@ -70,3 +70,39 @@ def test_a_backend_left_with_its_simulator_alone_names_it_and_how_to_choose_it(
         "accesses, far slower than any device; name one with --device (see 'harness devices')"
     )
     assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("cases", "said"),
+    [
+        ("[1, 2]", "check_cases[0] is 1: give CheckCase(name, init, why) items"),
+        ("(CheckCase('timed', _ok, 'w'),)",
+         "check_cases[0] is named 'timed': give each check case a name of its own, "
+         "other than 'timed' and 'stale'"),
+        ("(CheckCase('a', _ok, 'w'), CheckCase('a', _ok, 'w'))",
+         "check_cases[1] is named 'a': give each check case a name of its own"),
+        ("(CheckCase('a', 5, 'w'),)",
+         "check_cases[0] (a) has init 5: give a function of (size, seed, precision) "
+         "returning the inputs"),
+    ],
+    ids=["not-cases", "timed", "twice", "no-init"],
+)  # fmt: skip
+def test_check_cases_a_timed_run_never_reads_are_refused_as_the_suite_loads(
+    tmp_path: Path, cases: str, said: str
+) -> None:
+    """Check cases of the wrong kind were found only by a --check run; a timed run
+    of the same description passed. They are refused as the suite loads now,
+    with the item named, before any row."""
+    kernels = _variant(
+        tmp_path,
+        "from harness.model.spec import CheckCase\n"
+        f"_ok = SAXPY.init\nS = dataclasses.replace(SAXPY, check_cases={cases})",
+    )
+    proc = harness(
+        "run", "--suite", str(kernels), "-k", "My_SAXPY", "-b", "cpu", "--size", "1000",
+        "--reps", "3", "--out", str(tmp_path / "out"),
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"harness: error: --suite {kernels}: kernel My_SAXPY: {said}")
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()

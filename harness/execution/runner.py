@@ -34,6 +34,7 @@ from harness.model import partition, sources
 from harness.model.rajaperf import checksum as array_checksum
 from harness.model.spec import (
     STALE,
+    TIMED,
     DescriptionError,
     KernelSpec,
     Launch,
@@ -495,9 +496,6 @@ class Case(NamedTuple):
 #: A task's cases: the timed inputs first (named ``timed``), then the
 #: description's check cases.
 Data = tuple[Case, ...]
-
-#: The name of the case whose inputs are timed and checksummed.
-TIMED = "timed"
 
 
 def data_key(task: Task) -> tuple:

@@ -346,6 +346,8 @@ class CheckCase:
 #: (or sets one it should add to) matches; there they start varied, as an earlier
 #: repetition's contents would.
 STALE = "stale"
+#: The name of the case whose inputs are timed and checksummed (RAJAPerf's).
+TIMED = "timed"
 
 
 def constant(value: np.ndarray) -> bool:

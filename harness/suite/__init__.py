@@ -15,9 +15,10 @@ import reprlib
 import signal
 import sys
 import traceback
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from harness.errors import UsageError
 from harness.model import sources
@@ -25,7 +26,10 @@ from harness.model.spec import (
     DTYPES,
     FEATURES,
     PRECISIONS,
+    STALE,
+    TIMED,
     Array,
+    CheckCase,
     DescriptionError,
     KernelSpec,
     Launch,
@@ -432,8 +436,12 @@ def _bad_kinds(spec: KernelSpec) -> str | None:
         for k, v in aliases.items()
     ):
         return f"type_aliases {aliases!r}: give a dict of C names to types ({', '.join(DTYPES)})"
-    if not isinstance(spec.check_cases, tuple | list):
-        return f"check_cases {spec.check_cases!r}: give a tuple of check cases"
+    cases = spec.check_cases
+    if not isinstance(cases, tuple | list):
+        return f"check_cases {cases!r}: give a tuple of check cases"
+    problem = _check_case_problem(cases)
+    if problem is not None:
+        return problem
     if not isinstance(spec.cpu, Mapping):
         return (
             f"cpu is {type(spec.cpu).__name__}: give a dict of each entry point's name "
@@ -480,6 +488,28 @@ def _bad_kinds(spec: KernelSpec) -> str | None:
             f"tolerance {tolerance!r}: give a harness.model.spec.Tolerance of finite numbers, "
             "0 or more (Tolerance(1e-13, 1e-5): the largest relative error at f64 and f32)"
         )
+    return None
+
+
+def _check_case_problem(cases: Sequence[Any]) -> str | None:
+    """What is wrong with a description's check cases, which only --check reads
+    (a timed run found nothing wrong with them); None if nothing."""
+    names = {TIMED, STALE}
+    for number, case in enumerate(cases):
+        where = f"check_cases[{number}]"
+        if not isinstance(case, CheckCase):
+            return f"{where} is {reprlib.repr(case)}: give CheckCase(name, init, why) items"
+        if not isinstance(case.name, str) or not case.name.strip() or case.name in names:
+            return (
+                f"{where} is named {case.name!r}: give each check case a name of its own, "
+                f"other than {TIMED!r} and {STALE!r}"
+            )
+        names.add(case.name)
+        if not callable(case.init):
+            return (
+                f"{where} ({case.name}) has init {reprlib.repr(case.init)}: give a function "
+                "of (size, seed, precision) returning the inputs"
+            )
     return None
 
 
