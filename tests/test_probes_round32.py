@@ -4,11 +4,16 @@ a backend whose driver found no device but whose simulator is listed."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
-from conftest import harness, need_backend, run_folder
+from conftest import harness, mpi_env, mpirun, need_backend, run_folder
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "my_kernels"
 
@@ -106,3 +111,51 @@ def test_check_cases_a_timed_run_never_reads_are_refused_as_the_suite_loads(
     assert proc.stderr.startswith(f"harness: error: --suite {kernels}: kernel My_SAXPY: {said}")
     assert len(proc.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "out").exists()
+
+
+def _rank_pid(rank: int, out: Path) -> int | None:
+    """The process id of the job's rank ``rank`` writing to ``out``, once it runs."""
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes()
+            environ = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        ours = str(out).encode() in command and b"mpirun" not in command
+        if ours and f"OMPI_COMM_WORLD_RANK={rank}".encode() in environ:
+            return int(entry.name)
+    return None
+
+
+def test_rank_0_stopped_as_it_starts_ends_the_job_at_once(tmp_path: Path) -> None:
+    """Rank 0 took Ctrl-C as it started and exited 130; rank 1, by then waiting
+    in MPI_Init for it, took the launcher's SIGTERM only when the wait returned,
+    which an alarm ended 31 s later (status 142, by SIGALRM). The stop now ends
+    the waiting rank at once, and the job exits 130."""
+    command = [
+        mpirun(), "-n", "2", "--oversubscribe", sys.executable, "-m", "harness", "run",
+        "-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "2",
+        "--out", str(tmp_path),
+    ]  # fmt: skip
+    job = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=mpi_env()
+    )
+    deadline = time.monotonic() + 60
+    pids = [None, None]
+    while None in pids:
+        assert time.monotonic() < deadline and job.poll() is None, job.communicate()[1][-3000:]
+        pids = [_rank_pid(0, tmp_path), _rank_pid(1, tmp_path)]
+    # Rank 1 held, so that rank 0 waits for it in MPI_Init, and is stopped there.
+    os.kill(pids[1], signal.SIGSTOP)
+    time.sleep(3)
+    os.kill(pids[0], signal.SIGINT)
+    time.sleep(0.5)
+    os.kill(pids[1], signal.SIGCONT)
+    sent = time.monotonic()
+    try:
+        _, err = job.communicate(timeout=120)
+    finally:
+        job.kill()
+    assert time.monotonic() - sent < 20, err[-3000:]
+    assert job.returncode == 130, err[-3000:]
+    assert "Traceback" not in err and "signal 14" not in err

@@ -407,9 +407,19 @@ def world(lost_after: float = LOST_AFTER_S) -> World | None:
     MPI_Init and the node's split wait for every rank, before any heartbeat: a
     rank stopped then held the others there for ever. An alarm, whose default
     action ends the process (and mpirun then the job), bounds them by
-    ``lost_after`` seconds."""
+    ``lost_after`` seconds. While they wait, a stop signal ends the process at once
+    (nothing is measured yet): Python's handlers run only once the wait returns,
+    so a rank whose rank 0 was stopped as it started took the launcher's SIGTERM
+    only at the alarm."""
     if not any(name in os.environ for name in LAUNCHER_VARIABLES):
         return None
+    held = threading.current_thread() is threading.main_thread()
+    # One ignored (SIGHUP under nohup) stays ignored.
+    handlers = {
+        signum: signal.signal(signum, signal.SIG_DFL)
+        for signum in STOP_SIGNALS
+        if held and signal.getsignal(signum) != signal.SIG_IGN
+    }
     if math.isfinite(lost_after):
         signal.alarm(math.ceil(lost_after) + 1)
     try:
@@ -423,6 +433,8 @@ def world(lost_after: float = LOST_AFTER_S) -> World | None:
         return None
     finally:
         signal.alarm(0)
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
     return World(comm, comm.Get_rank(), comm.Get_size(), local, MPI.Get_processor_name())
 
 
