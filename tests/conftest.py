@@ -134,6 +134,7 @@ FULL_TIER = (
     "tests/test_probes_round27_tools.py::*",
     # Round 27's probes of user suites, the Python API and signals on every command.
     "tests/test_probes_round27_api.py::*",
+    "tests/test_probes_round32.py::test_rank_0_stopped_as_it_starts_ends_the_job_at_once",
 )
 
 
