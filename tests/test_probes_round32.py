@@ -13,8 +13,17 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import harness, mpi_env, mpirun, need_backend, run_folder
+from conftest import (
+    copy_run,
+    finished_run,
+    harness,
+    mpi_env,
+    mpirun,
+    need_backend,
+    run_folder,
+)
 
+QUICK = ("-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "3")
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "my_kernels"
 
 
@@ -159,3 +168,24 @@ def test_rank_0_stopped_as_it_starts_ends_the_job_at_once(tmp_path: Path) -> Non
     assert time.monotonic() - sent < 20, err[-3000:]
     assert job.returncode == 130, err[-3000:]
     assert "Traceback" not in err and "signal 14" not in err
+
+
+def test_a_damaged_second_row_of_a_case_in_the_new_run_fails_compare(tmp_path: Path) -> None:
+    """A new run holding a second row of a case, damaged (its GB/s not its bytes
+    over its time), was compared on its first row and passed: the damaged line is
+    skipped, and may be a failed second measurement. compare now fails on it, as
+    on a clean second row of a case."""
+    base = finished_run(tmp_path / "base", *QUICK)
+    new = copy_run(base, tmp_path / "new")
+    journal = new / "journal.jsonl"
+    row = json.loads(journal.read_text().splitlines()[0])
+    row["time_median_s"] *= 1.01
+    with journal.open("a") as out:
+        out.write(json.dumps(row) + "\n")
+    proc = harness("compare", str(base), str(new))
+    assert proc.returncode == 1, proc.stderr
+    assert (
+        f"fail: {journal} has 1 damaged line(s) (2): each may be a row of a case it also "
+        "holds, so the comparison cannot pass"
+    ) in proc.stderr
+    assert f"{journal}:2: skipped a torn or corrupt line: 'gbytes_per_s'" in proc.stderr

@@ -1674,7 +1674,7 @@ def losses(run_dir: Path) -> str | None:
     the run counted them), or None where it lost nothing: a row lost may be any row
     of the run, which a gate must not take as never measured."""
     scan = _scan(run_dir)
-    lines = [number for number, _, lost in scan.skipped if lost]
+    lines = damaged_lines(run_dir)
     found = []
     if lines:
         shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
