@@ -189,3 +189,38 @@ def test_a_damaged_second_row_of_a_case_in_the_new_run_fails_compare(tmp_path: P
         "holds, so the comparison cannot pass"
     ) in proc.stderr
     assert f"{journal}:2: skipped a torn or corrupt line: 'gbytes_per_s'" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("reference", "said"),
+    [
+        ("def _ref(x):\n    x['x'][:] = 0\n    return {'y': np.float64(x['y']).copy()}",
+         "My_SAXPY: reference writes into its inputs (assignment destination is read-only); "
+         "it computes its outputs into arrays of its own (copy an input it updates)"),
+        ("def _ref(x):\n    y = x['y']\n    y += float(x['a']) * x['x']\n    return {'y': y}",
+         "My_SAXPY: reference writes into its inputs (output array is read-only)"),
+        ("def _ref(x):\n    return {'y': np.zeros(3)}",
+         "My_SAXPY: reference gives 3 elements for 'y', which holds 1000 at this size"),
+        ("def _ref(x):\n    return {'y': (x['a'] * x['x'] + x['y']).astype(np.int64)}",
+         "My_SAXPY: reference gives int64 values for 'y'; give floating-point numbers"),
+        ("def _ref(x):\n    return {'y': np.array(['a'] * 1000, dtype=object)}",
+         "My_SAXPY: reference gives object values for 'y'; give floating-point numbers"),
+    ],
+    ids=["changes-x", "in-place", "shape", "integers", "objects"],
+)  # fmt: skip
+def test_a_reference_that_is_wrong_in_form_is_a_description_error_not_a_kernel_failure(
+    tmp_path: Path, reference: str, said: str
+) -> None:
+    """A reference that zeroed x in place had the kernel timed and checked on
+    x = 0, and a wrong reference passed; one written in place (y += a x) failed
+    the kernel; one of the wrong length or of integers failed the kernel too, and
+    an object array gave numpy's own error. Each is a description error now."""
+    kernels = _variant(tmp_path, f"{reference}\nS = dataclasses.replace(SAXPY, reference=_ref)")
+    proc = harness(
+        "run", "--suite", str(kernels), "-k", "My_SAXPY", "-b", "cpu", "--size", "1000",
+        "--reps", "3", "--out", str(tmp_path / "out"),
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    row = json.loads((run_folder(tmp_path / "out") / "journal.jsonl").read_text())
+    assert row["status"] == "error"
+    assert row["reason"].startswith(f"description error: {said}")

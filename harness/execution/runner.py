@@ -437,7 +437,8 @@ def _converted(
 def expected(spec: KernelSpec, inputs: dict[str, Any]) -> dict[str, np.ndarray]:
     """The description's reference outputs for ``inputs``: a dict whose names are
     the kernel's arrays (DescriptionError where it is not)."""
-    found = _mapping(spec, "reference", spec.reference(inputs))
+    with _read_only(spec, inputs):
+        found = _mapping(spec, "reference", spec.reference(inputs))
     arrays = [a.name for a in spec.arrays]
     other = next((name for name in found if name not in arrays), None)
     if other is not None:
@@ -460,6 +461,16 @@ def expected(spec: KernelSpec, inputs: dict[str, Any]) -> dict[str, np.ndarray]:
             f"{spec.name}: reference gives complex values for {complex_!r}; its arrays "
             "hold real numbers"
         )
+    kinds = {a.name: numpy_dtype(a.dtype, "f64").kind for a in spec.arrays}
+    for name, value in found.items():
+        kind = np.asarray(value).dtype.kind
+        if kind not in "biuf" or (kinds[name] == "f" and kind != "f"):
+            # A string or object array failed as numpy converted it; integers for a
+            # real array had their fractions cut, and the kernel was blamed for it.
+            raise DescriptionError(
+                f"{spec.name}: reference gives {np.asarray(value).dtype} values for {name!r}; "
+                f"give {'floating-point numbers' if kinds[name] == 'f' else 'numbers'}"
+            )
     vacuous = next((name for name, value in found.items() if _all_nan(value)), None)
     if vacuous is not None:
         # A NaN matches a NaN: every element of the array would pass, whatever the
@@ -469,6 +480,28 @@ def expected(spec: KernelSpec, inputs: dict[str, Any]) -> dict[str, np.ndarray]:
             "nothing in it would be verified; give inputs from which it computes numbers"
         )
     return dict(found)
+
+
+@contextlib.contextmanager
+def _read_only(spec: KernelSpec, inputs: Mapping[str, Any]) -> Iterator[None]:
+    """The input arrays made read-only while the reference runs: one that changed
+    them in place changed what the kernel then ran on (a wrong reference passed,
+    or a right one written in place failed the kernel)."""
+    frozen = [v for v in inputs.values() if isinstance(v, np.ndarray) and v.flags.writeable]
+    for array in frozen:
+        array.flags.writeable = False
+    try:
+        yield
+    except ValueError as exc:
+        if "read-only" not in str(exc):
+            raise
+        raise DescriptionError(
+            f"{spec.name}: reference writes into its inputs ({exc}); it computes its "
+            "outputs into arrays of its own (copy an input it updates)"
+        ) from None
+    finally:
+        for array in frozen:
+            array.flags.writeable = True
 
 
 #: Fewer elements than this may all be NaN by chance (a sort's special keys).
@@ -1565,6 +1598,13 @@ def judge(spec: KernelSpec, precision: str, case: Case, outputs: dict[str, np.nd
     else the relative error within its tolerance."""
     if spec.verify is not None:
         return _checked_verdict(spec, spec.verify(case.inputs, outputs, case.reference))
+    for name, expected in case.reference.items():
+        # The outputs are the arrays' lengths at this size: another is the reference's.
+        if np.size(expected) != outputs[name].size:
+            raise DescriptionError(
+                f"{spec.name}: reference gives {np.size(expected)} elements for {name!r}, "
+                f"which holds {outputs[name].size} at this size"
+            )
     tolerance = spec.tolerance
     return compare(outputs, case.reference, tolerance.at(precision), tolerance.floor)
 
