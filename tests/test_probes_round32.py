@@ -224,3 +224,24 @@ def test_a_reference_that_is_wrong_in_form_is_a_description_error_not_a_kernel_f
     row = json.loads((run_folder(tmp_path / "out") / "journal.jsonl").read_text())
     assert row["status"] == "error"
     assert row["reason"].startswith(f"description error: {said}")
+
+
+def test_samples_whose_median_is_not_their_rows_are_damage(tmp_path: Path) -> None:
+    """A samples line of one-second samples beside a row whose median was 3 µs
+    was merged and plotted as the row's: only its kernel, device and count were
+    checked. Its median must be the row's now, or the line is skipped as damage."""
+    first = finished_run(tmp_path / "run", *QUICK)
+    run = copy_run(first, tmp_path / "copy")
+    path = run / "samples.jsonl"
+    line = json.loads(path.read_text())
+    line["samples_ns"] = [10**9] * len(line["samples_ns"])
+    path.write_text(json.dumps(line) + "\n")
+    proc = harness("merge", str(first), str(run), "--out", str(tmp_path / "merged"))
+    assert proc.returncode == 0, proc.stderr
+    median = json.loads((run / "journal.jsonl").read_text())["time_median_s"]
+    assert (
+        f"warning: {path}:1: skipped a damaged line: its samples' median is 1 s, but line 1 "
+        f"of the journal has a median of {median:.4g} s"
+    ) in proc.stderr
+    kept = (run_folder(tmp_path / "merged") / "samples.jsonl").read_text().splitlines()
+    assert [json.loads(k)["row"] for k in kept] == [1]

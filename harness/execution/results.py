@@ -28,6 +28,7 @@ import shlex
 import shutil
 import signal
 import stat
+import statistics
 import sys
 import tempfile
 import threading
@@ -1001,7 +1002,7 @@ def read_samples(run_dir: Path) -> dict[int, list[float]]:
             row, samples, of = _parse_samples(line)
             if row not in rows:
                 continue  # a row a resume ran again (a cut line blanked), or one lost
-            _check_owner(row, of, rows[row], len(samples))
+            _check_owner(row, of, rows[row], samples)
         except ValueError as why:
             if not _in_flight(run_dir, number, lines):
                 damaged.append(f"{path}:{number}: skipped a damaged line: {why}")
@@ -1039,10 +1040,14 @@ def _in_flight(run_dir: Path, number: int, lines: list[bytes]) -> bool:
     return writer(run_dir) is not None
 
 
-def _check_owner(number: int, of: dict[str, Any], row: dict[str, Any], count: int) -> None:
+def _check_owner(
+    number: int, of: dict[str, Any], row: dict[str, Any], samples: Sequence[float]
+) -> None:
     """ValueError where a samples line's kernel or device is not its row's, or it
-    holds another number of samples than the row counts (its statistics are of
-    those the row counts: a plot of more or fewer showed other times)."""
+    holds another number of samples than the row counts, or samples whose median is
+    not the row's (its statistics are of its samples: a plot of others showed other
+    times)."""
+    count = len(samples)
     if any(of[key] != row.get(key) for key in of):
         said = {"kernel": row["kernel"], "device_id": row["device_id"], **of}
         raise ValueError(
@@ -1054,6 +1059,20 @@ def _check_owner(number: int, of: dict[str, Any], row: dict[str, Any], count: in
         raise ValueError(
             f"it holds {count} samples, but line {number} of the journal counts {counted}"
         )
+    median = row.get("time_median_s")
+    if samples and isinstance(median, float) and median > 0:
+        # Samples are whole nanoseconds: their median is the row's to within one.
+        middle = statistics.median(samples)
+        if abs(middle - median) > SAMPLE_SLACK_S + 1e-3 * median:
+            raise ValueError(
+                f"its samples' median is {middle:.4g} s, but line {number} of the journal "
+                f"has a median of {median:.4g} s"
+            )
+
+
+#: Seconds a samples line's median may differ from its row's: samples are kept
+#: in whole nanoseconds.
+SAMPLE_SLACK_S = 1e-9
 
 
 def _parse_samples(line: bytes) -> tuple[int, list[float], dict[str, Any]]:
