@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -245,3 +246,26 @@ def test_samples_whose_median_is_not_their_rows_are_damage(tmp_path: Path) -> No
     ) in proc.stderr
     kept = (run_folder(tmp_path / "merged") / "samples.jsonl").read_text().splitlines()
     assert [json.loads(k)["row"] for k in kept] == [1]
+
+
+def test_a_device_name_in_a_report_heading_is_inert_markdown(tmp_path: Path) -> None:
+    """The table cells of report.md escaped a device's name, but the heading of its
+    across-APIs table held it raw: '<script>' and '|' went into the Markdown."""
+    need_backend("opencl")
+    run = copy_run(
+        finished_run(tmp_path / "run", "-k", "Stream_TRIAD", "-b", "cpu", "opencl",
+                     "--size", "1000", "--reps", "3"),
+        tmp_path / "copy",
+    )  # fmt: skip
+    journal = run / "journal.jsonl"
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    for row in rows:
+        row["device"] = "<b>x</b>|y"
+    journal.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    proc = harness("report", str(run), "--out", str(tmp_path / "report"))
+    assert proc.returncode == 0, proc.stderr
+    text = (tmp_path / "report" / "report.md").read_text()
+    headings = [line for line in text.splitlines() if line.startswith("#")]
+    assert any("Across APIs" in line for line in headings), headings
+    assert not any(re.search(r"(?<!\\)[<|]", line) for line in headings), headings
+    assert "## Across APIs: host CPU (\\<b>x\\</b>\\|y)" in text

@@ -1067,7 +1067,7 @@ def to_markdown(report: Report) -> str:
         items = "\n".join(f"- {md_text(p)}" for p in report.problems)
         parts.append("### Rows that are not ok\n\n" + items)
     for table in report.tables:
-        parts.append(f"## {table.title}")
+        parts.append(f"## {md_text(table.title)}")
         parts.append(markdown_table(table))
         if table.note:
             parts.append(md_text(table.note))
