@@ -269,3 +269,26 @@ def test_a_device_name_in_a_report_heading_is_inert_markdown(tmp_path: Path) -> 
     assert any("Across APIs" in line for line in headings), headings
     assert not any(re.search(r"(?<!\\)[<|]", line) for line in headings), headings
     assert "## Across APIs: host CPU (\\<b>x\\</b>\\|y)" in text
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--fma-size", "2^9", "--fma-size 512: too small to measure a peak at; give at least 1024"),
+        ("--bandwidth-size", "2^3",
+         "--bandwidth-size 8: too small to measure a peak at; give at least 65536"),
+        ("--fma-size", "2^x",
+         "argument --fma-size: '2^x' is not a size: give a whole number or 2^K"),
+    ],
+)  # fmt: skip
+def test_peak_sizes_take_the_power_of_two_form_its_help_gives(
+    tmp_path: Path, option: str, value: str, said: str
+) -> None:
+    """peak's help gives its default sizes as 2^20 and 2^25, but refused
+    '--fma-size 2^20' as not a whole number; it takes 2^K as run's --size does."""
+    proc = harness(
+        "peak", option, value, "--device", "cpu:0", env={"XDG_CACHE_HOME": str(tmp_path)}
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"harness: error: {said}"), proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1

@@ -343,14 +343,14 @@ def register(sub: Any) -> None:
     )
     parser.add_argument(
         "--fma-size",
-        type=arguments.positive_int,
+        type=arguments.size,
         metavar="N",
         help="work-items of the FMA kernel (default 2^20, 2^18 on CPU devices, "
         f"{LEAST_FMA_SIZE} on a simulator; at least {LEAST_FMA_SIZE})",
     )
     parser.add_argument(
         "--bandwidth-size",
-        type=arguments.positive_int,
+        type=arguments.size,
         metavar="N",
         help="elements of each bandwidth array (default: four last-level caches of arrays, "
         f"at least 2^25 elements, within the device's limits; {LEAST_BANDWIDTH_SIZE} on a "
