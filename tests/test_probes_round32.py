@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import (
     copy_run,
+    cut_journal,
     finished_run,
     harness,
     mpi_env,
@@ -292,3 +293,30 @@ def test_peak_sizes_take_the_power_of_two_form_its_help_gives(
     assert proc.returncode == 2
     assert proc.stderr.startswith(f"harness: error: {said}"), proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_resume_by_other_code_says_so_and_records_it(tmp_path: Path) -> None:
+    """A run resumed after the harness changed kept the first version and commit in
+    its metadata for every row, without a word: rows of two codes under one label.
+    The resume now warns, naming both, and records the code it ran the rest with."""
+    run = finished_run(
+        tmp_path, "-k", "Stream_TRIAD", "Stream_COPY", "-b", "cpu", "--size", "1000",
+        "--reps", "3",
+    )  # fmt: skip
+    cut_journal(run, 1)
+    path = run / "metadata.json"
+    meta = json.loads(path.read_text())
+    meta.update(harness_version="0.0.1", interrupted=True)
+    path.write_text(json.dumps(meta, indent=2))
+    proc = harness("run", "--resume", str(run))
+    assert proc.returncode == 0, proc.stderr
+    now = json.loads(path.read_text())
+    assert now["harness_version"] == "0.0.1"
+    (entry,) = now["resumed_with"]
+    assert entry["harness_version"] != "0.0.1" and entry["at"] == now["resumed"][-1]
+    assert (
+        f"warning: --resume: {run} began with harness_version '0.0.1', now "
+        f"'{entry['harness_version']}': the rows left are measured by this code, and the "
+        "run says so (resumed_with)"
+    ) in proc.stderr
+    assert len((run / "journal.jsonl").read_text().splitlines()) == 2

@@ -1188,6 +1188,27 @@ def _note_another_host(run_dir: Path, meta: dict[str, Any]) -> None:
     meta.setdefault("resumed_on", []).append({"host": here, "at": meta["resumed"][-1]})
 
 
+def _note_other_code(run_dir: Path, meta: dict[str, Any]) -> None:
+    """Warn of a resume by another harness version or commit than the run began
+    with, and keep it in the metadata's ``resumed_with``: the rows left are
+    measured by other code, where the metadata named the first for every row."""
+    here = {"harness_version": __version__, "git_commit": metadata.git_commit()}
+    other = {
+        key: (meta.get(key), value)
+        for key, value in here.items()
+        if isinstance(value, str) and isinstance(meta.get(key), str) and meta[key] != value
+    }
+    if not other:
+        return
+    said = ", ".join(f"{key} {began!r}, now {now!r}" for key, (began, now) in other.items())
+    print(
+        f"warning: --resume: {run_dir} began with {said}: the rows left are measured by "
+        "this code, and the run says so (resumed_with)",
+        file=sys.stderr,
+    )
+    meta.setdefault("resumed_with", []).append({**here, "at": meta["resumed"][-1]})
+
+
 def check_ranks_devices(
     numbered: Sequence[tuple[int, dict[str, Any]]], devices: Sequence[Sequence[dict[str, Any]]]
 ) -> None:
@@ -1263,6 +1284,7 @@ def resumed_run(
     done = {key for _, _, key in found} & planned
     meta.setdefault("resumed", []).append(metadata.now())
     _note_another_host(run_dir, meta)
+    _note_other_code(run_dir, meta)
     print(f"resuming {run_dir}: {len(done)} rows done", file=sys.stderr)
     left = [t for t in tasks if task_key(t) not in done]
     if left and args.in_process and not saved["in_process"] and saved["timeout"] is not None:
