@@ -269,6 +269,20 @@ def harness_mpi(*args: str, ranks: int = 2, timeout: float = 120) -> subprocess.
     )
 
 
+def rank_pid(rank: int, out: Path) -> int | None:
+    """The process id of the job's rank ``rank`` writing to ``out``, once it runs."""
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes()
+            environ = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        ours = str(out).encode() in command and b"mpirun" not in command
+        if ours and f"OMPI_COMM_WORLD_RANK={rank}".encode() in environ:
+            return int(entry.name)
+    return None
+
+
 def run_folder(out: Path) -> Path:
     """The single run folder a run made under ``out``."""
     folders = [p for p in out.iterdir() if p.is_dir()]

@@ -12,7 +12,15 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import harness, harness_mpi, mpi_env, mpirun, need_backend, run_folder
+from conftest import (
+    harness,
+    harness_mpi,
+    mpi_env,
+    mpirun,
+    need_backend,
+    rank_pid,
+    run_folder,
+)
 
 from harness.execution import results
 
@@ -284,20 +292,6 @@ def test_a_rank_0_stopped_after_the_run_ended_does_not_hold_the_job(tmp_path: Pa
     assert results.read_metadata(run_folder(tmp_path))["interrupted"] is False
 
 
-def _rank_pid(rank: int, out: Path) -> int | None:
-    """The process id of the job's rank ``rank`` writing to ``out``, once it runs."""
-    for entry in Path("/proc").iterdir():
-        try:
-            command = (entry / "cmdline").read_bytes()
-            environ = (entry / "environ").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        ours = str(out).encode() in command and b"mpirun" not in command
-        if ours and f"OMPI_COMM_WORLD_RANK={rank}".encode() in environ:
-            return int(entry.name)
-    return None
-
-
 def test_a_rank_stopped_while_mpi_starts_does_not_hold_the_job(tmp_path: Path) -> None:
     """A rank stopped before MPI_Init was done held the other in it, before any
     heartbeat, for ever."""
@@ -306,7 +300,7 @@ def test_a_rank_stopped_while_mpi_starts_does_not_hold_the_job(tmp_path: Path) -
     pid = None
     while pid is None:
         assert time.monotonic() < deadline and job.poll() is None, job.communicate()[1][-3000:]
-        pid = _rank_pid(1, tmp_path)
+        pid = rank_pid(1, tmp_path)
     os.kill(pid, signal.SIGSTOP)
     try:
         _finish(job, {1: pid})

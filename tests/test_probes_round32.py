@@ -22,6 +22,7 @@ from conftest import (
     mpi_env,
     mpirun,
     need_backend,
+    rank_pid,
     run_folder,
 )
 
@@ -39,6 +40,19 @@ def _variant(tmp_path: Path, lines: str) -> Path:
     return kernels
 
 
+def _error_row(kernels: Path, out: Path) -> dict:
+    """The one row of My_SAXPY from ``kernels`` run on the cpu at 1000 elements,
+    which must be an error row (and the run's status 1)."""
+    proc = harness(
+        "run", "--suite", str(kernels), "-k", "My_SAXPY", "-b", "cpu", "--size", "1000",
+        "--reps", "3", "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    row = json.loads((run_folder(out) / "journal.jsonl").read_text())
+    assert row["status"] == "error"
+    return row
+
+
 def test_a_reference_of_nans_throughout_is_an_error_row_not_a_verified_one(
     tmp_path: Path,
 ) -> None:
@@ -50,13 +64,7 @@ def test_a_reference_of_nans_throughout_is_an_error_row_not_a_verified_one(
         "    return {'x': np.full(size, np.nan), 'y': np.full(size, np.nan), 'a': 2.5}\n"
         "S = dataclasses.replace(SAXPY, init=_nans)",
     )
-    proc = harness(
-        "run", "--suite", str(kernels), "-k", "My_SAXPY", "-b", "cpu", "--size", "1000",
-        "--reps", "3", "--out", str(tmp_path / "out"),
-    )  # fmt: skip
-    assert proc.returncode == 1, proc.stderr
-    row = json.loads((run_folder(tmp_path / "out") / "journal.jsonl").read_text())
-    assert row["status"] == "error"
+    row = _error_row(kernels, tmp_path / "out")
     assert (
         "My_SAXPY: reference gives NaN for every element of 'y', so nothing in it would "
         "be verified; give inputs from which it computes numbers"
@@ -124,20 +132,6 @@ def test_check_cases_a_timed_run_never_reads_are_refused_as_the_suite_loads(
     assert not (tmp_path / "out").exists()
 
 
-def _rank_pid(rank: int, out: Path) -> int | None:
-    """The process id of the job's rank ``rank`` writing to ``out``, once it runs."""
-    for entry in Path("/proc").iterdir():
-        try:
-            command = (entry / "cmdline").read_bytes()
-            environ = (entry / "environ").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        ours = str(out).encode() in command and b"mpirun" not in command
-        if ours and f"OMPI_COMM_WORLD_RANK={rank}".encode() in environ:
-            return int(entry.name)
-    return None
-
-
 def test_rank_0_stopped_as_it_starts_ends_the_job_at_once(tmp_path: Path) -> None:
     """Rank 0 took Ctrl-C as it started and exited 130; rank 1, by then waiting
     in MPI_Init for it, took the launcher's SIGTERM only when the wait returned,
@@ -155,7 +149,7 @@ def test_rank_0_stopped_as_it_starts_ends_the_job_at_once(tmp_path: Path) -> Non
     pids = [None, None]
     while None in pids:
         assert time.monotonic() < deadline and job.poll() is None, job.communicate()[1][-3000:]
-        pids = [_rank_pid(0, tmp_path), _rank_pid(1, tmp_path)]
+        pids = [rank_pid(0, tmp_path), rank_pid(1, tmp_path)]
     # Rank 1 held, so that rank 0 waits for it in MPI_Init, and is stopped there.
     os.kill(pids[1], signal.SIGSTOP)
     time.sleep(3)
@@ -218,13 +212,7 @@ def test_a_reference_that_is_wrong_in_form_is_a_description_error_not_a_kernel_f
     the kernel; one of the wrong length or of integers failed the kernel too, and
     an object array gave numpy's own error. Each is a description error now."""
     kernels = _variant(tmp_path, f"{reference}\nS = dataclasses.replace(SAXPY, reference=_ref)")
-    proc = harness(
-        "run", "--suite", str(kernels), "-k", "My_SAXPY", "-b", "cpu", "--size", "1000",
-        "--reps", "3", "--out", str(tmp_path / "out"),
-    )  # fmt: skip
-    assert proc.returncode == 1, proc.stderr
-    row = json.loads((run_folder(tmp_path / "out") / "journal.jsonl").read_text())
-    assert row["status"] == "error"
+    row = _error_row(kernels, tmp_path / "out")
     assert row["reason"].startswith(f"description error: {said}")
 
 
