@@ -248,7 +248,8 @@ COPY_LINE = "Base_OpenMP-default PASSED  0.0000000000000000000       19998.62682
         (
             # The line repeated whole, five cells each as raja-perf.exe writes them.
             {CHECKSUMS: (COPY_LINE, f"{COPY_LINE} 0.0\nBase_OpenMP-default PASSED 0.0 12345.0")},
-            f"{CHECKSUMS}:13: repeats Stream_COPY Base_OpenMP-default of line 12: left out",
+            f"{CHECKSUMS}:13: repeats Stream_COPY Base_OpenMP-default of line 12 with another "
+            "verdict or checksum (PASSED 12345.0): left out; the first is kept",
             "OpenMP",
             19998.626827262827492,
         ),

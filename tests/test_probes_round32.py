@@ -308,3 +308,36 @@ def test_a_resume_by_other_code_says_so_and_records_it(tmp_path: Path) -> None:
         "run says so (resumed_with)"
     ) in proc.stderr
     assert len((run / "journal.jsonl").read_text().splitlines()) == 2
+
+
+def test_an_imported_line_repeated_with_other_values_names_them(tmp_path: Path) -> None:
+    """A run-data or details line repeated with another time or count said only
+    "repeats ... skipped", as for a line copied whole: the user was not told that
+    the two disagree, nor which one the import kept."""
+    folder = shutil.copytree(EXAMPLE.parent.parent / "tests" / "fixtures" / "rajaperf_output",
+                             tmp_path / "raja")  # fmt: skip
+    data = folder / "RAJAPerf-kernel-run-data.csv"
+    lines = data.read_text().splitlines(keepends=True)
+    data.write_text("".join([*lines, lines[2], lines[2].replace("2.00000e-05", "9.00000e-05")]))
+    details = folder / "RAJAPerf-kernel-details.csv"
+    counts = details.read_text().splitlines(keepends=True)
+    details.write_text("".join([*counts, counts[2].replace(" 1600000 ,", " 1700000 ,", 1)]))
+    proc = harness("import-rajaperf", str(folder), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    warnings = proc.stderr.splitlines()
+    assert (
+        f"warning: {details}:{len(counts) + 1}: repeats Stream_COPY of line 3 with other "
+        "values ('BytesMoved/rep'): skipped; the first is kept"
+    ) in warnings, proc.stderr
+    assert (
+        f"warning: {data}:{len(lines) + 1}: repeats Stream_COPY Base_Seq default of line 3: skipped"
+    ) in warnings, proc.stderr
+    assert (
+        f"warning: {data}:{len(lines) + 2}: repeats Stream_COPY Base_Seq default of line 3 with "
+        "other values ('Mean time per rep (sec.)'): skipped; the first is kept"
+    ) in warnings, proc.stderr
+    rows = [json.loads(line) for line in
+            (run_folder(tmp_path / "out") / "journal.jsonl").read_text().splitlines()]  # fmt: skip
+    copy = [r for r in rows if r["kernel"] == "Stream_COPY" and r["device"] == "Base_Seq default"]
+    assert [r["time_median_s"] for r in copy] == [2e-05]
+    assert copy[0]["bytes_per_rep"] == 1600000

@@ -216,8 +216,14 @@ def read_checksums(path: Path) -> dict[tuple[str, str], Checksum]:
             if value is None:
                 _warn(path, number, f"checksum {cells[3]!r} is no finite number: left out")
             elif key in found:
-                first = found[key].line
-                _warn(path, number, f"repeats {kernel} {cells[0]} of line {first}: left out")
+                first = found[key]
+                said = f"{kernel} {cells[0]} of line {first.line}: left out"
+                if (first.value, first.verdict) != (value, cells[1]):
+                    said = (
+                        f"{kernel} {cells[0]} of line {first.line} with another verdict or "
+                        f"checksum ({cells[1]} {cells[3]}): left out; the first is kept"
+                    )
+                _warn(path, number, f"repeats {said}")
             else:
                 found[key] = Checksum(value, cells[1], number)
     return found
@@ -248,7 +254,7 @@ def _details(path: Path) -> dict[str, dict[str, str]]:
             continue
         kernel = _column(row, "Kernel")
         if kernel in found:
-            _warn(path, number, f"repeats {kernel} of line {lines[kernel]}: skipped")
+            _warn(path, number, f"repeats {_repeat(kernel, lines[kernel], found[kernel], row)}")
             continue
         for column in COUNTS:
             text = _column(row, column)
@@ -314,7 +320,7 @@ def rows_of(
         print(f"warning: {folder / CHECKSUMS}: no checksum in it: rows have none", file=sys.stderr)
     devices: dict[str, dict[str, Any]] = {}
     rows = []
-    seen: dict[tuple[str, str, str], int] = {}
+    seen: dict[tuple[str, str, str], tuple[int, dict[str, str]]] = {}
     undetailed: set[str] = set()
     path = folder / RUN_DATA
     unread: list[int] = []
@@ -359,9 +365,10 @@ def rows_of(
             continue
         key = (kernel, variant, tuning)
         if key in seen:
-            _warn(path, number, f"repeats {' '.join(key)} of line {seen[key]}: skipped")
+            first, kept = seen[key]
+            _warn(path, number, f"repeats {_repeat(' '.join(key), first, kept, data)}")
             continue
-        seen[key] = number
+        seen[key] = number, data
         name = f"{variant} {tuning}"
         if name not in devices:
             devices[name] = {
@@ -407,6 +414,17 @@ def rows_of(
             f"{path}: no usable row: all {len(rows)} are damaged (the first: {rows[0]['reason']})"
         )
     return rows, list(devices.values()), unread
+
+
+def _repeat(what: str, line: int, first: dict[str, str], again: dict[str, str]) -> str:
+    """A warning's words for a row that repeats ``what`` of line ``line``: the
+    columns where it differs are named (which of two values raja-perf.exe wrote
+    is not known; the first line's are kept)."""
+    other = [c for c in {**first, **again} if first.get(c, "").strip() != again.get(c, "").strip()]
+    if not other:
+        return f"{what} of line {line}: skipped"
+    named = ", ".join(repr(c) for c in other[:3]) + (", ..." if len(other) > 3 else "")
+    return f"{what} of line {line} with other values ({named}): skipped; the first is kept"
 
 
 def _same_size(
