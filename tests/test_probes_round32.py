@@ -341,3 +341,22 @@ def test_an_imported_line_repeated_with_other_values_names_them(tmp_path: Path) 
     copy = [r for r in rows if r["kernel"] == "Stream_COPY" and r["device"] == "Base_Seq default"]
     assert [r["time_median_s"] for r in copy] == [2e-05]
     assert copy[0]["bytes_per_rep"] == 1600000
+
+
+def test_a_suite_that_sets_the_standard_streams_to_none_leaves_the_command_its_own(
+    tmp_path: Path,
+) -> None:
+    """A suite file that set sys.stdout to None as it was imported ended list and
+    run in a traceback (status 1) when they wrote their table: the streams are the
+    command's again once the file is read, as its working folder is."""
+    kernels = _variant(tmp_path, "import sys\nsys.stdout = sys.stderr = None\nS = SAXPY")
+    listed = harness("list", "--suite", str(kernels))
+    assert listed.returncode == 0, listed.stderr
+    assert "My_SAXPY" in listed.stdout and "Traceback" not in listed.stderr
+    proc = harness(
+        "run", "--suite", str(kernels), "-k", "My_SAXPY", "-b", "cpu", "--size", "1000",
+        "--reps", "3", "--out", str(tmp_path / "out"),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "1 ok, 0 fail, 0 error" in proc.stdout
+    assert f"run folder: {run_folder(tmp_path / 'out')}" in proc.stderr

@@ -206,7 +206,7 @@ def _import(path: Path) -> ModuleType:
     module = importlib.util.module_from_spec(loader)
     sys.modules[name] = module
     try:
-        with _cwd_kept():
+        with _process_kept():
             loader.loader.exec_module(module)
     except Exception as exc:
         raise SuiteError(f"--suite {path}: {_raised(path, exc)}") from None
@@ -227,16 +227,20 @@ def _import(path: Path) -> ModuleType:
 
 
 @contextlib.contextmanager
-def _cwd_kept() -> Iterator[None]:
-    """The working folder as it was, after a suite file that changed it: relative
-    paths given (--out) then named other folders than the user's."""
+def _process_kept() -> Iterator[None]:
+    """The working folder and the standard streams as they were, after a suite
+    file that changed them: relative paths given (--out) then named other folders
+    than the user's, and a stream set to None ended the command in a traceback
+    as it wrote its table."""
     try:
         before = os.getcwd()
     except OSError:
         before = None  # a folder removed: nothing to return to
+    streams = sys.stdin, sys.stdout, sys.stderr
     try:
         yield
     finally:
+        sys.stdin, sys.stdout, sys.stderr = streams
         if before is not None:
             with contextlib.suppress(OSError):
                 os.chdir(before)
