@@ -26,6 +26,8 @@ from conftest import (
     run_folder,
 )
 
+from harness.cli import run
+
 QUICK = ("-k", "Stream_TRIAD", "-b", "cpu", "--size", "1000", "--reps", "3")
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "my_kernels"
 
@@ -360,3 +362,48 @@ def test_a_suite_that_sets_the_standard_streams_to_none_leaves_the_command_its_o
     assert proc.returncode == 0, proc.stderr
     assert "1 ok, 0 fail, 0 error" in proc.stdout
     assert f"run folder: {run_folder(tmp_path / 'out')}" in proc.stderr
+
+
+def _signalled(stop: run._RankStop, signum: int = signal.SIGTERM) -> None:
+    """Send this process ``signum`` and give ``stop``, its handler, the moment to run."""
+    before = len(stop.received)
+    os.kill(os.getpid(), signum)
+    deadline = time.monotonic() + 5
+    while len(stop.received) == before and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
+def test_an_mpi_ranks_stop_signals_keep_one_handler_to_the_runs_end(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Rank 0 swapped handlers once its last row was counted, and a SIGTERM in between
+    ended the job 'rank 0 interrupted' with the run's end unwritten (metadata with no
+    'interrupted'). One handler now holds the run from its first row to its end: each
+    signal while a row is measured raises, one while a row is written is taken once it
+    is counted, and any once every row is in is noted, and said once, with nothing
+    raised."""
+    writing = run._RankStop()
+    with run._handling(writing):
+        writing.cuttable = False
+        _signalled(writing)
+        with pytest.raises(KeyboardInterrupt):
+            writing.written()
+        assert writing.cuttable is False
+        _signalled(writing, signal.SIGINT)
+    assert writing.received == [signal.SIGTERM, signal.SIGINT]
+
+    measuring = run._RankStop()
+    with run._handling(measuring):
+        for _ in range(2):
+            with pytest.raises(KeyboardInterrupt):
+                _signalled(measuring)
+
+    ending = run._RankStop()
+    with run._handling(ending):
+        ending.cuttable = False
+        _signalled(ending)
+        ending.end()
+        _signalled(ending, signal.SIGINT)
+        _signalled(ending)
+    assert ending.received == [signal.SIGTERM, signal.SIGINT, signal.SIGTERM]
+    assert capsys.readouterr().err.count("SIGTERM: every row has run; ending the run") == 1

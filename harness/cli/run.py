@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from harness import suite
 from harness.cli.devices import Catalogs, choose_devices
@@ -318,38 +318,55 @@ class _StuckRow:
             self._end()
 
 
-class _AllRun(_Stop):
-    """The stop signals once an MPI run's every row is in: its end is written and the
-    job ends by its rows. A SIGTERM that mpirun forwards there, twice, killed rank 0
-    (status 143) or marked the whole run interrupted."""
+class _RankStop(_Stop):
+    """The stop signals of an MPI run's rank from its first row to its end, in one
+    handler switched by flags: a handler swapped in once the last row was counted
+    left a moment where a SIGTERM ended the job with the run's end unwritten. The
+    signals while a row is measured (``cuttable``) raise KeyboardInterrupt: the
+    run ends interrupted. One while rank 0 writes a row and counts it is held
+    until it is counted (`written`): raised in the journal's fsync, it left the row
+    written but not counted. Those after are noted only: mpirun forwards the job's
+    signal to ranks that had it already, and one raised while an interrupted run
+    wrote its end left it with none; once every row is in (``all_run``), the job
+    ends by its rows, where a SIGTERM killed rank 0 or marked the run interrupted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: Whether every row is in, and the run ends by them.
+        self.all_run = False
+        self._said = False
 
     def __call__(self, signum: int, frame: Any) -> None:
-        if not self.received:
-            name = "interrupt" if signum == signal.SIGINT else signal.Signals(signum).name
-            print(f"\n{name}: every row has run; ending the run", file=sys.stderr, flush=True)
-        self.received.append(signum)
+        came = self.arrivals(signum)
+        self.received.extend(came)
+        if came and self.cuttable:
+            # Raised again by the next signal too, as one swallowed where it was
+            # raised (a finalizer's) would be lost: the run's except clause ends it.
+            raise KeyboardInterrupt
+        if came and self.all_run:
+            self._say()
 
+    def written(self) -> None:
+        """A row written and counted: a signal that came meanwhile is taken now."""
+        self.cuttable = True
+        if self.received:
+            self.cuttable = False
+            raise KeyboardInterrupt
 
-class _Ending(_Stop):
-    """The stop signals while an interrupted MPI run writes its end: the same stop
-    again (mpirun forwards the job's signal to ranks that had it already), noted
-    only. Raised there, it left the run with no end and not marked interrupted."""
+    def end(self) -> None:
+        """Every row is in: the run ends by them, as it says where a signal came."""
+        self.cuttable = False
+        self.all_run = True
+        if self.received:
+            self._say()
 
-    def __call__(self, signum: int, frame: Any) -> None:
-        self.received.append(signum)
-
-
-@contextlib.contextmanager
-def _held_off() -> Iterator[None]:
-    """SIGINT and SIGTERM held off while an MPI run writes a row and counts it, then
-    taken as Ctrl-C: one raised in the journal's fsync left the row written but not
-    counted, a run whose journal held both of its rows 'interrupted: 1 of 2 rows run'."""
-    stop = _Stop()
-    stop.cuttable = False
-    with _handling(stop):
-        yield
-    if stop.received:
-        raise KeyboardInterrupt
+    def _say(self) -> None:
+        if self._said:
+            return
+        self._said = True
+        signum = self.received[0]
+        name = "interrupt" if signum == signal.SIGINT else signal.Signals(signum).name
+        print(f"\n{name}: every row has run; ending the run", file=sys.stderr, flush=True)
 
 
 @contextlib.contextmanager
@@ -793,66 +810,84 @@ def _execute_ranks(
     finished = 0
     lost: dict[int, str] = {}
     hosts = [host for _, _, host, *_ in planned] if planned else []
-    try:
-        for index in steps:
-            task = tasks[index]
-            # The ranks measure together, row by row, as RAJAPerf's MPI runs do.
-            before = world.step()
-            row = executor.execute(task)
-            row.update(rank=world.rank, host=world.host)
-            gathered, during = world.rows(row)
-            if journal is None or progress is None or planned is None:
-                continue
-            for r in sorted(before | during):
-                lost[r] = (
-                    f"rank {r} on {hosts[r]} was lost at row {index + 1} "
-                    f"({task.kernel}): nothing heard from it for {args.lost_after:g} s, "
-                    "so it crashed, was killed or hangs"
-                )
-            for r in range(world.size):
-                if index not in wanted[r]:
+    stop = _RankStop()
+    with _handling(stop):
+        try:
+            for index in steps:
+                task = tasks[index]
+                # The ranks measure together, row by row, as RAJAPerf's MPI runs do.
+                before = world.step()
+                row = executor.execute(task)
+                row.update(rank=world.rank, host=world.host)
+                gathered, during = world.rows(row)
+                if journal is None or progress is None or planned is None:
                     continue
-                each = gathered.get(r)
-                if each is None:
-                    mine = planned[r][0][index]
-                    each = base_row(
-                        mine, by_id.get(f"{mine.backend}:{mine.device}", {}).get("name")
+                for r in sorted(before | during):
+                    lost[r] = (
+                        f"rank {r} on {hosts[r]} was lost at row {index + 1} "
+                        f"({task.kernel}): nothing heard from it for {args.lost_after:g} s, "
+                        "so it crashed, was killed or hangs"
                     )
-                    each.update(status="error", reason=lost[r], rank=r, host=hosts[r])
-                peaks.place(each, planned[r][4].get(each["device_id"]))
-                with _held_off(), results.writing(run_dir):
-                    journal.append(each)
-                    finished += 1
-                progress.row(finished - 1, each)
-    except ranks.RankLost:
-        print(
-            f"rank {world.rank}: rank 0, which writes the run folder, was lost (nothing heard "
-            f"from it for {args.lost_after:g} s); the rows it wrote are in {run_dir}: finish "
-            f"the run with: mpirun -n {world.size} harness run --resume "
-            f"{shlex.quote(str(run_dir))}",
-            file=sys.stderr,
-        )
-        return world.finish(1), run_dir
-    except KeyboardInterrupt:
-        if journal is None or progress is None:
-            raise
-        if finished < progress.total:
-            with _handling(_Ending()):
-                _end_ranks_run(run_dir, meta, journal, progress, interrupted=True)
-                print(
-                    f"interrupted: {finished} of {progress.total} rows run; continue with: "
-                    f"{results.resume_command(run_dir, meta)}",
-                    file=sys.stderr,
-                )
-                # The other ranks took the signal too, or wait for this one's word.
-                world.release(130)
-    with _handling(_AllRun()):
+                for r in range(world.size):
+                    if index not in wanted[r]:
+                        continue
+                    each = gathered.get(r)
+                    if each is None:
+                        mine = planned[r][0][index]
+                        each = base_row(
+                            mine, by_id.get(f"{mine.backend}:{mine.device}", {}).get("name")
+                        )
+                        each.update(status="error", reason=lost[r], rank=r, host=hosts[r])
+                    peaks.place(each, planned[r][4].get(each["device_id"]))
+                    stop.cuttable = False
+                    with results.writing(run_dir):
+                        journal.append(each)
+                        finished += 1
+                    progress.row(finished - 1, each)
+                    stop.written()
+            stop.cuttable = False
+        except ranks.RankLost:
+            print(
+                f"rank {world.rank}: rank 0, which writes the run folder, was lost (nothing heard "
+                f"from it for {args.lost_after:g} s); the rows it wrote are in {run_dir}: finish "
+                f"the run with: mpirun -n {world.size} harness run --resume "
+                f"{shlex.quote(str(run_dir))}",
+                file=sys.stderr,
+            )
+            return world.finish(1), run_dir
+        except KeyboardInterrupt:
+            stop.cuttable = False
+            if journal is None or progress is None:
+                raise
+            if finished < progress.total:
+                _interrupted_ranks(run_dir, meta, journal, progress, finished, world)
+        stop.end()
         status = ended or 0
         if journal is not None and progress is not None:
             status = _all_run(args, run_dir, meta, journal, progress)
         held.close()  # the workers too, signals held: one then made a whole run 130
         result.append((world.finish(status), run_dir))
     return result[0]
+
+
+def _interrupted_ranks(
+    run_dir: Path,
+    meta: dict[str, Any],
+    journal: results.Journal,
+    progress: Progress,
+    finished: int,
+    world: ranks.World,
+) -> NoReturn:
+    """Rank 0's end of an MPI run a stop signal interrupted after ``finished`` rows:
+    its end written, the other ranks told, the job ended with 130."""
+    _end_ranks_run(run_dir, meta, journal, progress, interrupted=True)
+    print(
+        f"interrupted: {finished} of {progress.total} rows run; continue with: "
+        f"{results.resume_command(run_dir, meta)}",
+        file=sys.stderr,
+    )
+    # The other ranks took the signal too, or wait for this one's word.
+    world.release(130)
 
 
 def _all_run(
