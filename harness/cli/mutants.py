@@ -121,7 +121,7 @@ class _Stop:
         self.previous = {s: signal.signal(s, self._on_signal) for s in signals}
 
     def _on_signal(self, signum: int, frame: Any) -> None:
-        name = "interrupt" if signum == signal.SIGINT else signal.Signals(signum).name
+        name = results.stop_name(signum)
         if not self.asked:
             self.asked = True
             if not self.running:

@@ -257,7 +257,7 @@ class _Stop:
 
     def _take(self, signum: int, cut: bool = True) -> None:
         self.received.append(signum)
-        name = "interrupt" if signum == signal.SIGINT else signal.Signals(signum).name
+        name = results.stop_name(signum)
         if len(self.received) == 1:
             print(
                 f"\n{name}: stopping after {self.finishing} ({name} again to stop now)",
@@ -365,7 +365,7 @@ class _RankStop(_Stop):
             return
         self._said = True
         signum = self.received[0]
-        name = "interrupt" if signum == signal.SIGINT else signal.Signals(signum).name
+        name = results.stop_name(signum)
         print(f"\n{name}: every row has run; ending the run", file=sys.stderr, flush=True)
 
 

@@ -491,6 +491,11 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM) + (
 )
 
 
+def stop_name(signum: int) -> str:
+    """How a stop signal is named in what the command says: "interrupt" for Ctrl-C."""
+    return "interrupt" if signum == signal.SIGINT else signal.Signals(signum).name
+
+
 @contextlib.contextmanager
 def stop_signals_held() -> Iterator[None]:
     """SIGINT and SIGTERM held off while a stopped command removes what it had
